@@ -1,0 +1,47 @@
+"""Everything the engine offers: the mechanics a script or the table can resolve, and the chart tables
+they read (so a chart file is checked against exactly what the code will look up)."""
+
+from republic.rules import (
+    artillery,
+    assault,
+    forced_moves,
+    leaders,
+    maneuver,
+    morale,
+    movement,
+    panic,
+    rally,
+    sequence,
+    skirmish,
+)
+from republic.rules.chart import Chart, TableSpec, parse_chart
+from republic.rules.errors import RulesInputError
+from republic.rules.results import Mechanic
+
+_CHAPTERS = (
+    sequence,
+    morale,
+    rally,
+    leaders,
+    maneuver,
+    movement,
+    forced_moves,
+    skirmish,
+    artillery,
+    assault,
+    panic,
+)
+
+TABLE_SPECS: tuple[TableSpec, ...] = tuple(spec for chapter in _CHAPTERS for spec in chapter.TABLES)
+MECHANICS: dict[str, Mechanic] = {m.name: m for chapter in _CHAPTERS for m in chapter.MECHANICS}
+
+
+def load_chart(text: str) -> Chart:
+    return parse_chart(text, TABLE_SPECS)
+
+
+def mechanic(name: str) -> Mechanic:
+    try:
+        return MECHANICS[name]
+    except KeyError:
+        raise RulesInputError("mechanic", f"no mechanic '{name}'; see --list") from None

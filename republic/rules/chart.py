@@ -1,0 +1,342 @@
+"""The combat chart as data: tables of cells, each cell with its provenance.
+
+A chart file (YAML, one file per chart version) is parsed here and checked against the specs that the
+mechanics declare for the tables they read. Three shapes of table exist:
+
+- grid: named rows x named columns (rally: grade x condition);
+- keyed: named entries (natural-roll points per grade);
+- bands: integer ranges -> value, covering every integer exactly once (assault difference -> result).
+
+A cell is written either as a plain value, taking the table's default provenance, or as a mapping
+``{value: ..., provenance: confirmed|derived|provisional, source: "R:540-550", note: "why"}``.
+Any problem is a ChartError that names the table, row and cell, so a club editing its own chart file
+can find the mistake.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+import yaml
+
+from republic.rules.results import CellUse, Provenance
+
+ValueType = Callable[[Any], Any]
+"""Turns a raw cell value into an engine value, raising ValueError with a readable message."""
+
+
+class ChartError(ValueError):
+    def __init__(self, problem: str, table: str = "", row: str = "", cell: str = ""):
+        self.table, self.row, self.cell, self.problem = table, row, cell, problem
+        where = []
+        if table:
+            where.append(f"table '{table}'")
+        if row:
+            where.append(f"row '{row}'")
+        if cell:
+            where.append(f"cell '{cell}'")
+        super().__init__(f"chart {', '.join(where)}: {problem}" if where else f"chart: {problem}")
+
+
+# --- value types shared by many tables -------------------------------------------------------------
+
+
+def integer(raw: Any) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise ValueError(f"expected a whole number, got {raw!r}")
+    return raw
+
+
+def optional_integer(raw: Any) -> int | None:
+    """A whole number, or null where the chart has no entry (a grade that cannot do a thing)."""
+    return None if raw is None else integer(raw)
+
+
+def number(raw: Any) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        raise ValueError(f"expected a number, got {raw!r}")
+    return float(raw)
+
+
+def one_of(*choices: str) -> ValueType:
+    def parse(raw: Any) -> str:
+        if raw not in choices:
+            raise ValueError(f"expected one of {', '.join(choices)}, got {raw!r}")
+        return raw
+
+    return parse
+
+
+# --- specs: what the code expects of each table ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GridSpec:
+    name: str
+    section: str
+    title: str
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    value: ValueType
+
+
+@dataclass(frozen=True)
+class KeyedSpec:
+    name: str
+    section: str
+    title: str
+    keys: tuple[str, ...]
+    value: ValueType
+
+
+@dataclass(frozen=True)
+class BandSpec:
+    """Integer ranges that together cover every integer exactly once, best or highest first."""
+
+    name: str
+    section: str
+    title: str
+    value: ValueType
+
+
+TableSpec = GridSpec | KeyedSpec | BandSpec
+
+
+# --- loaded chart ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    value: Any
+    provenance: Provenance
+    source: str = ""
+    note: str = ""
+    raw: Any = None
+
+    def shown(self) -> str:
+        return "—" if self.raw is None else str(self.raw)
+
+
+@dataclass(frozen=True)
+class Band:
+    low: int | None  # None: no lower end
+    high: int | None  # None: no upper end
+    cell: Cell
+
+    def holds(self, n: int) -> bool:
+        return (self.low is None or n >= self.low) and (self.high is None or n <= self.high)
+
+    def label(self) -> str:
+        if self.low is None:
+            return f"{self.high} or less"
+        if self.high is None:
+            return f"{self.low} or more"
+        return str(self.low) if self.low == self.high else f"{self.low} to {self.high}"
+
+
+@dataclass(frozen=True)
+class ChartTable:
+    spec: TableSpec
+    cells: Mapping[tuple[str, str], Cell] = field(default_factory=dict)  # grid and keyed (column "")
+    bands: tuple[Band, ...] = ()
+    note: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclass(frozen=True)
+class Chart:
+    name: str
+    version: str
+    tables: Mapping[str, ChartTable]
+    note: str = ""
+
+    def _table(self, name: str) -> ChartTable:
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise ChartError("this chart has no such table", table=name) from None
+
+    def cell(self, table: str, row: str, column: str) -> tuple[Any, CellUse]:
+        """A grid cell's value and the record of having read it."""
+        found = self._table(table).cells.get((str(row), str(column)))
+        if found is None:
+            raise ChartError("no such cell", table=table, row=str(row), cell=str(column))
+        return found.value, _use(table, f"{row}, {column}", found)
+
+    def entry(self, table: str, key: str) -> tuple[Any, CellUse]:
+        found = self._table(table).cells.get((str(key), ""))
+        if found is None:
+            raise ChartError("no such entry", table=table, row=str(key))
+        return found.value, _use(table, str(key), found)
+
+    def band(self, table: str, n: int) -> tuple[Any, CellUse]:
+        """The value of the one band that holds n."""
+        for band in self._table(table).bands:
+            if band.holds(n):
+                return band.cell.value, _use(table, band.label(), band.cell)
+        raise ChartError(f"no band holds {n}", table=table)  # unreachable for a validated chart
+
+
+def _use(table: str, key: str, cell: Cell) -> CellUse:
+    return CellUse(table=table, key=key, value=cell.shown(), provenance=cell.provenance, source=cell.source)
+
+
+# --- parsing and validation ------------------------------------------------------------------------
+
+
+def parse_chart(text: str, specs: tuple[TableSpec, ...]) -> Chart:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ChartError(f"not readable YAML{where}: {getattr(exc, 'problem', exc)}") from None
+    return build_chart(data, specs)
+
+
+def build_chart(data: Any, specs: tuple[TableSpec, ...]) -> Chart:
+    if not isinstance(data, dict):
+        raise ChartError("a chart file is a mapping with 'name', 'version' and 'tables'")
+    for key in ("name", "version"):
+        if not isinstance(data.get(key), str | int | float) or not str(data.get(key)).strip():
+            raise ChartError(f"'{key}' is missing")
+    raw_tables = data.get("tables")
+    if not isinstance(raw_tables, dict):
+        raise ChartError("'tables' is missing or not a mapping")
+    known = {spec.name: spec for spec in specs}
+    unknown = sorted(set(raw_tables) - set(known))
+    if unknown:
+        raise ChartError("no mechanic reads this table; check its name", table=str(unknown[0]))
+    missing = [name for name in known if name not in raw_tables]
+    if missing:
+        raise ChartError("the table is missing", table=missing[0])
+    tables = {name: _build_table(spec, raw_tables[name]) for name, spec in known.items()}
+    return Chart(name=str(data["name"]), version=str(data["version"]), tables=tables, note=str(data.get("note", "")))
+
+
+def _build_table(spec: TableSpec, raw: Any) -> ChartTable:
+    if not isinstance(raw, dict):
+        raise ChartError("a table is a mapping", table=spec.name)
+    default = raw.get("provenance")
+    if default is not None:
+        default = _provenance(default, spec.name, "", "")
+    note = str(raw.get("note", ""))
+    if isinstance(spec, GridSpec):
+        return ChartTable(spec, cells=_grid_cells(spec, raw, default), note=note)
+    if isinstance(spec, KeyedSpec):
+        return ChartTable(spec, cells=_keyed_cells(spec, raw, default), note=note)
+    return ChartTable(spec, bands=_bands(spec, raw, default), note=note)
+
+
+def _grid_cells(spec: GridSpec, raw: dict, default: Provenance | None) -> dict:
+    rows = raw.get("rows")
+    if not isinstance(rows, dict):
+        raise ChartError("a grid table needs 'rows'", table=spec.name)
+    _same_names(spec.name, "row", spec.rows, rows, "")
+    cells = {}
+    for row in spec.rows:
+        columns = rows[row]
+        if not isinstance(columns, dict):
+            raise ChartError("a row is a mapping of columns", table=spec.name, row=row)
+        _same_names(spec.name, "cell", spec.columns, columns, row)
+        for column in spec.columns:
+            cells[(row, column)] = _cell(spec, columns[column], default, row, column)
+    return cells
+
+
+def _keyed_cells(spec: KeyedSpec, raw: dict, default: Provenance | None) -> dict:
+    entries = raw.get("entries")
+    if not isinstance(entries, dict):
+        raise ChartError("a keyed table needs 'entries'", table=spec.name)
+    _same_names(spec.name, "row", spec.keys, entries, "")
+    return {(key, ""): _cell(spec, entries[key], default, key, "") for key in spec.keys}
+
+
+def _bands(spec: BandSpec, raw: dict, default: Provenance | None) -> tuple[Band, ...]:
+    items = raw.get("bands")
+    if not isinstance(items, list) or not items:
+        raise ChartError("a band table needs a list of 'bands'", table=spec.name)
+    bands = []
+    for index, item in enumerate(items, start=1):
+        row = f"band {index}"
+        if not isinstance(item, dict) or "value" not in item:
+            raise ChartError("a band is a mapping with 'from', 'to' and 'value'", table=spec.name, row=row)
+        low, high = item.get("from"), item.get("to")
+        for end, name in ((low, "from"), (high, "to")):
+            if end is not None and (isinstance(end, bool) or not isinstance(end, int)):
+                raise ChartError(f"'{name}' must be a whole number or null, got {end!r}", table=spec.name, row=row)
+        if low is not None and high is not None and low > high:
+            raise ChartError(f"'from' {low} is above 'to' {high}", table=spec.name, row=row)
+        cell_raw = {k: v for k, v in item.items() if k not in ("from", "to")}
+        cell = _cell(spec, cell_raw, default, row, "value")
+        bands.append(Band(low, high, cell))
+    _check_coverage(spec.name, bands)
+    return tuple(bands)
+
+
+def _check_coverage(table: str, bands: list[Band]) -> None:
+    """Bands run from the highest down, without gap or overlap, open at both ends."""
+    if bands[0].high is not None:
+        raise ChartError("the first band must be open upwards ('to: null')", table=table, row="band 1")
+    if bands[-1].low is not None:
+        raise ChartError("the last band must be open downwards ('from: null')", table=table, row=f"band {len(bands)}")
+    for index, (upper, lower) in enumerate(pairwise(bands), start=1):
+        if upper.low is None or lower.high is None or lower.high != upper.low - 1:
+            raise ChartError(
+                f"band {index + 1} must end at {upper.low - 1 if upper.low is not None else '?'} "
+                f"so that every number lands in exactly one band",
+                table=table,
+                row=f"band {index + 1}",
+            )
+
+
+def _same_names(table: str, what: str, expected: tuple[str, ...], given: dict, row: str) -> None:
+    for name in given:
+        if name not in expected:
+            where = {"row": "" if what == "row" else row}
+            raise ChartError(
+                f"unexpected {what} '{name}'; expected {', '.join(expected)}",
+                table=table,
+                **where,
+            )
+    for name in expected:
+        if name not in given:
+            if what == "row":
+                raise ChartError("the row is missing", table=table, row=name)
+            raise ChartError("the cell is missing", table=table, row=row, cell=name)
+
+
+def _cell(spec: TableSpec, raw: Any, default: Provenance | None, row: str, column: str) -> Cell:
+    where = {"table": spec.name, "row": row, "cell": column}
+    if isinstance(raw, dict):
+        if "value" not in raw:
+            raise ChartError("a cell written as a mapping needs 'value'", **where)
+        extra = set(raw) - {"value", "provenance", "source", "note"}
+        if extra:
+            raise ChartError(f"unexpected key '{sorted(extra)[0]}' in cell", **where)
+        value, source, note = raw["value"], str(raw.get("source", "")), str(raw.get("note", ""))
+        provenance = _provenance(raw["provenance"], **where) if "provenance" in raw else default
+    else:
+        value, source, note, provenance = raw, "", "", default
+    if provenance is None:
+        raise ChartError("no provenance: give the cell one or the table a default", **where)
+    if provenance is not Provenance.PROVISIONAL and not source:
+        raise ChartError(f"a {provenance} cell must name its source", **where)
+    try:
+        parsed = spec.value(value)
+    except (ValueError, TypeError) as exc:
+        raise ChartError(str(exc), **where) from None
+    return Cell(value=parsed, provenance=provenance, source=source, note=note, raw=value)
+
+
+def _provenance(raw: Any, table: str, row: str, cell: str) -> Provenance:
+    try:
+        return Provenance(raw)
+    except ValueError:
+        raise ChartError(
+            f"provenance must be confirmed, derived or provisional, got {raw!r}", table=table, row=row, cell=cell
+        ) from None

@@ -1,0 +1,113 @@
+"""Forced movement (3.3, 5.5, 6.1): disengage, withdraw, fall back, retreat, rout.
+
+Distances are chart values for foot troops at the medium (15mm) ground scale; horse moves double (5.5)
+and every distance is multiplied by the game's scale ratio (1.2).
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from republic.rules.chart import Chart, KeyedSpec, number
+from republic.rules.errors import RulesInputError
+from republic.rules.results import CellUse, Explained, Mechanic
+
+
+class ForcedMove(StrEnum):
+    DISENGAGE = "D"
+    WITHDRAW = "W"
+    FALL_BACK = "F"
+    RETREAT = "Re"
+    ROUT = "Rt"
+
+    @property
+    def severity(self) -> int:
+        return list(ForcedMove).index(self)
+
+    @property
+    def faces_enemy(self) -> bool:
+        return self in (ForcedMove.DISENGAGE, ForcedMove.WITHDRAW, ForcedMove.FALL_BACK)
+
+    @property
+    def title(self) -> str:
+        return self.name.replace("_", " ").lower()
+
+
+class GroundScale(StrEnum):
+    SMALL = "small"
+    MEDIUM = "medium"
+    LARGE = "large"
+
+
+TABLES = (
+    KeyedSpec("forced_moves", "3.3", "Forced moves, foot, in inches", tuple(m.value for m in ForcedMove), number),
+    KeyedSpec("ground_scale", "1.2", "Scale ratios", tuple(s.value for s in GroundScale), number),
+    KeyedSpec("horse_forced_move_factor", "5.5", "Horse forced moves, times foot", ("factor",), number),
+)
+
+
+def scale_ratio(chart: Chart, scale: GroundScale) -> tuple[float, CellUse]:
+    return chart.entry("ground_scale", scale.value)
+
+
+def scaled(inches: float, ratio: float) -> float:
+    """A distance in the game's scale, to the quarter inch a tape measure shows."""
+    return round(inches * ratio * 4) / 4
+
+
+@dataclass(frozen=True)
+class ForcedMoveInput:
+    move: ForcedMove
+    horse: bool = False
+    scale: GroundScale = GroundScale.MEDIUM
+    already_moved: ForcedMove | None = None
+
+
+@dataclass(frozen=True)
+class ForcedMoveResult(Explained):
+    move: ForcedMove
+    distance: float
+    faces_enemy: bool
+    instruction: str
+
+
+def resolve_forced_move(chart: Chart, inputs: ForcedMoveInput) -> ForcedMoveResult:
+    """How far a unit moves back; a unit that already moved back this turn makes up only the difference
+    (6.1: after a fall back, a division rout adds 4" for infantry)."""
+    base, cell = chart.entry("forced_moves", inputs.move.value)
+    cells = [cell]
+    if inputs.horse:
+        factor, factor_cell = chart.entry("horse_forced_move_factor", "factor")
+        cells.append(factor_cell)
+    else:
+        factor = 1.0
+    ratio, ratio_cell = scale_ratio(chart, inputs.scale)
+    cells.append(ratio_cell)
+    distance = base * factor
+    notes = []
+    if inputs.already_moved is not None:
+        if inputs.already_moved.severity >= inputs.move.severity:
+            raise RulesInputError(
+                "already_moved",
+                f"a unit that already made a {inputs.already_moved.title} owes no further {inputs.move.title}",
+            )
+        done, done_cell = chart.entry("forced_moves", inputs.already_moved.value)
+        cells.append(done_cell)
+        distance -= done * factor
+        notes.append(f"already made a {inputs.already_moved.title}: only the difference (6.1)")
+    distance = scaled(distance, ratio)
+    facing = "facing the enemy" if inputs.move.faces_enemy else "turning away from the enemy"
+    instruction = f"{inputs.move.title.capitalize()}: move {distance:g}\" away from the enemy, {facing}"
+    return ForcedMoveResult(
+        move=inputs.move,
+        distance=distance,
+        faces_enemy=inputs.move.faces_enemy,
+        instruction=instruction,
+        cells=tuple(cells),
+        notes=tuple(notes),
+    )
+
+
+MECHANICS = (
+    Mechanic("forced_move", "3.3, 5.5, 6.1", "Distance and facing of a forced move in the game's scale",
+             ForcedMoveInput, resolve_forced_move),
+)

@@ -1,0 +1,77 @@
+"""What every resolution returns besides its outcome: the modifiers it summed and the chart cells it read.
+
+One shape for all mechanics, so the phone, the dashboard and the printed log can explain any result the
+same way, and so any result can say whether it rests on a provisional chart cell.
+"""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Provenance(StrEnum):
+    CONFIRMED = "confirmed"  # the rules text states it
+    DERIVED = "derived"  # a worked example of the rules pins it
+    PROVISIONAL = "provisional"  # designed to fit every known value; replace with a printed chart
+
+
+@dataclass(frozen=True)
+class Modifier:
+    label: str
+    value: int
+    section: str
+
+    def __str__(self) -> str:
+        return f"{self.value:+d} {self.label} ({self.section})"
+
+
+@dataclass(frozen=True)
+class CellUse:
+    """One chart cell a result read."""
+
+    table: str
+    key: str
+    value: str
+    provenance: Provenance
+    source: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.table}[{self.key}] = {self.value} ({self.provenance})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Explained:
+    """Base of every result: its reasons."""
+
+    modifiers: tuple[Modifier, ...] = ()
+    cells: tuple[CellUse, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def provisional(self) -> bool:
+        return any(cell.provenance is Provenance.PROVISIONAL for cell in self.cells)
+
+    @property
+    def modifier_total(self) -> int:
+        return total(self.modifiers)
+
+
+def total(modifiers: Iterable[Modifier]) -> int:
+    return sum(m.value for m in modifiers)
+
+
+def present(*candidates: Modifier | None) -> tuple[Modifier, ...]:
+    """The modifiers that apply: drops the ones a condition switched off (None) and the zero ones."""
+    return tuple(m for m in candidates if m is not None and m.value != 0)
+
+
+@dataclass(frozen=True)
+class Mechanic:
+    """One resolvable mechanic, as offered to scripts and the table: name, rule section, inputs, function."""
+
+    name: str
+    section: str
+    summary: str
+    inputs: type
+    resolve: Callable[[Any, Any], Explained]

@@ -1,0 +1,2 @@
+TABLES = ()
+MECHANICS = ()
