@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from republic.rules.chart import Chart, GridSpec, KeyedSpec, integer
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import ForcedMove
-from republic.rules.results import CellUse, Explained, Mechanic
+from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.troops import Grade
 
 PANIC_LEVELS = ("p1", "p2", "p3", "p4")
 MAX_PANIC_LEVEL = 4
+
+LOSS_CONDITIONS = ("out_of_town", "across_bridge_or_ford", "away_from_rear_assault")
 
 _RESULT = re.compile(r"^(D|W|F|Re|Rt)(?:\s+(\d+))?$")
 
@@ -42,6 +44,7 @@ TABLES = (
     GridSpec("panic_index", "5.5, 6.1", "Panic Index", tuple(g.value for g in Grade), PANIC_LEVELS,
              PanicCell.parse),
     KeyedSpec("panic_pass", "6.1", "Panic 4 pass numbers", tuple(g.value for g in Grade), integer),
+    KeyedSpec("panic_loss_modifiers", "6.3", "Panic base hit modifiers (retreat or rout)", LOSS_CONDITIONS, integer),
 )
 
 
@@ -62,6 +65,9 @@ def panic_response(chart: Chart, grade: Grade, panic_hits: int) -> tuple[PanicCe
 class PanicInput:
     grade: Grade
     panic_hits: int
+    out_of_town: bool = False
+    across_bridge_or_ford: bool = False
+    away_from_rear_assault: bool = False
 
 
 @dataclass(frozen=True)
@@ -72,12 +78,49 @@ class PanicResult(Explained):
 
 
 def resolve_panic(chart: Chart, inputs: PanicInput) -> PanicResult:
+    """A unit's panic response; the loss number grows by the base hit modifiers (6.3) when it retreats or
+    routs out of town, across a bridge or ford, or away from an assault in its rear. The rules' example
+    (R:1891-1895) applies them to prisoners in an assault, so they serve both uses of the index."""
     cell, use = panic_response(chart, inputs.grade, inputs.panic_hits)
     level = panic_level_read(inputs.panic_hits)
     notes = []
     if inputs.panic_hits > MAX_PANIC_LEVEL:
         notes.append(f"{inputs.panic_hits} P hits are read as Panic 4")
-    return PanicResult(level=level, move=cell.move, loss=cell.loss, cells=(use,), notes=tuple(notes))
+    modifiers, cells = loss_modifiers(
+        chart,
+        cell.move,
+        out_of_town=inputs.out_of_town,
+        across_bridge_or_ford=inputs.across_bridge_or_ford,
+        away_from_rear_assault=inputs.away_from_rear_assault,
+    )
+    return PanicResult(
+        level=level,
+        move=cell.move,
+        loss=cell.loss + total(modifiers),
+        modifiers=modifiers,
+        cells=(use, *cells),
+        notes=tuple(notes),
+    )
+
+
+_LOSS_LABELS = {
+    "out_of_town": "retreating or routing out of town terrain",
+    "across_bridge_or_ford": "retreating or routing across a bridge or fordable stream",
+    "away_from_rear_assault": "retreating or routing away from an assault in the rear",
+}
+
+
+def loss_modifiers(chart: Chart, move: ForcedMove, **conditions: bool) -> tuple[tuple[Modifier, ...], list[CellUse]]:
+    """Extra bases lost by a unit that retreats or routs under each condition (6.3); they add up."""
+    if move not in (ForcedMove.RETREAT, ForcedMove.ROUT):
+        return (), []
+    modifiers, cells = [], []
+    for condition in LOSS_CONDITIONS:
+        if conditions.get(condition):
+            value, use = chart.entry("panic_loss_modifiers", condition)
+            modifiers.append(Modifier(_LOSS_LABELS[condition], value, "6.3"))
+            cells.append(use)
+    return tuple(modifiers), cells
 
 
 MECHANICS = (

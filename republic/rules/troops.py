@@ -93,3 +93,12 @@ class Leader:
 
     def __str__(self) -> str:
         return f"{self.leader_class}{self.rating}"
+
+
+class Cover(StrEnum):
+    """Cover classes of the Cover Points table (5.2): light 1, medium 2, heavy 3 points."""
+
+    NONE = "none"
+    LIGHT = "light"
+    MEDIUM = "medium"
+    HEAVY = "heavy"

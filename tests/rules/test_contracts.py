@@ -103,3 +103,23 @@ def test_codec_round_trips_a_result_with_its_provenance(chart):
     data = encode(result)
     assert data["distance"] == 12.0 and data["provisional"] is False
     assert data["cells"][0]["provenance"] == "confirmed"
+
+
+def test_average_unit_routing_out_of_a_rear_assault_a_town_and_across_a_bridge_loses_four(chart):
+    """T20 (R:1891-1895): base loss 1 plus 1 for each condition."""
+    from republic.rules.panic import PanicInput, resolve_panic
+    from republic.rules.troops import Grade
+
+    result = resolve_panic(chart, PanicInput(Grade.AVERAGE, 4, out_of_town=True, across_bridge_or_ford=True,
+                                             away_from_rear_assault=True))
+    assert result.move is ForcedMove.ROUT and result.loss == 4
+
+
+def test_veteran_two_panic_hits_withdraw_and_untrained_retreat(chart):
+    """T18, T19 (R:1714-1721)."""
+    from republic.rules.panic import PanicInput, resolve_panic
+    from republic.rules.troops import Grade
+
+    veteran = resolve_panic(chart, PanicInput(Grade.VETERAN, 2))
+    assert (veteran.move, veteran.loss, veteran.provisional) == (ForcedMove.WITHDRAW, 0, False)
+    assert resolve_panic(chart, PanicInput(Grade.UNTRAINED, 2)).move is ForcedMove.RETREAT
