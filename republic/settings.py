@@ -27,7 +27,7 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "template_partials",
-    "republic.engine",
+    "republic.games",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,35 @@
+# The two set-up commands of the README:
+#   make run   installs the app and starts it on SQLite
+#   make test  installs everything the tests need and runs every check and test, on SQLite and PostgreSQL
+
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test system-packages
+
+run: $(INSTALLED)
+	$(BIN)/python manage.py migrate --noinput
+	@echo "Republic Companion: open http://$(HOST):$(PORT)/ (stop with Ctrl-C)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: $(INSTALLED) system-packages
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/python manage.py check
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest
+	.ci/with-postgres $(BIN)/pytest
+
+$(INSTALLED): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+# Debian packages the tests use; installed only where missing (needs root, as on the project's machines).
+system-packages:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
