@@ -1,2 +1,497 @@
-TABLES = ()
-MECHANICS = ()
+"""Artillery fire (4.2-4.6): the fire table, its column and die modifiers, drift, targets and saved fire.
+
+A battery type's line on the Artillery table is one ordered row of cells, strongest on the left. The range
+gives the basic cell; range-column modifiers and then the drift of the modified roll move along the row
+(R:1023-1034). Left of the 2" column the row holds three more cells that only shifts reach; a shift
+beyond the leftmost cell stays on it. A shift to the right past the last cell within the battery's reach
+(a null cell, or off the table) is no effect: modifiers weaken fire that was in range, they never put a
+target out of reach. Column shifts are signed: negative is to the left (stronger), positive to the right.
+
+Damage to batteries and all hits take effect at the end of the artillery phase; fire in the phase is
+simultaneous (R:1040-1042).
+"""
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+
+from republic.rules.chart import BandSpec, Chart, GridSpec, KeyedSpec, integer
+from republic.rules.dice import Roll, single
+from republic.rules.errors import RulesInputError
+from republic.rules.forced_moves import GroundScale, scale_ratio, scaled
+from republic.rules.hits import Hits
+from republic.rules.morale import Condition, MoraleCause, apply_morale_hits, condition_for
+from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
+from republic.rules.skirmish import lowered_type, skirmisher_type
+from republic.rules.troops import BatteryType, Cover, Grade
+
+SHIFT_COLUMNS = ("left3", "left2", "left1")
+"""Cells left of the 2" column, strongest first, reached only by shifts."""
+
+RANGE_COLUMNS = (("2in", 2.0), ("4in", 4.0), ("6in", 6.0), ("8in", 8.0), ("10in", 10.0), ("12in", 12.0),
+                 ("15in", 15.0), ("18in", 18.0), ("22in", 22.0), ("26in", 26.0))
+"""The range brackets, each named by its upper limit in inches at the medium scale. 2" and 4" are the first
+two brackets (R:1099-1101), 8" and 10" are separate ones (R:1056-1060); the rest are this chart's design."""
+
+COLUMNS = SHIFT_COLUMNS + tuple(name for name, _ in RANGE_COLUMNS)
+
+COLUMN_MODIFIERS = ("deep_target", "square", "saved_fire", "joint_fire_per_base", "moving_cavalry",
+                    "medium_cover", "heavy_cover")
+DIE_MODIFIERS = ("enfilade", "battery_hit", "packed_skirmishers", "open_order", "passing_fire")
+
+
+def fire_result(raw) -> Hits | None:
+    """An Artillery table cell: M and B hits, '-' for no effect, null beyond the battery's reach."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise ValueError(f"an artillery result is written like '2M 1B' or '-', got {raw!r}")
+    hits = Hits.parse(raw)
+    if hits.p:
+        raise ValueError(f"artillery fire scores M and B hits, not P; got {raw!r}")
+    return hits
+
+
+TABLES = (
+    GridSpec("artillery", "4.2", "Artillery table: battery type x range column", tuple(b.value for b in BatteryType),
+             COLUMNS, fire_result),
+    BandSpec("artillery_drift", "4.2", "Range column drift by modified 1D10 (negative: columns left)", integer),
+    KeyedSpec("artillery_column_modifiers", "4.3", "Range column modifiers (negative: columns left)",
+              COLUMN_MODIFIERS, integer),
+    KeyedSpec("artillery_die_modifiers", "4.4", "Artillery die roll modifiers", DIE_MODIFIERS, integer),
+)
+
+_COLUMN_LABELS = {
+    "deep_target": "Deep Target: three or more bases within 4\" depth",
+    "square": "Deep Target: infantry in square",
+    "saved_fire": "Saved Fire",
+    "joint_fire_per_base": "Joint Battery Fire (per base)",
+    "moving_cavalry": "At moving cavalry",
+    "medium_cover": "At Medium Cover",
+    "heavy_cover": "At Heavy Cover",
+}
+_DIE_LABELS = {
+    "enfilade": "Enfilade Fire",
+    "battery_hit": "Each battery M and B hit",
+    "packed_skirmishers": "At packed skirmishers",
+    "open_order": "At open order",
+    "passing_fire": "Passing Fire",
+}
+
+
+def _check_count(value: int, field: str, low: int = 0) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise RulesInputError(field, f"expected a whole number from {low}, got {value!r}")
+
+
+# --- fire --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArtilleryFireInput:
+    """One battery's fire, or one joint group's (joint_bases > 1: the group's range, its most-hit battery's
+    M and B; the group fires as one roll and the rules do not say whose hits count, and adding them up would
+    punish a group for its size). Target flags describe the main target."""
+
+    battery: BatteryType
+    range: float
+    roll: Roll
+    scale: GroundScale = GroundScale.MEDIUM
+    joint_bases: int = 1
+    saved_fire: bool = False
+    m_hits: int = 0
+    damage: int = 0
+    deep_target: bool = False
+    square: bool = False
+    moving_cavalry: bool = False
+    cover: Cover = Cover.NONE
+    enfilade: bool = False
+    packed_skirmishers: bool = False
+    open_order: bool = False
+    passing_fire: bool = False
+    packed_battery: bool = False
+
+    def __post_init__(self):
+        if isinstance(self.range, bool) or not isinstance(self.range, int | float) or not math.isfinite(self.range):
+            raise RulesInputError("range", f"a range is a number of inches, got {self.range!r}")
+        if self.range < 0:
+            raise RulesInputError("range", f"a range cannot be negative, got {self.range}")
+        single(self.roll, "roll")
+        _check_count(self.joint_bases, "joint_bases", 1)
+        _check_count(self.damage, "damage")
+        if condition_for(self.m_hits) is Condition.DEMORALIZED:
+            raise RulesInputError("m_hits", "the battery is demoralized: unlimbered artillery that is demoralized "
+                                            "is silenced and cannot fire (2.3)")
+        if self.saved_fire and self.joint_bases > 1:
+            raise RulesInputError("saved_fire", "a mass battery block (joint battery fire) may not use saved fire "
+                                                "(4.2, 4.3)")
+        if self.deep_target and self.cover is not Cover.NONE:
+            raise RulesInputError("deep_target", "the deep target bases must all be in open terrain; it does not "
+                                                 "apply to targets in woods, buildings or behind obstacles (4.3)")
+        kinds = [name for name in ("square", "open_order", "packed_skirmishers", "packed_battery")
+                 if getattr(self, name)]
+        if len(kinds) > 1:
+            raise RulesInputError(kinds[1], f"a main target cannot be both {kinds[0]} and {kinds[1]}")
+        if self.moving_cavalry and kinds and kinds[0] != "open_order":
+            raise RulesInputError("moving_cavalry", f"a {kinds[0].replace('_', ' ')} target is not moving cavalry")
+
+
+@dataclass(frozen=True)
+class ArtilleryFireResult(Explained):
+    range_column: str
+    basic: Hits
+    shifts: tuple[Modifier, ...]  # range-column modifiers; negative is to the left
+    roll: int
+    modified_roll: int
+    drift: int
+    final_column: str
+    result: Hits  # the table's result for the whole fire: what artillery_hits shares out
+    on_target: Hits  # the result as a lone main target suffers it (doubled on a packed battery)
+
+
+def range_column(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, CellUse]:
+    """The range bracket that holds a distance measured in the game's scale."""
+    ratio, ratio_use = scale_ratio(chart, scale)
+    for name, limit in RANGE_COLUMNS:
+        if range_ <= scaled(limit, ratio):
+            return name, ratio_use
+    reach = scaled(RANGE_COLUMNS[-1][1], ratio)
+    raise RulesInputError("range", f"no battery reaches beyond {reach:g}\" at the {scale} scale; "
+                                   f"the target is {range_:g}\" away")
+
+
+def _reach(chart: Chart, battery: BatteryType, ratio: float) -> float:
+    reach = 0.0
+    for name, limit in RANGE_COLUMNS:
+        if chart.cell("artillery", battery.value, name)[0] is not None:
+            reach = scaled(limit, ratio)
+    return reach
+
+
+def column_shifts(chart: Chart, inputs: ArtilleryFireInput) -> tuple[tuple[Modifier, ...], list[CellUse]]:
+    """The range-column modifiers that apply, each as its own shift (4.3); they are all cumulative."""
+    wanted = [
+        ("deep_target", inputs.deep_target, 1),
+        ("square", inputs.square, 1),
+        ("saved_fire", inputs.saved_fire, 1),
+        ("joint_fire_per_base", inputs.joint_bases > 1, inputs.joint_bases),
+        ("moving_cavalry", inputs.moving_cavalry, 1),
+        ("medium_cover", inputs.cover is Cover.MEDIUM, 1),
+        ("heavy_cover", inputs.cover is Cover.HEAVY, 1),
+    ]
+    shifts, cells = [], []
+    for key, applies, times in wanted:
+        if applies:
+            value, use = chart.entry("artillery_column_modifiers", key)
+            label = _COLUMN_LABELS[key] + (f" x {times}" if times > 1 else "")
+            shifts.append(Modifier(label, value * times, "4.3"))
+            cells.append(use)
+    return tuple(shifts), cells
+
+
+def die_modifiers(chart: Chart, inputs: ArtilleryFireInput) -> tuple[tuple[Modifier, ...], list[CellUse]]:
+    """The die roll modifiers that apply (4.4); squares count as enfilade targets (R:1094-1096)."""
+    battery_hits = inputs.m_hits + inputs.damage
+    wanted = [
+        ("enfilade", inputs.enfilade or inputs.square, 1),
+        ("battery_hit", battery_hits > 0, battery_hits),
+        ("packed_skirmishers", inputs.packed_skirmishers, 1),
+        ("open_order", inputs.open_order, 1),
+        ("passing_fire", inputs.passing_fire, 1),
+    ]
+    modifiers, cells = [], []
+    for key, applies, times in wanted:
+        if applies:
+            value, use = chart.entry("artillery_die_modifiers", key)
+            label = _DIE_LABELS[key] + (f" x {times}" if times > 1 else "")
+            if key == "enfilade" and inputs.square and not inputs.enfilade:
+                label += " (squares are enfilade targets)"
+            modifiers.append(Modifier(label, value * times, "4.4"))
+            cells.append(use)
+    return tuple(modifiers), cells
+
+
+def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> ArtilleryFireResult:
+    """Steps 1-4 of 4.2: basic cell by range, column modifiers, modified 1D10, drift. For joint fire the
+    result is all the damage the whole group does (R:1050-1054)."""
+    column, ratio_use = range_column(chart, inputs.range, inputs.scale)
+    basic, basic_use = chart.cell("artillery", inputs.battery.value, column)
+    if basic is None:
+        reach = _reach(chart, inputs.battery, scale_ratio(chart, inputs.scale)[0])
+        raise RulesInputError("range", f"a {inputs.battery} battery reaches {reach:g}\" at the {inputs.scale} "
+                                       f"scale; the target is {inputs.range:g}\" away, out of range")
+    shifts, shift_cells = column_shifts(chart, inputs)
+    modifiers, die_cells = die_modifiers(chart, inputs)
+    face = single(inputs.roll)
+    modified = face + total(modifiers)
+    drift, drift_use = chart.band("artillery_drift", modified)
+    cells = [ratio_use, basic_use, *shift_cells, *die_cells, drift_use]
+    notes = []
+    index = COLUMNS.index(column) + total(shifts) + drift
+    if index < 0:
+        notes.append(f"shifted {-index} beyond the leftmost cell: the result stays at {COLUMNS[0]}")
+        index = 0
+    if index >= len(COLUMNS):
+        final_column, result = f"beyond {COLUMNS[-1]}", Hits()
+        notes.append("shifted off the right of the table: no effect")
+    else:
+        final_column = COLUMNS[index]
+        value, final_use = chart.cell("artillery", inputs.battery.value, final_column)
+        if final_use != basic_use:
+            cells.append(final_use)
+        if value is None:
+            notes.append(f"shifted past the battery's reach ({final_column}): no effect")
+        result = value or Hits()
+    on_target = result
+    if inputs.packed_battery and result:
+        on_target = result.doubled()
+        notes.append(f"packed battery target: all hits doubled, {result} becomes {on_target} (4.6)")
+    notes.append("hits and battery damage take effect at the end of the artillery phase (4.2)")
+    return ArtilleryFireResult(
+        range_column=column,
+        basic=basic,
+        shifts=shifts,
+        roll=face,
+        modified_roll=modified,
+        drift=drift,
+        final_column=final_column,
+        result=result,
+        on_target=on_target,
+        modifiers=modifiers,
+        cells=tuple(cells),
+        notes=tuple(notes),
+    )
+
+
+# --- hits on the targets -----------------------------------------------------------------------------
+
+
+class TargetKind(StrEnum):
+    UNIT = "unit"  # infantry or cavalry: each B removes a base
+    BATTERY = "battery"  # each B is one damage; base hits never remove a battery by themselves
+    SKIRMISH_MARKER = "skirmish_marker"  # a packed marker: M go to its parent, B lower the skirmisher type
+
+
+class TargetRole(StrEnum):
+    MAIN = "main"
+    TANDEM = "tandem"
+    ADJACENT = "adjacent"
+
+
+@dataclass(frozen=True)
+class FireTarget:
+    """A unit hit by the fire. For a skirmish marker, m_hits are its parent's and skirmisher_type is the
+    parent's skirmisher type."""
+
+    kind: TargetKind = TargetKind.UNIT
+    bases: int = 1
+    m_hits: int = 0
+    packed_battery: bool = False
+    skirmisher_type: Grade | None = None
+
+    def __post_init__(self):
+        _check_count(self.bases, "bases", 1)
+        condition_for(self.m_hits)
+        if self.packed_battery and self.kind is not TargetKind.BATTERY:
+            raise RulesInputError("packed_battery", f"only a battery can be packed, this target is a {self.kind}")
+        if self.kind is TargetKind.SKIRMISH_MARKER and self.skirmisher_type is None:
+            raise RulesInputError("skirmisher_type", "give the skirmisher type of the marker's parent")
+        if self.kind is not TargetKind.SKIRMISH_MARKER and self.skirmisher_type is not None:
+            raise RulesInputError("skirmisher_type", "only a skirmish marker target has a skirmisher type")
+
+    @property
+    def capacity(self) -> int | None:
+        """How many B it can absorb before it is wiped out; None: no limit."""
+        return self.bases if self.kind is TargetKind.UNIT else None
+
+
+@dataclass(frozen=True)
+class ArtilleryHitsInput:
+    """One fire result (artillery_fire's `result`, before packed-battery doubling) and the targets it hits."""
+
+    rolled: Hits
+    main: FireTarget
+    tandem: FireTarget | None = None
+    adjacent: FireTarget | None = None
+
+    def __post_init__(self):
+        if self.rolled.p:
+            raise RulesInputError("rolled", "artillery fire scores M and B hits, not P")
+
+
+@dataclass(frozen=True)
+class TargetOutcome:
+    role: TargetRole
+    kind: TargetKind
+    share: Hits  # its share of the rolled hits
+    taken: Hits  # what it suffers: the share, doubled on a packed battery
+    bases_lost: int
+    damage: int
+    destroyed: bool
+    m_before: int
+    m_after: int
+    condition: Condition
+    panic_hits: int
+    skirmisher_type: Grade | None  # after the B, for a skirmish marker target
+
+
+@dataclass(frozen=True)
+class ArtilleryHitsResult(Explained):
+    targets: tuple[TargetOutcome, ...]
+    unassigned_b: int
+
+
+def share_hits(rolled: Hits, main: FireTarget, tandem: FireTarget | None = None,
+               adjacent: FireTarget | None = None) -> tuple[dict[TargetRole, Hits], int]:
+    """Each target's share of one fire result, and the B that found no target (4.5, R:1174-1198).
+
+    The tandem takes half the main target's M, rounded down, in addition, and one third of the B, rounded
+    down, out of the total; the main target takes the other B. B a wiped-out target cannot absorb pass to the
+    tandem, then back to the main target if the tandem's own third wiped it out, then to the adjacent target
+    once main and tandem are both wiped out. An adjacent target suffers "in place of" the main target
+    (R:1178-1179), so when it is reached it also takes the main target's M instead of it; with no adjacent
+    target the wiped-out main target keeps its M, whose P still count for division panic (R:1270-1272).
+    This reproduces both cases of the rules' example (R:1255-1262).
+    """
+    main_cap, tandem_cap = main.capacity, tandem.capacity if tandem else 0
+
+    def absorb(offered: int, room: int | None) -> int:
+        return offered if room is None else min(offered, room)
+
+    tandem_b = rolled.b // 3 if tandem else 0
+    main_b = absorb(rolled.b - tandem_b, main_cap)
+    left = rolled.b - tandem_b - main_b
+    if tandem:
+        offered = tandem_b + left
+        tandem_b = absorb(offered, tandem_cap)
+        left = offered - tandem_b
+        extra = absorb(left, None if main_cap is None else main_cap - main_b)
+        main_b, left = main_b + extra, left - extra
+    main_wiped = main_cap is not None and main_b >= main_cap
+    tandem_wiped = tandem is None or (tandem_cap is not None and tandem_b >= tandem_cap)
+    shares = {TargetRole.MAIN: Hits(m=rolled.m, b=main_b)}
+    if tandem:
+        shares[TargetRole.TANDEM] = Hits(m=rolled.m // 2, b=tandem_b)
+    if adjacent:
+        reached = main_wiped and tandem_wiped
+        adjacent_b = absorb(left, adjacent.capacity) if reached else 0
+        left -= adjacent_b
+        adjacent_m = rolled.m if reached else 0
+        if adjacent_m:
+            shares[TargetRole.MAIN] = Hits(m=0, b=main_b)
+        shares[TargetRole.ADJACENT] = Hits(m=adjacent_m, b=adjacent_b)
+    return shares, left
+
+
+def _outcome(role: TargetRole, target: FireTarget, share: Hits) -> tuple[TargetOutcome, tuple[str, ...]]:
+    taken = share.doubled() if target.packed_battery else share
+    morale = apply_morale_hits(target.m_hits, taken.m, MoraleCause.FIRE)
+    notes = [f"{role} target: {note}" for note in morale.notes]
+    if target.packed_battery and share:
+        notes.append(f"{role} target is a packed battery: {share} becomes {taken} (4.6)")
+    new_type = None
+    if target.kind is TargetKind.SKIRMISH_MARKER:
+        new_type = lowered_type(target.skirmisher_type, taken.b)
+        if taken.m:
+            notes.append(f"{role} target: the marker's {taken.m}M pass to its parent unit (4.5)")
+        if taken.b:
+            notes.append(f"{role} target: {taken.b}B lower the parent's skirmisher type from "
+                         f"{skirmisher_type(target.skirmisher_type)} to {new_type} (4.5)")
+    bases_lost = taken.b if target.kind is TargetKind.UNIT else 0
+    outcome = TargetOutcome(
+        role=role,
+        kind=target.kind,
+        share=share,
+        taken=taken,
+        bases_lost=bases_lost,
+        damage=taken.b if target.kind is TargetKind.BATTERY else 0,
+        destroyed=target.kind is TargetKind.UNIT and bases_lost >= target.bases,
+        m_before=morale.m_before,
+        m_after=morale.m_after,
+        condition=morale.condition_after,
+        panic_hits=morale.panic_hits,
+        skirmisher_type=new_type,
+    )
+    return outcome, tuple(notes)
+
+
+def resolve_artillery_hits(chart: Chart, inputs: ArtilleryHitsInput) -> ArtilleryHitsResult:
+    """Share one fire result over its targets, then put each target's M through the morale ladder
+    (demoralized: each further M is a P, 4.6). A packed battery's share is doubled when it takes it, after
+    the sharing, so the shares always add up to the rolled hits."""
+    shares, unassigned = share_hits(inputs.rolled, inputs.main, inputs.tandem, inputs.adjacent)
+    given = {TargetRole.MAIN: inputs.main, TargetRole.TANDEM: inputs.tandem, TargetRole.ADJACENT: inputs.adjacent}
+    outcomes, notes = [], []
+    for role, share in shares.items():
+        outcome, more = _outcome(role, given[role], share)
+        outcomes.append(outcome)
+        notes.extend(more)
+    if unassigned:
+        notes.append(f"{unassigned}B found no target")
+    notes.append("hits take effect at the end of the artillery phase (4.2)")
+    return ArtilleryHitsResult(targets=tuple(outcomes), unassigned_b=unassigned, notes=tuple(notes))
+
+
+# --- saved fire --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SavedFireInput:
+    moved_this_turn: bool = False
+    fired_this_phase: bool = False
+    m_hits: int = 0
+    mass_battery: bool = False
+    in_command_radius: bool = True
+    passing_fire_this_turn: bool = False
+
+    def __post_init__(self):
+        condition_for(self.m_hits)
+
+
+@dataclass(frozen=True)
+class SavedFireResult(Explained):
+    allowed: bool
+    reason: str | None
+
+
+def may_save_fire(*, moved_this_turn: bool = False, fired_this_phase: bool = False, m_hits: int = 0,
+                  mass_battery: bool = False, in_command_radius: bool = True,
+                  passing_fire_this_turn: bool = False) -> str | None:
+    """The first reason a battery may not save fire (4.2), or None when it may."""
+    condition = condition_for(m_hits)
+    reasons = (
+        (moved_this_turn, "the battery moved this player turn (R:1067-1069)"),
+        (fired_this_phase, "the battery fired in this artillery phase (R:1068-1069)"),
+        (passing_fire_this_turn, "a battery that made passing fire gains no saved fire from the missed phase "
+                                 "(R:1235-1237)"),
+        (condition.m_hits >= Condition.RATTLED.m_hits,
+         f"the battery is {condition}: rattled or worse may not save fire (R:1080-1081)"),
+        (mass_battery, "mass battery blocks may not save fire (R:1066-1067)"),
+        (not in_command_radius, "artillery out of command radius may not save fire (R:1077)"),
+    )
+    return next((reason for applies, reason in reasons if applies), None)
+
+
+def resolve_saved_fire(chart: Chart, inputs: SavedFireInput) -> SavedFireResult:
+    reason = may_save_fire(
+        moved_this_turn=inputs.moved_this_turn,
+        fired_this_phase=inputs.fired_this_phase,
+        m_hits=inputs.m_hits,
+        mass_battery=inputs.mass_battery,
+        in_command_radius=inputs.in_command_radius,
+        passing_fire_this_turn=inputs.passing_fire_this_turn,
+    )
+    notes = () if reason else (
+        "place a saved fire marker; the next fire moves 1 column left, and any movement (facing, prolonging) "
+        "loses it; one marker at most (4.2)",
+    )
+    return SavedFireResult(allowed=reason is None, reason=reason, notes=notes)
+
+
+MECHANICS = (
+    Mechanic("artillery_fire", "4.2-4.4, 4.6", "One battery's or joint group's fire: the hits it scores",
+             ArtilleryFireInput, resolve_artillery_fire),
+    Mechanic("artillery_hits", "4.5, 4.6", "Share a fire result over main, tandem and adjacent targets",
+             ArtilleryHitsInput, resolve_artillery_hits),
+    Mechanic("saved_fire", "4.2", "May a battery save its fire this phase", SavedFireInput, resolve_saved_fire),
+)

@@ -4,6 +4,7 @@ they read (so a chart file is checked against exactly what the code will look up
 from republic.rules import (
     artillery,
     assault,
+    assault_results,
     forced_moves,
     leaders,
     maneuver,
@@ -29,6 +30,7 @@ _CHAPTERS = (
     skirmish,
     artillery,
     assault,
+    assault_results,
     panic,
 )
 

@@ -1,2 +1,207 @@
-TABLES = ()
-MECHANICS = ()
+"""Maneuver (3.2): the 1D10 test that says which actions a brigade may take this turn.
+
+The Maneuver table gives, for each troop grade, the lowest modified roll that allows each action; the
+brigade may combine every action whose number its modified roll equals or beats (R:654-662). Hold needs
+no roll. The rules name the grades untrained, green, veteran and crack (R:628); Average, used everywhere
+else, has its own column between veteran and green.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from republic.rules import dice
+from republic.rules.chart import Chart, GridSpec, KeyedSpec, integer
+from republic.rules.dice import Roll
+from republic.rules.errors import RulesInputError
+from republic.rules.morale import Condition, condition_for
+from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
+from republic.rules.troops import Grade, Leader, LeaderClass
+
+
+class ManeuverAction(StrEnum):
+    ASSAULT = "assault"
+    MANEUVER = "maneuver"
+    ADVANCE = "advance"
+    PULL_BACK = "pull_back"
+    HOLD = "hold"
+
+    @property
+    def title(self) -> str:
+        return self.value.replace("_", " ")
+
+
+ROLLED_ACTIONS = (ManeuverAction.ASSAULT, ManeuverAction.MANEUVER, ManeuverAction.ADVANCE, ManeuverAction.PULL_BACK)
+
+MODIFIER_KEYS = (
+    "acting_together",
+    "energetic_division_commander",
+    "proficient_leader_within_2",
+    "energetic_leader_within_2",
+    "morale_hit",
+    "cautious_division_commander",
+    "division_leader_replaced",
+)
+
+_LABELS = {
+    "acting_together": "Multiple brigades acting together",
+    "energetic_division_commander": "Energetic division commander",
+    "proficient_leader_within_2": 'Each proficient leader within 2"',
+    "energetic_leader_within_2": 'Each energetic leader within 2"',
+    "morale_hit": "Each morale hit",
+    "cautious_division_commander": "Cautious division commander",
+    "division_leader_replaced": "Leader just replaced",
+}
+
+TABLES = (
+    GridSpec("maneuver", "3.2", "Maneuver table: lowest modified 1D10 for each action",
+             tuple(a.value for a in ROLLED_ACTIONS), tuple(g.value for g in Grade), integer),
+    KeyedSpec("maneuver_modifiers", "3.2", "Maneuver die roll modifiers", MODIFIER_KEYS, integer),
+)
+
+# A demoralized unit "will not voluntarily advance toward any enemies" (2.3). Advance and assault both
+# move the brigade toward its front, where the enemy is, so neither is offered; maneuver and pull back are.
+_DEMORALIZED_REFUSES = (ManeuverAction.ASSAULT, ManeuverAction.ADVANCE)
+_DEMORALIZED_REASON = "demoralized: will not voluntarily advance toward any enemy (2.3)"
+
+
+@dataclass(frozen=True)
+class ManeuverInput:
+    grade: Grade
+    roll: Roll
+    m_hits: int = 0
+    division_commander: LeaderClass | None = None  # a Leader value is read by its class
+    proficient_leaders_within_2: int = 0
+    energetic_leaders_within_2: int = 0
+    acting_together: ManeuverAction | None = None  # the action done with other brigades within 2"
+    division_leader_replaced: bool = False
+
+    def __post_init__(self):
+        dice.single(self.roll, "roll")
+        condition_for(self.m_hits)
+        if isinstance(self.division_commander, Leader):
+            object.__setattr__(self, "division_commander", self.division_commander.leader_class)
+        for name in ("proficient_leaders_within_2", "energetic_leaders_within_2"):
+            if getattr(self, name) < 0:
+                raise RulesInputError(name, f"a count of leaders cannot be negative, got {getattr(self, name)}")
+        if self.acting_together is ManeuverAction.HOLD:
+            raise RulesInputError("acting_together", "hold needs no roll, so acting together adds nothing to it")
+
+
+@dataclass(frozen=True)
+class ActionCheck:
+    """One action against the table: the number it needs, the modified roll it was judged on, and why."""
+
+    action: ManeuverAction
+    needed: int | None  # None: hold, which needs no roll
+    roll: int | None
+    allowed: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class ManeuverResult(Explained):
+    grade: Grade
+    natural: int
+    modified_roll: int
+    allowed: tuple[ActionCheck, ...]
+    refused: tuple[ActionCheck, ...]
+
+    @property
+    def actions(self) -> tuple[ManeuverAction, ...]:
+        return tuple(check.action for check in self.allowed)
+
+
+def resolve_maneuver(chart: Chart, inputs: ManeuverInput) -> ManeuverResult:
+    """The actions a brigade may combine this turn.
+
+    Acting together: the +1 is earned by doing the same action as the other brigades (R:664-666), so it
+    counts toward that action only; every other action is judged on the roll without it.
+    The division commander and any leader within 2" are separate modifiers in the rules, so a division
+    commander standing within 2" counts in both.
+    """
+    natural = dice.single(inputs.roll, "roll")
+    keyed, cells = _modifiers(chart, inputs)
+    modifiers = tuple(keyed.values())
+    modified = natural + total(modifiers)
+    together = keyed["acting_together"].value if "acting_together" in keyed else 0
+    condition = condition_for(inputs.m_hits)
+
+    allowed = [ActionCheck(ManeuverAction.HOLD, None, None, True, "hold needs no roll (3.2)")]
+    refused = []
+    for action in ROLLED_ACTIONS:
+        needed, use = chart.cell("maneuver", action.value, inputs.grade.value)
+        cells.append(use)
+        roll = modified if action is inputs.acting_together else modified - together
+        check = _check(action, needed, roll, condition)
+        (allowed if check.allowed else refused).append(check)
+
+    notes = [f"{condition.value}: {r} (2.3)" for r in condition.restrictions]
+    if together:
+        notes.append(f"the +{together} for acting together counts only toward {inputs.acting_together.title}")
+    if any(c.action is ManeuverAction.PULL_BACK for c in allowed):
+        notes.append("pulling back: no assault move bonus and no maneuver changes of direction (3.2)")
+    return ManeuverResult(
+        grade=inputs.grade,
+        natural=natural,
+        modified_roll=modified,
+        allowed=tuple(allowed),
+        refused=tuple(refused),
+        modifiers=modifiers,
+        cells=tuple(cells),
+        notes=tuple(notes),
+    )
+
+
+def _check(action: ManeuverAction, needed: int, roll: int, condition: Condition) -> ActionCheck:
+    if condition is Condition.DEMORALIZED and action in _DEMORALIZED_REFUSES:
+        return ActionCheck(action, needed, roll, False, _DEMORALIZED_REASON)
+    if roll >= needed:
+        return ActionCheck(action, needed, roll, True, f"{roll} equals or beats {needed}")
+    return ActionCheck(action, needed, roll, False, f"{roll} is below {needed}")
+
+
+def _modifiers(chart: Chart, inputs: ManeuverInput) -> tuple[dict[str, Modifier], list[CellUse]]:
+    counts = {
+        "acting_together": int(inputs.acting_together is not None),
+        "energetic_division_commander": int(inputs.division_commander is LeaderClass.ENERGETIC),
+        "proficient_leader_within_2": inputs.proficient_leaders_within_2,
+        "energetic_leader_within_2": inputs.energetic_leaders_within_2,
+        "morale_hit": inputs.m_hits,
+        "cautious_division_commander": int(inputs.division_commander is LeaderClass.CAUTIOUS),
+        "division_leader_replaced": int(inputs.division_leader_replaced),
+    }
+    modifiers, cells = {}, []
+    for key in MODIFIER_KEYS:
+        count = counts[key]
+        if not count:
+            continue
+        value, use = chart.entry("maneuver_modifiers", key)
+        cells.append(use)
+        label = _LABELS[key] if count == 1 else f"{_LABELS[key]} (x{count})"
+        if value:
+            modifiers[key] = Modifier(label, value * count, "3.2")
+    return modifiers, cells
+
+
+def maneuver_test(
+    chart: Chart,
+    grade: Grade,
+    roll: Roll,
+    m_hits: int = 0,
+    division_commander: LeaderClass | Leader | None = None,
+    proficient_leaders_within_2: int = 0,
+    energetic_leaders_within_2: int = 0,
+    acting_together: ManeuverAction | None = None,
+    division_leader_replaced: bool = False,
+) -> ManeuverResult:
+    return resolve_maneuver(
+        chart,
+        ManeuverInput(grade, roll, m_hits, division_commander, proficient_leaders_within_2,
+                      energetic_leaders_within_2, acting_together, division_leader_replaced),
+    )
+
+
+MECHANICS = (
+    Mechanic("maneuver", "3.2", "Maneuver test: the actions a brigade may combine this turn", ManeuverInput,
+             resolve_maneuver),
+)

@@ -1,2 +1,574 @@
-TABLES = ()
-MECHANICS = ()
+"""Movement (3.1, 3.4, 3.5, 3.6): allowances and their deductions, artillery functions, terrain effects.
+
+Allowances, bonuses and deductions are Movement Box values in chart inches (the medium ground scale).
+Modifiers stay in chart inches; the distances a result offers are scaled by the game's ratio (1.2).
+
+Double rough: the Terrain Effects table calls heavy forest, marshland and fords "double rough" without
+defining it. It is read as double the rough cost (4x, a provisional Movement Box entry), and artillery,
+which pays "double the normal rough movement cost" (3.4), pays double that again (8x) in double rough
+ground it can enter at all (heavy forest, ford; marshland is impassable to it).
+"""
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from republic.rules.chart import Chart, KeyedSpec, integer
+from republic.rules.errors import RulesInputError
+from republic.rules.forced_moves import GroundScale, scale_ratio, scaled
+from republic.rules.morale import Condition, condition_for
+from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
+from republic.rules.troops import Cover, Grade, UnitKind
+
+
+class TerrainFeature(StrEnum):
+    """The rows of the Terrain Effects table (3.6): features first, then obstacles."""
+
+    LIGHT_BUILDINGS = "light_buildings"
+    MEDIUM_BUILDINGS = "medium_buildings"
+    HEAVY_BUILDINGS = "heavy_buildings"
+    LIGHT_FOREST = "light_forest"
+    MEDIUM_FOREST = "medium_forest"
+    HEAVY_FOREST = "heavy_forest"
+    MARSHLAND = "marshland"
+    VINEYARD = "vineyard"
+    STEEP_ROCKY_GROUND = "steep_rocky_ground"
+    FORD = "ford"
+    RIVER_BANK = "river_bank"
+    STREAM_BANK = "stream_bank"
+    STONE_WALL = "stone_wall"
+    ENTRENCHMENT = "entrenchment"
+    TREELINE = "treeline"
+    HEDGE = "hedge"
+
+    @property
+    def obstacle(self) -> bool:
+        """Obstacles are crossed and charge their penalty once; features charge theirs while within."""
+        return list(TerrainFeature).index(self) >= list(TerrainFeature).index(TerrainFeature.RIVER_BANK)
+
+    @property
+    def title(self) -> str:
+        return _TITLES.get(self, self.value.replace("_", " ").capitalize())
+
+
+_TITLES = {
+    TerrainFeature.LIGHT_BUILDINGS: "Light buildings (light stone, medium wood)",
+    TerrainFeature.MEDIUM_BUILDINGS: "Medium buildings (medium stone, heavy wood)",
+    TerrainFeature.HEAVY_BUILDINGS: "Heavy buildings (heavy stone & masonry)",
+    TerrainFeature.LIGHT_FOREST: "Light forest, orchard, grove",
+    TerrainFeature.STEEP_ROCKY_GROUND: "Steep, rocky ground",
+    TerrainFeature.RIVER_BANK: "River bank, cliff",
+    TerrainFeature.STREAM_BANK: "Stream bank, ravine",
+    TerrainFeature.ENTRENCHMENT: "Entrenchment, embankment",
+}
+
+
+class Going(StrEnum):
+    """The Terrain Effects movement column."""
+
+    CLEAR = "clear"  # printed "-"
+    ROUGH = "rough"
+    DOUBLE_ROUGH = "double_rough"
+    IMPASSABLE = "impassable"
+    CROSSING = "crossing"  # printed '-3"': inches paid to cross
+
+
+class AssaultMove(StrEnum):
+    """The Terrain Effects assault move column: who may use the charge bonus in or across the feature."""
+
+    FOOT_ONLY = "foot_only"
+    NOT_ALLOWED = "not_allowed"  # printed "N/A"
+
+
+class Arm(StrEnum):
+    """The classes of the Terrain Effects 'impassable to' column."""
+
+    ARTILLERY = "artillery"
+    HORSE = "horse"
+
+
+class Ground(StrEnum):
+    OPEN = "open"
+    ROUGH = "rough"
+    DOUBLE_ROUGH = "double_rough"
+
+
+_INCHES = re.compile(r'^(-?\d+)\s*"?$')
+_GOING = {"-": Going.CLEAR, "rough": Going.ROUGH, "double rough": Going.DOUBLE_ROUGH, "impassable": Going.IMPASSABLE}
+_ASSAULT = {"foot only": AssaultMove.FOOT_ONLY, "n/a": AssaultMove.NOT_ALLOWED}
+_COVER = {"-": Cover.NONE, "light": Cover.LIGHT, "medium": Cover.MEDIUM, "heavy": Cover.HEAVY}
+_COLUMNS = "movement | assault move | impassable to | cover | spotting depth"
+
+
+@dataclass(frozen=True)
+class TerrainEffects:
+    """One row of the Terrain Effects table, written as printed: 'rough | n/a | artillery | light | 2"'."""
+
+    going: Going
+    crossing_cost: int  # inches, for Going.CROSSING
+    assault_move: AssaultMove
+    impassable_to: tuple[Arm, ...]
+    cover: Cover
+    spotting_depth: int | None  # inches; None where the table shows "-"
+
+    @classmethod
+    def parse(cls, raw) -> "TerrainEffects":
+        parts = [p.strip().lower() for p in raw.split("|")] if isinstance(raw, str) else []
+        if len(parts) != 5:
+            raise ValueError(f"a terrain row is written '{_COLUMNS}', got {raw!r}")
+        movement, assault, impassable, cover, depth = parts
+        going, crossing = _going(movement)
+        if assault not in _ASSAULT:
+            raise ValueError(f"assault move is 'foot only' or 'n/a', got {assault!r}")
+        if cover not in _COVER:
+            raise ValueError(f"cover is -, light, medium or heavy, got {cover!r}")
+        return cls(going, crossing, _ASSAULT[assault], _arms(impassable), _COVER[cover], _depth(depth))
+
+    def impassable_for(self, kind: UnitKind) -> bool:
+        """River bank and cliff read 'Impassable' in the movement column: impassable to every unit, the
+        'artillery, horse' beside it notwithstanding."""
+        return self.going is Going.IMPASSABLE or bool(set(self.impassable_to) & _arms_of(kind))
+
+    def charge_bonus_for(self, kind: UnitKind) -> bool:
+        return self.assault_move is AssaultMove.FOOT_ONLY and not kind.horse and kind is not UnitKind.ARTILLERY
+
+
+def _going(text: str) -> tuple[Going, int]:
+    if text in _GOING:
+        return _GOING[text], 0
+    match = _INCHES.match(text)
+    if match and int(match[1]) < 0:
+        return Going.CROSSING, -int(match[1])
+    raise ValueError(f'movement is -, rough, double rough, impassable or a crossing cost like -3", got {text!r}')
+
+
+def _arms(text: str) -> tuple[Arm, ...]:
+    if text == "-":
+        return ()
+    arms = []
+    for name in (p.strip() for p in text.split(",")):
+        if name not in {a.value for a in Arm}:
+            raise ValueError(f"impassable to lists artillery and/or horse, got {name!r}")
+        arms.append(Arm(name))
+    return tuple(arms)
+
+
+def _depth(text: str) -> int | None:
+    if text == "-":
+        return None
+    match = _INCHES.match(text)
+    if not match or int(match[1]) < 0:
+        raise ValueError(f'spotting depth is - or inches like 2", got {text!r}')
+    return int(match[1])
+
+
+def _arms_of(kind: UnitKind) -> set[Arm]:
+    if kind is UnitKind.ARTILLERY:
+        return {Arm.ARTILLERY}
+    return {Arm.HORSE} if kind.horse else set()
+
+
+def inches(raw) -> int:
+    value = integer(raw)
+    if value < 0:
+        raise ValueError(f"a Movement Box value cannot be negative, got {value}")
+    return value
+
+
+BOX_KEYS = (
+    "foot",
+    "horse",
+    "charge_bonus_infantry",
+    "charge_bonus_cavalry",
+    "leader",
+    "rally_step_leader",
+    "formation_change_trained",
+    "formation_change_untrained",
+    "formation_change_in_rough",
+    "battery_damage_percent",
+    "prolong",
+    "rough_cost",
+    "double_rough_cost",
+    "wheeled_rough_factor",
+)
+
+TABLES = (
+    KeyedSpec("movement_box", "3.1, 3.4", "Movement Box, chart inches", BOX_KEYS, inches),
+    KeyedSpec("artillery_functions", "3.5", "Artillery functions per turn", ("foot", "horse"), inches),
+    KeyedSpec("terrain", "3.6", "Terrain Effects", tuple(f.value for f in TerrainFeature), TerrainEffects.parse),
+)
+
+
+def terrain(chart: Chart, feature: TerrainFeature) -> tuple[TerrainEffects, CellUse]:
+    return chart.entry("terrain", feature.value)
+
+
+# --- movement allowance ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MovementInput:
+    kind: UnitKind
+    grade: Grade
+    horse_artillery: bool = False
+    formation_changes: int = 0
+    formation_changes_in_rough: int = 0  # of formation_changes, those made in rough ground
+    charge_bonus: bool = False
+    battery_damage: int = 0
+    passages_of_lines: int = 0
+    obstacles_crossed: tuple[TerrainFeature, ...] = ()
+    terrain_within: tuple[TerrainFeature, ...] = ()  # features the unit will move in
+    scale: GroundScale = GroundScale.MEDIUM
+
+    def __post_init__(self):
+        for name in ("formation_changes", "formation_changes_in_rough", "battery_damage", "passages_of_lines"):
+            if getattr(self, name) < 0:
+                raise RulesInputError(name, f"cannot be negative, got {getattr(self, name)}")
+        if self.formation_changes_in_rough > self.formation_changes:
+            raise RulesInputError(
+                "formation_changes_in_rough",
+                f"{self.formation_changes_in_rough} changes in rough but only {self.formation_changes} changes",
+            )
+        artillery = self.kind is UnitKind.ARTILLERY
+        if self.horse_artillery and not artillery:
+            raise RulesInputError("horse_artillery", f"only artillery is horse or foot artillery, not {self.kind}")
+        if self.battery_damage and not artillery:
+            raise RulesInputError("battery_damage", "only an artillery battery takes damage that slows it")
+        if self.charge_bonus and artillery:
+            raise RulesInputError("charge_bonus", "artillery may not use the assault move bonus (3.1)")
+        for i, feature in enumerate(self.obstacles_crossed):
+            if not feature.obstacle:
+                raise RulesInputError(f"obstacles_crossed[{i}]",
+                                      f"{feature.title} is not an obstacle; list it in terrain_within")
+        for i, feature in enumerate(self.terrain_within):
+            if feature.obstacle:
+                raise RulesInputError(f"terrain_within[{i}]",
+                                      f"{feature.title} is an obstacle; list it in obstacles_crossed")
+
+    @property
+    def horse(self) -> bool:
+        return self.kind.horse or self.horse_artillery
+
+
+@dataclass(frozen=True)
+class GroundReach:
+    """What an inch moved costs in one kind of ground, and how far the allowance goes there alone."""
+
+    ground: Ground
+    cost: int  # inches of allowance per inch moved
+    reach: float  # game scale, without the charge bonus
+
+
+@dataclass(frozen=True)
+class MovementResult(Explained):
+    normal: float  # the Movement Box allowance, game scale
+    allowance: float  # after every deduction, game scale
+    charge_bonus: float  # usable assault move bonus, game scale; 0 when not wanted or not allowed
+    charge_bonus_refused: str
+    charge_bonus_barred_in: tuple[TerrainFeature, ...]
+    with_charge: float  # allowance plus the usable charge bonus
+    ground: tuple[GroundReach, ...]
+
+
+def resolve_movement_allowance(chart: Chart, inputs: MovementInput) -> MovementResult:
+    """A unit's movement for the turn.
+
+    Battery damage takes 25% of the normal allowance per damage (3.4: "its total available movement", the
+    same words the formation change deductions use), so two damage and a formation change leave a foot
+    battery 10 - 5 - 1 = 4". Passage of lines (3.5): a trained unit's first pass is free, a second or third
+    bars the assault move bonus for the turn; an untrained unit pays rough cost while passing any unit.
+    """
+    cells: list[CellUse] = []
+
+    def box(key: str) -> int:
+        value, use = chart.entry("movement_box", key)
+        cells.append(use)
+        return value
+
+    kind = inputs.kind
+    normal = box("horse" if inputs.horse else "foot")
+    modifiers, notes = [], []
+    if inputs.formation_changes:
+        key = "formation_change_trained" if inputs.grade.trained else "formation_change_untrained"
+        who = "Trained" if inputs.grade.trained else "Untrained"
+        modifiers.append(_each(f"{who} formation change", -box(key), inputs.formation_changes))
+    if inputs.formation_changes_in_rough:
+        modifiers.append(_each("Formation change in rough", -box("formation_change_in_rough"),
+                               inputs.formation_changes_in_rough))
+    crossed = _read_terrain(chart, "obstacles_crossed", inputs.obstacles_crossed, kind, cells)
+    for feature, effects in crossed:
+        if effects.crossing_cost:
+            count = inputs.obstacles_crossed.count(feature)
+            modifiers.append(_each(f"Crossing {feature.title.lower()}", -effects.crossing_cost, count, "3.6"))
+    within = _read_terrain(chart, "terrain_within", inputs.terrain_within, kind, cells)
+    barred = [feature for feature, effects in (*within, *crossed) if not effects.charge_bonus_for(kind)]
+
+    damage = 0.0
+    if inputs.battery_damage:
+        percent = box("battery_damage_percent")
+        damage = min(normal, normal * percent * inputs.battery_damage / 100)
+        notes.append(f"{inputs.battery_damage} battery damage: -{percent * inputs.battery_damage}% of {normal}\" "
+                     f"= -{damage:g}\" (3.4)")
+
+    ratio, ratio_use = scale_ratio(chart, inputs.scale)
+    cells.append(ratio_use)
+    remaining = normal - damage + total(modifiers)
+    if remaining <= 0:
+        notes.append("the deductions use up the whole allowance: no movement is left this turn")
+    allowance = scaled(max(0.0, remaining), ratio)
+
+    bonus, refused = 0.0, ""
+    if inputs.charge_bonus:
+        if inputs.grade.trained and inputs.passages_of_lines >= 2:
+            refused = "passing through a second (or third) unit bars the assault move bonus this turn (3.5)"
+        else:
+            bonus = scaled(box("charge_bonus_cavalry" if kind.horse else "charge_bonus_infantry"), ratio)
+            notes.append("using any of the assault move bonus costs 1M at the end of the turn (3.1, 5.6)")
+            if barred:
+                notes.append("the assault move bonus may not be used in or across: "
+                             + ", ".join(f.title.lower() for f in barred))
+    if not inputs.grade.trained and inputs.passages_of_lines:
+        notes.append("untrained: moving through another unit counts as rough movement (3.5)")
+    if inputs.grade.trained and inputs.passages_of_lines >= 2 and not inputs.charge_bonus:
+        notes.append("a second (or third) passage of lines bars the assault move bonus this turn (3.5)")
+
+    ground = _ground(box, kind, allowance, any(e.going is Going.DOUBLE_ROUGH for _, e in within))
+    for feature, effects in within:
+        if effects.going in (Going.ROUGH, Going.DOUBLE_ROUGH):
+            notes.append(f"{feature.title}: {effects.going.value.replace('_', ' ')} while any base is within (3.6)")
+    return MovementResult(
+        normal=scaled(normal, ratio),
+        allowance=allowance,
+        charge_bonus=bonus,
+        charge_bonus_refused=refused,
+        charge_bonus_barred_in=tuple(barred),
+        with_charge=allowance + bonus,
+        ground=ground,
+        modifiers=tuple(modifiers),
+        cells=tuple(cells),
+        notes=tuple(notes),
+    )
+
+
+def _each(label: str, value: int, count: int, section: str = "3.4") -> Modifier:
+    return Modifier(label if count == 1 else f"{label} (x{count})", value * count, section)
+
+
+def _read_terrain(
+    chart: Chart, field: str, features: tuple[TerrainFeature, ...], kind: UnitKind, cells: list[CellUse]
+) -> list[tuple[TerrainFeature, TerrainEffects]]:
+    """Each feature once, in the order given; one the unit cannot enter is refused by its field."""
+    read = []
+    for feature in dict.fromkeys(features):
+        effects, use = terrain(chart, feature)
+        cells.append(use)
+        if effects.impassable_for(kind):
+            index = features.index(feature)
+            raise RulesInputError(f"{field}[{index}]", f"{feature.title} is impassable to {_who(kind)}")
+        read.append((feature, effects))
+    return read
+
+
+def _who(kind: UnitKind) -> str:
+    return "artillery" if kind is UnitKind.ARTILLERY else ("horse" if kind.horse else "foot")
+
+
+def _ground(box, kind: UnitKind, allowance: float, double_rough: bool) -> tuple[GroundReach, ...]:
+    """Open and rough always; double rough, whose cost is provisional, only when the unit will be in it,
+    so that a plain move does not read as provisional."""
+    wheeled = box("wheeled_rough_factor") if kind is UnitKind.ARTILLERY else 1
+    costs = [(Ground.OPEN, 1), (Ground.ROUGH, box("rough_cost") * wheeled)]
+    if double_rough:
+        costs.append((Ground.DOUBLE_ROUGH, box("double_rough_cost") * wheeled))
+    return tuple(GroundReach(g, cost, _reach(allowance, cost)) for g, cost in costs)
+
+
+def _reach(allowance: float, cost: int) -> float:
+    """Rounded down to the quarter inch: a unit may not overspend its allowance."""
+    return int(allowance / cost * 4) / 4 if cost else allowance
+
+
+def movement_allowance(chart: Chart, kind: UnitKind, grade: Grade, **options) -> MovementResult:
+    return resolve_movement_allowance(chart, MovementInput(kind, grade, **options))
+
+
+# --- artillery functions (3.5) -----------------------------------------------------------------------
+
+
+class BatteryFunction(StrEnum):
+    MOVE = "move"
+    UNLIMBER = "unlimber"
+    FIRE = "fire"
+    PROLONG = "prolong"
+    LIMBER = "limber"
+
+
+@dataclass(frozen=True)
+class BatteryFunctionsInput:
+    functions: tuple[BatteryFunction, ...]  # in the order the battery performs them
+    horse_artillery: bool = False
+    limbered: bool = True  # at the start of the turn
+    m_hits: int = 0
+    toward_enemy: bool = False  # its move or prolong heads toward an enemy
+    scale: GroundScale = GroundScale.MEDIUM
+
+    def __post_init__(self):
+        condition_for(self.m_hits)
+
+
+@dataclass(frozen=True)
+class BatteryFunctionsResult(Explained):
+    allowed: bool
+    problem: str  # the first problem, "" when allowed
+    function: BatteryFunction | None  # the function the problem is with
+    functions_available: int
+    limbered_after: bool
+    prolong_distance: float | None  # game scale, when the plan prolongs
+
+
+def resolve_battery_functions(chart: Chart, inputs: BatteryFunctionsInput) -> BatteryFunctionsResult:
+    """Check a battery's planned functions for a turn against 3.5 and its morale condition (2.3).
+
+    The rules' example (a foot battery that moves and unlimbers may not fire; one that unlimbers in place
+    may) follows from the count alone: move, unlimber and fire are three functions, one more than foot
+    artillery has. A horse battery may therefore move, unlimber and fire. Fire comes in the artillery
+    phase, after all movement, so it must be the last function planned.
+    """
+    key = "horse" if inputs.horse_artillery else "foot"
+    available, use = chart.entry("artillery_functions", key)
+    cells = [use]
+    condition = condition_for(inputs.m_hits)
+    problem, function, limbered = _first_problem(inputs, available, condition)
+
+    prolong = None
+    notes = []
+    if BatteryFunction.PROLONG in inputs.functions:
+        distance, prolong_use = chart.entry("movement_box", "prolong")
+        ratio, ratio_use = scale_ratio(chart, inputs.scale)
+        cells += [prolong_use, ratio_use]
+        prolong = scaled(distance, ratio)
+        notes.append("artillery which prolongs loses simultaneous fire against enemy artillery (3.5)")
+    if BatteryFunction.MOVE in inputs.functions:
+        notes.append("battery functions are not slowed by rough terrain; the move itself is (3.4)")
+    return BatteryFunctionsResult(
+        allowed=not problem,
+        problem=problem,
+        function=function,
+        functions_available=available,
+        limbered_after=limbered,
+        prolong_distance=prolong,
+        cells=tuple(cells),
+        notes=tuple(notes),
+    )
+
+
+def _first_problem(
+    inputs: BatteryFunctionsInput, available: int, condition: Condition
+) -> tuple[str, BatteryFunction | None, bool]:
+    limbered = inputs.limbered
+    seen: set[BatteryFunction] = set()
+    toward = inputs.toward_enemy
+    for index, function in enumerate(inputs.functions):
+        if index >= available:
+            kind = "horse" if inputs.horse_artillery else "foot"
+            problem = f"{kind} artillery has {available} functions a turn; {function} would be one more (3.5)"
+            return problem, function, limbered
+        if function in seen:
+            return f"a battery may not {function} twice in a turn (3.5)", function, limbered
+        seen.add(function)
+        problem = _function_problem(function, limbered, condition, toward)
+        if not problem and function is BatteryFunction.FIRE and index < len(inputs.functions) - 1:
+            problem = "fire comes in the artillery phase, after all movement: it must be the last function (1.7)"
+        if problem:
+            return problem, function, limbered
+        if function is BatteryFunction.UNLIMBER:
+            limbered = False
+        elif function is BatteryFunction.LIMBER:
+            limbered = True
+    return "", None, limbered
+
+
+def _function_problem(function: BatteryFunction, limbered: bool, condition: Condition, toward: bool) -> str:
+    demoralized = condition is Condition.DEMORALIZED
+    if function in (BatteryFunction.MOVE, BatteryFunction.UNLIMBER) and not limbered:
+        return f"the battery is unlimbered; it must limber before it can {function} (3.5)"
+    if function in (BatteryFunction.FIRE, BatteryFunction.PROLONG, BatteryFunction.LIMBER) and limbered:
+        return f"the battery is limbered; it must unlimber before it can {function} (3.5, 4.2)"
+    if function is BatteryFunction.UNLIMBER and demoralized:
+        return "a demoralized battery may not unlimber (2.3)"
+    if function is BatteryFunction.FIRE and demoralized:
+        return "an unlimbered demoralized battery is silenced (2.3)"
+    if function in (BatteryFunction.MOVE, BatteryFunction.PROLONG) and toward:
+        if condition is Condition.SHAKEN:
+            return f"a shaken battery will not {function} toward an enemy (2.3)"
+        if demoralized:
+            return f"a demoralized battery will not {function} toward an enemy (2.3)"
+    return ""
+
+
+# --- terrain lookup and leaders ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TerrainInput:
+    feature: TerrainFeature
+    kind: UnitKind | None = None  # when given, the result also says what the feature does to this unit
+
+
+@dataclass(frozen=True)
+class TerrainResult(Explained):
+    feature: TerrainFeature
+    title: str
+    obstacle: bool
+    effects: TerrainEffects
+    passable: bool | None  # for the unit kind given
+    charge_bonus: bool | None  # may the unit kind given use the assault move bonus in or across it
+
+
+def resolve_terrain(chart: Chart, inputs: TerrainInput) -> TerrainResult:
+    effects, use = terrain(chart, inputs.feature)
+    kind = inputs.kind
+    notes = []
+    if effects.spotting_depth is not None:
+        notes.append(f"units more than {effects.spotting_depth}\" inside cannot be spotted or fired on by "
+                     "skirmishers or artillery")
+    return TerrainResult(
+        feature=inputs.feature,
+        title=inputs.feature.title,
+        obstacle=inputs.feature.obstacle,
+        effects=effects,
+        passable=None if kind is None else not effects.impassable_for(kind),
+        charge_bonus=None if kind is None else effects.charge_bonus_for(kind),
+        cells=(use,),
+        notes=tuple(notes),
+    )
+
+
+@dataclass(frozen=True)
+class LeaderMoveInput:
+    rally_step: bool = False
+    scale: GroundScale = GroundScale.MEDIUM
+
+
+@dataclass(frozen=True)
+class LeaderMoveResult(Explained):
+    distance: float
+
+
+def resolve_leader_move(chart: Chart, inputs: LeaderMoveInput) -> LeaderMoveResult:
+    """Leader bases move at charging cavalry speed (3.1); in the rally step only a short step (1.7)."""
+    distance, use = chart.entry("movement_box", "rally_step_leader" if inputs.rally_step else "leader")
+    ratio, ratio_use = scale_ratio(chart, inputs.scale)
+    return LeaderMoveResult(distance=scaled(distance, ratio), cells=(use, ratio_use))
+
+
+MECHANICS = (
+    Mechanic("movement_allowance", "3.1, 3.4, 3.5", "A unit's movement for the turn after deductions, its charge "
+             "bonus and what an inch costs in rough ground", MovementInput, resolve_movement_allowance),
+    Mechanic("battery_functions", "3.5", "Check a battery's planned functions (move, unlimber, fire, prolong, "
+             "limber) for a turn", BatteryFunctionsInput, resolve_battery_functions),
+    Mechanic("terrain_effects", "3.6", "Terrain Effects: movement, assault move, impassability, cover, spotting",
+             TerrainInput, resolve_terrain),
+    Mechanic("leader_move", "1.7, 3.1", "How far a leader base moves, in the maneuver or the rally step",
+             LeaderMoveInput, resolve_leader_move),
+)

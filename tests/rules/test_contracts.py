@@ -123,3 +123,15 @@ def test_veteran_two_panic_hits_withdraw_and_untrained_retreat(chart):
     veteran = resolve_panic(chart, PanicInput(Grade.VETERAN, 2))
     assert (veteran.move, veteran.loss, veteran.provisional) == (ForcedMove.WITHDRAW, 0, False)
     assert resolve_panic(chart, PanicInput(Grade.UNTRAINED, 2)).move is ForcedMove.RETREAT
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(st.integers(0, 4), st.integers(0, 12), st.sampled_from(list(MoraleCause)))
+def test_the_morale_ladder_never_leaves_its_range_and_converts_only_the_excess(m_hits, new, cause):
+    result = apply_morale_hits(m_hits, new, cause)
+    assert 0 <= result.m_after <= 4
+    assert result.m_after == min(4, m_hits + new)
+    assert result.panic_hits == (m_hits + new - result.m_after if cause.converts_to_panic else 0)

@@ -1,0 +1,459 @@
+"""Panic: the division panic test (6.1, 6.3), the panic phase (6.2) and the demoralized panic test (4.7)."""
+
+from itertools import pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from republic.rules.catalog import MECHANICS
+from republic.rules.codec import decode, describe, encode
+from republic.rules.dice import Roll, RollSource, d10
+from republic.rules.errors import RulesInputError
+from republic.rules.forced_moves import ForcedMove
+from republic.rules.morale import Condition, MoraleCause, apply_morale_hits
+from republic.rules.panic import (
+    PANIC_LEVELS,
+    DemoralizedPanicInput,
+    DivisionPair,
+    DivisionPanicInput,
+    DivisionUnit,
+    PanicPhaseInput,
+    PanicTrigger,
+    PhaseDivision,
+    PhaseRoll,
+    allocate_deserters,
+    average_grade,
+    division_panic_test,
+    had_p4_event,
+    is_unshaken,
+    next_tests,
+    pending_tests,
+    resolve_demoralized_panic,
+    resolve_division_panic,
+    resolve_panic_phase,
+)
+from republic.rules.results import Provenance
+from republic.rules.troops import Grade, UnitKind
+
+INTERNAL, ADJOINING = PanicTrigger.INTERNAL, PanicTrigger.ADJOINING
+
+
+def unit(uid="a", grade=Grade.AVERAGE, bases=4, **kw):
+    return DivisionUnit(uid, grade, bases, **kw)
+
+
+def run(chart, units, face=1, trigger=INTERNAL, **kw):
+    return division_panic_test(chart, tuple(units), {trigger: d10(face)}, **kw)
+
+
+# --- the chart tables this module reads ------------------------------------------------------------
+
+
+def test_division_panic_modifiers_are_confirmed_with_their_lines(chart):
+    unshaken, unshaken_use = chart.entry("division_panic_modifiers", "unshaken")
+    each, each_use = chart.entry("division_panic_modifiers", "each_demoralized_unit")
+    assert (unshaken, each) == (2, -2)
+    for use in (unshaken_use, each_use):
+        assert use.provenance is Provenance.CONFIRMED and use.source.startswith("R:")
+
+
+@pytest.mark.parametrize("better", list(Grade)[:-1])
+def test_a_better_grade_never_needs_a_higher_pass_number(chart, better):
+    worse = better.lowered()
+    assert chart.entry("panic_pass", better.value)[0] <= chart.entry("panic_pass", worse.value)[0]
+
+
+@pytest.mark.parametrize("grade", list(Grade))
+def test_every_panic_4_result_is_fall_back_retreat_or_rout(chart, grade):
+    """R:1817-1826."""
+    cell, _ = chart.cell("panic_index", grade.value, "p4")
+    assert cell.move in (ForcedMove.FALL_BACK, ForcedMove.RETREAT, ForcedMove.ROUT)
+
+
+@pytest.mark.parametrize("grade", list(Grade))
+def test_a_higher_panic_level_never_does_better(chart, grade):
+    cells = [chart.cell("panic_index", grade.value, level)[0] for level in PANIC_LEVELS]
+    for lower, higher in pairwise(cells):
+        assert lower.move.severity <= higher.move.severity and lower.loss <= higher.loss
+
+
+@pytest.mark.parametrize("level", PANIC_LEVELS)
+@pytest.mark.parametrize("better", list(Grade)[:-1])
+def test_a_better_grade_never_panics_worse(chart, level, better):
+    mine = chart.cell("panic_index", better.value, level)[0]
+    theirs = chart.cell("panic_index", better.lowered().value, level)[0]
+    assert mine.move.severity <= theirs.move.severity and mine.loss <= theirs.loss
+
+
+@pytest.mark.parametrize("face", range(1, 11))
+@pytest.mark.parametrize("grade", list(Grade))
+def test_every_roll_either_holds_or_panics_against_the_pass_number(chart, grade, face):
+    """An unshaken division of one grade: 1D10 + 2 equal to or above the pass number holds (6.1)."""
+    result = run(chart, [unit(grade=grade)], face)
+    pass_number = chart.entry("panic_pass", grade.value)[0]
+    assert result.pass_number == pass_number and result.modified_roll == face + 2
+    assert result.held is (face + 2 >= pass_number)
+    assert result.held is not result.panicked
+
+
+# --- P4 events (6.2) -------------------------------------------------------------------------------
+
+
+def test_panic_hits_totalling_five_over_rounds_without_a_p4_are_no_p4_event():
+    """R:1868-1869."""
+    assert not had_p4_event([2, 3])
+    assert not had_p4_event([1, 1, 1, 1, 1])
+
+
+def test_demoralized_brigade_taking_three_p_and_one_m_in_a_round_has_a_p4_event():
+    """T17 (R:1659-1665): the 1M on a demoralized unit becomes a P, so the round totals P4."""
+    converted = apply_morale_hits(4, 1, MoraleCause.ASSAULT).panic_hits
+    assert had_p4_event([3 + converted])
+    assert had_p4_event([0, 6])
+
+
+def test_p4_event_refuses_negative_hits():
+    with pytest.raises(RulesInputError) as err:
+        had_p4_event([1, -1])
+    assert err.value.field == "round_panic_hits[1]"
+
+
+# --- average grade and unshaken --------------------------------------------------------------------
+
+
+def test_average_grade_weights_each_grade_by_its_bases():
+    units = [unit("v", Grade.VETERAN, 2), unit("g", Grade.GREEN, 6)]
+    assert average_grade(units) is Grade.GREEN  # (1*2 + 3*6) / 8 = 2.5 -> worse of average and green
+
+
+def test_average_grade_tie_goes_to_the_worse_grade():
+    assert average_grade([unit("v", Grade.VETERAN, 4), unit("a", Grade.AVERAGE, 4)]) is Grade.AVERAGE
+    assert average_grade([unit("c", Grade.CRACK, 4), unit("g", Grade.GREEN, 4)]) is Grade.AVERAGE  # 1.5
+    assert average_grade([unit("c", Grade.CRACK, 5), unit("g", Grade.GREEN, 3)]) is Grade.VETERAN  # 1.125
+
+
+def test_average_grade_leaves_out_units_with_no_bases():
+    assert average_grade([unit("c", Grade.CRACK, 4), unit("u", Grade.UNTRAINED, 0)]) is Grade.CRACK
+
+
+@given(st.lists(st.tuples(st.sampled_from(list(Grade)), st.integers(1, 12)), min_size=1, max_size=6))
+def test_average_grade_lies_between_the_best_and_worst_grade_present(grades):
+    units = [unit(str(i), g, b) for i, (g, b) in enumerate(grades)]
+    ranks = [g.rank for g, _ in grades]
+    assert min(ranks) <= average_grade(units).rank <= max(ranks)
+
+
+@pytest.mark.parametrize(
+    ("conditions", "unshaken", "demoralized"),
+    [
+        ((Condition.FORMED,), True, 0),
+        ((Condition.FORMED, Condition.RATTLED), True, 0),
+        ((Condition.FORMED, Condition.SHAKEN), False, 0),
+        ((Condition.DEMORALIZED,), False, 1),
+        ((Condition.DEMORALIZED, Condition.UNFORMED, Condition.DEMORALIZED), False, 2),
+    ],
+)
+def test_die_modifiers_plus_two_unshaken_minus_two_per_demoralized_unit(chart, conditions, unshaken, demoralized):
+    """6.3 (R:1886-1890)."""
+    units = [unit(str(i), condition=c) for i, c in enumerate(conditions)]
+    result = run(chart, units, 5)
+    assert is_unshaken(units) is unshaken and result.unshaken is unshaken
+    assert result.modified_roll == 5 + (2 if unshaken else 0) - 2 * demoralized
+    assert result.modifier_total == result.modified_roll - 5
+
+
+def test_a_destroyed_unit_last_demoralized_still_counts(chart):
+    """R:1889-1890."""
+    result = run(chart, [unit("a"), unit("gone", bases=0, condition=Condition.DEMORALIZED)], 5)
+    assert result.modified_roll == 3 and not result.unshaken
+    assert [u.id for u in result.units] == ["a"]  # the gone unit makes no move
+
+
+# --- the division panic test -----------------------------------------------------------------------
+
+
+def test_unit_that_fell_back_moves_only_four_more_when_its_division_routs(chart):
+    """T21 (R:1833-1841): an average division routs; a unit that already fell back adds 4" turning away."""
+    result = run(chart, [unit("a", already_moved=ForcedMove.FALL_BACK), unit("b")], 1)
+    assert result.panicked and result.move is ForcedMove.ROUT
+    moved, fresh = result.units
+    assert (moved.move, moved.distance) == (ForcedMove.ROUT, 4.0) and "turning away" in moved.instruction
+    assert fresh.distance == 14.0
+
+
+def test_average_division_routing_out_of_a_rear_assault_a_town_and_across_a_bridge_loses_four(chart):
+    """T20 (R:1891-1895) as desertion: loss 1 plus 1 for each condition; lowest grade deserts first (6.1)."""
+    units = [unit("g", Grade.GREEN, 2), unit("v", Grade.VETERAN, 4), unit("u", Grade.UNTRAINED, 1)]
+    result = run(chart, units, 1, out_of_town=True, across_bridge_or_ford=True, away_from_rear_assault=True)
+    assert result.average_grade is Grade.AVERAGE and result.move is ForcedMove.ROUT
+    assert result.loss_number == 4 and result.deserters == 4
+    assert {u.id: u.deserters for u in result.units} == {"g": 2, "v": 1, "u": 1}
+    assert {u.id: u.bases_after for u in result.units} == {"g": 0, "v": 3, "u": 0}
+    assert sum(m.value for m in result.modifiers if m.label.startswith("loss number")) == 3
+
+
+def test_division_rout_gives_every_unit_one_m_but_demoralized_units_nothing(chart):
+    """6.1 (R:1825-1830)."""
+    result = run(chart, [unit("a", condition=Condition.RATTLED), unit("d", condition=Condition.DEMORALIZED)], 1)
+    rattled, demoralized = result.units
+    assert (rattled.m_hits, rattled.condition_after) == (1, Condition.SHAKEN)
+    assert (demoralized.m_hits, demoralized.condition_after) == (0, Condition.DEMORALIZED)
+
+
+def test_a_division_that_does_not_rout_takes_no_morale_hits(chart):
+    result = run(chart, [unit(grade=Grade.CRACK, condition=Condition.SHAKEN)], 1)
+    assert result.panicked and result.move is not ForcedMove.ROUT
+    assert result.units[0].m_hits == 0 and result.units[0].condition_after is Condition.SHAKEN
+
+
+def test_panicked_division_resets_to_defend_and_a_holding_one_does_not(chart):
+    panicked = run(chart, [unit()], 1)
+    held = run(chart, [unit()], 10)
+    assert panicked.orders_reset_to_defend and panicked.units
+    assert held.held and not held.orders_reset_to_defend and held.units == () and held.move is None
+
+
+def test_a_unit_that_already_routed_makes_no_further_move(chart):
+    result = run(chart, [unit(already_moved=ForcedMove.ROUT)], 1)
+    assert result.units[0].move is None and result.units[0].distance == 0.0
+
+
+def test_cavalry_moves_double_and_a_routing_battery_is_abandoned(chart):
+    result = run(chart, [unit("c", kind=UnitKind.CAVALRY_MOUNTED), unit("b", kind=UnitKind.ARTILLERY)], 1)
+    cavalry, battery = result.units
+    assert cavalry.distance == 28.0
+    assert any("abandoned" in note for note in battery.notes)
+
+
+def test_both_triggers_at_once_roll_one_die_each_and_the_worse_stands(chart):
+    """6.2 (R:1856-1858)."""
+    result = division_panic_test(chart, (unit(),), {INTERNAL: d10(9), ADJOINING: d10(2)})
+    assert [r.modified for r in result.rolls] == [11, 4]
+    assert result.trigger is ADJOINING and result.modified_roll == 4
+
+
+@given(st.sampled_from(list(Grade)), st.integers(1, 9), st.integers(0, 2))
+@settings(max_examples=60)
+def test_a_higher_roll_never_does_worse(chart, grade, face, demoralized):
+    units = [unit("a", grade)] + [unit(f"d{i}", grade, condition=Condition.DEMORALIZED) for i in range(demoralized)]
+    low, high = run(chart, units, face), run(chart, units, face + 1)
+    assert high.held or not low.held
+
+
+@given(st.lists(st.tuples(st.sampled_from(list(Grade)), st.integers(0, 5)), min_size=1, max_size=6),
+       st.integers(0, 12))
+def test_deserters_empty_every_worse_grade_before_touching_a_better_one(grades, count):
+    units = [unit(str(i), g, b) for i, (g, b) in enumerate(grades)]
+    taken, short = allocate_deserters(units, count)
+    present = sum(u.bases for u in units)
+    assert sum(taken.values()) == min(count, present) and short == max(0, count - present)
+    for u in units:
+        assert taken.get(u.id, 0) <= u.bases
+    touched = [u.grade.rank for u in units if taken.get(u.id)]
+    if touched:
+        best_touched = min(touched)
+        for u in units:
+            if u.grade.rank > best_touched:
+                assert taken.get(u.id, 0) == u.bases
+
+
+def test_deserters_within_a_grade_are_spread_one_base_at_a_time():
+    taken, _ = allocate_deserters([unit("a", Grade.GREEN, 4), unit("b", Grade.GREEN, 4)], 3)
+    assert taken == {"a": 2, "b": 1}
+
+
+def test_division_panic_test_mechanic_decodes_json(chart):
+    data = {"units": [{"id": "1st brigade", "grade": "green", "bases": 6, "condition": "shaken"}],
+            "internal_roll": 3}
+    result = resolve_division_panic(chart, decode(DivisionPanicInput, data))
+    assert encode(result)["provisional"] is True  # the pass numbers are provisional
+    assert result.modified_roll == 3
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"units": [], "internal_roll": 3}, "units"),
+        ({"units": [{"id": "a", "grade": "green", "bases": -1}], "internal_roll": 3}, "units[0].bases"),
+        ({"units": [{"id": " ", "grade": "green", "bases": 1}], "internal_roll": 3}, "units[0].id"),
+        ({"units": [{"id": "a", "grade": "elite", "bases": 1}], "internal_roll": 3}, "units[0].grade"),
+        ({"units": [{"id": "a", "grade": "green", "bases": 1}, {"id": "a", "grade": "green", "bases": 1}],
+          "internal_roll": 3}, "units[1].id"),
+        ({"units": [{"id": "a", "grade": "green", "bases": 0}], "internal_roll": 3}, "units"),
+        ({"units": [{"id": "a", "grade": "green", "bases": 1}]}, "internal_roll"),
+        ({"units": [{"id": "a", "grade": "green", "bases": 1}], "adjoining_roll": [3, 4]}, "adjoining_roll"),
+        ({"units": [{"id": "a", "grade": "green", "bases": 1}], "internal_roll": 11}, "internal_roll"),
+    ],
+)
+def test_bad_division_panic_input_names_the_field(data, field):
+    with pytest.raises(RulesInputError) as err:
+        decode(DivisionPanicInput, data)
+    assert err.value.field == field
+
+
+# --- the panic phase -------------------------------------------------------------------------------
+
+STEADY = (unit("s", Grade.VETERAN, 4),)
+BROKEN = (unit("b", Grade.VETERAN, 4, condition=Condition.DEMORALIZED),)
+
+
+def phase(divisions, pairs=(), rolls=()):
+    return PanicPhaseInput(
+        divisions=tuple(PhaseDivision(d, units, internal=internal) for d, units, internal in divisions),
+        adjoining=tuple(DivisionPair(a, b) for a, b in pairs),
+        rolls=tuple(PhaseRoll(d, trigger, d10(face)) for d, trigger, face in rolls),
+    )
+
+
+def test_a_division_tests_each_condition_once_per_phase(chart):
+    """6.2 example (R:1876-1881): A passes its internal test and then an adjoining test when B panics;
+    C panics in that same round, but A does not test adjoining panic again."""
+    inputs = phase(
+        [("A", STEADY, True), ("B", BROKEN, True), ("C", BROKEN, False)],
+        pairs=[("A", "B"), ("B", "C"), ("A", "C")],
+        rolls=[("A", INTERNAL, 10), ("B", INTERNAL, 1), ("A", ADJOINING, 10), ("C", ADJOINING, 1)],
+    )
+    result = resolve_panic_phase(chart, inputs)
+    assert [[(t.division, t.triggers) for t in r.tests] for r in result.rounds] == [
+        [("A", (INTERNAL,)), ("B", (INTERNAL,))],
+        [("A", (ADJOINING,)), ("C", (ADJOINING,))],
+    ]
+    assert result.panicked == ("B", "C")
+    assert next_tests(inputs, result.rounds) == ()
+
+
+def test_missing_roll_is_named_so_the_table_can_ask_for_it(chart):
+    inputs = phase([("1st", BROKEN, True), ("2nd-division", STEADY, False)], pairs=[("1st", "2nd-division")],
+                   rolls=[("1st", INTERNAL, 1)])
+    with pytest.raises(RulesInputError) as err:
+        resolve_panic_phase(chart, inputs)
+    assert err.value.field == "rolls.2nd-division.adjoining"
+    pending = pending_tests(chart, inputs)
+    assert [(p.division, p.triggers) for p in pending] == [("2nd-division", (ADJOINING,))]
+    assert pending[0].roll_fields == ("rolls.2nd-division.adjoining",)
+
+
+def test_the_table_is_asked_for_round_one_dice_first(chart):
+    inputs = phase([("1st", BROKEN, True), ("2nd", STEADY, True), ("3rd", STEADY, False)], pairs=[("1st", "3rd")])
+    assert [p.division for p in pending_tests(chart, inputs)] == ["1st", "2nd"]
+
+
+def test_a_holding_division_spreads_no_panic(chart):
+    inputs = phase([("1st", STEADY, True), ("2nd", STEADY, False)], pairs=[("1st", "2nd")],
+                   rolls=[("1st", INTERNAL, 10), ("2nd", ADJOINING, 1)])
+    result = resolve_panic_phase(chart, inputs)
+    assert len(result.rounds) == 1 and result.panicked == ()
+    assert any("unused adjoining roll for 2nd" in note for note in result.notes)
+
+
+def test_no_p4_event_means_no_tests(chart):
+    result = resolve_panic_phase(chart, phase([("1st", STEADY, False)]))
+    assert result.rounds == () and pending_tests(chart, phase([("1st", STEADY, False)])) == ()
+
+
+@st.composite
+def phases(draw):
+    n = draw(st.integers(1, 6))
+    ids = [f"d{i}" for i in range(n)]
+    divisions = [(d, draw(st.sampled_from([STEADY, BROKEN])), draw(st.booleans())) for d in ids]
+    pairs = draw(st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids)).filter(lambda p: p[0] != p[1]),
+                          max_size=n * 2))
+    rolls = [(d, trigger, draw(st.integers(1, 10))) for d in ids for trigger in PanicTrigger]
+    return phase(divisions, pairs, rolls)
+
+
+@given(phases())
+@settings(max_examples=150)
+def test_panic_phase_ends_within_two_rounds_per_division_and_tests_no_condition_twice(chart, inputs):
+    result = resolve_panic_phase(chart, inputs)
+    assert len(result.rounds) <= 2 * len(inputs.divisions)
+    tested = [(t.division, trigger) for r in result.rounds for t in r.tests for trigger in t.triggers]
+    assert len(tested) == len(set(tested))
+    panicked_before: set[str] = set()
+    for index, rnd in enumerate(result.rounds):
+        assert rnd.tests
+        for t in rnd.tests:
+            assert t.division not in panicked_before
+            if index == 0:
+                assert t.triggers == (INTERNAL,)
+            else:
+                last = {x.division for x in result.rounds[index - 1].tests if x.panicked}
+                assert t.triggers == (ADJOINING,) and inputs.neighbours(t.division) & last
+        panicked_before |= {t.division for t in rnd.tests if t.panicked}
+    assert next_tests(inputs, result.rounds) == ()
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": -1}]}]},
+         "divisions[0].units[0].bases"),
+        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]},
+                        {"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}]}, "divisions[1].id"),
+        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+          "adjoining": [{"first": "a", "second": "z"}]}, "adjoining[0].second"),
+        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+          "adjoining": [{"first": "a", "second": "a"}]}, "adjoining[0]"),
+        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+          "rolls": [{"division": "z", "trigger": "internal", "roll": 3}]}, "rolls[0].division"),
+        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+          "rolls": [{"division": "a", "trigger": "internal", "roll": 3},
+                    {"division": "a", "trigger": "internal", "roll": 4}]}, "rolls[1]"),
+        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+          "rolls": [{"division": "a", "trigger": "internal", "roll": [3, 3]}]}, "rolls[0].roll"),
+        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+          "rolls": [{"division": "a", "trigger": "sideways", "roll": 3}]}, "rolls[0].trigger"),
+    ],
+)
+def test_bad_panic_phase_input_names_the_field(data, field):
+    with pytest.raises(RulesInputError) as err:
+        decode(PanicPhaseInput, data)
+    assert err.value.field == field
+
+
+# --- the demoralized panic test (4.7) --------------------------------------------------------------
+
+
+def test_demoralized_unit_taking_three_m_from_fire_makes_its_p3_move(chart):
+    """T10 (R:1276-1278) then 4.7 (R:1316-1324): 3M on a demoralized unit are 3P."""
+    panic_hits = apply_morale_hits(4, 3, MoraleCause.FIRE).panic_hits
+    result = resolve_demoralized_panic(chart, DemoralizedPanicInput(Grade.VETERAN, panic_hits, 5))
+    cell = chart.cell("panic_index", "veteran", "p3")[0]
+    assert (result.level, result.move, result.p4_event) == (3, cell.move, False)
+    assert any("no divisional or inter-divisional panic test now" in note for note in result.notes)
+
+
+def test_demoralized_p4_losses_desert_at_once(chart):
+    """4.7 (R:1318-1321): the Panic 4 loss number deserts and is removed at once."""
+    result = resolve_demoralized_panic(chart, DemoralizedPanicInput(Grade.AVERAGE, 4, 3, out_of_town=True))
+    assert result.p4_event and result.move is ForcedMove.ROUT
+    assert result.deserters == 2 and result.bases_after == 1  # Rt 1 + 1 out of town
+    assert result.distance == 14.0
+
+
+def test_demoralized_unit_cannot_desert_more_bases_than_it_has(chart):
+    result = resolve_demoralized_panic(chart, DemoralizedPanicInput(Grade.UNTRAINED, 6, 1))
+    assert result.deserters == 1 and result.bases_after == 0 and result.level == 4
+
+
+@pytest.mark.parametrize(("data", "field"), [
+    ({"grade": "green", "panic_hits": 0, "bases": 3}, "panic_hits"),
+    ({"grade": "green", "panic_hits": 2, "bases": 0}, "bases"),
+    ({"grade": "green", "panic_hits": 2, "bases": 3, "kind": "zeppelin"}, "kind"),
+])
+def test_bad_demoralized_panic_input_names_the_field(data, field):
+    with pytest.raises(RulesInputError) as err:
+        decode(DemoralizedPanicInput, data)
+    assert err.value.field == field
+
+
+def test_panic_mechanics_are_registered_with_describable_inputs():
+    for name in ("panic", "division_panic_test", "panic_phase", "demoralized_panic_test"):
+        assert describe(MECHANICS[name].inputs)
+
+
+def test_rolls_keep_their_source():
+    app = Roll((4,), RollSource.APP)
+    inputs = DivisionPanicInput(units=(unit(),), internal_roll=app)
+    assert inputs.rolls == {INTERNAL: app}
