@@ -36,6 +36,15 @@ def test_list_names_every_mechanic_with_its_input_fields():
     assert all(m["inputs"] for m in listed.values())
 
 
+@pytest.mark.parametrize("name", sorted(MECHANICS))
+def test_every_listed_example_resolves_from_the_command_line(name):
+    out = StringIO()
+    call_command("resolve", "--list", stdout=out)
+    example = next(m["example"] for m in json.loads(out.getvalue()) if m["name"] == name)
+    data = resolve(name, "--json", json.dumps(example))
+    assert data["mechanic"] == name and "provisional" in data["result"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -5,6 +5,7 @@ field (``targets[1].bases``) when a value does not fit.
 """
 
 import dataclasses
+import math
 import types
 import typing
 from enum import Enum
@@ -43,7 +44,7 @@ def decode(cls: type, data: Any, path: str = "") -> Any:
             raise RulesInputError(path, f"expected a whole number, got {_shown(data)}")
         return data
     if cls is float:
-        if isinstance(data, bool) or not isinstance(data, int | float):
+        if isinstance(data, bool) or not isinstance(data, int | float) or not math.isfinite(data):
             raise RulesInputError(path, f"expected a number, got {_shown(data)}")
         return float(data)
     if cls is str:
@@ -106,7 +107,7 @@ def _dataclass(cls: type, data: Any, path: str) -> Any:
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
     unknown = sorted(set(data) - set(fields))
     if unknown:
-        raise RulesInputError(_join(path, unknown[0]), f"unknown field; expected one of {', '.join(fields)}")
+        raise RulesInputError(path, f"unknown field {unknown[0]!r}; expected one of {', '.join(fields)}")
     values = {}
     for name, f in fields.items():
         field_path = _join(path, name)

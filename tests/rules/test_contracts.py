@@ -98,6 +98,15 @@ def test_codec_names_the_field_that_does_not_fit():
         decode(ForcedMoveInput, {"move": "D", "speed": 3})
 
 
+@pytest.mark.parametrize("distance", [float("nan"), float("inf"), True, "3"])
+def test_codec_refuses_a_distance_that_is_not_a_finite_number(distance):
+    from republic.rules.skirmish import SkirmishAttackInput
+
+    with pytest.raises(RulesInputError) as err:
+        decode(SkirmishAttackInput, {"grade": "veteran", "range": distance, "roll": 5})
+    assert err.value.field == "range"
+
+
 def test_codec_round_trips_a_result_with_its_provenance(chart):
     result = resolve_forced_move(chart, decode(ForcedMoveInput, {"move": "W", "scale": "large"}))
     data = encode(result)

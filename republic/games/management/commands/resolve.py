@@ -16,6 +16,7 @@ from republic.rules.catalog import mechanic as mechanic_named
 from republic.rules.chart import ChartError
 from republic.rules.codec import decode, describe, encode
 from republic.rules.errors import RulesInputError
+from republic.rules.examples import EXAMPLES
 
 
 class Command(BaseCommand):
@@ -45,7 +46,8 @@ class Command(BaseCommand):
 
 def _catalog() -> list[dict]:
     return [
-        {"name": m.name, "section": m.section, "summary": m.summary, "inputs": describe(m.inputs)}
+        {"name": m.name, "section": m.section, "summary": m.summary, "inputs": describe(m.inputs),
+         "example": EXAMPLES[m.name]}
         for m in MECHANICS.values()
     ]
 
