@@ -15,25 +15,23 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
-from republic.rules.chart import BandSpec, Chart, GridSpec, KeyedSpec, integer
+from republic.rules.chart import BandSpec, Chart, GridSpec, KeyedSpec, integer, number
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import GroundScale, scale_ratio, scaled
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition, MoraleCause, apply_morale_hits, condition_for
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
+from republic.rules.scale import GroundScale, bracket, scale_ratio, scaled
 from republic.rules.skirmish import lowered_type, skirmisher_type
 from republic.rules.troops import BatteryType, Cover, Grade
 
 SHIFT_COLUMNS = ("left3", "left2", "left1")
 """Cells left of the 2" column, strongest first, reached only by shifts."""
 
-RANGE_COLUMNS = (("2in", 2.0), ("4in", 4.0), ("6in", 6.0), ("8in", 8.0), ("10in", 10.0), ("12in", 12.0),
-                 ("15in", 15.0), ("18in", 18.0), ("22in", 22.0), ("26in", 26.0))
-"""The range brackets, each named by its upper limit in inches at the medium scale. 2" and 4" are the first
-two brackets (R:1099-1101), 8" and 10" are separate ones (R:1056-1060); the rest are this chart's design."""
+RANGE_COLUMNS = tuple(f"r{n}" for n in range(1, 11))
+"""The range brackets, nearest first; their upper limits are the chart table artillery_ranges."""
 
-COLUMNS = SHIFT_COLUMNS + tuple(name for name, _ in RANGE_COLUMNS)
+COLUMNS = SHIFT_COLUMNS + RANGE_COLUMNS
 
 COLUMN_MODIFIERS = ("deep_target", "square", "saved_fire", "joint_fire_per_base", "moving_cavalry",
                     "medium_cover", "heavy_cover")
@@ -53,6 +51,8 @@ def fire_result(raw) -> Hits | None:
 
 
 TABLES = (
+    KeyedSpec("artillery_ranges", "4.2", "Artillery range brackets: upper limit in inches (medium scale)",
+              RANGE_COLUMNS, number, increasing=True),
     GridSpec("artillery", "4.2", "Artillery table: battery type x range column", tuple(b.value for b in BatteryType),
              COLUMNS, fire_result),
     BandSpec("artillery_drift", "4.2", "Range column drift by modified 1D10 (negative: columns left)", integer),
@@ -149,22 +149,20 @@ class ArtilleryFireResult(Explained):
     on_target: Hits  # the result as a lone main target suffers it (doubled on a packed battery)
 
 
-def range_column(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, CellUse]:
+def range_column(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, tuple[CellUse, ...]]:
     """The range bracket that holds a distance measured in the game's scale."""
-    ratio, ratio_use = scale_ratio(chart, scale)
-    for name, limit in RANGE_COLUMNS:
-        if range_ <= scaled(limit, ratio):
-            return name, ratio_use
-    reach = scaled(RANGE_COLUMNS[-1][1], ratio)
-    raise RulesInputError("range", f"no battery reaches beyond {reach:g}\" at the {scale} scale; "
-                                   f"the target is {range_:g}\" away")
+    column, reach, cells = bracket(chart, "artillery_ranges", RANGE_COLUMNS, range_, scale)
+    if column is None:
+        raise RulesInputError("range", f"no battery reaches beyond {reach:g}\" at the {scale} scale; "
+                                       f"the target is {range_:g}\" away")
+    return column, cells
 
 
 def _reach(chart: Chart, battery: BatteryType, ratio: float) -> float:
     reach = 0.0
-    for name, limit in RANGE_COLUMNS:
+    for name in RANGE_COLUMNS:
         if chart.cell("artillery", battery.value, name)[0] is not None:
-            reach = scaled(limit, ratio)
+            reach = scaled(chart.entry("artillery_ranges", name)[0], ratio)
     return reach
 
 
@@ -214,7 +212,7 @@ def die_modifiers(chart: Chart, inputs: ArtilleryFireInput) -> tuple[tuple[Modif
 def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> ArtilleryFireResult:
     """Steps 1-4 of 4.2: basic cell by range, column modifiers, modified 1D10, drift. For joint fire the
     result is all the damage the whole group does (R:1050-1054)."""
-    column, ratio_use = range_column(chart, inputs.range, inputs.scale)
+    column, range_cells = range_column(chart, inputs.range, inputs.scale)
     basic, basic_use = chart.cell("artillery", inputs.battery.value, column)
     if basic is None:
         reach = _reach(chart, inputs.battery, scale_ratio(chart, inputs.scale)[0])
@@ -225,7 +223,7 @@ def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> Artiller
     face = single(inputs.roll)
     modified = face + total(modifiers)
     drift, drift_use = chart.band("artillery_drift", modified)
-    cells = [ratio_use, basic_use, *shift_cells, *die_cells, drift_use]
+    cells = [*range_cells, basic_use, *shift_cells, *die_cells, drift_use]
     notes = []
     index = COLUMNS.index(column) + total(shifts) + drift
     if index < 0:

@@ -28,19 +28,12 @@ from enum import StrEnum
 from republic.rules.assault import Contact
 from republic.rules.chart import Chart, KeyedSpec, number
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import (
-    ForcedMove,
-    ForcedMoveInput,
-    ForcedMoveResult,
-    GroundScale,
-    resolve_forced_move,
-    scale_ratio,
-    scaled,
-)
+from republic.rules.forced_moves import ForcedMove, ForcedMoveInput, ForcedMoveResult, resolve_forced_move
 from republic.rules.hits import Hits
 from republic.rules.morale import MAX_M_HITS, Condition, MoraleCause, apply_morale_hits, condition_for
 from republic.rules.panic import MAX_PANIC_LEVEL, loss_modifiers, panic_level_read, panic_response
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
+from republic.rules.scale import GroundScale, scale_ratio, scaled
 from republic.rules.troops import Grade, UnitKind
 
 

@@ -12,6 +12,7 @@ from republic.rules import (
     movement,
     panic,
     rally,
+    scale,
     sequence,
     skirmish,
 )
@@ -20,6 +21,7 @@ from republic.rules.errors import RulesInputError
 from republic.rules.results import Mechanic
 
 _CHAPTERS = (
+    scale,
     sequence,
     morale,
     rally,

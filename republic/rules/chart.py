@@ -88,6 +88,7 @@ class KeyedSpec:
     title: str
     keys: tuple[str, ...]
     value: ValueType
+    increasing: bool = False  # values must rise in key order (range brackets)
 
 
 @dataclass(frozen=True)
@@ -253,7 +254,13 @@ def _keyed_cells(spec: KeyedSpec, raw: dict, default: Provenance | None) -> dict
     if not isinstance(entries, dict):
         raise ChartError("a keyed table needs 'entries'", table=spec.name)
     _same_names(spec.name, "row", spec.keys, entries, "")
-    return {(key, ""): _cell(spec, entries[key], default, key, "") for key in spec.keys}
+    cells = {(key, ""): _cell(spec, entries[key], default, key, "") for key in spec.keys}
+    if spec.increasing:
+        for lower, upper in pairwise(spec.keys):
+            if not cells[(upper, "")].value > cells[(lower, "")].value:
+                raise ChartError(f"must be above '{lower}' ({cells[(lower, '')].raw}): the values rise in order",
+                                 table=spec.name, row=upper)
+    return cells
 
 
 def _bands(spec: BandSpec, raw: dict, default: Provenance | None) -> tuple[Band, ...]:

@@ -9,7 +9,8 @@ from enum import StrEnum
 
 from republic.rules.chart import Chart, KeyedSpec, number
 from republic.rules.errors import RulesInputError
-from republic.rules.results import CellUse, Explained, Mechanic
+from republic.rules.results import Explained, Mechanic
+from republic.rules.scale import GroundScale, scale_ratio, scaled
 
 
 class ForcedMove(StrEnum):
@@ -32,26 +33,10 @@ class ForcedMove(StrEnum):
         return self.name.replace("_", " ").lower()
 
 
-class GroundScale(StrEnum):
-    SMALL = "small"
-    MEDIUM = "medium"
-    LARGE = "large"
-
-
 TABLES = (
     KeyedSpec("forced_moves", "3.3", "Forced moves, foot, in inches", tuple(m.value for m in ForcedMove), number),
-    KeyedSpec("ground_scale", "1.2", "Scale ratios", tuple(s.value for s in GroundScale), number),
     KeyedSpec("horse_forced_move_factor", "5.5", "Horse forced moves, times foot", ("factor",), number),
 )
-
-
-def scale_ratio(chart: Chart, scale: GroundScale) -> tuple[float, CellUse]:
-    return chart.entry("ground_scale", scale.value)
-
-
-def scaled(inches: float, ratio: float) -> float:
-    """A distance in the game's scale, to the quarter inch a tape measure shows."""
-    return round(inches * ratio * 4) / 4
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from enum import StrEnum
 
 from republic.rules.chart import Chart, KeyedSpec, integer
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import GroundScale, scale_ratio, scaled
 from republic.rules.morale import Condition, condition_for
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
+from republic.rules.scale import GroundScale, scale_ratio, scaled
 from republic.rules.troops import Cover, Grade, UnitKind
 
 

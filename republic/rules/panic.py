@@ -18,9 +18,10 @@ from enum import StrEnum
 from republic.rules.chart import Chart, GridSpec, KeyedSpec, integer
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import ForcedMove, ForcedMoveInput, GroundScale, resolve_forced_move
+from republic.rules.forced_moves import ForcedMove, ForcedMoveInput, resolve_forced_move
 from republic.rules.morale import Condition, MoraleCause, apply_morale_hits
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
+from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
 
 PANIC_LEVELS = ("p1", "p2", "p3", "p4")

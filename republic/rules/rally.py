@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from republic.rules.chart import BandSpec, Chart, GridSpec, KeyedSpec, integer
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import GroundScale, scale_ratio
 from republic.rules.leaders import CommandRelation, gives_rally_bonus, rally_reach
 from republic.rules.morale import Condition, condition_for
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, present, total
+from republic.rules.scale import GroundScale, scale_ratio
 from republic.rules.troops import Grade, Leader
 
 CONDITIONS = tuple(Condition)

@@ -14,27 +14,29 @@ phase (R:1011-1013).
 import math
 from dataclasses import dataclass
 
-from republic.rules.chart import Chart, GridSpec, KeyedSpec, integer, optional_integer
+from republic.rules.chart import Chart, GridSpec, KeyedSpec, integer, number, optional_integer
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import GroundScale, scale_ratio, scaled
 from republic.rules.results import CellUse, Explained, Mechanic
+from republic.rules.scale import GroundScale, bracket
 from republic.rules.troops import Grade
 
 SKIRMISHER_TYPES = (Grade.CRACK, Grade.VETERAN, Grade.GREEN, Grade.UNTRAINED)
 """The Skirmishing table's lines, best first; each artillery B on a packed marker steps one line down."""
 
-RANGE_BANDS = (("2in", 2.0), ("5in", 5.0))
-"""The Skirmishing table's range columns, each named by its upper limit in inches at the medium scale.
-The 5" reach is the rule's (R:1000-1002); the split at 2" is this chart's design."""
+RANGE_BANDS = ("r1", "r2")
+"""The Skirmishing table's range columns, nearest first; their upper limits are the chart table
+skirmish_ranges (the 5" reach is the rule's, R:1000-1002)."""
 
 _TYPES = tuple(t.value for t in SKIRMISHER_TYPES)
 _HELD = "take effect at the end of the artillery phase: skirmish and artillery fire are simultaneous (4.1)"
 
 TABLES = (
+    KeyedSpec("skirmish_ranges", "4.1", "Skirmishing: range columns, upper limit in inches (medium scale)",
+              RANGE_BANDS, number, increasing=True),
     KeyedSpec("skirmish_block", "4.1", "Skirmishing: Block (1D10 equal to or above blocks)", _TYPES, integer),
     GridSpec("skirmish_attack", "4.1", "Skirmishing: Attack (1D10 equal to or above scores 1M), by range",
-             _TYPES, tuple(name for name, _ in RANGE_BANDS), integer),
+             _TYPES, RANGE_BANDS, integer),
     KeyedSpec("skirmish_flee", "4.1", "Skirmishing: Flee (1D10 equal to or below, green and untrained only)",
               _TYPES, optional_integer),
 )
@@ -167,15 +169,13 @@ class SkirmishAttackResult(Explained):
     fled: bool
 
 
-def range_band(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, CellUse]:
+def range_band(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, tuple[CellUse, ...]]:
     """The range column for a distance measured in the game's scale; beyond the last one is refused."""
-    ratio, ratio_use = scale_ratio(chart, scale)
-    for name, limit in RANGE_BANDS:
-        if range_ <= scaled(limit, ratio):
-            return name, ratio_use
-    reach = scaled(RANGE_BANDS[-1][1], ratio)
-    raise RulesInputError("range", f"skirmish fire reaches {reach:g}\" at the {scale} scale (4.1); "
-                                   f"the target is {range_:g}\" away")
+    band, reach, cells = bracket(chart, "skirmish_ranges", RANGE_BANDS, range_, scale)
+    if band is None:
+        raise RulesInputError("range", f"skirmish fire reaches {reach:g}\" at the {scale} scale (4.1); "
+                                       f"the target is {range_:g}\" away")
+    return band, cells
 
 
 def resolve_skirmish_attack(chart: Chart, inputs: SkirmishAttackInput) -> SkirmishAttackResult:
@@ -183,7 +183,7 @@ def resolve_skirmish_attack(chart: Chart, inputs: SkirmishAttackInput) -> Skirmi
     marker's parent counts; other markers do not, R:1009-1011). An untrained or green marker whose roll is
     at or below its Flee number is picked up and returns to its parent instead, scoring nothing."""
     kind = skirmisher_type(inputs.grade)
-    band, ratio_use = range_band(chart, inputs.range, inputs.scale)
+    band, range_cells = range_band(chart, inputs.range, inputs.scale)
     needed, attack_use = chart.cell("skirmish_attack", kind.value, band)
     flee_on, flee_use = chart.entry("skirmish_flee", kind.value)
     face = single(inputs.roll)
@@ -205,7 +205,7 @@ def resolve_skirmish_attack(chart: Chart, inputs: SkirmishAttackInput) -> Skirmi
         hit=hit,
         m_hits=1 if hit else 0,
         fled=fled,
-        cells=(ratio_use, attack_use, flee_use),
+        cells=(*range_cells, attack_use, flee_use),
         notes=tuple(notes),
     )
 

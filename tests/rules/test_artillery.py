@@ -26,14 +26,14 @@ from republic.rules.catalog import mechanic
 from republic.rules.codec import decode, encode
 from republic.rules.dice import d10
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import GroundScale
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition
 from republic.rules.results import Provenance
+from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Cover, Grade
 
 TYPES = [b.value for b in BatteryType]
-LIMITS = dict(RANGE_COLUMNS)
+LIMITS = {name: shipped_chart().entry("artillery_ranges", name)[0] for name in RANGE_COLUMNS}
 
 
 def cell(chart, battery, column):
@@ -68,7 +68,7 @@ def test_nulls_only_end_a_row_and_never_fall_left_of_two_inches(chart, battery):
     row = [cell(chart, battery, c) for c in COLUMNS]
     reach = [v is not None for v in row]
     assert reach == sorted(reach, reverse=True)
-    assert all(cell(chart, battery, c) is not None for c in (*SHIFT_COLUMNS, "2in"))
+    assert all(cell(chart, battery, c) is not None for c in (*SHIFT_COLUMNS, "r1"))
 
 
 @pytest.mark.parametrize("column", COLUMNS)
@@ -77,32 +77,33 @@ def test_heavier_guns_of_a_kind_never_do_worse(chart, column, heavier, lighter):
     assert at_least(cell(chart, heavier, column), cell(chart, lighter, column))
 
 
-@pytest.mark.parametrize("column", [*SHIFT_COLUMNS, "2in", "4in", "6in"])
+@pytest.mark.parametrize("column", [*SHIFT_COLUMNS, "r1", "r2", "r3"])
 def test_smoothbores_are_at_least_as_strong_as_rifles_of_their_weight_close_in(chart, column):
     assert at_least(cell(chart, "m_sb", column), cell(chart, "m_rifle", column))
 
 
-@pytest.mark.parametrize("column", [name for name, limit in RANGE_COLUMNS if limit >= 10])
+@pytest.mark.parametrize("column", [name for name in RANGE_COLUMNS if LIMITS[name] >= 10])
 def test_rifles_are_at_least_as_strong_as_smoothbores_of_their_weight_far_out(chart, column):
     assert at_least(cell(chart, "m_rifle", column), cell(chart, "m_sb", column))
 
 
 def test_rifles_reach_further_than_smoothbores_and_heavier_further_than_lighter(chart):
     def reach(battery):
-        return max(LIMITS[c] for c, _ in RANGE_COLUMNS if cell(chart, battery, c) is not None)
+        return max(LIMITS[c] for c in RANGE_COLUMNS if cell(chart, battery, c) is not None)
 
     assert reach("h_rifle") > reach("m_rifle") > reach("m_sb") > reach("l_sb")
 
 
 def test_the_range_brackets_include_the_known_ones():
-    names = [name for name, _ in RANGE_COLUMNS]
-    assert names[:2] == ["2in", "4in"]
-    assert "8in" in names and "10in" in names
-    assert list(LIMITS.values()) == sorted(LIMITS.values())
+    """2" and 4" are the first two brackets (R:1099-1101); 8" and 10" are brackets (R:1056-1060)."""
+    limits = list(LIMITS.values())
+    assert limits[:2] == [2, 4]
+    assert 8 in limits and 10 in limits
+    assert limits == sorted(set(limits))
 
 
 def test_a_basic_result_of_2m_exists(chart):
-    assert any(cell(chart, b, c) == Hits(m=2) for b in TYPES for c, _ in RANGE_COLUMNS)
+    assert any(cell(chart, b, c) == Hits(m=2) for b in TYPES for c in RANGE_COLUMNS)
 
 
 def test_shifts_can_reach_4m_and_3b(chart):
@@ -145,12 +146,12 @@ def test_die_modifiers_are_the_rules(chart, key, value):
 # --- fire --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("face", "column"), [(10, "4in"), (9, "6in"), (5, "8in"), (3, "8in"), (2, "10in"),
-                                              (1, "12in")])
+@pytest.mark.parametrize(("face", "column"), [(10, "r2"), (9, "r3"), (5, "r4"), (3, "r4"), (2, "r5"),
+                                              (1, "r6")])
 def test_the_roll_drifts_the_basic_cell(chart, face, column):
     """T7 (R:1029-1034) through a whole fire: an 8" shot moves two cells left on a 10, two right on a 1."""
     result = fire(chart, "m_sb", 8, face)
-    assert result.range_column == "8in"
+    assert result.range_column == "r4"
     assert result.final_column == column
     assert result.result == cell(chart, "m_sb", column)
 
@@ -178,14 +179,14 @@ def test_a_square_is_a_deep_and_an_enfilade_target(chart):
     result = fire(chart, "m_sb", 8, 5, square=True)
     assert [s.value for s in result.shifts] == [-1]
     assert result.modified_roll == 8
-    assert result.final_column == "6in"
+    assert result.final_column == "r3"
 
 
 def test_joint_fire_moves_one_column_left_per_base_and_totals_for_the_group(chart):
     result = fire(chart, "m_sb", 10, 5, joint_bases=4)
     assert sum(s.value for s in result.shifts) == -4
-    assert result.final_column == "2in"
-    assert result.result == cell(chart, "m_sb", "2in")
+    assert result.final_column == "r1"
+    assert result.result == cell(chart, "m_sb", "r1")
 
 
 def test_a_mass_battery_may_not_use_saved_fire():
@@ -203,7 +204,7 @@ def test_shifts_beyond_the_leftmost_cell_stay_on_it_and_reach_4m_3b(chart):
 
 def test_shifting_past_the_batterys_reach_is_no_effect(chart):
     onto_null = fire(chart, "l_sb", 15, 5, cover=Cover.MEDIUM)
-    assert onto_null.final_column == "18in" and onto_null.result == Hits()
+    assert onto_null.final_column == "r8" and onto_null.result == Hits()
     off_table = fire(chart, "h_rifle", 22, 1, cover=Cover.HEAVY, moving_cavalry=True)
     assert off_table.final_column.startswith("beyond") and not off_table.result
 
@@ -211,7 +212,7 @@ def test_shifting_past_the_batterys_reach_is_no_effect(chart):
 def test_cover_and_moving_cavalry_move_right(chart):
     result = fire(chart, "h_rifle", 4, 5, cover=Cover.HEAVY, moving_cavalry=True)
     assert sum(s.value for s in result.shifts) == 3
-    assert result.final_column == "10in"
+    assert result.final_column == "r5"
 
 
 def test_light_cover_moves_no_column(chart):
@@ -227,7 +228,7 @@ def test_out_of_range_is_refused(chart, battery, too_far):
 
 
 def test_range_is_measured_in_the_games_scale(chart):
-    assert fire(chart, "l_sb", 22.5, 5, scale=GroundScale.LARGE).range_column == "15in"
+    assert fire(chart, "l_sb", 22.5, 5, scale=GroundScale.LARGE).range_column == "r7"
     with pytest.raises(RulesInputError):
         fire(chart, "l_sb", 11.5, 5, scale=GroundScale.SMALL)
 

@@ -26,10 +26,11 @@ from republic.rules.assault_results import (
 from republic.rules.catalog import mechanic
 from republic.rules.codec import decode, encode
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import ForcedMove, GroundScale
+from republic.rules.forced_moves import ForcedMove
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition
 from republic.rules.results import Provenance
+from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
 
 INF = UnitKind.INFANTRY

@@ -125,3 +125,11 @@ def test_a_chart_that_is_not_yaml_says_where():
 def test_a_chart_without_a_name_is_refused():
     with pytest.raises(ChartError, match="'name' is missing"):
         load_chart("version: 1\ntables: {}\n")
+
+
+def test_range_brackets_out_of_order_are_refused():
+    def edit(tables):
+        tables["artillery_ranges"]["entries"]["r6"] = 9
+
+    with pytest.raises(ChartError, match="table 'artillery_ranges', row 'r6': must be above 'r5'"):
+        load_chart(broken(edit))

@@ -5,9 +5,10 @@ import pytest
 from republic.rules.codec import decode, encode
 from republic.rules.dice import Roll, RollSource, d10, roll_2d10, roll_d10
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import ForcedMove, ForcedMoveInput, GroundScale, resolve_forced_move
+from republic.rules.forced_moves import ForcedMove, ForcedMoveInput, resolve_forced_move
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition, MoraleCause, apply_morale_hits, condition_for
+from republic.rules.scale import GroundScale
 from republic.rules.troops import Leader, LeaderClass
 
 

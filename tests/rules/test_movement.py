@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 
 from republic.rules.codec import decode, encode
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import GroundScale
 from republic.rules.movement import (
     BOX_KEYS,
     Arm,
@@ -27,6 +26,7 @@ from republic.rules.movement import (
     resolve_terrain,
 )
 from republic.rules.results import Provenance
+from republic.rules.scale import GroundScale
 from republic.rules.troops import Cover, Grade, UnitKind
 
 T = TerrainFeature

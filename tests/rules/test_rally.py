@@ -10,7 +10,6 @@ from republic.rules.catalog import mechanic
 from republic.rules.codec import decode
 from republic.rules.dice import Roll, d10
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import GroundScale
 from republic.rules.leaders import CommandRelation
 from republic.rules.morale import Condition
 from republic.rules.rally import (
@@ -22,6 +21,7 @@ from republic.rules.rally import (
     resolve_rally,
 )
 from republic.rules.results import Provenance
+from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, Leader
 
 CONDITIONS = list(Condition)

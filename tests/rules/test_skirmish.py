@@ -6,11 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from republic.charts import shipped_chart
 from republic.rules.catalog import mechanic
 from republic.rules.codec import decode
 from republic.rules.dice import Roll, d10
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import GroundScale
+from republic.rules.scale import GroundScale
 from republic.rules.skirmish import (
     RANGE_BANDS,
     SKIRMISHER_TYPES,
@@ -27,7 +28,8 @@ from republic.rules.skirmish import (
 from republic.rules.troops import Grade
 
 TYPES = [t.value for t in SKIRMISHER_TYPES]
-BANDS = [name for name, _ in RANGE_BANDS]
+BANDS = list(RANGE_BANDS)
+LIMITS = {name: shipped_chart().entry("skirmish_ranges", name)[0] for name in RANGE_BANDS}
 
 
 # --- tables ------------------------------------------------------------------------------------------
@@ -71,8 +73,8 @@ def test_untrained_flee_at_least_as_often_as_green(chart):
 
 
 def test_the_last_range_band_is_the_rules_five_inch_reach():
-    assert RANGE_BANDS[-1][1] == 5.0
-    assert [limit for _, limit in RANGE_BANDS] == sorted(limit for _, limit in RANGE_BANDS)
+    assert LIMITS[RANGE_BANDS[-1]] == 5.0
+    assert list(LIMITS.values()) == sorted(set(LIMITS.values()))
 
 
 # --- skirmisher types --------------------------------------------------------------------------------
@@ -175,7 +177,7 @@ def test_blocks_decode_from_json_and_name_the_bad_field():
 @pytest.mark.parametrize("grade", list(Grade))
 def test_an_attack_scores_1m_on_the_number_or_above(chart, grade, band):
     kind = skirmisher_type(grade).value
-    limit = dict(RANGE_BANDS)[band]
+    limit = LIMITS[band]
     needed = chart.cell("skirmish_attack", kind, band)[0]
     hit = resolve_skirmish_attack(chart, SkirmishAttackInput(grade, limit, d10(needed)))
     assert (hit.hit, hit.m_hits, hit.band, hit.fled) == (True, 1, band, False)
@@ -214,7 +216,7 @@ def test_a_higher_attack_roll_never_does_worse(grade, face, distance):
 @pytest.mark.parametrize(("scale", "reach"), [(GroundScale.SMALL, 3.75), (GroundScale.MEDIUM, 5.0),
                                               (GroundScale.LARGE, 7.5)])
 def test_skirmish_reach_is_five_inches_in_the_games_scale(chart, scale, reach):
-    assert resolve_skirmish_attack(chart, SkirmishAttackInput(Grade.CRACK, reach, d10(10), scale)).band == "5in"
+    assert resolve_skirmish_attack(chart, SkirmishAttackInput(Grade.CRACK, reach, d10(10), scale)).band == "r2"
     with pytest.raises(RulesInputError) as err:
         resolve_skirmish_attack(chart, SkirmishAttackInput(Grade.CRACK, reach + 0.25, d10(10), scale))
     assert err.value.field == "range"
@@ -223,7 +225,7 @@ def test_skirmish_reach_is_five_inches_in_the_games_scale(chart, scale, reach):
 def test_close_band_ends_at_two_inches_scaled(chart):
     close = resolve_skirmish_attack(chart, SkirmishAttackInput(Grade.CRACK, 3.0, d10(10), GroundScale.LARGE))
     far = resolve_skirmish_attack(chart, SkirmishAttackInput(Grade.CRACK, 3.25, d10(10), GroundScale.LARGE))
-    assert (close.band, far.band) == ("2in", "5in")
+    assert (close.band, far.band) == ("r1", "r2")
 
 
 def test_a_blocked_marker_may_not_attack():
