@@ -200,7 +200,7 @@ def _take_hits(chart: Chart, *, grade: Grade, m_hits: int, hits: Hits, horse: bo
 
 
 @dataclass(frozen=True)
-class AssaultUnit:
+class UnitTakingHits:
     """One unit (brigade, battery or massed battery) of the side taking the round's hits.
 
     ``natural_m`` overrides the side's natural-roll M for a unit whose grade takes M at another rate;
@@ -252,11 +252,11 @@ class AssaultLossesInput:
     natural-roll loser only (0 for the winner, R:1618-1620), ``all_out_extra_m`` from a Win/Win All-Out
     victory (R:1350-1353). Each M counts on every unit; the B is spread over them.
 
-    From an ``assault_round`` side result, whose ``hits`` already hold the side's natural M and the Win/Win
-    M: pass ``hits`` less ``natural_m`` M, ``natural_m``, each unit's ``natural_m`` from
-    ``natural_m_by_unit``, and leave ``all_out_extra_m`` at 0."""
+    From an ``assault_round`` side result: ``hits`` is its ``table_hits``, ``natural_m`` and
+    ``all_out_extra_m`` are its own, and each unit's ``natural_m`` comes from its ``natural_m_by_unit``
+    (its ``hits`` total already adds those M, so passing it here would count them twice)."""
 
-    units: tuple[AssaultUnit, ...]
+    units: tuple[UnitTakingHits, ...]
     hits: Hits = NO_HITS
     natural_m: int = 0
     all_out_extra_m: int = 0
@@ -267,7 +267,7 @@ class AssaultLossesInput:
             raise RulesInputError("units", "name at least one unit")
         seen = set()
         for index, unit in enumerate(self.units):
-            _of(unit, AssaultUnit, f"units[{index}]")
+            _of(unit, UnitTakingHits, f"units[{index}]")
             if unit.id in seen:
                 raise RulesInputError(f"units[{index}].id", f"unit '{unit.id}' is listed twice")
             seen.add(unit.id)
@@ -338,7 +338,7 @@ def _closeness(contact: Contact) -> int:
     return 0 if contact is Contact.ALL_OUT else 1
 
 
-def _spread_base_hits(units: tuple[AssaultUnit, ...], b: int) -> tuple[list[int], int]:
+def _spread_base_hits(units: tuple[UnitTakingHits, ...], b: int) -> tuple[list[int], int]:
     """Base hits one at a time to the infantry or cavalry in closest contact: to the unit with fewest hits so
     far, the one with most bases left on a tie, then the order given. A unit with no base left passes the
     hit on; past the all-out contact units the general contact units take them (R:1632-1641)."""
@@ -355,7 +355,7 @@ def _spread_base_hits(units: tuple[AssaultUnit, ...], b: int) -> tuple[list[int]
     return taken, b - sum(taken)
 
 
-def _spread_damage(units: tuple[AssaultUnit, ...], b: int) -> list[int]:
+def _spread_damage(units: tuple[UnitTakingHits, ...], b: int) -> list[int]:
     """The same B as damage over the batteries in closest contact, beside the infantry and cavalry
     (R:1637-1642): fewest hits this round first, then least damaged, then the order given."""
     damage = [0] * len(units)
@@ -370,7 +370,7 @@ def _spread_damage(units: tuple[AssaultUnit, ...], b: int) -> list[int]:
     return damage
 
 
-def _take_prisoners(units: tuple[AssaultUnit, ...], left: list[int], pool: int) -> tuple[list[int], int]:
+def _take_prisoners(units: tuple[UnitTakingHits, ...], left: list[int], pool: int) -> tuple[list[int], int]:
     """Prisoners after base hits: all-out contact units first, lowest grade first, then higher grades, and
     only then general contact units (R:1702-1712); within one grade, from the unit with most bases left."""
     taken = [0] * len(units)
@@ -384,7 +384,7 @@ def _take_prisoners(units: tuple[AssaultUnit, ...], left: list[int], pool: int) 
     return taken, pool - sum(taken)
 
 
-def assault_losses(chart: Chart, units: tuple[AssaultUnit, ...], hits: Hits = NO_HITS, natural_m: int = 0,
+def assault_losses(chart: Chart, units: tuple[UnitTakingHits, ...], hits: Hits = NO_HITS, natural_m: int = 0,
                    all_out_extra_m: int = 0, scale: GroundScale = GroundScale.MEDIUM) -> AssaultLossesResult:
     return resolve_assault_losses(
         chart, AssaultLossesInput(units, hits, natural_m, all_out_extra_m, scale))
@@ -437,7 +437,7 @@ def resolve_assault_losses(chart: Chart, inputs: AssaultLossesInput) -> AssaultL
 class _Round:
     """One unit between its hits and its move."""
 
-    unit: AssaultUnit
+    unit: UnitTakingHits
     lost: int
     m_taken: int
     m_after: int
@@ -449,7 +449,7 @@ class _Round:
     surrendered: bool = False
 
 
-def _panic_round(chart: Chart, inputs: AssaultLossesInput, unit: AssaultUnit, lost: int, cells: list[CellUse],
+def _panic_round(chart: Chart, inputs: AssaultLossesInput, unit: UnitTakingHits, lost: int, cells: list[CellUse],
                  modifiers: list[Modifier]) -> _Round:
     hits = inputs.hits
     natural = inputs.natural_m if unit.natural_m is None else unit.natural_m

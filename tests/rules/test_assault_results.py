@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 
 from republic.rules.assault_results import (
     AssaultLossesInput,
-    AssaultUnit,
     BatteryAction,
     BatteryResponse,
     BreakOffInput,
@@ -16,6 +15,7 @@ from republic.rules.assault_results import (
     PassageInput,
     PassingUnit,
     SupportingBrigadeInput,
+    UnitTakingHits,
     assault_losses,
     bridging_hits,
     resolve_break_off,
@@ -38,7 +38,7 @@ ART = UnitKind.ARTILLERY
 
 
 def unit(id="1st", kind=INF, grade=Grade.AVERAGE, bases=6, **kw):
-    return AssaultUnit(id, kind, grade, bases, **kw)
+    return UnitTakingHits(id, kind, grade, bases, **kw)
 
 
 def by_id(result):
@@ -498,13 +498,13 @@ def test_bad_input_to_the_other_mechanics_names_the_field(cls, data, field):
 
 units_strategy = st.lists(
     st.builds(
-        lambda kind, grade, bases, m, contact, blocked, town, limbered: AssaultUnit(
+        lambda kind, grade, bases, m, contact, blocked, town, limbered: UnitTakingHits(
             "x", kind, grade, bases, m_hits=m, contact=contact, retreat_blocked=blocked, out_of_town=town,
             limbered=limbered and kind is ART),
         st.sampled_from(list(UnitKind)), st.sampled_from(list(Grade)), st.integers(1, 8), st.integers(0, 4),
         st.sampled_from(list(Contact)), st.booleans(), st.booleans(), st.booleans()),
     min_size=1, max_size=5,
-).map(lambda us: tuple(AssaultUnit(f"u{i}", **{k: v for k, v in u.__dict__.items() if k != "id"})
+).map(lambda us: tuple(UnitTakingHits(f"u{i}", **{k: v for k, v in u.__dict__.items() if k != "id"})
                        for i, u in enumerate(us)))
 
 
