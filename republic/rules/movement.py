@@ -303,16 +303,15 @@ def resolve_movement_allowance(chart: Chart, inputs: MovementInput) -> MovementR
     within = _read_terrain(chart, "terrain_within", inputs.terrain_within, kind, cells)
     barred = [feature for feature, effects in (*within, *crossed) if not effects.charge_bonus_for(kind)]
 
-    damage = 0.0
     if inputs.battery_damage:
         percent = box("battery_damage_percent")
         damage = min(normal, normal * percent * inputs.battery_damage / 100)
-        notes.append(f"{inputs.battery_damage} battery damage: -{percent * inputs.battery_damage}% of {normal}\" "
-                     f"= -{damage:g}\" (3.4)")
+        modifiers.append(Modifier(f"Battery damage: {percent}% of {normal:g}\" each, x {inputs.battery_damage}",
+                                  -damage, "3.4"))
 
     ratio, ratio_use = scale_ratio(chart, inputs.scale)
     cells.append(ratio_use)
-    remaining = normal - damage + total(modifiers)
+    remaining = normal + total(modifiers)
     if remaining <= 0:
         notes.append("the deductions use up the whole allowance: no movement is left this turn")
     allowance = scaled(max(0.0, remaining), ratio)

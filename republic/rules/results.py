@@ -18,12 +18,14 @@ class Provenance(StrEnum):
 
 @dataclass(frozen=True)
 class Modifier:
+    """One term of a sum: die points, or inches for movement (which can be fractional)."""
+
     label: str
-    value: int
+    value: int | float
     section: str
 
     def __str__(self) -> str:
-        return f"{self.value:+d} {self.label} ({self.section})"
+        return f"{self.value:+g} {self.label} ({self.section})"
 
 
 @dataclass(frozen=True)

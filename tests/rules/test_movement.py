@@ -116,7 +116,9 @@ def test_each_battery_damage_takes_a_quarter_of_the_normal_allowance(chart, dama
     result = movement_allowance(chart, UnitKind.ARTILLERY, Grade.VETERAN, horse_artillery=horse,
                                 battery_damage=damage, formation_changes=changes)
     assert result.allowance == left
-    assert any(f"-{25 * damage}%" in note for note in result.notes)
+    normal = 18 if horse else 10
+    damage_term = next(m for m in result.modifiers if m.label.startswith("Battery damage"))
+    assert damage_term.value == -min(normal, normal * damage / 4)
 
 
 @pytest.mark.parametrize(
