@@ -12,7 +12,8 @@ PORT ?= 8000
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
-	@echo "Republic Companion: open http://$(HOST):$(PORT)/ (stop with Ctrl-C)"
+	$(BIN)/python manage.py load_demo --host $(HOST):$(PORT)
+	@echo "Republic Companion is starting at http://$(HOST):$(PORT)/ (stop with Ctrl-C)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: $(INSTALLED) system-packages

@@ -1,0 +1,65 @@
+"""How an action view answers: htmx requests get the game's live fragment, plain requests a redirect to the
+game page (post/redirect/get); an invalid form is drawn again with its errors and status 200 so htmx swaps it."""
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django_htmx.http import HttpResponseClientRedirect
+
+from republic.games.models import Event, Game
+
+ACTOR_SESSION_KEY = "republic_actor"
+
+
+def actor_of(request: HttpRequest) -> str:
+    name = request.session.get(ACTOR_SESSION_KEY, "")
+    if request.user.is_authenticated:
+        return name or request.user.get_username()
+    return name or "table"
+
+
+def game_or_404(game_id: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("first_attacker"), pk=game_id)
+
+
+def unit_of_game(model, game: Game, unit_id: int):
+    """A unit, leader or division of this game; one of another game is refused as not found."""
+    return get_object_or_404(model, pk=unit_id, game=game)
+
+
+def done(request: HttpRequest, game: Game, event: Event | None) -> HttpResponse:
+    if event is not None:
+        request.session["republic_last_event"] = event.pk
+    if request.htmx:
+        return live(request, game, event)
+    return redirect("game", game_id=game.pk)
+
+
+def live(request: HttpRequest, game: Game, event: Event | None = None, forms: dict | None = None,
+         error: str = "", status: int = 200) -> HttpResponse:
+    """The game page's live part (position, step panel, last result, unit cards) as one fragment."""
+    from republic.games.page import page_context
+
+    game.refresh_from_db()
+    context = page_context(request, game, event=event, forms=forms or {}, error=error)
+    return render(request, "games/game.html#live", context, status=status)
+
+
+def invalid(request: HttpRequest, game: Game, forms: dict, error: str = "") -> HttpResponse:
+    if request.htmx:
+        return live(request, game, forms=forms, error=error)
+    from republic.games.page import page_context
+
+    context = page_context(request, game, forms=forms, error=error)
+    return render(request, "games/game.html", context)
+
+
+def stale(request: HttpRequest, game: Game, message: str) -> HttpResponse:
+    if request.htmx:
+        return live(request, game, error=message)
+    messages.error(request, message)
+    return redirect("game", game_id=game.pk)
+
+
+def client_redirect(request: HttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

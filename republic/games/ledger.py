@@ -1,0 +1,168 @@
+"""Events are the truth: every change of a game's state is made inside an action that records one Event
+holding the exact before and after of every field it touched.
+
+- ``act_on(game, version)`` opens an action: it locks the game row, refuses a stale version (the game
+  moved on since the form was drawn, so nothing is ever applied twice), collects ``set`` calls and, on
+  ``record``, saves the changed rows and appends the event, all in one transaction.
+- ``undo_last`` and ``undo_to`` take events back by recording undo events with the inverse changes.
+- ``replay`` rebuilds the state from the setup snapshot plus every event's changes; tests hold it against
+  the rows to prove that the state equals the setup plus the events.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import Enum
+from typing import Any
+
+from django.db import models, transaction
+
+from republic.games.models import Battery, Brigade, Command, Event, Game, Leader, Side
+
+TRACKED: dict[str, type[models.Model]] = {
+    "game": Game,
+    "side": Side,
+    "command": Command,
+    "leader": Leader,
+    "brigade": Brigade,
+    "battery": Battery,
+}
+_KEY = {model: key for key, model in TRACKED.items()}
+_UNTRACKED = {"id", "game_id", "setup", "version", "created", "updated"}
+
+
+class StaleGame(Exception):
+    """The form was drawn for an earlier state of the game."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        super().__init__("The game moved on since this page was drawn: nothing was changed. Here is the game as "
+                         "it stands now.")
+
+
+class NothingToUndo(Exception):
+    pass
+
+
+def tracked_fields(model: type[models.Model]) -> list[str]:
+    return [f.attname for f in model._meta.concrete_fields if f.attname not in _UNTRACKED]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+class Action:
+    """The changes of one event, gathered before it is recorded."""
+
+    def __init__(self, game: Game, actor: str):
+        self.game = game
+        self.actor = actor
+        self.changes: list[dict] = []
+        self._dirty: dict[tuple[str, int], tuple[models.Model, set[str]]] = {}
+        self.event: Event | None = None
+        # events are stamped with where the game stood when the action began
+        self.position = (game.game_turn, game.player_turn, game.step)
+
+    def set(self, obj: models.Model, field: str, value: Any) -> None:
+        if obj.pk is None or type(obj) not in _KEY:
+            raise TypeError(f"cannot track a change to {obj!r}")
+        attname = obj._meta.get_field(field).attname
+        before, after = _plain(getattr(obj, attname)), _plain(value)
+        if before == after:
+            return
+        setattr(obj, attname, after)
+        key = (_KEY[type(obj)], obj.pk)
+        self.changes.append({"model": key[0], "id": obj.pk, "field": attname, "before": before, "after": after})
+        self._dirty.setdefault(key, (obj, set()))[1].add(attname)
+
+    def record(self, kind: str, summary: str, *, subject: str = "", inputs: dict | None = None,
+               dice: list | None = None, result: dict | None = None, provisional: bool = False,
+               printed_chart: bool = False, undoes: Event | None = None) -> Event:
+        if self.event is not None:
+            raise RuntimeError("an action records exactly one event")
+        for obj, fields in self._dirty.values():
+            obj.save(update_fields=sorted(fields))
+        game = self.game
+        game.version += 1
+        game.save(update_fields=["version", "updated"])
+        self.event = Event.objects.create(
+            game=game, seq=game.version, kind=kind, actor=self.actor, game_turn=self.position[0],
+            player_turn=self.position[1], step=self.position[2], subject=subject, summary=summary,
+            inputs=inputs or {}, dice=dice or [], result=result or {}, changes=self.changes,
+            provisional=provisional, printed_chart=printed_chart, undoes=undoes,
+        )
+        return self.event
+
+
+@contextmanager
+def act_on(game: Game | int, version: int | None, actor: str = "") -> Iterator[Action]:
+    """An action on the game as it stands; ``version`` is the one the form was drawn for (None: any)."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game if isinstance(game, int) else game.pk)
+        if version is not None and locked.version != version:
+            raise StaleGame(locked)
+        action = Action(locked, actor)
+        yield action
+        if action.event is None:
+            raise RuntimeError("an action must record its event")
+
+
+def snapshot(game: Game) -> dict:
+    """Every tracked field of every row of the game, as the setup that events start from."""
+    state: dict[str, dict] = {}
+    for key, model in TRACKED.items():
+        rows = [game] if model is Game else model.objects.filter(game=game)
+        fields = tracked_fields(model)
+        for row in rows:
+            state[f"{key}:{row.pk}"] = {f: _plain(getattr(row, f)) for f in fields}
+    return state
+
+
+def replay(game: Game) -> dict:
+    """The setup plus every event's changes, in order."""
+    state = {key: dict(fields) for key, fields in game.setup.items()}
+    for event in game.events.order_by("seq"):
+        for change in event.changes:
+            state[f"{change['model']}:{change['id']}"][change["field"]] = change["after"]
+    return state
+
+
+def undoable(game: Game) -> list[Event]:
+    """Events that can still be taken back, latest first: not undo events, not undone already."""
+    return list(game.events.filter(undoes__isnull=True, undone_by__isnull=True).order_by("-seq"))
+
+
+def _revert(action: Action, event: Event) -> None:
+    for change in reversed(event.changes):
+        model = TRACKED[change["model"]]
+        obj = model.objects.get(pk=change["id"]) if model is not Game else action.game
+        current = _plain(getattr(obj, change["field"]))
+        if current != change["after"]:
+            raise RuntimeError(f"event #{event.seq} cannot be undone: {change['model']} {change['id']} "
+                               f"{change['field']} is {current!r}, not {change['after']!r}")
+        action.set(obj, change["field"], change["before"])
+
+
+def undo_last(game: Game, version: int | None, actor: str = "") -> Event:
+    with act_on(game, version, actor) as action:
+        candidates = undoable(action.game)
+        if not candidates:
+            raise NothingToUndo("There is nothing to undo.")
+        target = candidates[0]
+        _revert(action, target)
+        return action.record("EventUndone", f"Undone: {target.summary}", subject=target.subject, undoes=target)
+
+
+def undo_to(game: Game, seq: int, version: int | None, actor: str = "") -> list[Event]:
+    """Take back every event after ``seq``, latest first, each as its own undo event (a game master's tool)."""
+    undone = []
+    while True:
+        current = Game.objects.get(pk=game.pk)
+        candidates = [e for e in undoable(current) if e.seq > seq]
+        if not candidates:
+            return undone
+        undone.append(undo_last(current, version if not undone else current.version, actor))

@@ -1,0 +1,34 @@
+"""Load the demo battle (once) and make sure a game master can sign in; prints the way in."""
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from republic.games.models import Game
+from republic.games.scenario import create_game, parse_scenario
+from republic.scenarios import DEMO_SCENARIO
+
+
+class Command(BaseCommand):
+    help = "Load the demo scenario if no demo game exists, and create the game master account if missing."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1:8000", help="where the app will be served, for the message")
+
+    def handle(self, *args, host: str, **options):
+        game = Game.objects.filter(demo=True).first()
+        if game is None:
+            game = create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))
+            self.stdout.write(f"Loaded the demo battle: {game.name}")
+        users = get_user_model()
+        password = ""
+        if not users.objects.filter(username="gm").exists():
+            password = secrets.token_urlsafe(9)
+            users.objects.create_superuser("gm", password=password)
+        self.stdout.write(f"Play the demo at http://{host}/games/{game.pk}/")
+        if password:
+            self.stdout.write(f"Game master sign-in at http://{host}/admin/ as gm, password {password}")
+        else:
+            self.stdout.write("Game master: sign in as gm (password printed when the account was made; "
+                              "reset it with: python manage.py changepassword gm)")

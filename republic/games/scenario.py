@@ -1,0 +1,442 @@
+"""Scenarios: a whole order of battle with its leaders, from a YAML or JSON file or a CSV sheet, into a game.
+
+A scenario file (JSON is read as YAML, so both give line numbers)::
+
+    scenario: Gettysburg, the morning of July 1, 1863
+    ground_scale: medium            # small, medium or large
+    first_attacker: Confederate     # optional: otherwise the sides roll for it (1.6)
+    sides:
+      - name: Union
+        players: Ann, Bob
+        commands:                   # armies, corps and divisions, nested by `commands`
+          - level: corps
+            name: I Corps
+            leader: {name: John F. Reynolds, value: E2}
+            commands:
+              - level: division
+                name: 1st Division
+                leader: {name: James S. Wadsworth, value: P1}
+                brigades:
+                  - {name: Iron Brigade, grade: crack, bases: 7, skirmishers: 2}
+                batteries:
+                  - {name: 2nd Maine, type: m_rifle}
+
+A CSV sheet has one row per brigade or battery and names its chain of command in columns (see
+CSV_COLUMNS). Every problem is reported with its line and field, and nothing is created.
+"""
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from django.conf import settings
+from django.db import transaction
+
+from republic.games.ledger import snapshot
+from republic.games.models import Battery, Brigade, Command, Game, Leader, Side
+from republic.rules.errors import RulesInputError
+from republic.rules.scale import GroundScale
+from republic.rules.troops import BatteryType, Formation, Grade, UnitKind
+from republic.rules.troops import Leader as LeaderValue
+
+LEVELS = ("army", "corps", "division")
+
+
+class ScenarioError(ValueError):
+    def __init__(self, where: str, problem: str):
+        self.where, self.problem = where, problem
+        super().__init__(f"{where}: {problem}" if where else problem)
+
+
+@dataclass(frozen=True)
+class LeaderSpec:
+    name: str
+    value: LeaderValue
+
+
+@dataclass(frozen=True)
+class BrigadeSpec:
+    name: str
+    grade: Grade
+    bases: int
+    kind: UnitKind = UnitKind.INFANTRY
+    formation: Formation = Formation.TWO_LINE
+    skirmishers: int = 0
+    repeaters: bool = False
+    m_hits: int = 0
+
+
+@dataclass(frozen=True)
+class BatterySpec:
+    name: str
+    battery_type: BatteryType
+    horse: bool = False
+    grade: Grade = Grade.AVERAGE
+    damage: int = 0
+    limbered: bool = False
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    level: str
+    name: str
+    leader: LeaderSpec
+    orders: str = "defend"
+    commands: tuple["CommandSpec", ...] = ()
+    brigades: tuple[BrigadeSpec, ...] = ()
+    batteries: tuple[BatterySpec, ...] = ()
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    name: str
+    players: str
+    commands: tuple[CommandSpec, ...]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    title: str
+    sides: tuple[SideSpec, ...]
+    description: str = ""
+    demo: bool = False
+    ground_scale: GroundScale = GroundScale.MEDIUM
+    chart: str = ""
+    first_attacker: str = ""
+    advanced_rules: tuple[str, ...] = field(default_factory=tuple)
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Plain data plus where each piece came from, so a problem can name its line and field."""
+
+    def __init__(self, where_of):
+        self.where_of = where_of
+
+    def fail(self, path: str, problem: str):
+        raise ScenarioError(self.where_of(path), problem)
+
+    def mapping(self, data: Any, path: str, allowed: set[str]) -> dict:
+        if not isinstance(data, dict):
+            self.fail(path, "expected a mapping of fields")
+        for key in data:
+            if key not in allowed:
+                self.fail(_join(path, str(key)), f"unknown field; expected one of {', '.join(sorted(allowed))}")
+        return data
+
+    def text(self, data: dict, path: str, key: str, required: bool = True, default: str = "") -> str:
+        value = data.get(key)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if required:
+                self.fail(_join(path, key), "missing")
+            return default
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            self.fail(_join(path, key), f"expected text, got {value!r}")
+        return str(value).strip()
+
+    def whole(self, data: dict, path: str, key: str, default: int | None = None, least: int = 0) -> int:
+        value = data.get(key, default)
+        if value is None:
+            self.fail(_join(path, key), "missing")
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(_join(path, key), f"expected a whole number, got {value!r}")
+        if value < least:
+            self.fail(_join(path, key), f"must be {least} or more, got {value}")
+        return value
+
+    def flag(self, data: dict, path: str, key: str) -> bool:
+        value = data.get(key, False)
+        if isinstance(value, str) and value.strip().lower() in ("", "yes", "no", "true", "false", "y", "n", "0", "1"):
+            return value.strip().lower() in ("yes", "true", "y", "1")
+        if not isinstance(value, bool):
+            self.fail(_join(path, key), f"expected yes or no, got {value!r}")
+        return value
+
+    def choice(self, data: dict, path: str, key: str, enum, default=None):
+        value = data.get(key)
+        if value is None or value == "":
+            if default is None:
+                self.fail(_join(path, key), "missing")
+            return default
+        for member in enum:
+            if str(value).strip().lower() in (str(member.value).lower(), member.name.lower()):
+                return member
+        self.fail(_join(path, key), f"expected one of {', '.join(str(m.value) for m in enum)}, got {value!r}")
+
+    def leader(self, data: Any, path: str) -> LeaderSpec:
+        if data is None:
+            self.fail(path, "missing: every army, corps and division has a leader")
+        data = self.mapping(data, path, {"name", "value"})
+        name = self.text(data, path, "name")
+        try:
+            value = LeaderValue.parse(self.text(data, path, "value"))
+        except RulesInputError as exc:
+            self.fail(_join(path, "value"), exc.problem)
+        return LeaderSpec(name, value)
+
+    def brigade(self, data: Any, path: str) -> BrigadeSpec:
+        data = self.mapping(data, path, {"name", "grade", "bases", "kind", "formation", "skirmishers", "repeaters",
+                                         "m_hits"})
+        kind = self.choice(data, path, "kind", UnitKind, UnitKind.INFANTRY)
+        if kind is UnitKind.ARTILLERY:
+            self.fail(_join(path, "kind"), "artillery goes under batteries, not brigades")
+        grade = self.choice(data, path, "grade", Grade)
+        skirmishers = self.whole(data, path, "skirmishers", 0)
+        if skirmishers and not grade.trained:
+            self.fail(_join(path, "skirmishers"), "untrained brigades cannot deploy skirmishers (3.5)")
+        m_hits = self.whole(data, path, "m_hits", 0)
+        if m_hits > 4:
+            self.fail(_join(path, "m_hits"), f"a unit carries 0 to 4 M hits, got {m_hits}")
+        return BrigadeSpec(
+            name=self.text(data, path, "name"), grade=grade, bases=self.whole(data, path, "bases", least=1),
+            kind=kind, formation=self.choice(data, path, "formation", Formation, Formation.TWO_LINE),
+            skirmishers=skirmishers, repeaters=self.flag(data, path, "repeaters"), m_hits=m_hits,
+        )
+
+    def battery(self, data: Any, path: str) -> BatterySpec:
+        data = self.mapping(data, path, {"name", "type", "horse", "grade", "damage", "limbered"})
+        return BatterySpec(
+            name=self.text(data, path, "name"), battery_type=self.choice(data, path, "type", BatteryType),
+            horse=self.flag(data, path, "horse"), grade=self.choice(data, path, "grade", Grade, Grade.AVERAGE),
+            damage=self.whole(data, path, "damage", 0), limbered=self.flag(data, path, "limbered"),
+        )
+
+    def command(self, data: Any, path: str, above: str | None) -> CommandSpec:
+        data = self.mapping(data, path, {"level", "name", "leader", "orders", "commands", "brigades", "batteries"})
+        level = self.text(data, path, "level")
+        if level not in LEVELS:
+            self.fail(_join(path, "level"), f"expected army, corps or division, got {level!r}")
+        if above is not None and LEVELS.index(level) <= LEVELS.index(above):
+            self.fail(_join(path, "level"), f"a {level} cannot serve under a {above}")
+        children = self.sequence(data, path, "commands")
+        brigades = self.sequence(data, path, "brigades")
+        batteries = self.sequence(data, path, "batteries")
+        if level != "division" and (brigades or batteries):
+            self.fail(_join(path, "brigades" if brigades else "batteries"),
+                      "brigades and batteries belong to a division (2.1)")
+        if level == "division" and children:
+            self.fail(_join(path, "commands"), "a division commands brigades and batteries, not other commands")
+        if level == "division" and not (brigades or batteries):
+            self.fail(_join(path, "brigades"), "a division needs at least one brigade or battery")
+        orders = self.text(data, path, "orders", required=False, default="defend")
+        if orders not in ("attack", "defend", "hold", "maneuver"):
+            self.fail(_join(path, "orders"), f"expected attack, defend, hold or maneuver, got {orders!r}")
+        return CommandSpec(
+            level=level, name=self.text(data, path, "name"), orders=orders,
+            leader=self.leader(data.get("leader"), _join(path, "leader")),
+            commands=tuple(self.command(c, f"{path}.commands[{i}]", level) for i, c in enumerate(children)),
+            brigades=tuple(self.brigade(b, f"{path}.brigades[{i}]") for i, b in enumerate(brigades)),
+            batteries=tuple(self.battery(b, f"{path}.batteries[{i}]") for i, b in enumerate(batteries)),
+        )
+
+    def sequence(self, data: dict, path: str, key: str) -> list:
+        value = data.get(key) or []
+        if not isinstance(value, list):
+            self.fail(_join(path, key), "expected a list")
+        return value
+
+    def scenario(self, data: Any) -> Scenario:
+        data = self.mapping(data, "", {"scenario", "description", "demo", "ground_scale", "chart", "first_attacker",
+                                       "advanced_rules", "sides"})
+        sides_data = self.sequence(data, "", "sides")
+        if len(sides_data) != 2:
+            self.fail("sides", f"a battle has two sides, got {len(sides_data)}")
+        sides = []
+        for i, side in enumerate(sides_data):
+            path = f"sides[{i}]"
+            side = self.mapping(side, path, {"name", "players", "commands"})
+            commands = self.sequence(side, path, "commands")
+            if not commands:
+                self.fail(_join(path, "commands"), "a side needs at least one command")
+            sides.append(SideSpec(
+                name=self.text(side, path, "name"), players=self.text(side, path, "players", required=False),
+                commands=tuple(self.command(c, f"{path}.commands[{j}]", None) for j, c in enumerate(commands)),
+            ))
+        if sides[0].name == sides[1].name:
+            self.fail("sides[1].name", f"both sides are called {sides[0].name!r}")
+        first = self.text(data, "", "first_attacker", required=False)
+        if first and first not in (s.name for s in sides):
+            self.fail("first_attacker", f"no side is called {first!r}")
+        chart = self.text(data, "", "chart", required=False)
+        rules = self.sequence(data, "", "advanced_rules")
+        return Scenario(
+            title=self.text(data, "", "scenario"), sides=tuple(sides),
+            description=self.text(data, "", "description", required=False), demo=self.flag(data, "", "demo"),
+            ground_scale=self.choice(data, "", "ground_scale", GroundScale, GroundScale.MEDIUM), chart=chart,
+            first_attacker=first, advanced_rules=tuple(str(r) for r in rules),
+        )
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def parse_scenario(text: str) -> Scenario:
+    """A scenario from YAML or JSON text; a ScenarioError names the line and field of any problem."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else ""
+        raise ScenarioError(where, f"not readable YAML or JSON: {getattr(exc, 'problem', exc)}") from None
+    if root is None:
+        raise ScenarioError("", "the file is empty")
+    lines: dict[str, int] = {}
+    data = _construct(yaml.SafeLoader(""), root, "", lines)
+
+    def where(path: str) -> str:
+        probe = path
+        while probe and probe not in lines:
+            probe = probe.rsplit(".", 1)[0] if "." in probe else probe.split("[", 1)[0] if "[" in probe else ""
+        line = lines.get(probe, lines.get("", 1))
+        return f"line {line}, {path}" if path else f"line {line}"
+
+    return _Reader(where).scenario(data)
+
+
+def _construct(loader: yaml.SafeLoader, node: yaml.Node, path: str, lines: dict[str, int]) -> Any:
+    """Plain data from a YAML node tree, noting the line each path starts on."""
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node)
+            lines[_join(path, str(key))] = key_node.start_mark.line + 1
+            out[key] = _construct(loader, value_node, _join(path, str(key)), lines)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_construct(loader, item, f"{path}[{i}]", lines) for i, item in enumerate(node.value)]
+    return loader.construct_object(node)
+
+
+CSV_COLUMNS = (
+    "side", "players", "army", "army_leader", "army_leader_value", "corps", "corps_leader", "corps_leader_value",
+    "division", "division_leader", "division_leader_value", "unit", "kind", "grade", "bases", "formation",
+    "skirmishers", "repeaters", "battery_type", "horse",
+)
+"""One row per brigade or battery. Leave army and corps (and their leader columns) empty for divisions
+directly under the side. A battery row has kind 'artillery' and a battery_type; bases do not apply."""
+
+
+def parse_csv(text: str, title: str, ground_scale: GroundScale = GroundScale.MEDIUM) -> Scenario:
+    """An order of battle from a spreadsheet export; a ScenarioError names the line and column."""
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [h.strip() for h in (reader.fieldnames or [])]
+    missing = [c for c in ("side", "division", "division_leader", "division_leader_value", "unit", "kind", "grade")
+               if c not in header]
+    if missing:
+        raise ScenarioError("line 1", f"the header lacks the column '{missing[0]}'; columns: {', '.join(CSV_COLUMNS)}")
+    unknown = [h for h in header if h not in CSV_COLUMNS]
+    if unknown:
+        raise ScenarioError("line 1", f"unknown column '{unknown[0]}'; columns: {', '.join(CSV_COLUMNS)}")
+    sides: dict[str, dict] = {}
+    places: dict[str, str] = {}
+    for number, raw in enumerate(reader, start=2):
+        row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
+        side = sides.setdefault(row["side"], {"name": row["side"], "players": row.get("players", ""), "commands": []})
+        parent_list = side["commands"]
+        for level in LEVELS:
+            name = row.get(level, "")
+            if not name:
+                if level == "division":
+                    raise ScenarioError(f"line {number}, division", "missing")
+                continue
+            found = next((c for c in parent_list if c["name"] == name and c["level"] == level), None)
+            if found is None:
+                leader = {"name": row.get(f"{level}_leader", ""), "value": row.get(f"{level}_leader_value", "")}
+                found = {"level": level, "name": name, "leader": leader,
+                         **({"brigades": [], "batteries": []} if level == "division" else {"commands": []})}
+                parent_list.append(found)
+                places[f"{level}:{name}"] = f"line {number}"
+            division = found
+            parent_list = found.get("commands", [])
+        if row["kind"] == "artillery":
+            division["batteries"].append({"name": row["unit"], "type": row.get("battery_type", ""),
+                                          "horse": row.get("horse", ""), "grade": row["grade"]})
+            places[f"unit:{row['unit']}"] = f"line {number}"
+        else:
+            fields = ("kind", "grade", "bases", "formation", "skirmishers", "repeaters")
+            unit = {k: row[k] for k in fields if row.get(k)}
+            division["brigades"].append({"name": row["unit"], **unit})
+            places[f"unit:{row['unit']}"] = f"line {number}"
+    data = {"scenario": title, "ground_scale": ground_scale.value, "sides": list(sides.values())}
+    structure = _structure_lines(data, places)
+
+    def where(path: str) -> str:
+        line = next((line for prefix, line in structure if path == prefix or path.startswith(prefix + ".")), "line 1")
+        column = path.rsplit(".", 1)[-1] if "." in path else path
+        return f"{line}, {_CSV_NAMES.get(column, column)}"
+
+    return _Reader(where).scenario(data)
+
+
+_CSV_NAMES = {"type": "battery_type", "name": "unit"}
+
+
+def _structure_lines(data: dict, places: dict[str, str]) -> list[tuple[str, str]]:
+    """Paths of the nested data, most specific first, with the sheet line each came from."""
+    found: list[tuple[str, str]] = []
+
+    def walk(commands: list, path: str):
+        for i, command in enumerate(commands):
+            here = f"{path}.commands[{i}]"
+            for kind in ("brigades", "batteries"):
+                for j, unit in enumerate(command.get(kind, [])):
+                    found.append((f"{here}.{kind}[{j}]", places.get(f"unit:{unit['name']}", "line 1")))
+            walk(command.get("commands", []), here)
+            found.append((here, places.get(f"{command['level']}:{command['name']}", "line 1")))
+
+    for s, side in enumerate(data["sides"]):
+        walk(side["commands"], f"sides[{s}]")
+    return found
+
+
+# --- creating the game -------------------------------------------------------------------------------
+
+
+def create_game(scenario: Scenario, name: str = "") -> Game:
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name or scenario.title, scenario=scenario.title, demo=scenario.demo,
+            chart_version=scenario.chart or settings.REPUBLIC_CHART, ground_scale=scenario.ground_scale,
+            advanced_rules=list(scenario.advanced_rules),
+        )
+        order = iter(range(1, 100_000))
+        sides = {}
+        for number, spec in enumerate(scenario.sides, start=1):
+            side = Side.objects.create(game=game, name=spec.name, players=spec.players, order=number)
+            sides[spec.name] = side
+            for command in spec.commands:
+                _create_command(game, side, None, command, order)
+        if scenario.first_attacker:
+            game.first_attacker = sides[scenario.first_attacker]
+        game.status = Game.Status.IN_PROGRESS if scenario.first_attacker else Game.Status.SETTING_UP
+        game.save()
+        game.setup = snapshot(game)
+        game.save(update_fields=["setup"])
+    return game
+
+
+def _create_command(game: Game, side: Side, parent: Command | None, spec: CommandSpec, order) -> Command:
+    command = Command.objects.create(game=game, side=side, parent=parent, level=spec.level, name=spec.name,
+                                     orders=spec.orders, order=next(order))
+    Leader.objects.create(game=game, command=command, name=spec.leader.name,
+                          leader_class=spec.leader.value.leader_class.value, rating=spec.leader.value.rating)
+    for child in spec.commands:
+        _create_command(game, side, command, child, order)
+    for b in spec.brigades:
+        Brigade.objects.create(
+            game=game, division=command, name=b.name, order=next(order), grade=b.grade, kind=b.kind,
+            bases_start=b.bases, bases=b.bases, formation=b.formation, skirmishers_available=b.skirmishers,
+            skirmisher_grade=b.grade if b.skirmishers else "", repeaters=b.repeaters, m_hits=b.m_hits,
+        )
+    for b in spec.batteries:
+        Battery.objects.create(game=game, division=command, name=b.name, order=next(order), grade=b.grade,
+                               battery_type=b.battery_type, horse=b.horse, damage=b.damage, limbered=b.limbered)
+    return command

@@ -1,0 +1,126 @@
+"""The rally step at the table: derived modifiers, typed or app dice, htmx and plain POST, undo, stale forms."""
+
+import pytest
+
+from republic.games.models import Event, Game
+from republic.games.walk import advance
+from tests.games.conftest import brigade, set_state, state_matches_events
+
+
+def at_rally(game: Game) -> Game:
+    advance(game, None, "test")  # messages -> rally
+    game.refresh_from_db()
+    assert game.step == "rally"
+    return game
+
+
+def rally_post(client, game, unit, die="6", distance="3", roll="typed", htmx=False, version=None, **extra):
+    prefix = f"rally-{unit.key}"
+    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die,
+            f"{prefix}-division_leader_distance": distance, "roll": roll, **extra}
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(f"/games/{game.pk}/rally/brigade/{unit.pk}/", data, **headers)
+
+
+def test_the_rally_step_lists_every_attacking_unit_with_m_hits_and_blocks_next_step(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=2)
+    game = at_rally(demo)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Rally Davis&#x27;s Brigade" in page
+    assert "rally Davis&#x27;s Brigade (Rattled)" in page  # still to do
+    response = client.post(f"/games/{game.pk}/next/", {"version": game.version}, HTTP_HX_REQUEST="true")
+    assert "Not yet: rally Davis" in response.content.decode()
+    game.refresh_from_db()
+    assert game.step == "rally"
+
+
+def test_a_typed_rally_over_htmx_returns_the_live_fragment_and_records_the_event(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=2)
+    game = at_rally(demo)
+    response = rally_post(client, game, davis, die="9", htmx=True)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="live"') and "<html" not in body
+    event = Event.objects.get(game=game, kind="RallyResolved")
+    assert event.dice[0]["faces"] == [9] and event.dice[0]["source"] == "typed"
+    assert event.inputs["division_leader"] == "E1"  # Heth, from the state
+    assert event.result["modifiers"] == [
+        {"label": "divisional leader's rating (E1), at any distance", "value": 1, "section": "2.3"}]
+    assert event.result["modified_roll"] == 10
+    davis.refresh_from_db()
+    assert davis.m_hits == event.result["m_hits"]
+    assert state_matches_events(game)
+
+
+def test_a_plain_post_redirects_to_the_game_page(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=1)
+    game = at_rally(demo)
+    response = rally_post(client, game, davis, die="5")
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert Event.objects.filter(game=game, kind="RallyResolved").count() == 1
+
+
+def test_roll_for_me_rolls_and_says_so(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=3)
+    game = at_rally(demo)
+    rally_post(client, game, davis, die="", roll="app", htmx=True)
+    event = Event.objects.get(game=game, kind="RallyResolved")
+    assert event.dice[0]["source"] == "app" and 1 <= event.dice[0]["faces"][0] <= 10
+
+
+@pytest.mark.parametrize(("die", "message"), [("0", "A d10 shows 1 to 10."), ("11", "A d10 shows 1 to 10."),
+                                              ("", "Type the die (1-10) or press Roll for me."),
+                                              ("six", "Type the number on the die")])
+def test_a_bad_die_is_refused_at_the_field_and_changes_nothing(client, demo, die, message):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=2)
+    game = at_rally(demo)
+    version = game.version
+    response = rally_post(client, game, davis, die=die, htmx=True)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    game.refresh_from_db()
+    davis.refresh_from_db()
+    assert (game.version, davis.m_hits) == (version, 2)
+
+
+def test_a_stale_form_changes_nothing_and_shows_the_fresh_state(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=2)
+    game = at_rally(demo)
+    old_version = game.version
+    rally_post(client, game, davis, die="9", htmx=True)
+    response = rally_post(client, game, davis, die="9", htmx=True, version=old_version)
+    assert "The game moved on since this page was drawn" in response.content.decode()
+    assert Event.objects.filter(game=game, kind="RallyResolved").count() == 1
+
+
+def test_a_unit_of_another_game_is_not_found(client, demo):
+    from republic.games.scenario import create_game, parse_scenario
+    from republic.scenarios import DEMO_SCENARIO
+
+    other = create_game(parse_scenario(DEMO_SCENARIO.read_text()))
+    theirs = brigade(other, "Davis's Brigade")
+    game = at_rally(demo)
+    response = rally_post(client, game, theirs, die="5")
+    assert response.status_code == 404
+
+
+def test_undo_takes_back_the_rally_and_is_recorded(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=2)
+    game = at_rally(demo)
+    rally_post(client, game, davis, die="10", htmx=True)
+    game.refresh_from_db()
+    client.post(f"/games/{game.pk}/undo/", {"version": game.version}, HTTP_HX_REQUEST="true")
+    davis.refresh_from_db()
+    assert davis.m_hits == 2
+    undo = Event.objects.get(game=game, kind="EventUndone")
+    assert undo.undoes.kind == "RallyResolved"
+    assert state_matches_events(game)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Rally Davis&#x27;s Brigade" in page  # to do again
