@@ -7,12 +7,12 @@ through an Event (see ledger.py), so the state always equals the setup plus the 
 from django.db import models
 
 from republic.charts import shipped_chart
+from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import condition_for
 from republic.rules.scale import GroundScale
 from republic.rules.sequence import StepKey
 from republic.rules.troops import BatteryType, Formation, Grade, LeaderClass, UnitKind
 from republic.rules.troops import Leader as LeaderValue
-
 
 BATTERY_LABELS = {BatteryType.H_RIFLE: "H Rifle", BatteryType.M_RIFLE: "M Rifle", BatteryType.M_SB: "M Sb",
                   BatteryType.L_SB: "L Sb"}
@@ -156,6 +156,8 @@ class Unit(models.Model):
     p_hits_turn = models.PositiveSmallIntegerField(default=0, help_text="P hits this player turn")
     base_hits_turn = models.PositiveSmallIntegerField(default=0, help_text="bases lost this player turn")
     p4_event = models.BooleanField(default=False, help_text="Panic 4 event this player turn")
+    forced_move = models.CharField(max_length=2, blank=True, choices=[(m.value, m.title) for m in ForcedMove],
+                                   help_text="the longest forced move made this player turn")
 
     class Meta:
         abstract = True

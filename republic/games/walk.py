@@ -48,10 +48,10 @@ def advance(game: Game, version: int | None, actor: str = "") -> Event:
 def _end_player_turn(action: Action) -> None:
     game = action.game
     turn_fields = {
-        Brigade: {"p_hits_turn": 0, "base_hits_turn": 0, "p4_event": False, "charge_bonus_used": False,
-                  "retreated": False},
-        Battery: {"p_hits_turn": 0, "base_hits_turn": 0, "p4_event": False, "fired_this_turn": False,
-                  "functions_used": []},
+        Brigade: {"p_hits_turn": 0, "base_hits_turn": 0, "p4_event": False, "forced_move": "",
+                  "charge_bonus_used": False, "retreated": False},
+        Battery: {"p_hits_turn": 0, "base_hits_turn": 0, "p4_event": False, "forced_move": "",
+                  "fired_this_turn": False, "functions_used": []},
         Command: {"p4_event": False, "panicked": False},
         Leader: {"replaced_this_turn": False},
     }
