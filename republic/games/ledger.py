@@ -68,16 +68,21 @@ class Action:
         self.position = (game.game_turn, game.player_turn, game.step)
 
     def set(self, obj: models.Model, field: str, value: Any) -> None:
+        """Change one field of a row. Every change to a row lands on the first instance the action saw of it
+        (and on ``obj`` too), so a row read twice is still saved whole and the before-values stay true."""
         if obj.pk is None or type(obj) not in _KEY:
             raise TypeError(f"cannot track a change to {obj!r}")
         attname = obj._meta.get_field(field).attname
-        before, after = _plain(getattr(obj, attname)), _plain(value)
+        key = (_KEY[type(obj)], obj.pk)
+        tracked, fields = self._dirty.get(key, (obj, set()))
+        before, after = _plain(getattr(tracked, attname)), _plain(value)
+        setattr(obj, attname, after)
         if before == after:
             return
-        setattr(obj, attname, after)
-        key = (_KEY[type(obj)], obj.pk)
+        setattr(tracked, attname, after)
         self.changes.append({"model": key[0], "id": obj.pk, "field": attname, "before": before, "after": after})
-        self._dirty.setdefault(key, (obj, set()))[1].add(attname)
+        fields.add(attname)
+        self._dirty[key] = (tracked, fields)
 
     def record(self, kind: str, summary: str, *, subject: str = "", inputs: dict | None = None,
                dice: list | None = None, result: dict | None = None, provisional: bool = False,

@@ -1,0 +1,166 @@
+"""The walk through the turn sequence and the event ledger: every change an event, undo, replay, go back."""
+
+import pytest
+from django.contrib.auth.models import User
+
+from republic.games.ledger import NothingToUndo, StaleGame, act_on, undo_last, undo_to
+from republic.games.models import Event, Game
+from republic.games.scenario import create_game, parse_scenario
+from republic.games.walk import StepBlocked, advance
+from republic.rules.sequence import STEPS
+from republic.scenarios import DEMO_SCENARIO
+from tests.games.conftest import brigade, set_state, state_matches_events
+
+
+def test_correction_events_change_state_and_replay_rebuilds_it(demo):
+    archer = brigade(demo, "Archer's Brigade")
+    set_state(demo, archer, m_hits=3, bases=2)
+    archer.refresh_from_db()
+    assert (archer.m_hits, archer.bases) == (3, 2)
+    assert state_matches_events(demo)
+
+
+def test_a_stale_version_is_refused_and_changes_nothing(demo):
+    archer = brigade(demo, "Archer's Brigade")
+    with pytest.raises(StaleGame), act_on(demo, demo.version + 5, "test") as action:
+        action.set(archer, "m_hits", 2)
+        action.record("CorrectionMade", "never")
+    archer.refresh_from_db()
+    assert archer.m_hits == 0 and not Event.objects.filter(game=demo).exists()
+
+
+def test_undo_last_takes_back_the_latest_event_then_the_one_before(demo):
+    archer = brigade(demo, "Archer's Brigade")
+    set_state(demo, archer, m_hits=1)
+    set_state(demo, archer, m_hits=2)
+    undo_last(demo, None, "test")
+    archer.refresh_from_db()
+    assert archer.m_hits == 1
+    undo_last(demo, None, "test")
+    archer.refresh_from_db()
+    assert archer.m_hits == 0
+    with pytest.raises(NothingToUndo):
+        undo_last(demo, None, "test")
+    assert Event.objects.filter(game=demo, kind="EventUndone").count() == 2
+    assert state_matches_events(demo)
+
+
+def test_a_game_master_goes_back_to_any_earlier_event_and_every_undo_is_recorded(demo):
+    archer = brigade(demo, "Archer's Brigade")
+    for m in (1, 2, 3):
+        set_state(demo, archer, m_hits=m)
+    undone = undo_to(demo, 1, None, "gm")
+    archer.refresh_from_db()
+    assert archer.m_hits == 1 and len(undone) == 2
+    assert state_matches_events(demo)
+
+
+def test_a_whole_game_turn_walks_every_step_and_swaps_the_attacker(demo):
+    seen = []
+    for _ in range(2 * len(STEPS)):
+        demo.refresh_from_db()
+        seen.append((demo.player_turn, demo.step, demo.attacker.name))
+        advance(demo, None, "test")
+    demo.refresh_from_db()
+    assert (demo.game_turn, demo.player_turn, demo.step) == (2, 1, "messages")
+    assert [s for t, s, _ in seen if t == 1] == [s.key.value for s in STEPS]
+    assert {a for t, _, a in seen if t == 1} == {"Confederate"}
+    assert {a for t, _, a in seen if t == 2} == {"Union"}
+    assert state_matches_events(demo)
+
+
+def test_the_end_of_a_player_turn_clears_what_lasts_one_player_turn(demo):
+    archer = brigade(demo, "Archer's Brigade")
+    set_state(demo, archer, p_hits_turn=2, base_hits_turn=1, charge_bonus_used=True, forced_move="F")
+    for _ in range(len(STEPS)):
+        advance(demo, None, "test")
+    archer.refresh_from_db()
+    cleared = (archer.p_hits_turn, archer.base_hits_turn, archer.charge_bonus_used, archer.forced_move)
+    assert cleared == (0, 0, False, "")
+    undo_last(demo, None, "test")  # the turn's last StepAdvanced comes back, with the per-turn state
+    archer.refresh_from_db()
+    assert (archer.p_hits_turn, archer.charge_bonus_used) == (2, True)
+    assert state_matches_events(demo)
+
+
+def test_next_step_says_what_is_left_and_does_not_move(demo):
+    set_state(demo, brigade(demo, "Davis's Brigade"), m_hits=1)
+    advance(demo, None, "test")
+    with pytest.raises(StepBlocked, match="rally Davis's Brigade"):
+        advance(demo, None, "test")
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_next_step_over_htmx_and_plain_post(client, demo, htmx):
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client.post(f"/games/{demo.pk}/next/", {"version": demo.version}, **headers)
+    demo.refresh_from_db()
+    assert demo.step == "rally"
+    if htmx:
+        assert response.status_code == 200 and "Attacker rallies units" in response.content.decode()
+    else:
+        assert response.status_code == 302
+
+
+def test_next_step_without_a_version_changes_nothing(client, demo):
+    response = client.post(f"/games/{demo.pk}/next/", {}, HTTP_HX_REQUEST="true")
+    assert "The form was incomplete" in response.content.decode()
+    demo.refresh_from_db()
+    assert demo.step == "messages"
+
+
+@pytest.mark.parametrize(("change", "field", "after"), [("m_plus", "m_hits", 1), ("base_minus", "bases", 3)])
+def test_one_tap_corrections_are_events(client, demo, change, field, after):
+    archer = brigade(demo, "Archer's Brigade")
+    client.post(f"/games/{demo.pk}/units/brigade/{archer.pk}/{change}/", {"version": demo.version},
+                HTTP_HX_REQUEST="true")
+    archer.refresh_from_db()
+    assert getattr(archer, field) == after
+    assert Event.objects.get(game=demo, kind="CorrectionMade").inputs["field"] == field
+
+
+def test_a_correction_out_of_range_is_refused(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    response = client.post(f"/games/{demo.pk}/units/brigade/{archer.pk}/m_minus/", {"version": demo.version},
+                           HTTP_HX_REQUEST="true")
+    assert "cannot go to -1" in response.content.decode()
+    assert not Event.objects.filter(game=demo).exists()
+
+
+def test_the_first_attacker_is_chosen_before_play(client, db):
+    text = DEMO_SCENARIO.read_text().replace("first_attacker: Confederate\n", "")
+    game = create_game(parse_scenario(text))
+    assert game.status == Game.Status.SETTING_UP
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Who attacks first?" in page
+    union = game.sides.get(name="Union")
+    client.post(f"/games/{game.pk}/first-attacker/", {"version": game.version, "side": union.pk, "how": "die roll"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS and game.attacker == union
+
+
+def test_the_log_prints_every_event_and_only_game_masters_may_go_back(client, demo):
+    set_state(demo, brigade(demo, "Archer's Brigade"), m_hits=1)
+    page = client.get(f"/games/{demo.pk}/log/").content.decode()
+    assert "Game turn 1, player turn 1" in page and "Go back to here" not in page
+    response = client.post(f"/games/{demo.pk}/back/0/", {"version": demo.version})
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    User.objects.create_superuser("gm", password="x")
+    client.login(username="gm", password="x")
+    assert "Go back to here" in client.get(f"/games/{demo.pk}/log/").content.decode()
+    client.post(f"/games/{demo.pk}/back/0/", {"version": Game.objects.get(pk=demo.pk).version})
+    assert brigade(demo, "Archer's Brigade").m_hits == 0
+
+
+def test_a_row_read_twice_in_one_action_is_saved_whole(demo):
+    from republic.games.models import Brigade
+
+    archer = brigade(demo, "Archer's Brigade")
+    with act_on(demo, None, "test") as action:
+        action.set(Brigade.objects.get(pk=archer.pk), "m_hits", 2)
+        action.set(Brigade.objects.get(pk=archer.pk), "bases", 3)
+        event = action.record("CorrectionMade", "two reads")
+    archer.refresh_from_db()
+    assert (archer.m_hits, archer.bases) == (2, 3)
+    assert [c["before"] for c in event.changes] == [0, 4]
+    assert state_matches_events(demo)
