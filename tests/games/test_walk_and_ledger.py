@@ -164,3 +164,10 @@ def test_a_row_read_twice_in_one_action_is_saved_whole(demo):
     assert (archer.m_hits, archer.bases) == (2, 3)
     assert [c["before"] for c in event.changes] == [0, 4]
     assert state_matches_events(demo)
+
+
+def test_the_player_name_on_this_device_signs_the_log(client, demo):
+    client.post(f"/games/{demo.pk}/player/", {"name": "Ann"})
+    client.post(f"/games/{demo.pk}/next/", {"version": demo.version})
+    assert Event.objects.get(game=demo).actor == "Ann"
+    assert "Playing as Ann" in client.get(f"/games/{demo.pk}/").content.decode()
