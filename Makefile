@@ -30,7 +30,10 @@ $(INSTALLED): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-# Debian packages the tests use; installed only where missing (needs root, as on the project's machines).
+# Debian packages the tests use; installed only where missing (needs root, as on the project's machines):
+# PostgreSQL for the second pass, chromium for the phone tests in tests/browser (Playwright drives it).
 system-packages:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
+	@test -x /usr/bin/chromium || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)

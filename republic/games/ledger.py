@@ -80,9 +80,16 @@ class Action:
         if before == after:
             return
         setattr(tracked, attname, after)
-        self.changes.append({"model": key[0], "id": obj.pk, "field": attname, "before": before, "after": after})
         fields.add(attname)
         self._dirty[key] = (tracked, fields)
+        # one change per field per event: a field set twice keeps its first before and its last after
+        earlier = next((c for c in self.changes if (c["model"], c["id"], c["field"]) == (*key, attname)), None)
+        if earlier is None:
+            self.changes.append({"model": key[0], "id": obj.pk, "field": attname, "before": before, "after": after})
+        elif earlier["before"] == after:
+            self.changes.remove(earlier)
+        else:
+            earlier["after"] = after
 
     def record(self, kind: str, summary: str, *, subject: str = "", inputs: dict | None = None,
                dice: list | None = None, result: dict | None = None, provisional: bool = False,
@@ -142,9 +149,12 @@ def undoable(game: Game) -> list[Event]:
 
 
 def _revert(action: Action, event: Event) -> None:
+    rows: dict[tuple[str, int], models.Model] = {("game", action.game.pk): action.game}
     for change in reversed(event.changes):
-        model = TRACKED[change["model"]]
-        obj = model.objects.get(pk=change["id"]) if model is not Game else action.game
+        key = (change["model"], change["id"])
+        if key not in rows:
+            rows[key] = TRACKED[change["model"]].objects.get(pk=change["id"])
+        obj = rows[key]
         current = _plain(getattr(obj, change["field"]))
         if current != change["after"]:
             raise RuntimeError(f"event #{event.seq} cannot be undone: {change['model']} {change['id']} "

@@ -30,13 +30,14 @@ def result_view(event: Event | None) -> dict | None:
 
 
 def _all(result, key: str) -> list:
-    """Every ``key`` list in a nested result (an assault result holds both sides' modifiers)."""
+    """Every ``key`` list in a nested result (an assault round holds both sides' results); a level that has
+    its own list already gathers what is below it, so its children are not read again."""
     found = []
     if isinstance(result, dict):
-        for name, value in result.items():
-            if name == key and isinstance(value, list):
-                found.extend(value)
-            elif isinstance(value, dict | list):
+        if isinstance(result.get(key), list):
+            return list(result[key])
+        for value in result.values():
+            if isinstance(value, dict | list):
                 found.extend(_all(value, key))
     elif isinstance(result, list):
         for item in result:

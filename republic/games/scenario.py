@@ -26,6 +26,7 @@ CSV_COLUMNS). Every problem is reported with its line and field, and nothing is 
 """
 
 import csv
+import datetime
 import io
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,7 @@ import yaml
 from django.conf import settings
 from django.db import transaction
 
+from republic.charts import CHART_DIR, chart_path
 from republic.games.ledger import snapshot
 from republic.games.models import Battery, Brigade, Command, Game, Leader, Side
 from republic.rules.errors import RulesInputError
@@ -42,6 +44,8 @@ from republic.rules.troops import BatteryType, Formation, Grade, UnitKind
 from republic.rules.troops import Leader as LeaderValue
 
 LEVELS = ("army", "corps", "division")
+MOST = 999  # whole numbers beyond any order of battle (and beyond what the database's small integers hold)
+YAML_NODES = 100_000  # a scenario is a few thousand nodes; aliases must not multiply it (YAML bombs)
 
 
 class ScenarioError(ValueError):
@@ -128,17 +132,22 @@ class _Reader:
                 self.fail(_join(path, str(key)), f"unknown field; expected one of {', '.join(sorted(allowed))}")
         return data
 
-    def text(self, data: dict, path: str, key: str, required: bool = True, default: str = "") -> str:
+    def text(self, data: dict, path: str, key: str, required: bool = True, default: str = "",
+             longest: int | None = 120) -> str:
         value = data.get(key)
         if value is None or (isinstance(value, str) and not value.strip()):
             if required:
                 self.fail(_join(path, key), "missing")
             return default
-        if not isinstance(value, str | int | float) or isinstance(value, bool):
+        if not isinstance(value, str | int | float | datetime.date) or isinstance(value, bool):
             self.fail(_join(path, key), f"expected text, got {value!r}")
-        return str(value).strip()
+        value = str(value).strip()
+        if longest is not None and len(value) > longest:
+            self.fail(_join(path, key), f"at most {longest} characters, got {len(value)}")
+        return value
 
-    def whole(self, data: dict, path: str, key: str, default: int | None = None, least: int = 0) -> int:
+    def whole(self, data: dict, path: str, key: str, default: int | None = None, least: int = 0,
+              most: int = MOST) -> int:
         value = data.get(key, default)
         if value is None:
             self.fail(_join(path, key), "missing")
@@ -148,6 +157,8 @@ class _Reader:
             self.fail(_join(path, key), f"expected a whole number, got {value!r}")
         if value < least:
             self.fail(_join(path, key), f"must be {least} or more, got {value}")
+        if value > most:
+            self.fail(_join(path, key), f"must be {most} or less, got {value}")
         return value
 
     def flag(self, data: dict, path: str, key: str) -> bool:
@@ -255,7 +266,8 @@ class _Reader:
             if not commands:
                 self.fail(_join(path, "commands"), "a side needs at least one command")
             sides.append(SideSpec(
-                name=self.text(side, path, "name"), players=self.text(side, path, "players", required=False),
+                name=self.text(side, path, "name", longest=60),
+                players=self.text(side, path, "players", required=False, longest=300),
                 commands=tuple(self.command(c, f"{path}.commands[{j}]", None) for j, c in enumerate(commands)),
             ))
         if sides[0].name == sides[1].name:
@@ -263,11 +275,16 @@ class _Reader:
         first = self.text(data, "", "first_attacker", required=False)
         if first and first not in (s.name for s in sides):
             self.fail("first_attacker", f"no side is called {first!r}")
-        chart = self.text(data, "", "chart", required=False)
+        chart = self.text(data, "", "chart", required=False, longest=80)
+        if chart and (not chart.replace("-", "").replace(".", "").replace("_", "").isalnum()
+                      or not chart_path(chart).is_file()):
+            shipped = ", ".join(sorted(p.stem for p in CHART_DIR.glob("*.yaml")))
+            self.fail("chart", f"no chart called {chart!r} ships with the app; charts: {shipped}")
         rules = self.sequence(data, "", "advanced_rules")
         return Scenario(
             title=self.text(data, "", "scenario"), sides=tuple(sides),
-            description=self.text(data, "", "description", required=False), demo=self.flag(data, "", "demo"),
+            description=self.text(data, "", "description", required=False, longest=None),
+            demo=self.flag(data, "", "demo"),
             ground_scale=self.choice(data, "", "ground_scale", GroundScale, GroundScale.MEDIUM), chart=chart,
             first_attacker=first, advanced_rules=tuple(str(r) for r in rules),
         )
@@ -288,7 +305,12 @@ def parse_scenario(text: str) -> Scenario:
     if root is None:
         raise ScenarioError("", "the file is empty")
     lines: dict[str, int] = {}
-    data = _construct(yaml.SafeLoader(""), root, "", lines)
+    try:
+        data = _construct(yaml.SafeLoader(""), root, "", lines, [], [0])
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f"line {mark.line + 1}" if mark else ""
+        raise ScenarioError(where, f"not a plain scenario value: {getattr(exc, 'problem', None) or exc}") from None
 
     def where(path: str) -> str:
         probe = path
@@ -300,18 +322,32 @@ def parse_scenario(text: str) -> Scenario:
     return _Reader(where).scenario(data)
 
 
-def _construct(loader: yaml.SafeLoader, node: yaml.Node, path: str, lines: dict[str, int]) -> Any:
-    """Plain data from a YAML node tree, noting the line each path starts on."""
-    lines[path] = node.start_mark.line + 1
+def _construct(loader: yaml.SafeLoader, node: yaml.Node, path: str, lines: dict[str, int], above: list,
+               count: list[int]) -> Any:
+    """Plain data from a YAML node tree, noting the line each path starts on. An alias that contains itself, a
+    file that aliases multiply past any order of battle, and a field given twice are refused."""
+    line = node.start_mark.line + 1
+    lines.setdefault(path, line)  # a field's line is its key's, even when its value starts below
+    count[0] += 1
+    if count[0] > YAML_NODES:
+        raise ScenarioError(f"line {line}", f"too many values (more than {YAML_NODES}): is an alias repeated?")
+    if any(node is n for n in above):
+        raise ScenarioError(f"line {line}, {path}" if path else f"line {line}", "an alias that contains itself")
     if isinstance(node, yaml.MappingNode):
         out = {}
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node)
+            if not isinstance(key, str | int | float | bool) and key is not None:
+                raise ScenarioError(f"line {key_node.start_mark.line + 1}", f"a field name must be text, got {key!r}")
+            if key in out:
+                raise ScenarioError(f"line {key_node.start_mark.line + 1}, {_join(path, str(key))}",
+                                    "given twice")
             lines[_join(path, str(key))] = key_node.start_mark.line + 1
-            out[key] = _construct(loader, value_node, _join(path, str(key)), lines)
+            out[key] = _construct(loader, value_node, _join(path, str(key)), lines, [*above, node], count)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_construct(loader, item, f"{path}[{i}]", lines) for i, item in enumerate(node.value)]
+        return [_construct(loader, item, f"{path}[{i}]", lines, [*above, node], count)
+                for i, item in enumerate(node.value)]
     return loader.construct_object(node)
 
 
@@ -326,8 +362,14 @@ directly under the side. A battery row has kind 'artillery' and a battery_type; 
 
 def parse_csv(text: str, title: str, ground_scale: GroundScale = GroundScale.MEDIUM) -> Scenario:
     """An order of battle from a spreadsheet export; a ScenarioError names the line and column."""
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [h.strip() for h in (reader.fieldnames or [])]
+    text = text.lstrip("\ufeff")
+    if not text.strip():
+        raise ScenarioError("", "the file is empty")
+    reader = csv.DictReader(io.StringIO(text))
+    try:
+        header = [h.strip() for h in (reader.fieldnames or [])]
+    except csv.Error as exc:
+        raise ScenarioError("line 1", f"not a readable CSV line: {exc}") from None
     missing = [c for c in ("side", "division", "division_leader", "division_leader_value", "unit", "kind", "grade")
                if c not in header]
     if missing:
@@ -336,64 +378,100 @@ def parse_csv(text: str, title: str, ground_scale: GroundScale = GroundScale.MED
     if unknown:
         raise ScenarioError("line 1", f"unknown column '{unknown[0]}'; columns: {', '.join(CSV_COLUMNS)}")
     sides: dict[str, dict] = {}
-    places: dict[str, str] = {}
-    for number, raw in enumerate(reader, start=2):
-        row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
-        side = sides.setdefault(row["side"], {"name": row["side"], "players": row.get("players", ""), "commands": []})
-        parent_list = side["commands"]
-        for level in LEVELS:
-            name = row.get(level, "")
-            if not name:
-                if level == "division":
-                    raise ScenarioError(f"line {number}, division", "missing")
+    places: dict[int, int] = {}  # id of each side, command and unit read -> the sheet line it came from
+    conflicts: list[ScenarioError] = []
+    number = 1  # the last line read: a CSV error stops on the next
+    try:
+        for number, raw in enumerate(reader, start=2):
+            if None in raw:
+                raise ScenarioError(f"line {number}", f"more values than the header's {len(header)} columns")
+            row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
+            if not any(row.values()):
                 continue
-            found = next((c for c in parent_list if c["name"] == name and c["level"] == level), None)
-            if found is None:
+            if not row["side"]:
+                raise ScenarioError(f"line {number}, side", "missing")
+            if row["side"] not in sides and len(sides) == 2:
+                raise ScenarioError(f"line {number}, side", f"a battle has two sides ({', '.join(sides)}); "
+                                                            f"this names a third: {row['side']!r}")
+            side = sides.get(row["side"])
+            if side is None:
+                side = sides[row["side"]] = {"name": row["side"], "players": row.get("players", ""), "commands": []}
+                places[id(side)] = number
+            parent_list = side["commands"]
+            for level in LEVELS:
+                name = row.get(level, "")
+                if not name:
+                    if level == "division":
+                        raise ScenarioError(f"line {number}, division", "missing")
+                    continue
                 leader = {"name": row.get(f"{level}_leader", ""), "value": row.get(f"{level}_leader_value", "")}
-                found = {"level": level, "name": name, "leader": leader,
-                         **({"brigades": [], "batteries": []} if level == "division" else {"commands": []})}
-                parent_list.append(found)
-                places[f"{level}:{name}"] = f"line {number}"
-            division = found
-            parent_list = found.get("commands", [])
-        if row["kind"] == "artillery":
-            division["batteries"].append({"name": row["unit"], "type": row.get("battery_type", ""),
-                                          "horse": row.get("horse", ""), "grade": row["grade"]})
-            places[f"unit:{row['unit']}"] = f"line {number}"
-        else:
-            fields = ("kind", "grade", "bases", "formation", "skirmishers", "repeaters")
-            unit = {k: row[k] for k in fields if row.get(k)}
-            division["brigades"].append({"name": row["unit"], **unit})
-            places[f"unit:{row['unit']}"] = f"line {number}"
+                found = next((c for c in parent_list if c["name"] == name and c["level"] == level), None)
+                if found is None:
+                    found = {"level": level, "name": name, "leader": leader,
+                             **({"brigades": [], "batteries": []} if level == "division" else {"commands": []})}
+                    parent_list.append(found)
+                    places[id(found)] = number
+                else:
+                    for key, column in (("name", f"{level}_leader"), ("value", f"{level}_leader_value")):
+                        if leader[key] and not found["leader"][key]:
+                            found["leader"][key] = leader[key]  # the leader may be named on any of its rows
+                        elif leader[key] and leader[key] != found["leader"][key]:
+                            conflicts.append(ScenarioError(f"line {number}, {column}",
+                                                           f"{leader[key]!r} differs from {found['leader'][key]!r} "
+                                                           f"given for the same {level}, {name}, on an earlier line"))
+                division = found
+                parent_list = found.get("commands", [])
+            if row["kind"].lower() == "artillery":
+                unit = {"name": row["unit"], "type": row.get("battery_type", ""), "horse": row.get("horse", ""),
+                        "grade": row["grade"]}
+                division["batteries"].append(unit)
+            else:
+                fields = ("kind", "grade", "bases", "formation", "skirmishers", "repeaters")
+                unit = {"name": row["unit"], **{k: row[k] for k in fields if row.get(k)}}
+                division["brigades"].append(unit)
+            places[id(unit)] = number
+    except csv.Error as exc:
+        raise ScenarioError(f"line {number + 1}", f"not a readable CSV line: {exc}") from None
     data = {"scenario": title, "ground_scale": ground_scale.value, "sides": list(sides.values())}
     structure = _structure_lines(data, places)
 
     def where(path: str) -> str:
-        line = next((line for prefix, line in structure if path == prefix or path.startswith(prefix + ".")), "line 1")
-        column = path.rsplit(".", 1)[-1] if "." in path else path
-        return f"{line}, {_CSV_NAMES.get(column, column)}"
+        line, prefix, column = next(((line, prefix, column) for prefix, line, column in structure
+                                     if path == prefix or path.startswith(prefix + ".")), (1, "", ""))
+        field = path[len(prefix):].lstrip(".") if prefix else path
+        if column and field in ("name", "leader", "leader.name", "leader.value"):
+            # a command's name is its level's column; its leader's are <level>_leader and <level>_leader_value
+            field = {"name": column, "leader": f"{column}_leader", "leader.name": f"{column}_leader",
+                     "leader.value": f"{column}_leader_value"}[field]
+        field = field.rsplit(".", 1)[-1]
+        return f"line {line}, {_CSV_NAMES.get(field, field)}"
 
-    return _Reader(where).scenario(data)
+    scenario = _Reader(where).scenario(data)
+    if conflicts:
+        raise conflicts[0]
+    return scenario
 
 
-_CSV_NAMES = {"type": "battery_type", "name": "unit"}
+_CSV_NAMES = {"type": "battery_type", "name": "unit", "sides": "side"}
 
 
-def _structure_lines(data: dict, places: dict[str, str]) -> list[tuple[str, str]]:
-    """Paths of the nested data, most specific first, with the sheet line each came from."""
-    found: list[tuple[str, str]] = []
+def _structure_lines(data: dict, places: dict[int, int]) -> list[tuple[str, int, str]]:
+    """Paths of the nested data, most specific first, with the sheet line each came from and, for a command,
+    its level (the column its name is in)."""
+    found: list[tuple[str, int, str]] = []
 
     def walk(commands: list, path: str):
         for i, command in enumerate(commands):
             here = f"{path}.commands[{i}]"
             for kind in ("brigades", "batteries"):
                 for j, unit in enumerate(command.get(kind, [])):
-                    found.append((f"{here}.{kind}[{j}]", places.get(f"unit:{unit['name']}", "line 1")))
+                    found.append((f"{here}.{kind}[{j}]", places.get(id(unit), 1), ""))
             walk(command.get("commands", []), here)
-            found.append((here, places.get(f"{command['level']}:{command['name']}", "line 1")))
+            found.append((here, places.get(id(command), 1), command["level"]))
 
     for s, side in enumerate(data["sides"]):
         walk(side["commands"], f"sides[{s}]")
+        found.append((f"sides[{s}]", places.get(id(side), 1), "side"))
     return found
 
 

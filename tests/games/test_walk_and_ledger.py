@@ -71,15 +71,14 @@ def test_a_whole_game_turn_walks_every_step_and_swaps_the_attacker(demo):
 
 def test_the_end_of_a_player_turn_clears_what_lasts_one_player_turn(demo):
     archer = brigade(demo, "Archer's Brigade")
-    set_state(demo, archer, p_hits_turn=2, base_hits_turn=1, charge_bonus_used=True, forced_move="F")
+    set_state(demo, archer, p_hits_turn=2, base_hits_turn=1, forced_move="F")
     for _ in range(len(STEPS)):
         advance(demo, None, "test")
     archer.refresh_from_db()
-    cleared = (archer.p_hits_turn, archer.base_hits_turn, archer.charge_bonus_used, archer.forced_move)
-    assert cleared == (0, 0, False, "")
+    assert (archer.p_hits_turn, archer.base_hits_turn, archer.forced_move) == (0, 0, "")
     undo_last(demo, None, "test")  # the turn's last StepAdvanced comes back, with the per-turn state
     archer.refresh_from_db()
-    assert (archer.p_hits_turn, archer.charge_bonus_used) == (2, True)
+    assert (archer.p_hits_turn, archer.base_hits_turn, archer.forced_move) == (2, 1, "F")
     assert state_matches_events(demo)
 
 
@@ -171,3 +170,18 @@ def test_the_player_name_on_this_device_signs_the_log(client, demo):
     client.post(f"/games/{demo.pk}/next/", {"version": demo.version})
     assert Event.objects.get(game=demo).actor == "Ann"
     assert "Playing as Ann" in client.get(f"/games/{demo.pk}/").content.decode()
+
+
+def test_a_field_set_twice_in_one_action_is_one_change_and_undoes_cleanly(demo):
+    archer = brigade(demo, "Archer's Brigade")
+    with act_on(demo, None, "test") as action:
+        action.set(archer, "m_hits", 1)
+        action.set(archer, "m_hits", 3)
+        action.set(archer, "bases", 3)
+        action.set(archer, "bases", 4)
+        event = action.record("CorrectionMade", "twice")
+    assert event.changes == [{"model": "brigade", "id": archer.pk, "field": "m_hits", "before": 0, "after": 3}]
+    undo_last(demo, None, "test")
+    archer.refresh_from_db()
+    assert (archer.m_hits, archer.bases) == (0, 4)
+    assert state_matches_events(demo)

@@ -1,0 +1,96 @@
+"""The game page on a 360px phone in a real browser: correct a unit, move to the rally step, roll, see the result
+swapped in by htmx without a page load, undo, and never scroll sideways."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from republic.games.models import Brigade, Event, Game
+from republic.games.scenario import create_game, parse_scenario
+from republic.scenarios import DEMO_SCENARIO
+
+UNIT = "Davis's Brigade"
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width}px wide on a 360px phone"
+
+
+@pytest.fixture
+def demo_game(transactional_db) -> Game:
+    return create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))
+
+
+def test_a_rally_on_a_phone_swaps_in_the_result_and_undo_brings_the_badge_back(phone, live_server, demo_game,
+                                                                               tmp_path):
+    page = phone
+    page.goto(f"{live_server.url}/games/{demo_game.pk}/")
+
+    # where the game stands
+    header = page.locator("header.turn-bar")
+    expect(header).to_contain_text("Game turn 1")
+    expect(header).to_contain_text("Player turn 1")
+    expect(header).to_contain_text("Attacker: Confederate")
+    expect(page.locator("#step-title")).to_contain_text("Defenders exchange messages")
+    card = page.get_by_role("article", name=UNIT, exact=True)
+    badge = card.locator(".condition-badge")
+    expect(badge).to_have_text("Formed")
+    expect(card).to_have_class(re.compile(r"\bcondition-"))
+    no_sideways_scroll(page)
+
+    # from here on, every answer must be an htmx swap: a full page load would drop this marker
+    page.evaluate("window.__noReload = 'still here'")
+
+    # one M hit through the card's corrections
+    card.locator("summary", has_text="Correct").click()
+    card.get_by_role("button", name="+ M hit").click()
+    expect(badge).to_have_text("Unformed")
+
+    # Next step: the rally step, with a form for the unit
+    page.get_by_role("button", name="Next step").click()
+    expect(page.locator("#step-title")).to_contain_text("Attacker rallies units")
+    rally = page.get_by_role("form", name=f"Rally {UNIT}")
+    expect(rally).to_be_visible()
+
+    # type the die and resolve
+    rally.get_by_label("Die (1-10)").fill("10")
+    rally.get_by_role("button", name="Resolve").click()
+    result = page.locator("#result")
+    expect(result).to_contain_text("RallyResolved")
+    expect(result).to_contain_text(UNIT)
+    assert page.evaluate("window.__noReload") == "still here", "the rally answer reloaded the whole page"
+    event = Event.objects.get(game=demo_game, kind="RallyResolved")
+    assert event.dice[0]["faces"] == [10] and event.dice[0]["source"] == "typed"
+    rallied = Brigade.objects.get(game=demo_game, name=UNIT)
+    assert rallied.m_hits == 0  # a 10 with Heth (E1) rallies the unit
+    expect(badge).to_have_text("Formed")
+    no_sideways_scroll(page)
+
+    # undo: the unit's badge comes back
+    result.get_by_role("button", name="Undo last action").click()
+    expect(badge).to_have_text("Unformed")
+    expect(page.get_by_role("form", name=f"Rally {UNIT}")).to_be_visible()
+    assert page.evaluate("window.__noReload") == "still here", "undo reloaded the whole page"
+    assert Brigade.objects.get(pk=rallied.pk).m_hits == 1
+    no_sideways_scroll(page)
+
+    shot = tmp_path / "rally-on-a-phone.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 0
+    assert page.problems == []
+
+
+def test_the_games_list_and_the_upload_form_fit_a_phone(phone, live_server, demo_game, tmp_path):
+    page = phone
+    page.goto(f"{live_server.url}/")
+    expect(page.get_by_role("link", name=re.compile(r"Gettysburg"))).to_be_visible()
+    expect(page.get_by_role("button", name="Create game")).to_be_visible()
+    page.locator("summary", has_text="What goes in the file").click()
+    expect(page.get_by_text("division_leader_value", exact=True)).to_be_visible()
+    no_sideways_scroll(page)
+    shot = tmp_path / "games-on-a-phone.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 0
+    assert page.problems == []
