@@ -1,12 +1,16 @@
 """How an action view answers: htmx requests get the game's live fragment, plain requests a redirect to the
 game page (post/redirect/get); an invalid form is drawn again with its errors and status 200 so htmx swaps it."""
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_htmx.http import HttpResponseClientRedirect
 
+from republic.games.ledger import ActionRefused, StaleGame
 from republic.games.models import Event, Game
+from republic.rules.errors import RulesInputError
 
 ACTOR_SESSION_KEY = "republic_actor"
 
@@ -63,3 +67,30 @@ def stale(request: HttpRequest, game: Game, message: str) -> HttpResponse:
 
 def client_redirect(request: HttpRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def form_action(request: HttpRequest, game: Game, form, prefix: str | None, act: Callable[[], Event]) -> HttpResponse:
+    """Run ``act`` for a valid form and answer as every action does: a form without its version, a stale
+    version or a refusal shows the fresh state with the message; an engine error lands at the field it
+    names ('targets[1]' is the targets field); an invalid form is drawn again with its errors."""
+    valid = form.is_valid()
+    if "version" in form.errors:
+        return stale(request, game, "The form was incomplete: nothing was changed.")
+    if valid:
+        try:
+            event = act()
+        except StaleGame as exc:
+            return stale(request, exc.game, str(exc))
+        except ActionRefused as exc:
+            return stale(request, game, str(exc))
+        except RulesInputError as exc:
+            form.add_error(error_field(form, exc.field), exc.problem)
+        else:
+            return done(request, game, event)
+    return invalid(request, game, {prefix: form} if prefix else {})
+
+
+def error_field(form, name: str) -> str | None:
+    """The form field an engine error names ('targets[1].bases' is the targets field), if the form has it."""
+    base = (name or "").split("[")[0].split(".")[0]
+    return base if base in form.fields else None

@@ -4,6 +4,7 @@ import random
 
 from django import forms
 
+from republic.games.forms import VersionForm
 from republic.rules.dice import Roll, RollSource
 
 ROLL_FOR_ME = "app"
@@ -20,12 +21,11 @@ def die_field(label: str = "Die (1-10)") -> forms.IntegerField:
     )
 
 
-class DiceForm(forms.Form):
+class DiceForm(VersionForm):
     """Base of every form that takes dice. Subclasses list their die fields in ``dice_fields``; pressing
     "Roll for me" (a submit button named ``roll`` with value ``app``) rolls every one of them instead."""
 
     dice_fields: tuple[str, ...] = ("die",)
-    version = forms.IntegerField(widget=forms.HiddenInput)
 
     def __init__(self, *args, rng=None, **kwargs):
         super().__init__(*args, **kwargs)

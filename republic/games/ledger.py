@@ -43,6 +43,22 @@ class NothingToUndo(Exception):
     pass
 
 
+class ActionRefused(Exception):
+    """The table asked for something the state does not allow; the message says why."""
+
+
+def standing(game: Game):
+    """The game's events still in force: not undone, and not undo events themselves."""
+    return game.events.filter(undone_by__isnull=True, undoes__isnull=True)
+
+
+def this_turn(game: Game, steps, kinds=()):
+    """This player turn's events still in force, in these steps and (if given) of these kinds, in order."""
+    events = standing(game).filter(game_turn=game.game_turn, player_turn=game.player_turn,
+                                   step__in=[str(step) for step in steps])
+    return (events.filter(kind__in=list(kinds)) if kinds else events).order_by("seq")
+
+
 def tracked_fields(model: type[models.Model]) -> list[str]:
     return [f.attname for f in model._meta.concrete_fields if f.attname not in _UNTRACKED]
 
@@ -145,7 +161,7 @@ def replay(game: Game) -> dict:
 
 def undoable(game: Game) -> list[Event]:
     """Events that can still be taken back, latest first: not undo events, not undone already."""
-    return list(game.events.filter(undoes__isnull=True, undone_by__isnull=True).order_by("-seq"))
+    return list(standing(game).order_by("-seq"))
 
 
 def _revert(action: Action, event: Event) -> None:

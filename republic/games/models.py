@@ -81,6 +81,14 @@ class Side(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def units_in_play(self) -> list["Brigade | Battery"]:
+        """The side's brigades, then its batteries, division by division, not destroyed, taken or abandoned."""
+        order = ("division__order", "order")
+        brigades = Brigade.objects.filter(division__side=self, destroyed=False, surrendered=False)
+        batteries = Battery.objects.filter(division__side=self, abandoned=False)
+        return [*brigades.select_related("division").order_by(*order),
+                *batteries.select_related("division").order_by(*order)]
+
 
 class Command(models.Model):
     """An army, corps or division: one level of the chain of command, with its leader."""

@@ -44,3 +44,7 @@ def condition_label(m_hits: int) -> str:
 def hits_text(m: int = 0, b: int = 0, p: int = 0) -> str:
     parts = [f"{n}{k}" for k, n in (("M", m), ("B", b), ("P", p)) if n]
     return " ".join(parts) or "no hits"
+
+
+def inches(value: float) -> str:
+    return f'{value:g}"'

@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from republic.games import answers
+from republic.games.forms import VersionForm
 from republic.games.ledger import NothingToUndo, StaleGame, act_on, undo_last, undo_to
 from republic.games.models import Battery, Brigade, Game
 from republic.games.page import page_context, result_view
@@ -26,9 +27,6 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     return render(request, "games/game.html", page_context(request, game))
 
-
-class VersionForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
 
 
 def _version(request: HttpRequest) -> int | None:

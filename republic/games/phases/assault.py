@@ -31,7 +31,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
-from republic.games.ledger import Action, StaleGame, act_on
+from republic.games.forms import VersionForm
+from republic.games.ledger import Action, ActionRefused, StaleGame, act_on, this_turn
 from republic.games.models import Battery, Brigade, Command, Event, Game, Leader
 from republic.games.phases.handler import StepHandler
 from republic.games.text import condition_label
@@ -69,11 +70,6 @@ from republic.rules.scale import GroundScale
 from republic.rules.sequence import StepKey
 from republic.rules.troops import Cover, Formation, Grade, UnitKind
 
-
-class ActionRefused(Exception):
-    """The table asked for something the state does not allow; the message says why."""
-
-
 DECLARED, ROUND, ENDED, DISORDER = "AssaultDeclared", "AssaultRoundResolved", "AssaultEnded", "ChargeDisorderApplied"
 _MODELS = {"brigade": Brigade, "battery": Battery}
 _RETREATS = (ForcedMove.RETREAT.value, ForcedMove.ROUT.value)
@@ -93,13 +89,7 @@ def in_play(unit: Brigade | Battery) -> bool:
 
 def side_units(game: Game, side) -> list[Brigade | Battery]:
     """A side's brigades then batteries, division by division, still in play."""
-    if side is None:
-        return []
-    found = []
-    for model in (Brigade, Battery):
-        found.extend(model.objects.filter(game=game, division__side=side).select_related("division")
-                     .order_by("division__order", "order"))
-    return [u for u in found if in_play(u)]
+    return side.units_in_play() if side is not None else []
 
 
 def _all_units(game: Game) -> dict[str, Brigade | Battery]:
@@ -120,8 +110,7 @@ def _leaders(game: Game, side) -> list[Leader]:
 
 
 def turn_events(game: Game, kind: str, step: StepKey = StepKey.ASSAULTS):
-    return Event.objects.filter(game=game, kind=kind, game_turn=game.game_turn, player_turn=game.player_turn,
-                                step=step.value, undone_by__isnull=True, undoes__isnull=True).order_by("seq")
+    return this_turn(game, [step], [kind])
 
 
 @dataclass
@@ -317,15 +306,8 @@ def _invalid(request: HttpRequest, game: Game, prefix: str, form: forms.Form) ->
 def declare_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = _declare_form(game, request.POST)
-    if form.is_valid():
-        try:
-            event = declare_assault(game, form, answers.actor_of(request))
-        except StaleGame as exc:
-            return answers.stale(request, exc.game, str(exc))
-        except ActionRefused as exc:
-            return answers.stale(request, game, str(exc))
-        return answers.done(request, game, event)
-    return _invalid(request, game, "declare", form)
+    return answers.form_action(request, game, form, "declare",
+                               lambda: declare_assault(game, form, answers.actor_of(request)))
 
 
 # --- a round: its conditions and column (5.1-5.3) -------------------------------------------------------
@@ -818,18 +800,8 @@ def round_view(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
     except ActionRefused as exc:
         return answers.stale(request, game, str(exc))
     form = _round_form(game, assault, request.POST)
-    if form.is_valid():
-        try:
-            event = resolve_round(game, seq, form, answers.actor_of(request))
-        except StaleGame as exc:
-            return answers.stale(request, exc.game, str(exc))
-        except ActionRefused as exc:
-            return answers.stale(request, game, str(exc))
-        except RulesInputError as exc:
-            form.add_error(None, exc.problem)
-        else:
-            return answers.done(request, game, event)
-    return _invalid(request, game, form.prefix, form)
+    return answers.form_action(request, game, form, form.prefix,
+                               lambda: resolve_round(game, seq, form, answers.actor_of(request)))
 
 
 @require_GET
@@ -846,9 +818,6 @@ def column_view(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
 
 # --- ending an assault (5.1 Follow-up Assaults) ---------------------------------------------------------
 
-
-class VersionForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
 
 
 def end_assault(game: Game, seq: int, version: int, actor: str) -> Event:
@@ -1036,15 +1005,8 @@ def apply_disorder(game: Game, form: DisorderForm, actor: str) -> Event:
 def disorder_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = _disorder_form(game, request.POST)
-    if form.is_valid():
-        try:
-            event = apply_disorder(game, form, answers.actor_of(request))
-        except StaleGame as exc:
-            return answers.stale(request, exc.game, str(exc))
-        except ActionRefused as exc:
-            return answers.stale(request, game, str(exc))
-        return answers.done(request, game, event)
-    return _invalid(request, game, "disorder", form)
+    return answers.form_action(request, game, form, "disorder",
+                               lambda: apply_disorder(game, form, answers.actor_of(request)))
 
 
 def _disorder_panel(request: HttpRequest, game: Game, bound: dict) -> dict:

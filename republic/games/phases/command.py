@@ -7,7 +7,8 @@ from django.views.decorators.http import require_POST
 
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
-from republic.games.ledger import StaleGame, act_on
+from republic.games.forms import VersionForm
+from republic.games.ledger import ActionRefused, StaleGame, act_on, this_turn
 from republic.games.models import Battery, Brigade, Command, Event, Game, Leader
 from republic.games.phases.handler import StepHandler
 from republic.games.text import condition_label
@@ -26,24 +27,15 @@ from republic.rules.scale import GroundScale
 from republic.rules.sequence import StepKey
 from republic.rules.troops import Grade
 
-
-class ActionRefused(Exception):
-    """The table asked for something the state does not allow; the message says why."""
-
-
 # --- whose turn, what is done ---------------------------------------------------------------------------
 
 
 def attacking_units(game: Game) -> list[Brigade | Battery]:
-    side = game.attacker
-    brigades = Brigade.objects.filter(game=game, division__side=side, destroyed=False, surrendered=False)
-    batteries = Battery.objects.filter(game=game, division__side=side, abandoned=False)
-    return [*brigades.select_related("division"), *batteries.select_related("division")]
+    return game.attacker.units_in_play() if game.attacker else []
 
 
 def events_this_step(game: Game, kind: str):
-    return Event.objects.filter(game=game, kind=kind, game_turn=game.game_turn, player_turn=game.player_turn,
-                                step=game.step, undone_by__isnull=True, undoes__isnull=True)
+    return this_turn(game, [game.step], [kind])
 
 
 def to_rally(game: Game) -> list[Brigade | Battery]:
@@ -152,18 +144,8 @@ def rally_view(request: HttpRequest, game_id: int, kind: str, unit_id: int) -> H
     unit = answers.unit_of_game({"brigade": Brigade, "battery": Battery}.get(kind, Brigade), game, unit_id)
     prefix = f"rally-{unit.key}"
     form = RallyForm(request.POST, prefix=prefix, leaders=_other_leaders(unit))
-    if form.is_valid():
-        try:
-            event = rally_unit(game, unit, form, answers.actor_of(request))
-        except StaleGame as exc:
-            return answers.stale(request, exc.game, str(exc))
-        except ActionRefused as exc:
-            return answers.stale(request, game, str(exc))
-        except RulesInputError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.problem)
-        else:
-            return answers.done(request, game, event)
-    return answers.invalid(request, game, {prefix: form})
+    return answers.form_action(request, game, form, prefix,
+                               lambda: rally_unit(game, unit, form, answers.actor_of(request)))
 
 
 # --- replacing fallen leaders (2.5) ---------------------------------------------------------------------
@@ -209,9 +191,6 @@ def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Even
         return action.record("LeaderReplaced", summary, subject=leader.name, inputs=encode(inputs),
                              result=encode(result))
 
-
-class VersionForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
 
 
 @require_POST

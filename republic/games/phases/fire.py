@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
-from republic.games.ledger import Action, StaleGame, act_on
+from republic.games.ledger import Action, ActionRefused, act_on, this_turn
 from republic.games.models import Battery, Brigade, Event, Game
 from republic.games.phases.handler import StepHandler
 from republic.games.text import condition_label, hits_text
@@ -53,11 +53,6 @@ from republic.rules.skirmish import (
 )
 from republic.rules.troops import BatteryType, Cover, Formation, Grade, UnitKind
 
-
-class ActionRefused(Exception):
-    """The table asked for something the state does not allow; the message says why."""
-
-
 MODELS = {"brigade": Brigade, "battery": Battery}
 FIRE_STEPS = (StepKey.SKIRMISH.value, StepKey.ARTILLERY_FIRE.value)
 HIT_EVENTS = ("SkirmishAttacked", "ArtilleryFired")
@@ -68,8 +63,7 @@ HIT_EVENTS = ("SkirmishAttacked", "ArtilleryFired")
 
 def events_in(game: Game, kinds: tuple[str, ...], steps: tuple[str, ...]):
     """This player turn's events of these kinds in these steps that still stand (not undone, not undos)."""
-    return Event.objects.filter(game=game, game_turn=game.game_turn, player_turn=game.player_turn, step__in=steps,
-                                kind__in=kinds, undone_by__isnull=True, undoes__isnull=True).order_by("seq")
+    return this_turn(game, steps, kinds)
 
 
 def this_step(game: Game, *kinds: str):
@@ -86,9 +80,8 @@ def in_play(unit: Brigade | Battery) -> bool:
 
 
 def side_units(game: Game, side_id: int | None) -> list[Brigade | Battery]:
-    brigades = Brigade.objects.filter(game=game, division__side_id=side_id, destroyed=False, surrendered=False)
-    batteries = Battery.objects.filter(game=game, division__side_id=side_id, abandoned=False)
-    return [*brigades.select_related("division"), *batteries.select_related("division")]
+    side = game.sides.filter(pk=side_id).first()
+    return side.units_in_play() if side else []
 
 
 def enemy_units(game: Game, side_id: int) -> list[Brigade | Battery]:
@@ -736,24 +729,6 @@ def _panic_panel(request: HttpRequest, game: Game, bound: dict) -> dict:
 # --- views ----------------------------------------------------------------------------------------------------
 
 
-def _answer(request: HttpRequest, game: Game, form: forms.Form, prefix: str, act) -> HttpResponse:
-    """Run an action for a valid form and answer as every action does; a rules error lands at its field."""
-    valid = form.is_valid()
-    if "version" in form.errors:
-        return answers.stale(request, game, "The form was incomplete: nothing was changed.")
-    if valid:
-        try:
-            event = act()
-        except StaleGame as exc:
-            return answers.stale(request, exc.game, str(exc))
-        except ActionRefused as exc:
-            return answers.stale(request, game, str(exc))
-        except RulesInputError as exc:
-            field = exc.field if exc.field in form.fields else None
-            form.add_error(field, exc.problem)
-        else:
-            return answers.done(request, game, event)
-    return answers.invalid(request, game, {prefix: form})
 
 
 @require_POST
@@ -761,7 +736,7 @@ def declare_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = DeclareBlocksForm(request.POST, prefix="skirmish-declare", blockers=defending_markers(game),
                              targets=attacking_markers(game))
-    return _answer(request, game, form, "skirmish-declare",
+    return answers.form_action(request, game, form, "skirmish-declare",
                    lambda: declare_blocks(game, form, answers.actor_of(request)))
 
 
@@ -772,7 +747,8 @@ def block_rolls_view(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.step != StepKey.SKIRMISH or declared is None:
         return answers.stale(request, game, "There are no declared skirmish blocks to roll now.")
     form = BlockRollsForm(request.POST, prefix="skirmish-rolls", blocks=declared.inputs["blocks"])
-    return _answer(request, game, form, "skirmish-rolls", lambda: roll_blocks(game, form, answers.actor_of(request)))
+    return answers.form_action(request, game, form, "skirmish-rolls",
+                               lambda: roll_blocks(game, form, answers.actor_of(request)))
 
 
 @require_POST
@@ -782,7 +758,8 @@ def skirmish_attack_view(request: HttpRequest, game_id: int, brigade_id: int) ->
     prefix = f"skirmish-{brigade.key}"
     targets = enemy_units(game, brigade.division.side_id)
     form = SkirmishAttackForm(request.POST, prefix=prefix, targets=targets)
-    return _answer(request, game, form, prefix, lambda: skirmish_attack(game, brigade, form, answers.actor_of(request)))
+    return answers.form_action(request, game, form, prefix,
+                               lambda: skirmish_attack(game, brigade, form, answers.actor_of(request)))
 
 
 @require_POST
@@ -794,7 +771,8 @@ def artillery_view(request: HttpRequest, game_id: int, battery_id: int) -> HttpR
                 if b.division.side_id == battery.division.side_id and b.pk != battery.pk]
     form = ArtilleryFireForm(request.POST, prefix=prefix, partners=partners,
                              targets=enemy_units(game, battery.division.side_id))
-    return _answer(request, game, form, prefix, lambda: fire_battery(game, battery, form, answers.actor_of(request)))
+    return answers.form_action(request, game, form, prefix,
+                               lambda: fire_battery(game, battery, form, answers.actor_of(request)))
 
 
 @require_POST
@@ -803,7 +781,8 @@ def save_fire_view(request: HttpRequest, game_id: int, battery_id: int) -> HttpR
     battery = answers.unit_of_game(Battery, game, battery_id)
     prefix = f"save-{battery.key}"
     form = SaveFireForm(request.POST, prefix=prefix)
-    return _answer(request, game, form, prefix, lambda: save_fire(game, battery, form, answers.actor_of(request)))
+    return answers.form_action(request, game, form, prefix,
+                               lambda: save_fire(game, battery, form, answers.actor_of(request)))
 
 
 @require_POST
@@ -812,7 +791,8 @@ def panic_view(request: HttpRequest, game_id: int, kind: str, unit_id: int) -> H
     unit = answers.unit_of_game(MODELS.get(kind, Brigade), game, unit_id)
     prefix = f"panic-{unit.key}"
     form = DemoralizedPanicForm(request.POST, prefix=prefix)
-    return _answer(request, game, form, prefix, lambda: panic_test(game, unit, form, answers.actor_of(request)))
+    return answers.form_action(request, game, form, prefix,
+                               lambda: panic_test(game, unit, form, answers.actor_of(request)))
 
 
 STEPS = {

@@ -10,13 +10,13 @@ from django.views.decorators.http import require_POST
 
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
-from republic.games.ledger import StaleGame, act_on
+from republic.games.forms import VersionForm
+from republic.games.ledger import ActionRefused, StaleGame, act_on, this_turn
 from republic.games.models import Battery, Brigade, Event, Game, Leader
-from republic.games.phases.fire import ActionRefused, this_step
+from republic.games.phases.fire import this_step
 from republic.games.phases.handler import StepHandler
 from republic.rules.codec import encode
 from republic.rules.dice import Roll
-from republic.rules.errors import RulesInputError
 from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat
 from republic.rules.sequence import StepKey
 
@@ -32,8 +32,7 @@ def base_hits_this_phase(game: Game) -> dict[str, int]:
     of the phase's events that still stand, whoever recorded them."""
     lost: dict[str, int] = defaultdict(int)
     steps = PHASE_STEPS.get(StepKey(game.step), ())
-    for event in Event.objects.filter(game=game, game_turn=game.game_turn, player_turn=game.player_turn,
-                                      step__in=steps, undone_by__isnull=True, undoes__isnull=True):
+    for event in this_turn(game, steps):
         for change in event.changes:
             if change["model"] == "brigade" and change["field"] == "bases":
                 lost[f"brigade:{change['id']}"] += change["before"] - change["after"]
@@ -128,9 +127,6 @@ def check_leader(game: Game, leader: Leader, form: HorsDeCombatForm, actor: str)
             provisional=result.provisional and not printed, printed_chart=bool(printed))
 
 
-class VersionForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
-
 
 def skip_leader(game: Game, leader: Leader, version: int, actor: str) -> Event:
     with act_on(game, version, actor) as action:
@@ -171,21 +167,8 @@ def check_view(request: HttpRequest, game_id: int, leader_id: int) -> HttpRespon
     leader = answers.unit_of_game(Leader, game, leader_id)
     prefix = f"hdc-leader:{leader.pk}"
     form = HorsDeCombatForm(request.POST, prefix=prefix)
-    valid = form.is_valid()
-    if "version" in form.errors:
-        return answers.stale(request, game, "The form was incomplete: nothing was changed.")
-    if valid:
-        try:
-            event = check_leader(game, leader, form, answers.actor_of(request))
-        except StaleGame as exc:
-            return answers.stale(request, exc.game, str(exc))
-        except ActionRefused as exc:
-            return answers.stale(request, game, str(exc))
-        except RulesInputError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.problem)
-        else:
-            return answers.done(request, game, event)
-    return answers.invalid(request, game, {prefix: form})
+    return answers.form_action(request, game, form, prefix,
+                               lambda: check_leader(game, leader, form, answers.actor_of(request)))
 
 
 @require_POST

@@ -26,11 +26,12 @@ from django.views.decorators.http import require_POST
 
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
-from republic.games.ledger import StaleGame, act_on
+from republic.games.forms import VersionForm
+from republic.games.ledger import ActionRefused, StaleGame, act_on
 from republic.games.models import Battery, Brigade, Event, Game, Leader
-from republic.games.phases.command import ActionRefused, events_this_step
+from republic.games.phases.command import events_this_step
 from republic.games.phases.handler import StepHandler
-from republic.games.text import cell_line, condition_label, modifier_line
+from republic.games.text import cell_line, condition_label, inches, modifier_line
 from republic.rules.codec import encode
 from republic.rules.errors import RulesInputError
 from republic.rules.maneuver import ROLLED_ACTIONS, ManeuverAction, ManeuverInput, resolve_maneuver
@@ -258,7 +259,8 @@ def roll_view(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     brigade = answers.unit_of_game(Brigade, game, unit_id)
     prefix = f"roll-{brigade.key}"
     form = ManeuverForm(request.POST, prefix=prefix, leaders=helpful_leaders(game, brigade.side_id))
-    return _answer(request, game, form, prefix, lambda: roll_maneuver(game, brigade, form, answers.actor_of(request)))
+    return answers.form_action(request, game, form, prefix,
+                               lambda: roll_maneuver(game, brigade, form, answers.actor_of(request)))
 
 
 # --- 2. the movement allowance (3.1, 3.4, 3.5, 3.6) ---------------------------------------------------
@@ -315,9 +317,6 @@ def movement_input(game: Game, unit: Brigade | Battery, data: dict) -> MovementI
     )
 
 
-def _inches(value: float) -> str:
-    return f'{value:g}"'
-
 
 def compute_movement(game: Game, unit: Brigade | Battery, data: dict) -> dict:
     """The allowance as the card shows it; nothing is recorded (a calculation changes no state)."""
@@ -330,14 +329,14 @@ def compute_movement(game: Game, unit: Brigade | Battery, data: dict) -> dict:
     result = resolve_movement_allowance(game.chart, movement_input(game, unit, data))
     scale = game.get_ground_scale_display()
     ground = [f"{g.ground.value.replace('_', ' ').capitalize()}: each inch costs {g.cost}\" of allowance; "
-              f"{_inches(g.reach)} on that ground alone" for g in result.ground]
+              f"{inches(g.reach)} on that ground alone" for g in result.ground]
     encoded = encode(result)
     return {
-        "allowance": _inches(result.allowance),
-        "normal": _inches(result.normal),
+        "allowance": inches(result.allowance),
+        "normal": inches(result.normal),
         "scale": scale,
-        "charge_bonus": _inches(result.charge_bonus) if result.charge_bonus else "",
-        "with_charge": _inches(result.with_charge),
+        "charge_bonus": inches(result.charge_bonus) if result.charge_bonus else "",
+        "with_charge": inches(result.with_charge),
         "charge_refused": result.charge_bonus_refused,
         "ground": ground,
         "modifiers": [modifier_line(m) for m in encoded["modifiers"]],
@@ -361,7 +360,7 @@ def movement_view(request: HttpRequest, game_id: int, kind: str, unit_id: int) -
         except ActionRefused as exc:
             return answers.stale(request, game, str(exc))
         except RulesInputError as exc:
-            form.add_error(_field(exc.field, form), exc.problem)
+            form.add_error(answers.error_field(form, exc.field), exc.problem)
     return answers.invalid(request, game, shown)
 
 
@@ -372,9 +371,6 @@ def _own_now(game: Game, unit: Brigade | Battery) -> None:
 
 # --- 3. the charge bonus used (3.1) ------------------------------------------------------------------------
 
-
-class VersionForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
 
 
 class ChargeForm(VersionForm):
@@ -488,7 +484,7 @@ def formation_view(request: HttpRequest, game_id: int, unit_id: int) -> HttpResp
     brigade = answers.unit_of_game(Brigade, game, unit_id)
     prefix = f"formation-{brigade.key}"
     form = FormationForm(request.POST, prefix=prefix)
-    return _answer(request, game, form, prefix, lambda: change_formation(
+    return answers.form_action(request, game, form, prefix, lambda: change_formation(
         game, brigade, Formation(form.cleaned_data["formation"]), form.cleaned_data["version"],
         answers.actor_of(request)))
 
@@ -499,7 +495,7 @@ def skirmishers_view(request: HttpRequest, game_id: int, unit_id: int) -> HttpRe
     brigade = answers.unit_of_game(Brigade, game, unit_id)
     prefix = f"skirmishers-{brigade.key}"
     form = SkirmisherForm(request.POST, prefix=prefix, limit=skirmisher_limit(brigade))
-    return _answer(request, game, form, prefix, lambda: deploy_skirmishers(
+    return answers.form_action(request, game, form, prefix, lambda: deploy_skirmishers(
         game, brigade, form.cleaned_data["deployed"], form.cleaned_data["version"], answers.actor_of(request)))
 
 
@@ -581,7 +577,7 @@ def battery_view(request: HttpRequest, game_id: int, unit_id: int) -> HttpRespon
     battery = answers.unit_of_game(Battery, game, unit_id)
     prefix = f"functions-{battery.key}"
     form = BatteryFunctionsForm(request.POST, prefix=prefix, slots=_slots(game, battery))
-    return _answer(request, game, form, prefix, lambda: use_battery_functions(
+    return answers.form_action(request, game, form, prefix, lambda: use_battery_functions(
         game, battery, form.cleaned_data, answers.actor_of(request)))
 
 
@@ -604,25 +600,8 @@ def _slots(game: Game, battery: Battery) -> int:
 _MODELS = {"brigade": Brigade, "battery": Battery}
 
 
-def _field(name: str, form: forms.Form) -> str | None:
-    """The form field an engine error names: 'terrain_within[1]' is the terrain_within field."""
-    base = (name or "").split("[")[0]
-    return base if base in form.fields else None
 
 
-def _answer(request: HttpRequest, game: Game, form: forms.Form, prefix: str, act) -> HttpResponse:
-    if form.is_valid():
-        try:
-            event = act()
-        except StaleGame as exc:
-            return answers.stale(request, exc.game, str(exc))
-        except ActionRefused as exc:
-            return answers.stale(request, game, str(exc))
-        except RulesInputError as exc:
-            form.add_error(_field(exc.field, form), exc.problem)
-        else:
-            return answers.done(request, game, event)
-    return answers.invalid(request, game, {prefix: form})
 
 
 def _brigade_card(game: Game, brigade: Brigade, rolled: dict, changes: Counter, bound: dict) -> dict:

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_POST
 
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
-from republic.games.ledger import StaleGame, act_on
+from republic.games.ledger import ActionRefused, StaleGame, act_on, this_turn
 from republic.games.models import Battery, Brigade, Command, Event, Game
 from republic.games.phases.handler import StepHandler
+from republic.games.text import inches
 from republic.rules.chart import Cell, Chart
 from republic.rules.codec import decode, encode
 from republic.rules.errors import RulesInputError
@@ -59,9 +60,6 @@ LOSS_CONDITIONS = {
 PRINTED_SOURCE = "the players' printed chart"
 
 
-class ActionRefused(Exception):
-    """The table asked for something the state does not allow; the message says why."""
-
 
 # --- the state of the phase -------------------------------------------------------------------------------
 
@@ -91,8 +89,7 @@ def division_unit(unit: Brigade | Battery) -> DivisionUnit:
 
 def phase_events(game: Game, kind: str):
     """This player turn's events of the panic phase (both steps), not undone."""
-    return Event.objects.filter(game=game, kind=kind, game_turn=game.game_turn, player_turn=game.player_turn,
-                                step__in=PANIC_STEPS, undone_by__isnull=True, undoes__isnull=True).order_by("seq")
+    return this_turn(game, PANIC_STEPS, [kind])
 
 
 @dataclass(frozen=True)
@@ -239,9 +236,6 @@ _VERBS = {ForcedMove.DISENGAGE: "disengages", ForcedMove.WITHDRAW: "withdraws", 
           ForcedMove.RETREAT: "retreats", ForcedMove.ROUT: "routs"}
 
 
-def _inches(distance: float) -> str:
-    return f'{distance:g}"'
-
 
 def _arithmetic(result: DivisionPanicResult) -> str:
     """'7 + 2 unshaken = 9 against 6': the die, the die modifiers, the pass number."""
@@ -267,10 +261,10 @@ def test_summary(name: str, result: DivisionPanicResult, names: dict[str, str]) 
     distances = [u.distance for u in result.units if u.move is not None]
     if distances:
         usual = max(distances, key=distances.count)
-        others = [f"{names[u.id]} {_inches(u.distance)}" if u.move is not None
+        others = [f"{names[u.id]} {inches(u.distance)}" if u.move is not None
                   else f"{names[u.id]} already moved as far" for u in result.units
                   if u.move is None or u.distance != usual]
-        moves = f"every unit {verb} {_inches(usual)}" + (f" ({', '.join(others)})" if others else "")
+        moves = f"every unit {verb} {inches(usual)}" + (f" ({', '.join(others)})" if others else "")
     else:
         moves = f"every unit has already moved as far as the division's {result.move.title}"
     parts = [f"{name} panics ({_arithmetic(result)}): {moves}"]
