@@ -41,15 +41,16 @@ def base_hits_this_phase(game: Game) -> dict[str, int]:
     return {key: n for key, n in lost.items() if n > 0}
 
 
-def command_units(leader: Leader) -> list[Brigade | Battery]:
-    """The units of the leader's own command: its division, or every division below a corps or army."""
-    units = [*Brigade.objects.filter(game=leader.game_id).select_related("division__parent__parent"),
-             *Battery.objects.filter(game=leader.game_id).select_related("division__parent__parent")]
-    return [u for u in units if leader.command_id in {c.pk for c in u.division.chain()}]
-
-
-def command_base_hits(leader: Leader, lost: dict[str, int]) -> int:
-    return sum(lost.get(u.key, 0) for u in command_units(leader))
+def losses_by_command(game: Game, lost: dict[str, int]) -> dict[int, int]:
+    """Bases lost this phase under each command: a division's own units, and every division below a corps
+    or army. One pass over the units, whatever the number of leaders."""
+    totals: dict[int, int] = defaultdict(int)
+    for model in (Brigade, Battery):
+        for unit in model.objects.filter(game=game).select_related("division__parent__parent"):
+            if lost.get(unit.key):
+                for command in unit.division.chain():
+                    totals[command.pk] += lost[unit.key]
+    return totals
 
 
 def leaders_to_check(game: Game) -> list[Leader]:
@@ -66,12 +67,8 @@ def pending_leaders(game: Game) -> list[tuple[Leader, int]]:
     lost = base_hits_this_phase(game)
     if not lost:
         return []
-    found = []
-    for leader in leaders_to_check(game):
-        hits = command_base_hits(leader, lost)
-        if hits:
-            found.append((leader, hits))
-    return found
+    totals = losses_by_command(game, lost)
+    return [(leader, totals[leader.command_id]) for leader in leaders_to_check(game) if totals.get(leader.command_id)]
 
 
 def _pending(game: Game) -> list[str]:
@@ -140,11 +137,12 @@ def skip_leader(game: Game, leader: Leader, version: int, actor: str) -> Event:
 
 def _panel(request: HttpRequest, game: Game, bound: dict) -> dict:
     lost = base_hits_this_phase(game)
+    totals = losses_by_command(game, lost)
     must = {leader.pk for leader, _ in pending_leaders(game)}
     rows = []
     for leader in leaders_to_check(game):
         prefix = f"hdc-leader:{leader.pk}"
-        hits = command_base_hits(leader, lost) if lost else 0
+        hits = totals.get(leader.command_id, 0)
         form = bound.get(prefix) or HorsDeCombatForm(prefix=prefix, initial={"version": game.version,
                                                                             "base_hits_within_4": hits})
         rows.append({"leader": leader, "hits": hits, "form": form, "pending": leader.pk in must,
