@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:game_id>/player/", views.set_actor, name="set_actor"),
     path("games/<int:game_id>/units/<str:kind>/<int:unit_id>/<str:change>/", views.correct_unit,
          name="correct_unit"),
+    path("games/<int:game_id>/divisions/<int:division_id>/orders/", views.set_orders, name="set_orders"),
     *PHASE_URLS,
     path("chart/", chart_reference, name="chart"),
     path("admin/", admin.site.urls),

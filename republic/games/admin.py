@@ -10,7 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 
 from republic.games.ledger import snapshot
-from republic.games.models import Battery, Brigade, Command, Event, Game, Leader, Side
+from republic.games.models import ADVANCED_RULES, Battery, Brigade, Command, Event, Game, Leader, Side
 
 LOCKED_MESSAGE = ("{game} is under way (status {status}; events in its log: {events}): its state is read-only "
                   "in the admin, because a change here would bypass the event log. Make changes on the game page, "
@@ -108,6 +108,11 @@ class GameForm(forms.ModelForm):
         model = Game
         fields = ("name", "scenario", "demo", "chart_version", "ground_scale", "first_attacker", "advanced_rules",
                   "status", "game_turn", "player_turn", "step")
+
+    advanced_rules = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Advanced rules in use",
+        choices=[(number, f"{number} {title}") for number, title in ADVANCED_RULES.items()],
+        help_text="Played by hand at the table: the app shows them but does not apply them.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

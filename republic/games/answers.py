@@ -87,7 +87,12 @@ def form_action(request: HttpRequest, game: Game, form, prefix: str | None, act:
             form.add_error(error_field(form, exc.field), exc.problem)
         else:
             return done(request, game, event)
-    return invalid(request, game, {prefix: form} if prefix else {})
+    if prefix is None:
+        # a form drawn without a place for field errors: say them as the page's message
+        problems = [f"{name.replace('_', ' ')}: {' '.join(errors)}" if name != "__all__" else " ".join(errors)
+                    for name, errors in form.errors.items()]
+        return stale(request, game, "Nothing was changed. " + "; ".join(problems))
+    return invalid(request, game, {prefix: form})
 
 
 def error_field(form, name: str) -> str | None:

@@ -14,6 +14,13 @@ from republic.rules.sequence import StepKey
 from republic.rules.troops import BatteryType, Formation, Grade, LeaderClass, UnitKind
 from republic.rules.troops import Leader as LeaderValue
 
+ADVANCED_RULES = {
+    "101": "Cavalry Skirmishers",
+    "102": "Grand Tactical Inexperience",
+}
+"""The advanced rules known to the app, by number; a game lists those its players use (the app applies
+none of them yet: the table plays them by hand)."""
+
 BATTERY_LABELS = {BatteryType.H_RIFLE: "H Rifle", BatteryType.M_RIFLE: "M Rifle", BatteryType.M_SB: "M Sb",
                   BatteryType.L_SB: "L Sb"}
 
@@ -49,6 +56,10 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def advanced_rule_names(self) -> list[str]:
+        return [f"{number} {ADVANCED_RULES.get(str(number), '')}".strip() for number in self.advanced_rules]
 
     @property
     def chart(self):

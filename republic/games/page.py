@@ -47,8 +47,11 @@ def _all(result, key: str) -> list:
 
 def unit_card(unit: Brigade | Battery) -> dict:
     battery = isinstance(unit, Battery)
-    losses = (("damage_plus", "+ damage"), ("damage_minus", "− damage")) if battery else (
-        ("base_minus", "− base"), ("base_plus", "+ base"))
+    if battery:
+        frontage = ("unpacked", "normal frontage") if unit.packed else ("packed", "packed")
+        losses = (("damage_plus", "+ damage"), ("damage_minus", "− damage"), frontage)
+    else:
+        losses = (("base_minus", "− base"), ("base_plus", "+ base"))
     return {
         "unit": unit,
         "model": unit._meta.model_name,
@@ -104,6 +107,7 @@ def page_context(request: HttpRequest, game: Game, event: Event | None = None, f
         "panel": handler.panel(request, game, forms) if in_progress else {"sides": list(game.sides.all())},
         "result": result_view(event),
         "order_of_battle": order_of_battle(game),
+        "orders_choices": Command.Orders.choices,
         "log": list(game.events.order_by("-seq")[:8]),
         "actor": actor_of(request),
         "error": error,

@@ -9,8 +9,8 @@ from django.views.decorators.http import require_POST
 
 from republic.games import answers
 from republic.games.forms import VersionForm
-from republic.games.ledger import NothingToUndo, StaleGame, act_on, undo_last, undo_to
-from republic.games.models import Battery, Brigade, Game
+from republic.games.ledger import ActionRefused, NothingToUndo, StaleGame, act_on, undo_last, undo_to
+from republic.games.models import Battery, Brigade, Command, Event, Game
 from republic.games.page import page_context, result_view
 from republic.games.scenario import ScenarioError, create_game, parse_csv, parse_scenario
 from republic.games.text import condition_label
@@ -91,6 +91,8 @@ CORRECTIONS = {
     "base_plus": ("bases", +1, "adds a base"),
     "damage_plus": ("damage", +1, "adds a damage"),
     "damage_minus": ("damage", -1, "removes a damage"),
+    "packed": ("packed", True, "is packed (closer than double frontage, 1.3)"),
+    "unpacked": ("packed", False, "is at normal frontage"),
 }
 
 
@@ -108,23 +110,55 @@ def correct_unit(request: HttpRequest, game_id: int, kind: str, unit_id: int, ch
         return answers.stale(request, game, "The form was incomplete: nothing was changed.")
     if not hasattr(unit, field):
         return answers.stale(request, game, f"{unit.name} has no {field.replace('_', ' ')} to correct.")
-    limit = {"m_hits": 4, "bases": getattr(unit, "bases_start", 1), "damage": 9}[field]
-    new = getattr(unit, field) + step
-    if not 0 <= new <= limit:
-        return answers.stale(request, game, f"{unit.name} cannot go to {new} {field.replace('_', ' ')} "
-                                            f"(0 to {limit}): nothing was changed.")
+    if isinstance(step, bool):
+        new = step
+    else:
+        limit = {"m_hits": 4, "bases": getattr(unit, "bases_start", 1), "damage": 9}[field]
+        new = getattr(unit, field) + step
+        if not 0 <= new <= limit:
+            return answers.stale(request, game, f"{unit.name} cannot go to {new} {field.replace('_', ' ')} "
+                                                f"(0 to {limit}): nothing was changed.")
     try:
         with act_on(game, version, answers.actor_of(request)) as action:
             fresh = model.objects.get(pk=unit.pk)
             action.set(fresh, field, new)
             if field == "bases":
                 action.set(fresh, "destroyed", new == 0)
-            after = condition_label(fresh.m_hits) if field == "m_hits" else f"{new} {field.replace('_', ' ')}"
-            event = action.record("CorrectionMade", f"Correction: {fresh.name} {words} (now {after})",
-                                  subject=fresh.name, inputs={"unit": fresh.key, "field": field, "by": step})
+            if isinstance(step, bool):
+                summary = f"Correction: {fresh.name} {words}"
+            else:
+                after = condition_label(fresh.m_hits) if field == "m_hits" else f"{new} {field.replace('_', ' ')}"
+                summary = f"Correction: {fresh.name} {words} (now {after})"
+            event = action.record("CorrectionMade", summary, subject=fresh.name,
+                                  inputs={"unit": fresh.key, "field": field, "to": new})
     except StaleGame as exc:
         return answers.stale(request, exc.game, str(exc))
     return answers.done(request, game, event)
+
+
+class OrdersForm(VersionForm):
+    orders = forms.ChoiceField(choices=Command.Orders.choices)
+
+
+@require_POST
+def set_orders(request: HttpRequest, game_id: int, division_id: int) -> HttpResponse:
+    """A division's orders, as its player gives them (a panicked division is reset to Defend, 6.1)."""
+    game = answers.game_or_404(game_id)
+    division = answers.unit_of_game(Command, game, division_id)
+    form = OrdersForm(request.POST)
+
+    def change() -> Event:
+        with act_on(game, form.cleaned_data["version"], answers.actor_of(request)) as action:
+            fresh = Command.objects.get(pk=division.pk)
+            if fresh.level != Command.Level.DIVISION:
+                raise ActionRefused(f"{fresh.name} is not a division: orders go to divisions.")
+            if fresh.orders == form.cleaned_data["orders"]:
+                raise ActionRefused(f"{fresh.name} already has orders to {fresh.orders}.")
+            action.set(fresh, "orders", form.cleaned_data["orders"])
+            return action.record("OrdersChanged", f"{fresh.name}: orders now {fresh.get_orders_display()}",
+                                 subject=fresh.name, inputs={"division": fresh.pk, "orders": fresh.orders})
+
+    return answers.form_action(request, game, form, None, change)
 
 
 class FirstAttackerForm(VersionForm):

@@ -185,3 +185,53 @@ def test_a_field_set_twice_in_one_action_is_one_change_and_undoes_cleanly(demo):
     archer.refresh_from_db()
     assert (archer.m_hits, archer.bases) == (0, 4)
     assert state_matches_events(demo)
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_divisions_orders_change_as_an_event(client, demo, htmx):
+    from republic.games.models import Command
+
+    heth = Command.objects.get(game=demo, name="Heth's Division")
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    client.post(f"/games/{demo.pk}/divisions/{heth.pk}/orders/", {"version": demo.version, "orders": "hold"},
+                **headers)
+    heth.refresh_from_db()
+    assert heth.orders == "hold"
+    assert Event.objects.get(game=demo, kind="OrdersChanged").inputs["orders"] == "hold"
+    assert state_matches_events(demo)
+
+
+@pytest.mark.parametrize(("orders", "target", "message"), [
+    ("attack", "Heth's Division", "already has orders to attack"),
+    ("retreat", "Heth's Division", "Select a valid choice"),
+    ("hold", "Third Corps", "is not a division"),
+])
+def test_bad_orders_change_nothing(client, demo, orders, target, message):
+    from republic.games.models import Command
+
+    command = Command.objects.get(game=demo, name=target)
+    response = client.post(f"/games/{demo.pk}/divisions/{command.pk}/orders/",
+                           {"version": demo.version, "orders": orders}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert not Event.objects.filter(game=demo).exists()
+    assert message in response.content.decode()
+
+
+def test_a_battery_is_marked_packed_and_back(client, demo):
+    from republic.games.models import Battery
+
+    hall = Battery.objects.get(game=demo, name="2nd Maine Light, Battery B (Hall)")
+    client.post(f"/games/{demo.pk}/units/battery/{hall.pk}/packed/", {"version": demo.version})
+    hall.refresh_from_db()
+    assert hall.packed
+    assert "packed" in client.get(f"/games/{demo.pk}/").content.decode()
+    client.post(f"/games/{demo.pk}/units/battery/{hall.pk}/unpacked/", {"version": Game.objects.get().version})
+    hall.refresh_from_db()
+    assert not hall.packed and state_matches_events(demo)
+
+
+def test_the_advanced_rules_in_use_show_on_the_game_page_and_the_log(client, demo):
+    Game.objects.filter(pk=demo.pk).update(advanced_rules=["101"])
+    page = client.get(f"/games/{demo.pk}/").content.decode()
+    assert "Advanced rules (played by hand): 101 Cavalry Skirmishers" in page
+    assert "advanced rules 101 Cavalry Skirmishers" in client.get(f"/games/{demo.pk}/log/").content.decode()
