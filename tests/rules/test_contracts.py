@@ -1,6 +1,8 @@
 """The engine's shared pieces: dice, hits, leaders, morale ladder, forced moves, codec."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from republic.rules.codec import decode, encode
 from republic.rules.dice import Roll, RollSource, d10, roll_2d10, roll_d10
@@ -134,9 +136,6 @@ def test_veteran_two_panic_hits_withdraw_and_untrained_retreat(chart):
     assert (veteran.move, veteran.loss, veteran.provisional) == (ForcedMove.WITHDRAW, 0, False)
     assert resolve_panic(chart, PanicInput(Grade.UNTRAINED, 2)).move is ForcedMove.RETREAT
 
-
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 @given(st.integers(0, 4), st.integers(0, 12), st.sampled_from(list(MoraleCause)))
