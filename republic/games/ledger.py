@@ -39,12 +39,12 @@ class StaleGame(Exception):
                          "it stands now.")
 
 
-class NothingToUndo(Exception):
-    pass
-
-
 class ActionRefused(Exception):
     """The table asked for something the state does not allow; the message says why."""
+
+
+class NothingToUndo(ActionRefused):
+    pass
 
 
 def standing(game: Game):

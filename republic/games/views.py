@@ -9,12 +9,12 @@ from django.views.decorators.http import require_POST
 
 from republic.games import answers
 from republic.games.forms import VersionForm
-from republic.games.ledger import ActionRefused, NothingToUndo, StaleGame, act_on, undo_last, undo_to
+from republic.games.ledger import ActionRefused, StaleGame, act_on, undo_last, undo_to
 from republic.games.models import Battery, Brigade, Command, Event, Game
 from republic.games.page import page_context, result_view
 from republic.games.scenario import ScenarioError, create_game, parse_csv, parse_scenario
 from republic.games.text import condition_label
-from republic.games.walk import StepBlocked, advance, choose_first_attacker
+from republic.games.walk import advance, choose_first_attacker
 from republic.rules.scale import GroundScale
 
 
@@ -37,31 +37,17 @@ def _version(request: HttpRequest) -> int | None:
 @require_POST
 def next_step(request: HttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
-    version = _version(request)
-    if version is None:
-        return answers.stale(request, game, "The form was incomplete: nothing was changed.")
-    try:
-        event = advance(game, version, answers.actor_of(request))
-    except StaleGame as exc:
-        return answers.stale(request, exc.game, str(exc))
-    except StepBlocked as exc:
-        return answers.stale(request, game, str(exc))
-    return answers.done(request, game, event)
+    form = VersionForm(request.POST)
+    return answers.form_action(request, game, form, None,
+                               lambda: advance(game, form.cleaned_data["version"], answers.actor_of(request)))
 
 
 @require_POST
 def undo(request: HttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
-    version = _version(request)
-    if version is None:
-        return answers.stale(request, game, "The form was incomplete: nothing was changed.")
-    try:
-        event = undo_last(game, version, answers.actor_of(request))
-    except StaleGame as exc:
-        return answers.stale(request, exc.game, str(exc))
-    except NothingToUndo as exc:
-        return answers.stale(request, game, str(exc))
-    return answers.done(request, game, event)
+    form = VersionForm(request.POST)
+    return answers.form_action(request, game, form, None,
+                               lambda: undo_last(game, form.cleaned_data["version"], answers.actor_of(request)))
 
 
 @staff_member_required

@@ -1,12 +1,12 @@
 """The walk through the turn sequence (1.6, 1.7): where the game stands, what is still to do, and moving on."""
 
-from republic.games.ledger import Action, act_on
+from republic.games.ledger import Action, ActionRefused, act_on
 from republic.games.models import Battery, Brigade, Command, Event, Game, Leader
 from republic.games.phases import handler_for
 from republic.rules.sequence import Position, StepKey, next_position, step_for
 
 
-class StepBlocked(Exception):
+class StepBlocked(ActionRefused):
     def __init__(self, todo: list[str]):
         self.todo = todo
         super().__init__("Not yet: " + "; ".join(todo))

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
 from republic.games.forms import VersionForm
-from republic.games.ledger import Action, ActionRefused, StaleGame, act_on, this_turn
+from republic.games.ledger import Action, ActionRefused, act_on, this_turn
 from republic.games.models import Battery, Brigade, Command, Event, Game, Leader
 from republic.games.phases.handler import StepHandler
 from republic.games.text import condition_label
@@ -839,15 +839,8 @@ def end_assault(game: Game, seq: int, version: int, actor: str) -> Event:
 def end_view(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = VersionForm(request.POST)
-    if not form.is_valid():
-        return answers.stale(request, game, "The form was incomplete: nothing was changed.")
-    try:
-        event = end_assault(game, seq, form.cleaned_data["version"], answers.actor_of(request))
-    except StaleGame as exc:
-        return answers.stale(request, exc.game, str(exc))
-    except ActionRefused as exc:
-        return answers.stale(request, game, str(exc))
-    return answers.done(request, game, event)
+    return answers.form_action(request, game, form, None, lambda: end_assault(
+        game, seq, form.cleaned_data["version"], answers.actor_of(request)))
 
 
 # --- the assault step's panel ---------------------------------------------------------------------------

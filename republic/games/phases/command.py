@@ -8,12 +8,11 @@ from django.views.decorators.http import require_POST
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
 from republic.games.forms import VersionForm
-from republic.games.ledger import ActionRefused, StaleGame, act_on, this_turn
+from republic.games.ledger import ActionRefused, act_on, this_turn
 from republic.games.models import Battery, Brigade, Command, Event, Game, Leader
 from republic.games.phases.handler import StepHandler
 from republic.games.text import condition_label
 from republic.rules.codec import encode
-from republic.rules.errors import RulesInputError
 from republic.rules.leaders import Candidate as ReplacementCandidate
 from republic.rules.leaders import (
     CommandRelation,
@@ -198,15 +197,8 @@ def replace_view(request: HttpRequest, game_id: int, leader_id: int) -> HttpResp
     game = answers.game_or_404(game_id)
     leader = answers.unit_of_game(Leader, game, leader_id)
     form = VersionForm(request.POST)
-    if not form.is_valid():
-        return answers.stale(request, game, "The form was incomplete: nothing was changed.")
-    try:
-        event = replace_leader(game, leader, form.cleaned_data["version"], answers.actor_of(request))
-    except StaleGame as exc:
-        return answers.stale(request, exc.game, str(exc))
-    except (ActionRefused, RulesInputError) as exc:
-        return answers.stale(request, game, str(exc))
-    return answers.done(request, game, event)
+    return answers.form_action(request, game, form, None, lambda: replace_leader(
+        game, leader, form.cleaned_data["version"], answers.actor_of(request)))
 
 
 def _replace_panel(request: HttpRequest, game: Game, bound: dict) -> dict:

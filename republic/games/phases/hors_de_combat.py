@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
 from republic.games.forms import VersionForm
-from republic.games.ledger import ActionRefused, StaleGame, act_on, this_turn
+from republic.games.ledger import ActionRefused, act_on, this_turn
 from republic.games.models import Battery, Brigade, Event, Game, Leader
 from republic.games.phases.fire import this_step
 from republic.games.phases.handler import StepHandler
@@ -174,15 +174,8 @@ def skip_view(request: HttpRequest, game_id: int, leader_id: int) -> HttpRespons
     game = answers.game_or_404(game_id)
     leader = answers.unit_of_game(Leader, game, leader_id)
     form = VersionForm(request.POST)
-    if not form.is_valid():
-        return answers.stale(request, game, "The form was incomplete: nothing was changed.")
-    try:
-        event = skip_leader(game, leader, form.cleaned_data["version"], answers.actor_of(request))
-    except StaleGame as exc:
-        return answers.stale(request, exc.game, str(exc))
-    except ActionRefused as exc:
-        return answers.stale(request, game, str(exc))
-    return answers.done(request, game, event)
+    return answers.form_action(request, game, form, None, lambda: skip_leader(
+        game, leader, form.cleaned_data["version"], answers.actor_of(request)))
 
 
 _HANDLER = StepHandler("games/steps/hors_de_combat.html", _pending, _panel)
