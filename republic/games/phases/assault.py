@@ -212,8 +212,7 @@ CONTACT_CHOICES = [("", "—"), (Contact.ALL_OUT.value, 'all-out, within 2"'),
                    (Contact.GENERAL.value, 'general, 2" to 4"')]
 
 
-class DeclareForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
+class DeclareForm(VersionForm):
     primary = forms.ChoiceField(label="Primary defender", required=False,
                                 help_text="The unit the attackers have the greatest contact frontage with (5.1).")
 
@@ -943,8 +942,7 @@ def _disorder_pending(game: Game) -> list[str]:
     return [f"apply charge disorder: 1M to {', '.join(u.name for u, _ in units)}"]
 
 
-class DisorderForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
+class DisorderForm(VersionForm):
     also = forms.MultipleChoiceField(
         label="Also used charge movement this turn", required=False, widget=forms.CheckboxSelectMultiple,
         help_text="Units that spent any of their assault bonus move, in the maneuver phase or to carry a position "

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
+from republic.games.forms import VersionForm
 from republic.games.ledger import Action, ActionRefused, act_on, this_turn
 from republic.games.models import Battery, Brigade, Event, Game
 from republic.games.phases.handler import StepHandler
@@ -227,8 +228,7 @@ def _skirmish_pending(game: Game) -> list[str]:
     return []
 
 
-class DeclareBlocksForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
+class DeclareBlocksForm(VersionForm):
 
     def __init__(self, *args, blockers=(), targets=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -456,8 +456,7 @@ class ArtilleryFireForm(DiceForm):
         return cleaned
 
 
-class SaveFireForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
+class SaveFireForm(VersionForm):
     moved_this_turn = forms.BooleanField(label="It moved this player turn (also facing or prolonging)",
                                          required=False)
     out_of_command_radius = forms.BooleanField(label="It is out of command radius", required=False)
@@ -645,8 +644,7 @@ def _panic_pending(game: Game) -> list[str]:
     return [f"demoralized panic test for {u.name} ({u.p_hits_turn}P)" for u in to_panic_test(game)]
 
 
-class DemoralizedPanicForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
+class DemoralizedPanicForm(VersionForm):
     out_of_town = forms.BooleanField(label="Retreating or routing out of town terrain", required=False)
     across_bridge_or_ford = forms.BooleanField(label="Retreating or routing across a bridge or fordable stream",
                                                required=False)

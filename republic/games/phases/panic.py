@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from republic.games import answers
 from republic.games.dice import DiceForm, die_field
+from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, StaleGame, act_on, this_turn
 from republic.games.models import Battery, Brigade, Command, Event, Game
 from republic.games.phases.handler import StepHandler
@@ -442,8 +443,7 @@ def test_view(request: HttpRequest, game_id: int, division_id: int) -> HttpRespo
 # --- adjoining divisions ----------------------------------------------------------------------------------
 
 
-class AdjoiningForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
+class AdjoiningForm(VersionForm):
     adjoining = forms.MultipleChoiceField(
         label='Divisions adjoining it', required=False, widget=forms.CheckboxSelectMultiple,
         help_text='Their closest units are within 3" of its closest units, or within line of sight if that is '
