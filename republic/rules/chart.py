@@ -14,13 +14,13 @@ can find the mistake.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
 import yaml
 
-from republic.rules.results import CellUse, Provenance
+from republic.rules.results import FILE_PROVENANCES, CellUse, Provenance
 
 ValueType = Callable[[Any], Any]
 """Turns a raw cell value into an engine value, raising ValueError with a readable message."""
@@ -129,6 +129,8 @@ class Band:
         return (self.low is None or n >= self.low) and (self.high is None or n <= self.high)
 
     def label(self) -> str:
+        if self.low is None and self.high is None:
+            return "any number"
         if self.low is None:
             return f"{self.high} or less"
         if self.high is None:
@@ -180,6 +182,28 @@ class Chart:
             if band.holds(n):
                 return band.cell.value, _use(table, band.label(), band.cell)
         raise ChartError(f"no band holds {n}", table=table)  # unreachable for a validated chart
+
+    def overlay(self, readings: Mapping[str, Any]) -> "Chart":
+        """This chart with each named table reading, wherever it is looked up, the value the players read off
+        their own printed chart for the result at hand. The engine then works out everything that follows
+        from it exactly as from a stored cell, and every use of it says "printed". A value is written as in a
+        chart file and checked the same way, so a bad one is refused naming its table."""
+        tables = dict(self.tables)
+        for name, raw in readings.items():
+            table = self._table(name)
+            try:
+                value = table.spec.value(raw)
+            except (ValueError, TypeError) as exc:
+                raise ChartError(str(exc), table=name) from None
+            cell = Cell(value, Provenance.PRINTED, PRINTED_SOURCE, raw=raw)
+            if isinstance(table.spec, BandSpec):
+                tables[name] = replace(table, bands=(Band(None, None, cell),))
+            else:
+                tables[name] = replace(table, cells=dict.fromkeys(table.cells, cell))
+        return replace(self, tables=tables)
+
+
+PRINTED_SOURCE = "the players' printed chart"
 
 
 def _use(table: str, key: str, cell: Cell) -> CellUse:
@@ -341,9 +365,9 @@ def _cell(spec: TableSpec, raw: Any, default: Provenance | None, row: str, colum
 
 
 def _provenance(raw: Any, table: str, row: str, cell: str) -> Provenance:
-    try:
-        return Provenance(raw)
-    except ValueError:
+    found = next((p for p in FILE_PROVENANCES if p.value == raw), None)
+    if found is None:
         raise ChartError(
             f"provenance must be confirmed, derived or provisional, got {raw!r}", table=table, row=row, cell=cell
-        ) from None
+        )
+    return found

@@ -9,7 +9,8 @@ from enum import StrEnum
 
 from republic.rules.chart import Chart, KeyedSpec, number
 from republic.rules.errors import RulesInputError
-from republic.rules.results import Explained, Mechanic
+from republic.rules.hits import Hits
+from republic.rules.results import CellUse, Explained, Mechanic
 from republic.rules.scale import GroundScale, scale_ratio, scaled
 
 
@@ -33,10 +34,47 @@ class ForcedMove(StrEnum):
         return self.name.replace("_", " ").lower()
 
 
+class BatteryAction(StrEnum):
+    LIMBER = "limber"
+    ABANDONED = "abandoned"
+
+
+@dataclass(frozen=True)
+class BatteryResponse:
+    """What a battery does for a forced move (R:1654-1658), written 'limber', 'limber 1B' or 'abandoned'."""
+
+    action: BatteryAction
+    damage: int = 0
+
+    @classmethod
+    def parse(cls, raw) -> "BatteryResponse":
+        parts = str(raw).split() if isinstance(raw, str) else []
+        try:
+            action = BatteryAction(parts[0])
+            damage = Hits.parse(parts[1]) if len(parts) == 2 else Hits()
+        except (IndexError, ValueError):
+            action, damage = None, None
+        if action is None or len(parts) > 2 or damage.m or damage.p:
+            raise ValueError(f"a battery response is 'limber', 'limber 1B' or 'abandoned', got {raw!r}")
+        return cls(action, damage.b)
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.damage}B" if self.damage else str(self.action)
+
+
 TABLES = (
     KeyedSpec("forced_moves", "3.3", "Forced moves, foot, in inches", tuple(m.value for m in ForcedMove), number),
     KeyedSpec("horse_forced_move_factor", "5.5", "Horse forced moves, times foot", ("factor",), number),
+    KeyedSpec("battery_forced_move", "5.5", "Artillery batteries' forced moves",
+              tuple(m.value for m in ForcedMove), BatteryResponse.parse),
 )
+
+
+def battery_response(chart: Chart, move: ForcedMove) -> tuple[BatteryResponse, CellUse]:
+    """What a battery does for a forced move (5.5): limber up, perhaps at a damage, or be abandoned."""
+    response: BatteryResponse
+    response, use = chart.entry("battery_forced_move", move.value)
+    return response, use
 
 
 @dataclass(frozen=True)

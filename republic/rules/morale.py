@@ -26,34 +26,53 @@ class Condition(StrEnum):
         return list(Condition).index(self)
 
     @property
-    def restrictions(self) -> tuple[str, ...]:
+    def restrictions(self) -> tuple["Restriction", ...]:
         return RESTRICTIONS[self]
+
+    def forbids(self, restriction: "Restriction") -> bool:
+        return restriction in RESTRICTIONS[self]
 
 
 MAX_M_HITS = 4
 
-RESTRICTIONS: dict[Condition, tuple[str, ...]] = {
+
+class Restriction(StrEnum):
+    """What a morale condition forbids (2.3), each worded as the rules word it."""
+
+    CHANGE_FORMATION = "may not change formation"
+    DEPLOY_SKIRMISHERS = "may not deploy skirmishers"
+    INFANTRY_ASSAULT_ARTILLERY = "infantry will not assault artillery"
+    INFANTRY_ASSAULT_OR_ADVANCE_ON_HORSE_OR_GUNS = "infantry will not assault or advance on cavalry or artillery"
+    CAVALRY_ASSAULT_ARTILLERY = "cavalry will not assault artillery"
+    ARTILLERY_TOWARD_ENEMY = "artillery will not move or prolong toward an enemy"
+    UNLIMBER = "may not unlimber"
+    ADVANCE = "will not voluntarily advance toward any enemy"
+    SILENCED = "unlimbered artillery is silenced; it may limber only to move away from the enemy"
+    M_BECOMES_P = "each further M hit from skirmishers, artillery or assault becomes a P hit"
+
+
+RESTRICTIONS: dict[Condition, tuple[Restriction, ...]] = {
     Condition.FORMED: (),
-    Condition.UNFORMED: ("may not change formation",),
+    Condition.UNFORMED: (Restriction.CHANGE_FORMATION,),
     Condition.RATTLED: (
-        "may not change formation",
-        "may not deploy skirmishers",
-        "infantry will not assault artillery",
+        Restriction.CHANGE_FORMATION,
+        Restriction.DEPLOY_SKIRMISHERS,
+        Restriction.INFANTRY_ASSAULT_ARTILLERY,
     ),
     Condition.SHAKEN: (
-        "may not change formation",
-        "may not deploy skirmishers",
-        "infantry will not assault or advance on cavalry or artillery",
-        "cavalry will not assault artillery",
-        "artillery will not move or prolong toward an enemy",
+        Restriction.CHANGE_FORMATION,
+        Restriction.DEPLOY_SKIRMISHERS,
+        Restriction.INFANTRY_ASSAULT_OR_ADVANCE_ON_HORSE_OR_GUNS,
+        Restriction.CAVALRY_ASSAULT_ARTILLERY,
+        Restriction.ARTILLERY_TOWARD_ENEMY,
     ),
     Condition.DEMORALIZED: (
-        "may not change formation",
-        "may not deploy skirmishers",
-        "may not unlimber",
-        "will not voluntarily advance toward any enemy",
-        "unlimbered artillery is silenced; it may limber only to move away from the enemy",
-        "each further M hit from skirmishers, artillery or assault becomes a P hit",
+        Restriction.CHANGE_FORMATION,
+        Restriction.DEPLOY_SKIRMISHERS,
+        Restriction.UNLIMBER,
+        Restriction.ADVANCE,
+        Restriction.SILENCED,
+        Restriction.M_BECOMES_P,
     ),
 }
 

@@ -15,7 +15,6 @@ from enum import StrEnum
 
 from republic.rules.chart import Chart, KeyedSpec, integer
 from republic.rules.errors import RulesInputError
-from republic.rules.morale import Condition, condition_for
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale, scale_ratio, scaled
 from republic.rules.troops import Cover, Grade, UnitKind
@@ -194,7 +193,6 @@ BOX_KEYS = (
 
 TABLES = (
     KeyedSpec("movement_box", "3.1, 3.4", "Movement Box, chart inches", BOX_KEYS, inches),
-    KeyedSpec("artillery_functions", "3.5", "Artillery functions per turn", ("foot", "horse"), inches),
     KeyedSpec("terrain", "3.6", "Terrain Effects", tuple(f.value for f in TerrainFeature), TerrainEffects.parse),
 )
 
@@ -391,120 +389,6 @@ def movement_allowance(chart: Chart, kind: UnitKind, grade: Grade, **options) ->
     return resolve_movement_allowance(chart, MovementInput(kind, grade, **options))
 
 
-# --- artillery functions (3.5) -----------------------------------------------------------------------
-
-
-class BatteryFunction(StrEnum):
-    MOVE = "move"
-    UNLIMBER = "unlimber"
-    FIRE = "fire"
-    PROLONG = "prolong"
-    LIMBER = "limber"
-
-
-@dataclass(frozen=True)
-class BatteryFunctionsInput:
-    functions: tuple[BatteryFunction, ...]  # in the order the battery performs them
-    horse_artillery: bool = False
-    limbered: bool = True  # at the start of the turn
-    m_hits: int = 0
-    toward_enemy: bool = False  # its move or prolong heads toward an enemy
-    scale: GroundScale = GroundScale.MEDIUM
-
-    def __post_init__(self):
-        condition_for(self.m_hits)
-
-
-@dataclass(frozen=True)
-class BatteryFunctionsResult(Explained):
-    allowed: bool
-    problem: str  # the first problem, "" when allowed
-    function: BatteryFunction | None  # the function the problem is with
-    functions_available: int
-    limbered_after: bool
-    prolong_distance: float | None  # game scale, when the plan prolongs
-
-
-def resolve_battery_functions(chart: Chart, inputs: BatteryFunctionsInput) -> BatteryFunctionsResult:
-    """Check a battery's planned functions for a turn against 3.5 and its morale condition (2.3).
-
-    The rules' example (a foot battery that moves and unlimbers may not fire; one that unlimbers in place
-    may) follows from the count alone: move, unlimber and fire are three functions, one more than foot
-    artillery has. A horse battery may therefore move, unlimber and fire. Fire comes in the artillery
-    phase, after all movement, so it must be the last function planned.
-    """
-    key = "horse" if inputs.horse_artillery else "foot"
-    available, use = chart.entry("artillery_functions", key)
-    cells = [use]
-    condition = condition_for(inputs.m_hits)
-    problem, function, limbered = _first_problem(inputs, available, condition)
-
-    prolong = None
-    notes = []
-    if BatteryFunction.PROLONG in inputs.functions:
-        distance, prolong_use = chart.entry("movement_box", "prolong")
-        ratio, ratio_use = scale_ratio(chart, inputs.scale)
-        cells += [prolong_use, ratio_use]
-        prolong = scaled(distance, ratio)
-        notes.append("artillery which prolongs loses simultaneous fire against enemy artillery (3.5)")
-    if BatteryFunction.MOVE in inputs.functions:
-        notes.append("battery functions are not slowed by rough terrain; the move itself is (3.4)")
-    return BatteryFunctionsResult(
-        allowed=not problem,
-        problem=problem,
-        function=function,
-        functions_available=available,
-        limbered_after=limbered,
-        prolong_distance=prolong,
-        cells=tuple(cells),
-        notes=tuple(notes),
-    )
-
-
-def _first_problem(
-    inputs: BatteryFunctionsInput, available: int, condition: Condition
-) -> tuple[str, BatteryFunction | None, bool]:
-    limbered = inputs.limbered
-    seen: set[BatteryFunction] = set()
-    toward = inputs.toward_enemy
-    for index, function in enumerate(inputs.functions):
-        if index >= available:
-            kind = "horse" if inputs.horse_artillery else "foot"
-            problem = f"{kind} artillery has {available} functions a turn; {function} would be one more (3.5)"
-            return problem, function, limbered
-        if function in seen:
-            return f"a battery may not {function} twice in a turn (3.5)", function, limbered
-        seen.add(function)
-        problem = _function_problem(function, limbered, condition, toward)
-        if not problem and function is BatteryFunction.FIRE and index < len(inputs.functions) - 1:
-            problem = "fire comes in the artillery phase, after all movement: it must be the last function (1.7)"
-        if problem:
-            return problem, function, limbered
-        if function is BatteryFunction.UNLIMBER:
-            limbered = False
-        elif function is BatteryFunction.LIMBER:
-            limbered = True
-    return "", None, limbered
-
-
-def _function_problem(function: BatteryFunction, limbered: bool, condition: Condition, toward: bool) -> str:
-    demoralized = condition is Condition.DEMORALIZED
-    if function in (BatteryFunction.MOVE, BatteryFunction.UNLIMBER) and not limbered:
-        return f"the battery is unlimbered; it must limber before it can {function} (3.5)"
-    if function in (BatteryFunction.FIRE, BatteryFunction.PROLONG, BatteryFunction.LIMBER) and limbered:
-        return f"the battery is limbered; it must unlimber before it can {function} (3.5, 4.2)"
-    if function is BatteryFunction.UNLIMBER and demoralized:
-        return "a demoralized battery may not unlimber (2.3)"
-    if function is BatteryFunction.FIRE and demoralized:
-        return "an unlimbered demoralized battery is silenced (2.3)"
-    if function in (BatteryFunction.MOVE, BatteryFunction.PROLONG) and toward:
-        if condition is Condition.SHAKEN:
-            return f"a shaken battery will not {function} toward an enemy (2.3)"
-        if demoralized:
-            return f"a demoralized battery will not {function} toward an enemy (2.3)"
-    return ""
-
-
 # --- terrain lookup and leaders ----------------------------------------------------------------------
 
 
@@ -564,8 +448,6 @@ def resolve_leader_move(chart: Chart, inputs: LeaderMoveInput) -> LeaderMoveResu
 MECHANICS = (
     Mechanic("movement_allowance", "3.1, 3.4, 3.5", "A unit's movement for the turn after deductions, its charge "
              "bonus and what an inch costs in rough ground", MovementInput, resolve_movement_allowance),
-    Mechanic("battery_functions", "3.5", "Check a battery's planned functions (move, unlimber, fire, prolong, "
-             "limber) for a turn", BatteryFunctionsInput, resolve_battery_functions),
     Mechanic("terrain_effects", "3.6", "Terrain Effects: movement, assault move, impassability, cover, spotting",
              TerrainInput, resolve_terrain),
     Mechanic("leader_move", "1.7, 3.1", "How far a leader base moves, in the maneuver or the rally step",

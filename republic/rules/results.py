@@ -14,6 +14,11 @@ class Provenance(StrEnum):
     CONFIRMED = "confirmed"  # the rules text states it
     DERIVED = "derived"  # a worked example of the rules pins it
     PROVISIONAL = "provisional"  # designed to fit every known value; replace with a printed chart
+    PRINTED = "printed"  # read from the players' own printed chart at the table, for this one result
+
+
+FILE_PROVENANCES = (Provenance.CONFIRMED, Provenance.DERIVED, Provenance.PROVISIONAL)
+"""What a chart file may say of a cell; "printed" comes only from the table, one result at a time."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,11 @@ class Explained:
     @property
     def provisional(self) -> bool:
         return any(cell.provenance is Provenance.PROVISIONAL for cell in self.cells)
+
+    @property
+    def printed(self) -> bool:
+        """A reading from the players' printed chart decided this result."""
+        return any(cell.provenance is Provenance.PRINTED for cell in self.cells)
 
     @property
     def modifier_total(self) -> int:

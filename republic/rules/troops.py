@@ -64,6 +64,16 @@ class BatteryType(StrEnum):
     L_SB = "l_sb"
 
 
+class BatteryFunction(StrEnum):
+    """What a battery does with its functions of a turn (3.5)."""
+
+    MOVE = "move"
+    UNLIMBER = "unlimber"
+    FIRE = "fire"
+    PROLONG = "prolong"
+    LIMBER = "limber"
+
+
 class LeaderClass(StrEnum):
     ENERGETIC = "E"
     PROFICIENT = "P"

@@ -7,27 +7,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from republic.rules.assault import (
+from republic.rules.assault import AssaultRoundInput, resolve_assault_round
+from republic.rules.assault_sides import (
     OUTNUMBERING_STEPS,
-    AssaultColumn,
-    AssaultColumnInput,
-    AssaultOutcome,
-    AssaultRoundInput,
     AssaultSide,
     AssaultType,
     AssaultUnit,
     Contact,
+    natural_morale_hits,
+    side_condition,
+    side_cover,
+    side_grade,
+)
+from republic.rules.assault_table import (
+    AssaultColumn,
+    AssaultColumnInput,
+    AssaultOutcome,
     OutcomeAction,
     OutcomeSide,
     Struck,
     assault_column,
     hits_weight,
-    natural_morale_hits,
     resolve_assault_column,
-    resolve_assault_round,
-    side_condition,
-    side_cover,
-    side_grade,
 )
 from republic.rules.catalog import mechanic
 from republic.rules.codec import decode, encode

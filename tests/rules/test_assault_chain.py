@@ -1,8 +1,9 @@
 """An assault round's outcome carried onto the units, as the table does it: assault_round, then
 assault_losses for the side that takes hits."""
 
-from republic.rules.assault import AssaultRoundInput, AssaultSide, AssaultUnit, resolve_assault_round
+from republic.rules.assault import AssaultRoundInput, resolve_assault_round
 from republic.rules.assault_results import AssaultLossesInput, UnitTakingHits, resolve_assault_losses
+from republic.rules.assault_sides import AssaultSide, AssaultUnit
 from republic.rules.dice import d10
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.troops import Grade, UnitKind

@@ -5,28 +5,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from republic.rules.assault_results import (
-    AssaultLossesInput,
-    BatteryAction,
-    BatteryResponse,
+from republic.rules.assault_fixed_hits import (
     BreakOffInput,
     BridgingInput,
-    Contact,
     PassageInput,
     PassingUnit,
     SupportingBrigadeInput,
-    UnitTakingHits,
-    assault_losses,
     bridging_hits,
     resolve_break_off,
     resolve_bridging_hits,
     resolve_passage_of_lines,
     resolve_supporting_brigade,
 )
+from republic.rules.assault_results import AssaultLossesInput, UnitTakingHits, assault_losses
+from republic.rules.assault_sides import Contact
 from republic.rules.catalog import mechanic
 from republic.rules.codec import decode, encode
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import ForcedMove
+from republic.rules.forced_moves import BatteryAction, BatteryResponse, ForcedMove
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition
 from republic.rules.results import Provenance

@@ -4,14 +4,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from republic.rules.battery_functions import BatteryFunctionsInput, resolve_battery_functions
 from republic.rules.codec import decode, encode
 from republic.rules.errors import RulesInputError
 from republic.rules.movement import (
     BOX_KEYS,
     Arm,
     AssaultMove,
-    BatteryFunction,
-    BatteryFunctionsInput,
     Going,
     Ground,
     LeaderMoveInput,
@@ -20,14 +19,13 @@ from republic.rules.movement import (
     TerrainFeature,
     TerrainInput,
     movement_allowance,
-    resolve_battery_functions,
     resolve_leader_move,
     resolve_movement_allowance,
     resolve_terrain,
 )
 from republic.rules.results import Provenance
 from republic.rules.scale import GroundScale
-from republic.rules.troops import Cover, Grade, UnitKind
+from republic.rules.troops import BatteryFunction, Cover, Grade, UnitKind
 
 T = TerrainFeature
 F = BatteryFunction

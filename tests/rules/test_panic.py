@@ -9,28 +9,27 @@ from hypothesis import strategies as st
 from republic.rules.catalog import MECHANICS
 from republic.rules.codec import decode, describe, encode
 from republic.rules.dice import Roll, RollSource, d10
-from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import ForcedMove
-from republic.rules.morale import Condition, MoraleCause, apply_morale_hits
-from republic.rules.panic import (
-    PANIC_LEVELS,
-    DemoralizedPanicInput,
-    DivisionPair,
+from republic.rules.division_panic import (
     DivisionPanicInput,
     DivisionUnit,
-    PanicPhaseInput,
     PanicTrigger,
-    PhaseDivision,
-    PhaseRoll,
     allocate_deserters,
     average_grade,
     division_panic_test,
-    had_p4_event,
     is_unshaken,
+    resolve_division_panic,
+)
+from republic.rules.errors import RulesInputError
+from republic.rules.forced_moves import ForcedMove
+from republic.rules.morale import Condition, MoraleCause, apply_morale_hits
+from republic.rules.panic import PANIC_LEVELS, DemoralizedPanicInput, had_p4_event, resolve_demoralized_panic
+from republic.rules.panic_phase import (
+    DivisionPair,
+    PanicPhaseInput,
+    PhaseDivision,
+    PhaseRoll,
     next_tests,
     pending_tests,
-    resolve_demoralized_panic,
-    resolve_division_panic,
     resolve_panic_phase,
 )
 from republic.rules.results import Provenance
