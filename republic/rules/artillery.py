@@ -12,18 +12,17 @@ simultaneous (R:1040-1042).
 """
 
 import math
-from dataclasses import dataclass
-from enum import StrEnum
+from dataclasses import dataclass, replace
 
 from republic.rules.chart import BandSpec, Chart, GridSpec, KeyedSpec, integer, number
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.hits import Hits
-from republic.rules.morale import Condition, MoraleCause, apply_morale_hits, condition_for
+from republic.rules.morale import Condition, condition_for
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale, bracket, scale_ratio, scaled
-from republic.rules.skirmish import lowered_type, skirmisher_type
-from republic.rules.troops import BatteryType, Cover, Grade
+from republic.rules.troops import BatteryType, Cover, Formation
+from republic.rules.units import UnitState
 
 SHIFT_COLUMNS = ("left3", "left2", "left1")
 """Cells left of the 2" column, strongest first, reached only by shifts."""
@@ -134,6 +133,34 @@ class ArtilleryFireInput:
             raise RulesInputError(kinds[1], f"a main target cannot be both {kinds[0]} and {kinds[1]}")
         if self.moving_cavalry and kinds and kinds[0] != "open_order":
             raise RulesInputError("moving_cavalry", f"a {kinds[0].replace('_', ' ')} target is not moving cavalry")
+
+    @classmethod
+    def of(cls, battery: UnitState, joined: tuple[UnitState, ...], target: UnitState, *, range: float, roll: Roll,
+           scale: GroundScale = GroundScale.MEDIUM, deep_target: bool = False, square: bool = False,
+           moving_cavalry: bool = False, cover: Cover = Cover.NONE, enfilade: bool = False,
+           packed_skirmishers: bool = False, open_order: bool = False,
+           passing_fire: bool = False) -> "ArtilleryFireInput":
+        """The fire of a battery, with the batteries that join it, at a unit as they stand. A joint group
+        fires with its most hit battery's M and damage and no saved fire (4.2); a brigade in open order is an
+        open-order target; only a brigade with markers out has packed skirmishers, only mounted troops are
+        moving cavalry."""
+        if packed_skirmishers and (target.battery or not target.skirmishers_deployed):
+            raise RulesInputError("packed_skirmishers", "the target has no skirmish markers out")
+        if moving_cavalry and not target.kind.horse:
+            raise RulesInputError("moving_cavalry", "the target is not mounted cavalry")
+        group = (battery, *joined)
+        worst = max(group, key=lambda b: b.m_hits + b.damage)
+        in_open_order = not target.battery and not packed_skirmishers and target.formation is Formation.OPEN_ORDER
+        if battery.battery_type is None:
+            raise RulesInputError("battery", "only a battery fires on the Artillery table")
+        return cls(
+            battery=battery.battery_type, range=range, roll=roll, scale=scale,
+            joint_bases=sum(b.bases for b in group), saved_fire=battery.saved_fire and not joined,
+            m_hits=worst.m_hits, damage=worst.damage, deep_target=deep_target, square=square,
+            moving_cavalry=moving_cavalry, cover=cover, enfilade=enfilade, packed_skirmishers=packed_skirmishers,
+            open_order=open_order or in_open_order, passing_fire=passing_fire,
+            packed_battery=target.battery and target.packed,
+        )
 
 
 @dataclass(frozen=True)
@@ -261,175 +288,6 @@ def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> Artiller
     )
 
 
-# --- hits on the targets -----------------------------------------------------------------------------
-
-
-class TargetKind(StrEnum):
-    UNIT = "unit"  # infantry or cavalry: each B removes a base
-    BATTERY = "battery"  # each B is one damage; base hits never remove a battery by themselves
-    SKIRMISH_MARKER = "skirmish_marker"  # a packed marker: M go to its parent, B lower the skirmisher type
-
-
-class TargetRole(StrEnum):
-    MAIN = "main"
-    TANDEM = "tandem"
-    ADJACENT = "adjacent"
-
-
-@dataclass(frozen=True)
-class FireTarget:
-    """A unit hit by the fire. For a skirmish marker, m_hits are its parent's and skirmisher_type is the
-    parent's skirmisher type."""
-
-    kind: TargetKind = TargetKind.UNIT
-    bases: int = 1
-    m_hits: int = 0
-    packed_battery: bool = False
-    skirmisher_type: Grade | None = None
-
-    def __post_init__(self):
-        _check_count(self.bases, "bases", 1)
-        condition_for(self.m_hits)
-        if self.packed_battery and self.kind is not TargetKind.BATTERY:
-            raise RulesInputError("packed_battery", f"only a battery can be packed, this target is a {self.kind}")
-        if self.kind is TargetKind.SKIRMISH_MARKER and self.skirmisher_type is None:
-            raise RulesInputError("skirmisher_type", "give the skirmisher type of the marker's parent")
-        if self.kind is not TargetKind.SKIRMISH_MARKER and self.skirmisher_type is not None:
-            raise RulesInputError("skirmisher_type", "only a skirmish marker target has a skirmisher type")
-
-    @property
-    def capacity(self) -> int | None:
-        """How many B it can absorb before it is wiped out; None: no limit."""
-        return self.bases if self.kind is TargetKind.UNIT else None
-
-
-@dataclass(frozen=True)
-class ArtilleryHitsInput:
-    """One fire result (artillery_fire's `result`, before packed-battery doubling) and the targets it hits."""
-
-    rolled: Hits
-    main: FireTarget
-    tandem: FireTarget | None = None
-    adjacent: FireTarget | None = None
-
-    def __post_init__(self):
-        if self.rolled.p:
-            raise RulesInputError("rolled", "artillery fire scores M and B hits, not P")
-
-
-@dataclass(frozen=True)
-class TargetOutcome:
-    role: TargetRole
-    kind: TargetKind
-    share: Hits  # its share of the rolled hits
-    taken: Hits  # what it suffers: the share, doubled on a packed battery
-    bases_lost: int
-    damage: int
-    destroyed: bool
-    m_before: int
-    m_after: int
-    condition: Condition
-    panic_hits: int
-    skirmisher_type: Grade | None  # after the B, for a skirmish marker target
-
-
-@dataclass(frozen=True)
-class ArtilleryHitsResult(Explained):
-    targets: tuple[TargetOutcome, ...]
-    unassigned_b: int
-
-
-def share_hits(rolled: Hits, main: FireTarget, tandem: FireTarget | None = None,
-               adjacent: FireTarget | None = None) -> tuple[dict[TargetRole, Hits], int]:
-    """Each target's share of one fire result, and the B that found no target (4.5, R:1174-1198).
-
-    The tandem takes half the main target's M, rounded down, in addition, and one third of the B, rounded
-    down, out of the total; the main target takes the other B. B a wiped-out target cannot absorb pass to the
-    tandem, then back to the main target if the tandem's own third wiped it out, then to the adjacent target
-    once main and tandem are both wiped out. An adjacent target suffers "in place of" the main target
-    (R:1178-1179), so when it is reached it also takes the main target's M instead of it; with no adjacent
-    target the wiped-out main target keeps its M, whose P still count for division panic (R:1270-1272).
-    This reproduces both cases of the rules' example (R:1255-1262).
-    """
-    main_cap, tandem_cap = main.capacity, tandem.capacity if tandem else 0
-
-    def absorb(offered: int, room: int | None) -> int:
-        return offered if room is None else min(offered, room)
-
-    tandem_b = rolled.b // 3 if tandem else 0
-    main_b = absorb(rolled.b - tandem_b, main_cap)
-    left = rolled.b - tandem_b - main_b
-    if tandem:
-        offered = tandem_b + left
-        tandem_b = absorb(offered, tandem_cap)
-        left = offered - tandem_b
-        extra = absorb(left, None if main_cap is None else main_cap - main_b)
-        main_b, left = main_b + extra, left - extra
-    main_wiped = main_cap is not None and main_b >= main_cap
-    tandem_wiped = tandem is None or (tandem_cap is not None and tandem_b >= tandem_cap)
-    shares = {TargetRole.MAIN: Hits(m=rolled.m, b=main_b)}
-    if tandem:
-        shares[TargetRole.TANDEM] = Hits(m=rolled.m // 2, b=tandem_b)
-    if adjacent:
-        reached = main_wiped and tandem_wiped
-        adjacent_b = absorb(left, adjacent.capacity) if reached else 0
-        left -= adjacent_b
-        adjacent_m = rolled.m if reached else 0
-        if adjacent_m:
-            shares[TargetRole.MAIN] = Hits(m=0, b=main_b)
-        shares[TargetRole.ADJACENT] = Hits(m=adjacent_m, b=adjacent_b)
-    return shares, left
-
-
-def _outcome(role: TargetRole, target: FireTarget, share: Hits) -> tuple[TargetOutcome, tuple[str, ...]]:
-    taken = share.doubled() if target.packed_battery else share
-    morale = apply_morale_hits(target.m_hits, taken.m, MoraleCause.FIRE)
-    notes = [f"{role} target: {note}" for note in morale.notes]
-    if target.packed_battery and share:
-        notes.append(f"{role} target is a packed battery: {share} becomes {taken} (4.6)")
-    new_type = None
-    if target.kind is TargetKind.SKIRMISH_MARKER:
-        new_type = lowered_type(target.skirmisher_type, taken.b)
-        if taken.m:
-            notes.append(f"{role} target: the marker's {taken.m}M pass to its parent unit (4.5)")
-        if taken.b:
-            notes.append(f"{role} target: {taken.b}B lower the parent's skirmisher type from "
-                         f"{skirmisher_type(target.skirmisher_type)} to {new_type} (4.5)")
-    bases_lost = taken.b if target.kind is TargetKind.UNIT else 0
-    outcome = TargetOutcome(
-        role=role,
-        kind=target.kind,
-        share=share,
-        taken=taken,
-        bases_lost=bases_lost,
-        damage=taken.b if target.kind is TargetKind.BATTERY else 0,
-        destroyed=target.kind is TargetKind.UNIT and bases_lost >= target.bases,
-        m_before=morale.m_before,
-        m_after=morale.m_after,
-        condition=morale.condition_after,
-        panic_hits=morale.panic_hits,
-        skirmisher_type=new_type,
-    )
-    return outcome, tuple(notes)
-
-
-def resolve_artillery_hits(chart: Chart, inputs: ArtilleryHitsInput) -> ArtilleryHitsResult:
-    """Share one fire result over its targets, then put each target's M through the morale ladder
-    (demoralized: each further M is a P, 4.6). A packed battery's share is doubled when it takes it, after
-    the sharing, so the shares always add up to the rolled hits."""
-    shares, unassigned = share_hits(inputs.rolled, inputs.main, inputs.tandem, inputs.adjacent)
-    given = {TargetRole.MAIN: inputs.main, TargetRole.TANDEM: inputs.tandem, TargetRole.ADJACENT: inputs.adjacent}
-    outcomes, notes = [], []
-    for role, share in shares.items():
-        outcome, more = _outcome(role, given[role], share)
-        outcomes.append(outcome)
-        notes.extend(more)
-    if unassigned:
-        notes.append(f"{unassigned}B found no target")
-    notes.append("hits take effect at the end of the artillery phase (4.2)")
-    return ArtilleryHitsResult(targets=tuple(outcomes), unassigned_b=unassigned, notes=tuple(notes))
-
-
 # --- saved fire --------------------------------------------------------------------------------------
 
 
@@ -442,8 +300,13 @@ class SavedFireInput:
     in_command_radius: bool = True
     passing_fire_this_turn: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         condition_for(self.m_hits)
+
+    @classmethod
+    def of(cls, battery: UnitState, *, moved_this_turn: bool = False,
+           in_command_radius: bool = True) -> "SavedFireInput":
+        return cls(moved_this_turn=moved_this_turn, m_hits=battery.m_hits, in_command_radius=in_command_radius)
 
 
 @dataclass(frozen=True)
@@ -486,10 +349,18 @@ def resolve_saved_fire(chart: Chart, inputs: SavedFireInput) -> SavedFireResult:
     return SavedFireResult(allowed=reason is None, reason=reason, notes=notes)
 
 
+def after_firing(battery: UnitState) -> UnitState:
+    """A battery that fired: once a player turn, and any saved fire is used up (4.2)."""
+    return replace(battery, fired_this_turn=True, saved_fire=False)
+
+
+def after_saving_fire(battery: UnitState) -> UnitState:
+    """A battery that saves its fire holds one marker at most (4.2)."""
+    return replace(battery, saved_fire=True)
+
+
 MECHANICS = (
     Mechanic("artillery_fire", "4.2-4.4, 4.6", "One battery's or joint group's fire: the hits it scores",
              ArtilleryFireInput, resolve_artillery_fire),
-    Mechanic("artillery_hits", "4.5, 4.6", "Share a fire result over main, tandem and adjacent targets",
-             ArtilleryHitsInput, resolve_artillery_hits),
     Mechanic("saved_fire", "4.2", "May a battery save its fire this phase", SavedFireInput, resolve_saved_fire),
 )

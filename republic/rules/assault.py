@@ -31,9 +31,11 @@ from republic.rules.assault_sides import (
 )
 from republic.rules.assault_table import (
     AssaultColumn,
+    AssaultColumnResult,
     AssaultOutcome,
     OutcomeAction,
     OutcomeSide,
+    Struck,
     assault_column,
 )
 from republic.rules.chart import Chart
@@ -181,17 +183,24 @@ def _round_column(inputs: AssaultRoundInput) -> tuple[AssaultColumn, list[str]]:
     """Step 1: the column the table names, or the one the sides' troops, cover and open order give (5.3)."""
     if inputs.column is not None:
         return inputs.column, [f"column named by the table: {inputs.column.title}"]
-    attacker, defender = inputs.attacker.units, inputs.defender.units
-    chosen = assault_column(
-        side_kind(attacker),
-        side_kind(defender),
-        inputs.defender.struck,
-        attacker_in_cover=side_cover(attacker) is not Cover.NONE,
-        defender_in_cover=side_cover(defender) is not Cover.NONE,
-        attacker_open_order=side_open_order(attacker),
-        defender_open_order=side_open_order(defender),
-    )
+    chosen = round_column(inputs.attacker.units, inputs.defender.units, inputs.defender.struck)
     return chosen.column, list(chosen.notes)
+
+
+def round_column(attackers: tuple[AssaultUnit, ...], defenders: tuple[AssaultUnit, ...], struck: Struck,
+                 override: AssaultColumn | None = None) -> AssaultColumnResult:
+    """The column for the units taking part: each side's greatest share of bases gives its kind, cover and
+    open order (5.2, 5.3); ``override`` is a column the table names instead."""
+    return assault_column(
+        side_kind(attackers),
+        side_kind(defenders),
+        struck,
+        attacker_in_cover=side_cover(attackers) is not Cover.NONE,
+        defender_in_cover=side_cover(defenders) is not Cover.NONE,
+        attacker_open_order=side_open_order(attackers),
+        defender_open_order=side_open_order(defenders),
+        override=override,
+    )
 
 
 def _read_sides(chart: Chart, inputs: AssaultRoundInput, notes: list[str]) -> dict[str, "SideReading"]:

@@ -22,7 +22,7 @@ Readings chosen where the text is open:
   damage or abandonment of R:1654-1658.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from republic.rules.assault_fixed_hits import NO_HITS, forced_move, rout_end
 from republic.rules.assault_sides import Contact
@@ -40,6 +40,8 @@ from republic.rules.panic import MAX_PANIC_LEVEL, loss_modifiers, panic_level_re
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
+from republic.rules.units import UnitState, after_move, after_p4_event
+
 TABLES = ()
 
 
@@ -91,6 +93,17 @@ class UnitTakingHits:
     @property
     def battery(self) -> bool:
         return self.kind is UnitKind.ARTILLERY
+
+    @classmethod
+    def of(cls, unit: UnitState, contact: Contact, *, natural_m: int | None = None, retreat_blocked: bool = False,
+           out_of_town: bool = False, across_bridge_or_ford: bool = False,
+           away_from_rear_assault: bool = False) -> "UnitTakingHits":
+        """A unit as it stands: the P hits it took earlier this phase count toward its next modifier."""
+        return cls(unit.id, unit.kind, unit.grade, unit.bases, m_hits=unit.m_hits,
+                   earlier_panic_hits=unit.p_hits_turn, contact=contact, damage=unit.damage if unit.battery else 0,
+                   limbered=unit.battery and unit.limbered, natural_m=natural_m, retreat_blocked=retreat_blocked,
+                   out_of_town=out_of_town, across_bridge_or_ford=across_bridge_or_ford,
+                   away_from_rear_assault=away_from_rear_assault)
 
 
 @dataclass(frozen=True)
@@ -400,6 +413,21 @@ def _unit_loss(chart: Chart, scale: GroundScale, state: _Round, prisoners: int, 
         destroyed=not unit.battery and bases_after == 0 and not state.surrendered,
         notes=tuple(notes),
     )
+
+
+def after_assault_loss(unit: UnitState, loss: UnitLoss) -> UnitState:
+    """A unit after its side's losses of one round: its bases, morale, P hits of the phase, forced move and
+    any Panic 4 event; a battery's damage and limbers, a brigade destroyed or taken."""
+    lost = loss.bases_before - loss.bases_after
+    after = replace(unit, m_hits=loss.m_after, p_hits_turn=loss.phase_panic_hits, bases=loss.bases_after,
+                    base_hits_turn=unit.base_hits_turn + lost)
+    if loss.p4_event:
+        after = after_p4_event(after)
+    after = after_move(after, loss.move)
+    if unit.battery:
+        return replace(after, damage=loss.damage_after, limbered=loss.limbered_after,
+                       abandoned=after.abandoned or loss.abandoned or loss.surrendered)
+    return replace(after, destroyed=loss.destroyed, surrendered=loss.surrendered)
 
 
 MECHANICS = (

@@ -19,7 +19,8 @@ from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.morale import Condition, condition_for
 from republic.rules.results import CellUse, Modifier
-from republic.rules.troops import Cover, Grade, UnitKind
+from republic.rules.troops import Cover, Formation, Grade, UnitKind
+from republic.rules.units import UnitState
 
 # --- chart tables -----------------------------------------------------------------------------------
 
@@ -113,6 +114,15 @@ class AssaultUnit:
     def condition(self) -> Condition:
         return condition_for(self.m_hits)
 
+    @classmethod
+    def of(cls, unit: UnitState, contact: Contact, cover: Cover = Cover.NONE) -> "AssaultUnit":
+        """A unit as it stands, with its contact and the cover the table gives it for the round."""
+        if unit.battery:
+            return cls(unit.grade, unit.bases, unit.m_hits, UnitKind.ARTILLERY, contact, cover)
+        return cls(unit.grade, unit.bases, unit.m_hits, unit.kind, contact, cover,
+                   open_order=unit.formation is Formation.OPEN_ORDER, repeaters=unit.repeaters,
+                   skirmishers_deployed=unit.skirmishers_deployed, skirmishers_available=unit.skirmishers_available)
+
 
 @dataclass(frozen=True)
 class AssaultSide:
@@ -145,6 +155,20 @@ class AssaultSide:
     @property
     def bases(self) -> int:
         return sum(u.bases for u in self.units)
+
+    @classmethod
+    def of(cls, roll: Roll, members: tuple[tuple[UnitState, Contact, Cover], ...], *, leaders_within_2: int = 0,
+           fresh_batteries: int = 0, struck: Struck | None = None, tactical_bonus: bool = False) -> "AssaultSide":
+        """A side from its units as they stand: their batteries with saved fire, the bases they lost this
+        turn and the worst P hits of the phase on any one of them (5.4). ``struck`` is for the defender."""
+        units = [unit for unit, _, _ in members]
+        return cls(
+            roll, tuple(AssaultUnit.of(unit, contact, cover) for unit, contact, cover in members),
+            leaders_within_2=leaders_within_2, fresh_batteries=fresh_batteries,
+            saved_fire_batteries=sum(1 for u in units if u.battery and u.saved_fire),
+            bases_lost=sum(u.base_hits_turn for u in units), worst_panic=max(u.p_hits_turn for u in units),
+            outflanked=struck is Struck.FLANK, rear=struck is Struck.REAR, tactical_bonus=tactical_bonus,
+        )
 
     @property
     def struck(self) -> Struck:

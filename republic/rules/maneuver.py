@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from republic.rules import dice
-from republic.rules.chart import Chart, GridSpec, KeyedSpec, integer
+from republic.rules.chart import PRINTED_SOURCE, Chart, GridSpec, KeyedSpec, integer
 from republic.rules.dice import Roll
 from republic.rules.errors import RulesInputError
 from republic.rules.morale import Condition, condition_for
-from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
+from republic.rules.results import CellUse, Explained, Mechanic, Modifier, Provenance, total
 from republic.rules.troops import Grade, Leader, LeaderClass
+from republic.rules.units import UnitState
 
 
 class ManeuverAction(StrEnum):
@@ -74,8 +75,20 @@ class ManeuverInput:
     energetic_leaders_within_2: int = 0
     acting_together: ManeuverAction | None = None  # the action done with other brigades within 2"
     division_leader_replaced: bool = False
+    printed: tuple[ManeuverAction, ...] | None = None  # the actions the players' printed chart allows
 
-    def __post_init__(self):
+    @classmethod
+    def of(cls, unit: UnitState, roll: Roll, *, division_leader: Leader | None = None,
+           division_leader_hors_de_combat: bool = False, division_leader_replaced: bool = False,
+           leaders_within_2: tuple[Leader, ...] = (), acting_together: ManeuverAction | None = None,
+           printed: tuple[ManeuverAction, ...] | None = None) -> "ManeuverInput":
+        """A brigade's roll as it stands, with the friendly leaders the table says are within 2"."""
+        return cls(unit.grade, roll, unit.m_hits, commander_class(division_leader, division_leader_hors_de_combat),
+                   sum(1 for leader in leaders_within_2 if leader.leader_class is LeaderClass.PROFICIENT),
+                   sum(1 for leader in leaders_within_2 if leader.leader_class is LeaderClass.ENERGETIC),
+                   acting_together, division_leader_replaced, printed)
+
+    def __post_init__(self) -> None:
         dice.single(self.roll, "roll")
         condition_for(self.m_hits)
         if isinstance(self.division_commander, Leader):
@@ -129,11 +142,17 @@ def resolve_maneuver(chart: Chart, inputs: ManeuverInput) -> ManeuverResult:
     allowed = [ActionCheck(ManeuverAction.HOLD, None, None, True, "hold needs no roll (3.2)")]
     refused = []
     for action in ROLLED_ACTIONS:
-        needed, use = chart.cell("maneuver", action.value, inputs.grade.value)
-        cells.append(use)
         roll = modified if action is inputs.acting_together else modified - together
-        check = _check(action, needed, roll, condition)
+        if inputs.printed is None:
+            needed, use = chart.cell("maneuver", action.value, inputs.grade.value)
+            cells.append(use)
+            check = _check(action, needed, roll, condition)
+        else:
+            check = _printed_check(action, action in inputs.printed, roll, condition)
         (allowed if check.allowed else refused).append(check)
+    if inputs.printed is not None:
+        shown = ", ".join(a.value for a in inputs.printed) or "hold"
+        cells.append(CellUse("maneuver", inputs.grade.value, shown, Provenance.PRINTED, PRINTED_SOURCE))
 
     notes = [f"{condition.value}: {r} (2.3)" for r in condition.restrictions]
     if together:
@@ -158,6 +177,36 @@ def _check(action: ManeuverAction, needed: int, roll: int, condition: Condition)
     if roll >= needed:
         return ActionCheck(action, needed, roll, True, f"{roll} equals or beats {needed}")
     return ActionCheck(action, needed, roll, False, f"{roll} is below {needed}")
+
+
+def _printed_check(action: ManeuverAction, chart_allows: bool, roll: int, condition: Condition) -> ActionCheck:
+    """The players' printed chart replaces the table's numbers, not the morale restrictions (2.3)."""
+    if condition is Condition.DEMORALIZED and action in _DEMORALIZED_REFUSES:
+        return ActionCheck(action, None, roll, False, _DEMORALIZED_REASON)
+    if chart_allows:
+        return ActionCheck(action, None, roll, True, "the players' printed chart allows it")
+    return ActionCheck(action, None, roll, False, "the players' printed chart does not allow it")
+
+
+def commander_class(leader: Leader | None, hors_de_combat: bool) -> LeaderClass | None:
+    """The division commander's class as the roll reads it. A leader hors de combat is "out of action and
+    unable to contribute to unit assault or morale results" (2.5, 4.7): his class adds nothing, neither the
+    Energetic +1 nor the Cautious -1. (The replace-leaders step comes first, so this happens only after a
+    correction.)"""
+    return None if leader is None or hors_de_combat else leader.leader_class
+
+
+FORWARD = (ManeuverAction.ASSAULT, ManeuverAction.MANEUVER, ManeuverAction.ADVANCE)
+
+
+def charge_refusal(allowed: tuple[ManeuverAction, ...] | None) -> str:
+    """Why a brigade may not use its assault move bonus, given the actions its roll this turn allowed (None:
+    it has not rolled), or "": the bonus is used moving forward (3.1, 3.2)."""
+    if allowed is None:
+        return "No maneuver roll this turn: a brigade that has not rolled holds (3.2)."
+    if not set(FORWARD) & set(allowed):
+        return "Its roll allows only hold or pull back: no assault move bonus (3.2)."
+    return ""
 
 
 def _modifiers(chart: Chart, inputs: ManeuverInput) -> tuple[dict[str, Modifier], list[CellUse]]:

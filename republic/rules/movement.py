@@ -15,9 +15,11 @@ from enum import StrEnum
 
 from republic.rules.chart import Chart, KeyedSpec, integer
 from republic.rules.errors import RulesInputError
+from republic.rules.morale import Restriction
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale, scale_ratio, scaled
 from republic.rules.troops import Cover, Grade, UnitKind
+from republic.rules.units import UnitState, restricted
 
 
 class TerrainFeature(StrEnum):
@@ -218,7 +220,22 @@ class MovementInput:
     terrain_within: tuple[TerrainFeature, ...] = ()  # features the unit will move in
     scale: GroundScale = GroundScale.MEDIUM
 
-    def __post_init__(self):
+    @classmethod
+    def of(cls, unit: UnitState, *, formation_changes: int = 0, formation_changes_in_rough: int = 0,
+           charge_bonus: bool = False, passages_of_lines: int = 0, obstacles_crossed: tuple[TerrainFeature, ...] = (),
+           terrain_within: tuple[TerrainFeature, ...] = (), scale: GroundScale = GroundScale.MEDIUM) -> "MovementInput":
+        """A unit's move as it stands; formation changes are refused to a unit whose condition forbids them (2.3)."""
+        if formation_changes:
+            refused = restricted(unit, Restriction.CHANGE_FORMATION)
+            if refused:
+                raise RulesInputError("formation_changes", refused)
+        return cls(unit.kind, unit.grade, horse_artillery=unit.battery and unit.horse,
+                   formation_changes=formation_changes, formation_changes_in_rough=formation_changes_in_rough,
+                   charge_bonus=charge_bonus, battery_damage=unit.damage if unit.battery else 0,
+                   passages_of_lines=passages_of_lines, obstacles_crossed=obstacles_crossed,
+                   terrain_within=terrain_within, scale=scale)
+
+    def __post_init__(self) -> None:
         for name in ("formation_changes", "formation_changes_in_rough", "battery_damage", "passages_of_lines"):
             if getattr(self, name) < 0:
                 raise RulesInputError(name, f"cannot be negative, got {getattr(self, name)}")

@@ -13,14 +13,15 @@ cells read on that walk are exactly the ones that decide the result.
 import math
 from dataclasses import dataclass
 
-from republic.rules.chart import BandSpec, Chart, GridSpec, KeyedSpec, integer
+from republic.rules.chart import PRINTED_SOURCE, BandSpec, Chart, GridSpec, KeyedSpec, integer
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.leaders import CommandRelation, gives_rally_bonus, rally_reach
 from republic.rules.morale import Condition, condition_for
-from republic.rules.results import CellUse, Explained, Mechanic, Modifier, present, total
+from republic.rules.results import CellUse, Explained, Mechanic, Modifier, Provenance, present, total
 from republic.rules.scale import GroundScale, scale_ratio
 from republic.rules.troops import Grade, Leader
+from republic.rules.units import UnitState
 
 CONDITIONS = tuple(Condition)
 LEADER_POINTS = ("division_leader", "division_leader_hors_de_combat", "other_leader_within_4")
@@ -178,8 +179,20 @@ class RallyInput:
     battery_damage: int | None = None
     other_leaders: tuple[RallyLeader, ...] = ()
     scale: GroundScale = GroundScale.MEDIUM
+    printed: Condition | None = None  # the new condition the players read off their own printed chart
 
-    def __post_init__(self):
+    @classmethod
+    def of(cls, unit: UnitState, roll: Roll, division_leader: Leader, division_leader_distance: float, *,
+           division_leader_hors_de_combat: bool = False, other_leaders: tuple[RallyLeader, ...] = (),
+           scale: GroundScale = GroundScale.MEDIUM, printed: Condition | None = None) -> "RallyInput":
+        """A unit's rally as it stands: a brigade's losses are its bases, a battery's its damage."""
+        losses = ({"battery_damage": unit.damage} if unit.battery
+                  else {"bases_at_start": unit.bases_start, "bases_now": unit.bases})
+        return cls(unit.grade, unit.m_hits, roll, division_leader, division_leader_distance,
+                   division_leader_hors_de_combat, other_leaders=other_leaders, scale=scale, printed=printed,
+                   **losses)
+
+    def __post_init__(self) -> None:
         if self.m_hits == 0:
             raise RulesInputError("m_hits", "only a unit with M hits rallies (2.3); a Formed unit has nothing to "
                                             "recover")
@@ -218,10 +231,13 @@ def _bases_only(inputs: RallyInput) -> None:
 
 @dataclass(frozen=True)
 class RallyResult(Explained):
-    old_number: int
+    """``old_number`` and ``new_number`` are the Rally Table's; None when the players' printed chart gave
+    the new condition."""
+
+    old_number: int | None
     die: int
     modified_roll: int
-    new_number: int
+    new_number: int | None
     condition_before: Condition
     condition_after: Condition
     m_hits: int
@@ -248,26 +264,33 @@ def resolve_rally(chart: Chart, inputs: RallyInput) -> RallyResult:
     cells.append(use)
     modifiers = (*leaders, *present(distance, losses))
     modified = die + total(modifiers)
-    outcome = rally_outcome(chart, inputs.grade, before, modified)
-    if outcome.below_lowest:
-        notes.append(f"new rally number {outcome.new_number} is below the lowest on the {inputs.grade} line: "
-                     "the unit stays Demoralized")
-    change = outcome.condition.m_hits - before.m_hits
+    if inputs.printed is None:
+        outcome = rally_outcome(chart, inputs.grade, before, modified)
+        old, new, after, table_cells = outcome.old_number, outcome.new_number, outcome.condition, outcome.cells
+        if outcome.below_lowest:
+            notes.append(f"new rally number {new} is below the lowest on the {inputs.grade} line: the unit stays "
+                         "Demoralized")
+    else:
+        old, new, after = None, None, inputs.printed
+        table_cells = (CellUse("rally", f"{inputs.grade.value}, {before.value}", after.value, Provenance.PRINTED,
+                               PRINTED_SOURCE),)
+        notes.append(f"new condition read off the players' printed chart for a modified roll of {modified}")
+    change = after.m_hits - before.m_hits
     notes.append(
         "condition unchanged" if change == 0
-        else f"{'improves' if change < 0 else 'worsens'} from {before} to {outcome.condition}"
+        else f"{'improves' if change < 0 else 'worsens'} from {before} to {after}"
     )
     return RallyResult(
-        old_number=outcome.old_number,
+        old_number=old,
         die=die,
         modified_roll=modified,
-        new_number=outcome.new_number,
+        new_number=new,
         condition_before=before,
-        condition_after=outcome.condition,
-        m_hits=outcome.condition.m_hits,
+        condition_after=after,
+        m_hits=after.m_hits,
         lost_percent=percent,
         modifiers=modifiers,
-        cells=(*outcome.cells, *cells),
+        cells=(*table_cells, *cells),
         notes=tuple(notes),
     )
 

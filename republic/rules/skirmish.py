@@ -12,14 +12,16 @@ phase (R:1011-1013).
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
-from republic.rules.chart import Chart, GridSpec, KeyedSpec, integer, number, optional_integer
+from republic.rules.chart import PRINTED_SOURCE, Chart, GridSpec, KeyedSpec, integer, number, optional_integer
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
-from republic.rules.results import CellUse, Explained, Mechanic
+from republic.rules.results import CellUse, Explained, Mechanic, Provenance
 from republic.rules.scale import GroundScale, bracket
 from republic.rules.troops import Grade
+from republic.rules.units import UnitState
 
 SKIRMISHER_TYPES = (Grade.CRACK, Grade.VETERAN, Grade.GREEN, Grade.UNTRAINED)
 """The Skirmishing table's lines, best first; each artillery B on a packed marker steps one line down."""
@@ -76,6 +78,7 @@ class BlockAttempt:
     grade: Grade
     target: str
     roll: Roll
+    printed: bool | None = None  # blocked or not, as the players' printed chart says
 
     def __post_init__(self):
         _check_name(self.blocker, "blocker")
@@ -125,6 +128,10 @@ def resolve_skirmish_blocks(chart: Chart, inputs: SkirmishBlocksInput) -> Skirmi
         needed, use = chart.entry("skirmish_block", kind.value)
         face = single(attempt.roll)
         success = face >= needed
+        if attempt.printed is not None:
+            success = attempt.printed
+            use = CellUse("skirmish_block", kind.value, "blocked" if success else "not blocked",
+                          Provenance.PRINTED, PRINTED_SOURCE)
         attempts.append(BlockOutcome(attempt.blocker, kind, attempt.target, face, needed, success))
         cells.append(use)
         if success and attempt.target not in blocked:
@@ -148,13 +155,28 @@ class SkirmishAttackInput:
     roll: Roll
     scale: GroundScale = GroundScale.MEDIUM
     blocked: bool = False
+    printed: "SkirmishVerdict | None" = None  # the result the players' printed chart gives
 
-    def __post_init__(self):
+    @classmethod
+    def of(cls, unit: UnitState, range: float, roll: Roll, scale: GroundScale = GroundScale.MEDIUM,
+           printed: "SkirmishVerdict | None" = None) -> "SkirmishAttackInput":
+        """A marker of a brigade: its markers' grade is the brigade's until artillery lowers it (4.5)."""
+        return cls(unit.skirmisher_type, range, roll, scale, printed=printed)
+
+    def __post_init__(self) -> None:
         _check_range(self.range)
         single(self.roll, "roll")
         if self.blocked:
             raise RulesInputError("blocked", "a blocked skirmish marker may not attack enemy combat bases this turn "
                                              "(4.1)")
+
+
+class SkirmishVerdict(StrEnum):
+    """What a marker's attack does, as a printed chart says it."""
+
+    HIT = "hit"
+    MISS = "miss"
+    FLEE = "flee"
 
 
 @dataclass(frozen=True)
@@ -167,6 +189,13 @@ class SkirmishAttackResult(Explained):
     hit: bool
     m_hits: int
     fled: bool
+
+
+def after_skirmish_attack(unit: UnitState, result: SkirmishAttackResult) -> UnitState:
+    """A marker that fled is picked up and returns to its brigade (4.1)."""
+    if not result.fled:
+        return unit
+    return replace(unit, skirmishers_deployed=max(0, unit.skirmishers_deployed - 1))
 
 
 def range_band(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, tuple[CellUse, ...]]:
@@ -189,6 +218,11 @@ def resolve_skirmish_attack(chart: Chart, inputs: SkirmishAttackInput) -> Skirmi
     face = single(inputs.roll)
     fled = flee_on is not None and face <= flee_on
     hit = not fled and face >= needed
+    if inputs.printed is not None:
+        fled, hit = inputs.printed is SkirmishVerdict.FLEE, inputs.printed is SkirmishVerdict.HIT
+        attack_use = CellUse("skirmish_attack", f"{kind.value}, {band}", inputs.printed.value, Provenance.PRINTED,
+                             PRINTED_SOURCE)
+        flee_use = None
     notes = []
     if inputs.grade is Grade.AVERAGE:
         notes.append("an Average brigade's markers read the Veteran line (4.1)")
@@ -205,7 +239,7 @@ def resolve_skirmish_attack(chart: Chart, inputs: SkirmishAttackInput) -> Skirmi
         hit=hit,
         m_hits=1 if hit else 0,
         fled=fled,
-        cells=(*range_cells, attack_use, flee_use),
+        cells=(*range_cells, attack_use, *((flee_use,) if flee_use else ())),
         notes=tuple(notes),
     )
 

@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import ForcedMove
-from republic.rules.morale import MAX_M_HITS, Condition, MoraleResult, Restriction, condition_for
+from republic.rules.morale import MAX_M_HITS, Condition, DisorderInput, MoraleResult, Restriction, condition_for
 from republic.rules.troops import BatteryFunction, BatteryType, Formation, Grade, UnitKind
 
 MOST_DAMAGE = 9
@@ -129,6 +129,14 @@ def after_surrender(unit: UnitState) -> UnitState:
     """The unit surrenders (5.5 Group Surrender): every base it has left is taken."""
     return replace(unit, bases=0, base_hits_turn=unit.base_hits_turn + unit.bases,
                    surrendered=unit.surrendered or not unit.battery, abandoned=unit.abandoned or unit.battery)
+
+
+def disorder_input(unit: UnitState, attacker: bool, also_charged: bool = False) -> DisorderInput:
+    """Why a unit suffers charge disorder at the end of the assault phase (5.6): the attacker's brigades that
+    used their charge movement, and every unit that retreated or routed this turn. ``also_charged``: the table
+    says it spent charge movement the app did not see (carrying a position, breaking through)."""
+    charged = not unit.battery and (also_charged or (attacker and unit.charge_bonus_used))
+    return DisorderInput(unit.m_hits, used_charge_bonus=charged, retreated_or_routed=unit.retreated)
 
 
 def new_player_turn(unit: UnitState) -> UnitState:

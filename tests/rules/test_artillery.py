@@ -12,20 +12,22 @@ from republic.rules.artillery import (
     RANGE_COLUMNS,
     SHIFT_COLUMNS,
     ArtilleryFireInput,
-    ArtilleryHitsInput,
-    FireTarget,
     SavedFireInput,
-    TargetKind,
-    TargetRole,
     resolve_artillery_fire,
-    resolve_artillery_hits,
     resolve_saved_fire,
-    share_hits,
 )
 from republic.rules.catalog import mechanic
 from republic.rules.codec import decode, encode
 from republic.rules.dice import d10
 from republic.rules.errors import RulesInputError
+from republic.rules.fire_results import (
+    ArtilleryHitsInput,
+    FireTarget,
+    TargetKind,
+    TargetRole,
+    resolve_artillery_hits,
+    share_hits,
+)
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition
 from republic.rules.results import Provenance
