@@ -10,7 +10,9 @@ from django import forms
 from django.contrib import admin, messages
 
 from republic.games.ledger import snapshot
-from republic.games.models import ADVANCED_RULES, Battery, Brigade, Command, Event, Game, Leader, Side
+from republic.games.models import ADVANCED_RULES, Command, Event, Game, Leader, Side, Unit
+from republic.games.text import describe
+from republic.rules.troops import UnitKind
 
 LOCKED_MESSAGE = ("{game} is under way (status {status}; events in its log: {events}): its state is read-only "
                   "in the admin, because a change here would bypass the event log. Make changes on the game page, "
@@ -216,7 +218,7 @@ def _open_commands(**filters):
 class CommandForm(SetUpForm):
     class Meta:
         model = Command
-        fields = ("side", "parent", "level", "name", "order", "orders", "p4_event", "panicked")
+        fields = ("side", "parent", "level", "name", "order", "orders", "panicked")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -311,40 +313,35 @@ class UnitForm(SetUpForm):
             self.fields["division"].label_from_instance = lambda d: f"{d.name} ({d.side.name}, {d.game})"
 
 
-class BrigadeForm(UnitForm):
+class UnitRowForm(UnitForm):
     class Meta:
-        model = Brigade
-        fields = ("division", "name", "order", "grade", "kind", "bases_start", "bases", "formation",
-                  "skirmishers_available", "skirmishers_deployed", "skirmisher_grade", "repeaters", "m_hits",
-                  "p_hits_turn", "base_hits_turn", "p4_event", "forced_move", "charge_bonus_used", "retreated",
-                  "destroyed", "surrendered")
+        model = Unit
+        fields = ("division", "name", "order", "kind", "grade", "bases_start", "bases", "m_hits", "p_hits_turn",
+                  "base_hits_turn", "p4_event", "forced_move", "formation", "skirmishers_available",
+                  "skirmishers_deployed", "skirmisher_grade", "repeaters", "charge_bonus_used", "destroyed",
+                  "surrendered", "battery_type", "horse", "damage", "limbered", "packed", "saved_fire",
+                  "fired_this_turn", "functions_used", "abandoned")
 
     def clean(self):
         data = super().clean()
         start, bases = data.get("bases_start"), data.get("bases")
         if start is not None and bases is not None and bases > start:
-            self.add_error("bases", f"a brigade has at most the {start} bases it started with")
+            self.add_error("bases", f"a unit has at most the {start} bases it started with")
         if (data.get("m_hits") or 0) > 4:
             self.add_error("m_hits", "a unit carries 0 to 4 M hits")
+        battery = data.get("kind") == UnitKind.ARTILLERY
+        if battery and not data.get("battery_type"):
+            self.add_error("battery_type", "a battery (kind artillery) has a battery type")
+        if not battery and data.get("battery_type"):
+            self.add_error("battery_type", "only a battery (kind artillery) has a battery type")
         return data
 
 
-class BatteryForm(UnitForm):
-    class Meta:
-        model = Battery
-        fields = ("division", "name", "order", "grade", "battery_type", "horse", "bases", "damage", "limbered",
-                  "packed", "saved_fire", "fired_this_turn", "functions_used", "m_hits", "p_hits_turn",
-                  "base_hits_turn", "p4_event", "forced_move", "abandoned")
-
-    def clean(self):
-        data = super().clean()
-        if (data.get("m_hits") or 0) > 4:
-            self.add_error("m_hits", "a unit carries 0 to 4 M hits")
-        return data
-
-
+@admin.register(Unit)
 class UnitAdmin(StateAdmin):
-    list_filter = ("game", "grade")
+    form = UnitRowForm
+    list_display = ("name", "division", "kind", "grade", "bases", "bases_start", "m_hits", "condition", "game")
+    list_filter = ("game", "kind", "grade", "destroyed", "abandoned")
     search_fields = ("name", "division__name")
 
     def parent_of(self, obj):
@@ -353,20 +350,6 @@ class UnitAdmin(StateAdmin):
     @admin.display(description="condition")
     def condition(self, obj):
         return obj.condition.value
-
-
-@admin.register(Brigade)
-class BrigadeAdmin(UnitAdmin):
-    form = BrigadeForm
-    list_display = ("name", "division", "grade", "kind", "bases", "bases_start", "m_hits", "condition", "game")
-    list_filter = ("game", "grade", "kind", "destroyed")
-
-
-@admin.register(Battery)
-class BatteryAdmin(UnitAdmin):
-    form = BatteryForm
-    list_display = ("name", "division", "battery_type", "grade", "damage", "m_hits", "condition", "game")
-    list_filter = ("game", "battery_type", "abandoned")
 
 
 # --- the log -------------------------------------------------------------------------------------------------------
@@ -380,9 +363,14 @@ class EventAdmin(admin.ModelAdmin):
                     "step", "actor", "created")
     list_display_links = ("seq", "kind")
     list_filter = ("game", "kind", "provisional", "printed_chart")
-    search_fields = ("summary", "kind", "subject", "actor")
+    search_fields = ("kind", "actor")
+    readonly_fields = ("summary",)
     ordering = ("game", "seq")
     list_select_related = ("game",)
+
+    @admin.display(description="what happened")
+    def summary(self, obj):
+        return describe(obj)
 
     def has_add_permission(self, request):
         return False

@@ -1,9 +1,72 @@
-"""Form pieces every action shares."""
+"""Form pieces every action shares: the game version a form was drawn for, and dice."""
+
+import random
+from typing import Any
 
 from django import forms
+
+from republic.rules.dice import RandomSource, Roll, RollSource
+
+ROLL_FOR_ME = "app"
+_SYSTEM_RANDOM = random.SystemRandom()
 
 
 class VersionForm(forms.Form):
     """Every action form carries the game version it was drawn for, so a stale form changes nothing."""
 
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+def die_field(label: str = "Die (1-10)") -> forms.IntegerField:
+    """A die typed from a physical d10, checked 1-10."""
+    return forms.IntegerField(
+        label=label, required=False, min_value=1, max_value=10,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", "class": "die-input",
+                                        "min": 1, "max": 10}),
+        error_messages={"min_value": "A d10 shows 1 to 10.", "max_value": "A d10 shows 1 to 10.",
+                        "invalid": "Type the number on the die, 1 to 10."},
+    )
+
+
+def count_field(label: str, help_text: str = "", top: int = 9) -> forms.IntegerField:
+    """A small whole number the table counts on the table."""
+    return forms.IntegerField(
+        label=label, min_value=0, max_value=top, initial=0, help_text=help_text,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", "min": 0, "max": top}),
+        error_messages={"min_value": f"0 to {top}.", "max_value": f"0 to {top}.",
+                        "required": "Type a number (0 if none)."})
+
+
+def inches_field(label: str, help_text: str = "Measured on the table, in this game's scale.", **kwargs: Any
+                 ) -> forms.DecimalField:
+    return forms.DecimalField(label=label, min_value=0, max_value=99, max_digits=5, decimal_places=2,
+                              help_text=help_text, **kwargs)
+
+
+class DiceForm(VersionForm):
+    """Base of every form that takes dice. Subclasses list their die fields in ``dice_fields``; pressing
+    "Roll for me" (a submit button named ``roll`` with value ``app``) rolls every one of them instead."""
+
+    dice_fields: tuple[str, ...] = ("die",)
+
+    def __init__(self, *args: Any, rng: RandomSource | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rng = rng or _SYSTEM_RANDOM
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        app = self.data.get("roll") == ROLL_FOR_ME
+        for name in self.dice_fields:
+            if app:
+                cleaned[name] = Roll((self.rng.randint(1, 10),), RollSource.APP)
+                self.errors.pop(name, None)
+            elif name in self.errors:
+                continue
+            elif cleaned.get(name) is None:
+                self.add_error(name, "Type the die (1-10) or press Roll for me.")
+            else:
+                cleaned[name] = Roll((cleaned[name],), RollSource.TYPED)
+        return cleaned
+
+    def rolls(self, *names: str) -> list[Roll]:
+        return [self.cleaned_data[n] for n in (names or self.dice_fields)]

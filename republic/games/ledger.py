@@ -1,33 +1,43 @@
 """Events are the truth: every change of a game's state is made inside an action that records one Event
-holding the exact before and after of every field it touched.
+holding its typed payload and the exact before and after of every field it touched.
 
-- ``act_on(game, version)`` opens an action: it locks the game row, refuses a stale version (the game
-  moved on since the form was drawn, so nothing is ever applied twice), collects ``set`` calls and, on
-  ``record``, saves the changed rows and appends the event, all in one transaction.
+- ``act(game, version, actor, step=...)`` opens an action: it takes the game's write lock, refuses a stale
+  version (the game moved on since the form was drawn, so nothing is ever applied twice) and a step the game
+  is not at, gathers the changes and, on ``record``, saves the changed rows and appends the event, all in one
+  transaction. ``Action.apply`` is the one writer of a unit's state: it writes the engine's unit after a rule
+  onto its row.
 - ``undo_last`` and ``undo_to`` take events back by recording undo events with the inverse changes.
 - ``replay`` rebuilds the state from the setup snapshot plus every event's changes; tests hold it against
   the rows to prove that the state equals the setup plus the events.
+
+Two submissions of one form at once: the second waits for the first's transaction (a row lock on
+PostgreSQL; on SQLite every write transaction begins immediately, see settings) and then meets the game's
+new version, so it is refused with the fresh state instead of failing.
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import fields
 from enum import Enum
 from typing import Any
 
 from django.db import models, transaction
 
-from republic.games.models import Battery, Brigade, Command, Event, Game, Leader, Side
+from republic.games.events import EventUndone, Payload, kind_of, results, stored
+from republic.games.models import Command, Event, Game, Leader, Side, Unit
+from republic.rules.sequence import StepKey
+from republic.rules.units import UnitState
 
 TRACKED: dict[str, type[models.Model]] = {
     "game": Game,
     "side": Side,
     "command": Command,
     "leader": Leader,
-    "brigade": Brigade,
-    "battery": Battery,
+    "unit": Unit,
 }
 _KEY = {model: key for key, model in TRACKED.items()}
 _UNTRACKED = {"id", "game_id", "setup", "version", "created", "updated"}
+_UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "kind", "grade")]
 
 
 class StaleGame(Exception):
@@ -47,16 +57,18 @@ class NothingToUndo(ActionRefused):
     pass
 
 
-def standing(game: Game):
+def standing(game: Game) -> "models.QuerySet[Event]":
     """The game's events still in force: not undone, and not undo events themselves."""
     return game.events.filter(undone_by__isnull=True, undoes__isnull=True)
 
 
-def this_turn(game: Game, steps, kinds=()):
+def this_turn(game: Game, steps: Iterable[StepKey | str],
+              kinds: Iterable[type[Payload]] = ()) -> "models.QuerySet[Event]":
     """This player turn's events still in force, in these steps and (if given) of these kinds, in order."""
     events = standing(game).filter(game_turn=game.game_turn, player_turn=game.player_turn,
                                    step__in=[str(step) for step in steps])
-    return (events.filter(kind__in=list(kinds)) if kinds else events).order_by("seq")
+    names = [kind.__name__ for kind in kinds]
+    return (events.filter(kind__in=names) if names else events).order_by("seq")
 
 
 def tracked_fields(model: type[models.Model]) -> list[str]:
@@ -77,7 +89,7 @@ class Action:
     def __init__(self, game: Game, actor: str):
         self.game = game
         self.actor = actor
-        self.changes: list[dict] = []
+        self.changes: list[dict[str, Any]] = []
         self._dirty: dict[tuple[str, int], tuple[models.Model, set[str]]] = {}
         self.event: Event | None = None
         # events are stamped with where the game stood when the action began
@@ -90,14 +102,14 @@ class Action:
             raise TypeError(f"cannot track a change to {obj!r}")
         attname = obj._meta.get_field(field).attname
         key = (_KEY[type(obj)], obj.pk)
-        tracked, fields = self._dirty.get(key, (obj, set()))
+        tracked, changed = self._dirty.get(key, (obj, set()))
         before, after = _plain(getattr(tracked, attname)), _plain(value)
         setattr(obj, attname, after)
         if before == after:
             return
         setattr(tracked, attname, after)
-        fields.add(attname)
-        self._dirty[key] = (tracked, fields)
+        changed.add(attname)
+        self._dirty[key] = (tracked, changed)
         # one change per field per event: a field set twice keeps its first before and its last after
         earlier = next((c for c in self.changes if (c["model"], c["id"], c["field"]) == (*key, attname)), None)
         if earlier is None:
@@ -107,52 +119,66 @@ class Action:
         else:
             earlier["after"] = after
 
-    def record(self, kind: str, summary: str, *, subject: str = "", inputs: dict | None = None,
-               dice: list | None = None, result: dict | None = None, provisional: bool = False,
-               printed_chart: bool = False, undoes: Event | None = None) -> Event:
+    def apply(self, unit: Unit, after: UnitState) -> None:
+        """Write the engine's unit after a rule onto its row: the one way a unit's state changes."""
+        if after.id != unit.key:
+            raise ValueError(f"{after.id} is not {unit.key}")
+        for name in _UNIT_STATE:
+            value = getattr(after, name)
+            self.set(unit, name, "" if value is None else value)  # the row keeps "no value" as blank text
+
+    def record(self, payload: Payload, *, undoes: Event | None = None) -> Event:
         if self.event is not None:
             raise RuntimeError("an action records exactly one event")
-        for obj, fields in self._dirty.values():
-            obj.save(update_fields=sorted(fields))
+        for obj, changed in self._dirty.values():
+            obj.save(update_fields=sorted(changed))
         game = self.game
         game.version += 1
         game.save(update_fields=["version", "updated"])
+        found = results(payload)
+        printed = any(result.printed for result in found)
         self.event = Event.objects.create(
-            game=game, seq=game.version, kind=kind, actor=self.actor, game_turn=self.position[0],
-            player_turn=self.position[1], step=self.position[2], subject=subject, summary=summary,
-            inputs=inputs or {}, dice=dice or [], result=result or {}, changes=self.changes,
-            provisional=provisional, printed_chart=printed_chart, undoes=undoes,
+            game=game, seq=game.version, kind=kind_of(payload), actor=self.actor, game_turn=self.position[0],
+            player_turn=self.position[1], step=self.position[2], payload=stored(payload), changes=self.changes,
+            provisional=not printed and any(result.provisional for result in found), printed_chart=printed,
+            undoes=undoes,
         )
         return self.event
 
 
 @contextmanager
-def act_on(game: Game | int, version: int | None, actor: str = "") -> Iterator[Action]:
-    """An action on the game as it stands; ``version`` is the one the form was drawn for (None: any)."""
+def act(game: Game | int, version: int | None, actor: str = "", *, step: StepKey | tuple[StepKey, ...] = (),
+        elsewhere: str = "") -> Iterator[Action]:
+    """An action on the game as it stands. ``version`` is the one the form was drawn for (None: any);
+    ``step`` the step or steps it belongs to, refused with ``elsewhere`` when the game is not there."""
     with transaction.atomic():
-        locked = Game.objects.select_for_update().get(pk=game if isinstance(game, int) else game.pk)
+        locked = (Game.objects.select_for_update().select_related("first_attacker")
+                  .get(pk=game if isinstance(game, int) else game.pk))
         if version is not None and locked.version != version:
             raise StaleGame(locked)
+        steps = (step,) if isinstance(step, StepKey) else step
+        if steps and (not locked.in_progress or locked.step_key not in steps):
+            raise ActionRefused(elsewhere or "The game is not at that step now: nothing was changed.")
         action = Action(locked, actor)
         yield action
         if action.event is None:
             raise RuntimeError("an action must record its event")
 
 
-def snapshot(game: Game) -> dict:
+def snapshot(game: Game) -> dict[str, dict[str, Any]]:
     """Every tracked field of every row of the game, as the setup that events start from."""
-    state: dict[str, dict] = {}
+    state: dict[str, dict[str, Any]] = {}
     for key, model in TRACKED.items():
-        rows = [game] if model is Game else model.objects.filter(game=game)
-        fields = tracked_fields(model)
+        rows = [game] if model is Game else model._default_manager.filter(game=game)
+        names = tracked_fields(model)
         for row in rows:
-            state[f"{key}:{row.pk}"] = {f: _plain(getattr(row, f)) for f in fields}
+            state[f"{key}:{row.pk}"] = {f: _plain(getattr(row, f)) for f in names}
     return state
 
 
-def replay(game: Game) -> dict:
+def replay(game: Game) -> dict[str, dict[str, Any]]:
     """The setup plus every event's changes, in order."""
-    state = {key: dict(fields) for key, fields in game.setup.items()}
+    state = {key: dict(values) for key, values in game.setup.items()}
     for event in game.events.order_by("seq"):
         for change in event.changes:
             state[f"{change['model']}:{change['id']}"][change["field"]] = change["after"]
@@ -169,7 +195,7 @@ def _revert(action: Action, event: Event) -> None:
     for change in reversed(event.changes):
         key = (change["model"], change["id"])
         if key not in rows:
-            rows[key] = TRACKED[change["model"]].objects.get(pk=change["id"])
+            rows[key] = TRACKED[change["model"]]._default_manager.get(pk=change["id"])
         obj = rows[key]
         current = _plain(getattr(obj, change["field"]))
         if current != change["after"]:
@@ -179,13 +205,13 @@ def _revert(action: Action, event: Event) -> None:
 
 
 def undo_last(game: Game, version: int | None, actor: str = "") -> Event:
-    with act_on(game, version, actor) as action:
+    with act(game, version, actor) as action:
         candidates = undoable(action.game)
         if not candidates:
             raise NothingToUndo("There is nothing to undo.")
         target = candidates[0]
         _revert(action, target)
-        return action.record("EventUndone", f"Undone: {target.summary}", subject=target.subject, undoes=target)
+        return action.record(EventUndone(target.seq), undoes=target)
 
 
 def undo_to(game: Game, seq: int, version: int | None, actor: str = "") -> list[Event]:

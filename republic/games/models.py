@@ -1,18 +1,24 @@
 """A game's state: thin records that the engine's values are read from and written back to.
 
 The current state lives in these rows so screens can query it directly; every change to them is made
-through an Event (see ledger.py), so the state always equals the setup plus the events.
+through an Event (see ledger.py), so the state always equals the setup plus the events. ``Unit.to_rules``
+is the one place a row becomes an engine value.
 """
+
+from functools import cached_property
+from typing import Any
 
 from django.db import models
 
 from republic.charts import shipped_chart
+from republic.rules.chart import Chart
 from republic.rules.forced_moves import ForcedMove
-from republic.rules.morale import condition_for
+from republic.rules.morale import Condition, condition_for
 from republic.rules.scale import GroundScale
 from republic.rules.sequence import StepKey
-from republic.rules.troops import BatteryType, Formation, Grade, LeaderClass, UnitKind
+from republic.rules.troops import BatteryFunction, BatteryType, Formation, Grade, LeaderClass, UnitKind
 from republic.rules.troops import Leader as LeaderValue
+from republic.rules.units import UnitState
 
 ADVANCED_RULES = {
     "101": "Cavalry Skirmishers",
@@ -25,7 +31,7 @@ BATTERY_LABELS = {BatteryType.H_RIFLE: "H Rifle", BatteryType.M_RIFLE: "M Rifle"
                   BatteryType.L_SB: "L Sb"}
 
 
-def _choices(enum) -> list[tuple[str, str]]:
+def _choices(enum: Any) -> list[tuple[str, str]]:
     return [(m.value, m.value.replace("_", " ")) for m in enum]
 
 
@@ -62,21 +68,39 @@ class Game(models.Model):
         return [f"{number} {ADVANCED_RULES.get(str(number), '')}".strip() for number in self.advanced_rules]
 
     @property
-    def chart(self):
+    def chart(self) -> Chart:
         return shipped_chart(self.chart_version)
 
     @property
+    def scale(self) -> GroundScale:
+        return GroundScale(self.ground_scale)
+
+    @property
+    def step_key(self) -> StepKey:
+        return StepKey(self.step)
+
+    @property
+    def in_progress(self) -> bool:
+        return self.status == Game.Status.IN_PROGRESS
+
+    @cached_property
+    def _sides(self) -> list["Side"]:
+        return list(self.sides.all())
+
+    @property
     def attacker(self) -> "Side | None":
-        if self.first_attacker is None:
+        """The side attacking this player turn: the first attacker in player turn 1, the other in turn 2."""
+        if self.first_attacker_id is None:
             return None
-        if self.player_turn == 1:
-            return self.first_attacker
-        return self.sides.exclude(pk=self.first_attacker_id).first()
+        first = [s for s in self._sides if s.pk == self.first_attacker_id]
+        others = [s for s in self._sides if s.pk != self.first_attacker_id]
+        attacking = first if self.player_turn == 1 else others
+        return attacking[0] if attacking else None
 
     @property
     def defender(self) -> "Side | None":
         attacker = self.attacker
-        return None if attacker is None else self.sides.exclude(pk=attacker.pk).first()
+        return None if attacker is None else next((s for s in self._sides if s.pk != attacker.pk), None)
 
 
 class Side(models.Model):
@@ -91,14 +115,6 @@ class Side(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def units_in_play(self) -> list["Brigade | Battery"]:
-        """The side's brigades, then its batteries, division by division, not destroyed, taken or abandoned."""
-        order = ("division__order", "order")
-        brigades = Brigade.objects.filter(division__side=self, destroyed=False, surrendered=False)
-        batteries = Battery.objects.filter(division__side=self, abandoned=False)
-        return [*brigades.select_related("division").order_by(*order),
-                *batteries.select_related("division").order_by(*order)]
 
 
 class Command(models.Model):
@@ -123,7 +139,6 @@ class Command(models.Model):
     order = models.PositiveIntegerField(default=0)
     # division state (6.1)
     orders = models.CharField(max_length=10, choices=Orders.choices, default=Orders.DEFEND)
-    p4_event = models.BooleanField(default=False, help_text="a unit had a Panic 4 event this player turn")
     panicked = models.BooleanField(default=False, help_text="panicked in this panic phase")
 
     class Meta:
@@ -136,9 +151,15 @@ class Command(models.Model):
     def leader(self) -> "Leader | None":
         return next((leader for leader in self.leaders.all() if not leader.removed), None)
 
+    @property
+    def p4_event(self) -> bool:
+        """A unit of the division had a Panic 4 event this player turn: it tests for internal panic (6.2)."""
+        return any(unit.p4_event for unit in self.units.all())
+
     def chain(self) -> list["Command"]:
         """This command and those above it, nearest first."""
-        found, node = [], self
+        found: list[Command] = []
+        node: Command | None = self
         while node is not None:
             found.append(node)
             node = node.parent
@@ -162,69 +183,61 @@ class Leader(models.Model):
     def value(self) -> LeaderValue:
         return LeaderValue(LeaderClass(self.leader_class), self.rating)
 
+    @property
+    def in_action(self) -> bool:
+        return not self.removed and not self.hors_de_combat
+
+
+class UnitQuerySet(models.QuerySet["Unit"]):
+    def in_play(self) -> "UnitQuerySet":
+        """Not destroyed, taken or abandoned."""
+        return self.filter(destroyed=False, surrendered=False, abandoned=False)
+
+    def of_side(self, side: "Side | int | None") -> "UnitQuerySet":
+        return self.filter(division__side=side) if side is not None else self.none()
+
+    def brigades(self) -> "UnitQuerySet":
+        return self.exclude(kind=UnitKind.ARTILLERY)
+
+    def batteries(self) -> "UnitQuerySet":
+        return self.filter(kind=UnitKind.ARTILLERY)
+
+    def in_battle_order(self) -> "UnitQuerySet":
+        """Brigades before batteries, division by division, as an order of battle lists them."""
+        battery = models.Case(models.When(kind=UnitKind.ARTILLERY, then=1), default=0)
+        return self.select_related("division").order_by(battery, "division__order", "order")
+
 
 class Unit(models.Model):
-    """What brigades and batteries share: a place in a division, bases, morale and this turn's hits."""
+    """A brigade or a battery (kind artillery): its place in a division, and the state the engine reads."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE)
-    division = models.ForeignKey(Command, on_delete=models.CASCADE)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="units")
+    division = models.ForeignKey(Command, on_delete=models.CASCADE, related_name="units")
     name = models.CharField(max_length=120)
     order = models.PositiveIntegerField(default=0)
+    kind = models.CharField(max_length=30, choices=_choices(UnitKind), default=UnitKind.INFANTRY.value)
     grade = models.CharField(max_length=10, choices=_choices(Grade), default=Grade.AVERAGE.value)
+    bases_start = models.PositiveSmallIntegerField(default=1)
+    bases = models.PositiveSmallIntegerField(default=1)
     m_hits = models.PositiveSmallIntegerField(default=0)
     p_hits_turn = models.PositiveSmallIntegerField(default=0, help_text="P hits this player turn")
     base_hits_turn = models.PositiveSmallIntegerField(default=0, help_text="bases lost this player turn")
     p4_event = models.BooleanField(default=False, help_text="Panic 4 event this player turn")
     forced_move = models.CharField(max_length=2, blank=True, choices=[(m.value, m.title) for m in ForcedMove],
                                    help_text="the longest forced move made this player turn")
-
-    class Meta:
-        abstract = True
-        ordering = ["order"]
-
-    def __str__(self) -> str:
-        return self.name
-
-    @property
-    def key(self) -> str:
-        """How events name the unit: 'brigade:12', 'battery:3'."""
-        return f"{self._meta.model_name}:{self.pk}"
-
-    @property
-    def condition(self):
-        return condition_for(self.m_hits)
-
-    @property
-    def side_id(self) -> int:
-        return self.division.side_id
-
-
-class Brigade(Unit):
-    kind = models.CharField(max_length=30, choices=_choices(UnitKind), default=UnitKind.INFANTRY.value)
-    bases_start = models.PositiveSmallIntegerField()
-    bases = models.PositiveSmallIntegerField()
+    # brigades
     formation = models.CharField(max_length=20, choices=_choices(Formation), default=Formation.TWO_LINE.value)
     skirmishers_available = models.PositiveSmallIntegerField(default=0)
     skirmishers_deployed = models.PositiveSmallIntegerField(default=0)
     skirmisher_grade = models.CharField(max_length=10, choices=_choices(Grade), blank=True)
     repeaters = models.BooleanField(default=False)
     charge_bonus_used = models.BooleanField(default=False)
-    retreated = models.BooleanField(default=False, help_text="retreated or routed this player turn")
     destroyed = models.BooleanField(default=False)
     surrendered = models.BooleanField(default=False)
-
-    class Meta(Unit.Meta):
-        default_related_name = "brigades"
-
-    @property
-    def out_of_play(self) -> bool:
-        return self.destroyed or self.surrendered
-
-
-class Battery(Unit):
-    battery_type = models.CharField(max_length=10, choices=[(b.value, BATTERY_LABELS[b]) for b in BatteryType])
+    # batteries
+    battery_type = models.CharField(max_length=10, blank=True,
+                                    choices=[(b.value, BATTERY_LABELS[b]) for b in BatteryType])
     horse = models.BooleanField(default=False)
-    bases = models.PositiveSmallIntegerField(default=1)
     damage = models.PositiveSmallIntegerField(default=0)
     limbered = models.BooleanField(default=False)
     packed = models.BooleanField(default=False)
@@ -233,17 +246,81 @@ class Battery(Unit):
     functions_used = models.JSONField(default=list, blank=True)
     abandoned = models.BooleanField(default=False)
 
-    class Meta(Unit.Meta):
-        default_related_name = "batteries"
-        verbose_name_plural = "batteries"
+    objects = UnitQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["order"]
+        indexes = [models.Index(fields=["game", "division"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def key(self) -> str:
+        """How events and the engine name the unit: 'unit:12'."""
+        return f"unit:{self.pk}"
+
+    @property
+    def slot(self) -> str:
+        """The unit's name in form fields: 'unit_12'."""
+        return f"unit_{self.pk}"
+
+    @property
+    def battery(self) -> bool:
+        return self.kind == UnitKind.ARTILLERY
+
+    @property
+    def condition(self) -> Condition:
+        return condition_for(self.m_hits)
 
     @property
     def out_of_play(self) -> bool:
-        return self.abandoned
+        return self.destroyed or self.surrendered or self.abandoned
+
+    @property
+    def side_id(self) -> int:
+        return self.division.side_id
+
+    @property
+    def retreated(self) -> bool:
+        """It retreated or routed this player turn."""
+        return self.forced_move in (ForcedMove.RETREAT, ForcedMove.ROUT)
+
+    def to_rules(self) -> UnitState:
+        """The unit as the engine knows it."""
+        return UnitState(
+            id=self.key,
+            kind=UnitKind(self.kind),
+            grade=Grade(self.grade),
+            bases=self.bases,
+            bases_start=self.bases_start,
+            m_hits=self.m_hits,
+            p_hits_turn=self.p_hits_turn,
+            base_hits_turn=self.base_hits_turn,
+            p4_event=self.p4_event,
+            forced_move=ForcedMove(self.forced_move) if self.forced_move else None,
+            formation=Formation(self.formation),
+            skirmishers_available=self.skirmishers_available,
+            skirmishers_deployed=self.skirmishers_deployed,
+            skirmisher_grade=Grade(self.skirmisher_grade) if self.skirmisher_grade else None,
+            repeaters=self.repeaters,
+            charge_bonus_used=self.charge_bonus_used,
+            destroyed=self.destroyed,
+            surrendered=self.surrendered,
+            battery_type=BatteryType(self.battery_type) if self.battery_type else None,
+            horse=self.horse,
+            damage=self.damage,
+            limbered=self.limbered,
+            packed=self.packed,
+            saved_fire=self.saved_fire,
+            fired_this_turn=self.fired_this_turn,
+            functions_used=tuple(BatteryFunction(f) for f in self.functions_used),
+            abandoned=self.abandoned,
+        )
 
 
 class Event(models.Model):
-    """One recorded action: its inputs, dice, result and the exact change of state it made."""
+    """One recorded action: its typed payload (inputs, dice, result) and the exact change of state it made."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
@@ -253,11 +330,7 @@ class Event(models.Model):
     game_turn = models.PositiveIntegerField()
     player_turn = models.PositiveSmallIntegerField()
     step = models.CharField(max_length=40)
-    subject = models.CharField(max_length=160, blank=True, help_text="the unit, leader or division acted on")
-    summary = models.TextField()
-    inputs = models.JSONField(default=dict, blank=True)
-    dice = models.JSONField(default=list, blank=True)
-    result = models.JSONField(default=dict, blank=True)
+    payload = models.JSONField(default=dict, blank=True)
     changes = models.JSONField(default=list, blank=True)
     provisional = models.BooleanField(default=False, help_text="the result read a provisional chart cell")
     printed_chart = models.BooleanField(default=False, help_text="the result was read from the players' own chart")
@@ -269,4 +342,4 @@ class Event(models.Model):
         indexes = [models.Index(fields=["game", "game_turn", "player_turn", "step"])]
 
     def __str__(self) -> str:
-        return f"#{self.seq} {self.kind}: {self.summary}"
+        return f"#{self.seq} {self.kind}"

@@ -37,7 +37,7 @@ from django.db import transaction
 
 from republic.charts import CHART_DIR, chart_path
 from republic.games.ledger import snapshot
-from republic.games.models import Battery, Brigade, Command, Game, Leader, Side
+from republic.games.models import Command, Game, Leader, Side, Unit
 from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Formation, Grade, UnitKind
@@ -509,12 +509,13 @@ def _create_command(game: Game, side: Side, parent: Command | None, spec: Comman
     for child in spec.commands:
         _create_command(game, side, command, child, order)
     for b in spec.brigades:
-        Brigade.objects.create(
+        Unit.objects.create(
             game=game, division=command, name=b.name, order=next(order), grade=b.grade, kind=b.kind,
             bases_start=b.bases, bases=b.bases, formation=b.formation, skirmishers_available=b.skirmishers,
             skirmisher_grade=b.grade if b.skirmishers else "", repeaters=b.repeaters, m_hits=b.m_hits,
         )
-    for b in spec.batteries:
-        Battery.objects.create(game=game, division=command, name=b.name, order=next(order), grade=b.grade,
-                               battery_type=b.battery_type, horse=b.horse, damage=b.damage, limbered=b.limbered)
+    for g in spec.batteries:
+        Unit.objects.create(game=game, division=command, name=g.name, order=next(order), grade=g.grade,
+                            kind=UnitKind.ARTILLERY, battery_type=g.battery_type, horse=g.horse, damage=g.damage,
+                            limbered=g.limbered)
     return command

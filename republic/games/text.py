@@ -1,32 +1,121 @@
-"""Words for results and events: one place, so the phone, the log and the printed report say the same."""
+"""The words of the table: every sentence a phone, the log or a print shows of an event or a result comes
+from here, one function per kind of event, so they all say the same.
 
-from republic.rules.results import CellUse, Modifier
+A chart cell is worded in the rule's terms: its table's title, then its row and column as the rules name
+them, never the chart file's keys.
+"""
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from republic.games.events import (
+    AdjoiningDeclared,
+    ArtilleryFired,
+    AssaultDeclared,
+    AssaultEnded,
+    AssaultRoundResolved,
+    BatteryFunctionsUsed,
+    ChargeBonusCleared,
+    ChargeBonusUsed,
+    ChargeDisorderApplied,
+    CorrectionMade,
+    DemoralizedPanicTested,
+    DivisionPanicTested,
+    EarlierRecord,
+    EventUndone,
+    FireSaved,
+    FirstAttackerChosen,
+    FormationChanged,
+    HorsDeCombatSkipped,
+    LabelledRoll,
+    LeaderCheckedForCasualty,
+    LeaderReplaced,
+    ManeuverRolled,
+    OrdersChanged,
+    Payload,
+    RallyResolved,
+    SkirmishAttacked,
+    SkirmishBlocksDeclared,
+    SkirmishBlocksRolled,
+    SkirmishersDeployed,
+    StepAdvanced,
+    payload_of,
+    results,
+)
+from republic.games.models import BATTERY_LABELS, Command, Event
+from republic.rules.assault_fixed_hits import UnitHitsResult
+from republic.rules.assault_results import UnitLoss
+from republic.rules.assault_sides import Contact
+from republic.rules.assault_table import OutcomeAction, OutcomeSide
+from republic.rules.catalog import TABLE_SPECS
+from republic.rules.dice import Roll, RollSource
+from republic.rules.division_panic import DivisionPanicResult
+from republic.rules.forced_moves import ForcedMove
+from republic.rules.hits import Hits
+from republic.rules.maneuver import ManeuverAction
+from republic.rules.movement import MovementResult
+from republic.rules.results import CellUse, Modifier, Provenance
+from republic.rules.sequence import StepKey, step_for
+from republic.rules.troops import BatteryType, UnitKind
+from republic.rules.units import Correction
+
+CONDITIONS = ("Formed", "Unformed", "Rattled", "Shaken", "Demoralized")
+_TITLES = {spec.name: spec.title for spec in TABLE_SPECS}
+
+
+# --- small words ------------------------------------------------------------------------------------
 
 
 def signed(value: float) -> str:
     return f"{value:+g}"
 
 
-def modifier_line(modifier: Modifier | dict) -> str:
-    m = modifier if isinstance(modifier, dict) else modifier.__dict__
-    return f"{signed(m['value'])} {m['label']} ({m['section']})"
+def inches(value: float) -> str:
+    return f'{value:g}"'
 
 
-def cell_line(cell: CellUse | dict) -> str:
-    c = cell if isinstance(cell, dict) else cell.__dict__
-    mark = " (provisional)" if c["provenance"] == "provisional" else ""
-    return f"{c['table']} [{c['key']}] = {c['value']}{mark}"
+def condition(m_hits: int) -> str:
+    return CONDITIONS[m_hits]
 
 
-def dice_text(dice: list[dict]) -> str:
-    """'6 (typed)' or '5-5 (rolled by the app)' for the log."""
-    parts = []
-    for roll in dice:
-        faces = "-".join(str(f) for f in roll["faces"])
-        how = "typed" if roll["source"] == "typed" else "rolled by the app"
-        label = f"{roll['label']}: " if roll.get("label") else ""
-        parts.append(f"{label}{faces} ({how})")
-    return ", ".join(parts)
+def hits(m: int = 0, b: int = 0, p: int = 0) -> str:
+    return str(Hits(m, b, p)) if m or b or p else "no hits"
+
+
+def roll(rolled: Roll) -> str:
+    """'6, typed' or '5-5, rolled by the app': one way everywhere."""
+    faces = "-".join(str(f) for f in rolled.faces)
+    return f"{faces}, {'typed' if rolled.source is RollSource.TYPED else 'rolled by the app'}"
+
+
+def dice(rolls: Iterable[LabelledRoll]) -> str:
+    return "; ".join(f"{r.label} {roll(r.roll)}" for r in rolls)
+
+
+def modifier(m: Modifier) -> str:
+    return f"{signed(m.value)} {m.label} ({m.section})"
+
+
+_KEY_WORDS: dict[str, str] = {
+    **{f"p{n}": f"Panic {n}" for n in range(1, 5)},
+    **{f"r{n}": f"range column {n}" for n in range(1, 11)},
+    **{f"left{n}": f"{n} column{'s' if n > 1 else ''} left of range" for n in range(1, 4)},
+    **{b.value: BATTERY_LABELS[b] for b in BatteryType},
+    **{m.value: m.title.capitalize() for m in ForcedMove},
+}
+
+
+def chart_key(key: str) -> str:
+    """A row or column of the chart as the rules name it: 'veteran' is Veteran, 'p4' Panic 4."""
+    words = _KEY_WORDS.get(key, key.replace("_", " "))
+    return words[:1].upper() + words[1:]
+
+
+def cell(use: CellUse) -> str:
+    """'Rally Table: Veteran, Shaken = 7 (provisional)'."""
+    mark = {Provenance.PROVISIONAL: " (provisional)", Provenance.PRINTED: " (printed chart)"}.get(use.provenance, "")
+    key = ", ".join(chart_key(part) for part in use.key.split(", "))
+    return f"{_TITLES.get(use.table, chart_key(use.table))}: {key} = {use.value}{mark}"
 
 
 def provenance_warning(provisional: bool, printed_chart: bool) -> str:
@@ -37,14 +126,437 @@ def provenance_warning(provisional: bool, printed_chart: bool) -> str:
     return ""
 
 
-def condition_label(m_hits: int) -> str:
-    return ("Formed", "Unformed", "Rattled", "Shaken", "Demoralized")[m_hits]
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def hits_text(m: int = 0, b: int = 0, p: int = 0) -> str:
-    parts = [f"{n}{k}" for k, n in (("M", m), ("B", b), ("P", p)) if n]
-    return " ".join(parts) or "no hits"
+ACTION_ORDER = (ManeuverAction.ASSAULT, ManeuverAction.MANEUVER, ManeuverAction.ADVANCE, ManeuverAction.HOLD,
+                ManeuverAction.PULL_BACK)
 
 
-def inches(value: float) -> str:
-    return f'{value:g}"'
+def actions_sentence(allowed: Iterable[ManeuverAction]) -> str:
+    """'may advance, hold or pull back; may not maneuver or assault', the rules' own way of saying it."""
+    allowed = {ManeuverAction(a) for a in allowed} | {ManeuverAction.HOLD}
+    may = [a.title for a in ACTION_ORDER if a in allowed]
+    may_not = [a.title for a in reversed(ACTION_ORDER) if a not in allowed]
+    text = "may only hold" if may == ["hold"] else f"may {_join(may)}"
+    return f"{text}; may not {_join(may_not)}" if may_not else text
+
+
+def allowance(result: MovementResult, scale: str) -> dict[str, Any]:
+    """A movement allowance as the unit's card shows it; a calculation, not an event."""
+    return {
+        "allowance": inches(result.allowance),
+        "normal": inches(result.normal),
+        "scale": scale,
+        "charge_bonus": inches(result.charge_bonus) if result.charge_bonus else "",
+        "with_charge": inches(result.with_charge),
+        "charge_refused": result.charge_bonus_refused,
+        "ground": [f"{g.ground.value.replace('_', ' ').capitalize()}: each inch costs {g.cost}\" of allowance; "
+                   f"{inches(g.reach)} on that ground alone" for g in result.ground],
+        "modifiers": [modifier(m) for m in result.modifiers],
+        "cells": [{"line": cell(c), "provisional": c.provenance is Provenance.PROVISIONAL} for c in result.cells],
+        "notes": list(result.notes),
+        "provisional": result.provisional,
+    }
+
+
+def unit_label(unit: Any) -> str:
+    """A unit as a choice of target: 'Davis's Brigade (Formed, 6 bases)'."""
+    if unit.battery:
+        extra = f"{unit.get_battery_type_display()} battery" + (", packed" if unit.packed else "")
+    else:
+        extra = f"{unit.bases} bases" + (", open order" if unit.formation == "open_order" else "")
+    return f"{unit.name} ({condition(unit.m_hits)}, {extra})"
+
+
+# --- events -----------------------------------------------------------------------------------------
+
+
+def describe(event: Event) -> str:
+    """The event in one sentence, as the log and the result card show it."""
+    payload = payload_of(event)
+    if isinstance(payload, EventUndone):
+        return f"Undone: {describe(event.undoes)}" if event.undoes else f"Undone: event #{payload.seq}"
+    if isinstance(payload, StepAdvanced):
+        return _step_advanced(payload, event.game_turn, event.player_turn)
+    return words(payload)
+
+
+def words(payload: Payload) -> str:
+    """A payload in one sentence; the kinds that need their event's place in the game go through describe."""
+    return _WORDS[type(payload)](payload)
+
+
+def _step_advanced(p: StepAdvanced, game_turn: int, player_turn: int) -> str:
+    step = step_for(p.to)
+    notes = [f"{h.name}: {_fire_hits(h.result)}" if not h.result.lost
+             else f"{h.name} is out of play: its {hits(h.result.hits.m, h.result.hits.b)} are lost"
+             for h in p.fire_hits]
+    if p.left is StepKey.ARTILLERY_FIRE and not notes:
+        notes.append("no skirmish or artillery hits to put on")
+    if p.turn_ended:
+        notes.append(f"end of player turn {player_turn} of game turn {game_turn}")
+    return f"On to {step.phase.value}: {step.title}" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _fire_hits(r: Any) -> str:
+    words = [hits(m=r.hits.m, b=r.hits.b), f"now {condition(r.m_after)}"]
+    if r.panic_hits:
+        words.append(f"{r.panic_hits}P")
+    if r.bases_lost:
+        words.append(f"{r.bases_after} bases left")
+        if r.destroyed:
+            words.append("destroyed")
+    if r.skirmisher_type:
+        words.append(f"skirmishers now {r.skirmisher_type.value}")
+    if r.hits.b and not r.bases_lost:  # B on a battery: damage, not bases
+        words.append(f"damage {r.damage_after}")
+    if r.saved_fire_lost:
+        words.append("loses its saved fire")
+    return ", ".join(words)
+
+
+_CORRECTIONS = {
+    Correction.M_PLUS: "adds an M hit",
+    Correction.M_MINUS: "removes an M hit",
+    Correction.BASE_MINUS: "removes a base",
+    Correction.BASE_PLUS: "adds a base",
+    Correction.DAMAGE_PLUS: "adds a damage",
+    Correction.DAMAGE_MINUS: "removes a damage",
+    Correction.PACKED: "is packed (closer than double frontage, 1.3)",
+    Correction.UNPACKED: "is at normal frontage",
+}
+
+
+def _correction(p: CorrectionMade) -> str:
+    if p.correction is None:
+        return f"Correction: {p.name} set " + ", ".join(f"{f.field.replace('_', ' ')} {f.value}" for f in p.fields)
+    words = _CORRECTIONS[p.correction]
+    if p.correction in (Correction.PACKED, Correction.UNPACKED):
+        return f"Correction: {p.name} {words}"
+    value = p.fields[0]
+    now = condition(value.value) if value.field == "m_hits" else f"{value.value} {value.field.replace('_', ' ')}"
+    return f"Correction: {p.name} {words} (now {now})"
+
+
+def _rally(p: RallyResolved) -> str:
+    r = p.result
+    how = "printed chart" if r.printed else f"new number {r.new_number}"
+    return (f"{p.name} rallies: {r.condition_before.value.capitalize()} → {condition(r.m_hits)} "
+            f"(die {roll(p.inputs.roll)}; {how})")
+
+
+def _leader_replaced(p: LeaderReplaced) -> str:
+    if p.successor:
+        return f"{p.successor} takes over {p.command} from {p.name}"
+    return f"{p.name} returns to {p.command} as {p.result.leader}"
+
+
+def _maneuver(p: ManeuverRolled) -> str:
+    how = "printed chart" if p.result.printed else f"modified {p.result.modified_roll}"
+    return f"{p.name} maneuver: {actions_sentence(p.result.actions)} (die {roll(p.inputs.roll)}; {how})"
+
+
+def commander(name: str, value: Any, hors_de_combat: bool, replaced: bool) -> str:
+    """The division commander as the maneuver roll reads him."""
+    if not name:
+        return "no division leader"
+    if hors_de_combat:
+        return f"{name} {value}, hors de combat: his class adds nothing (2.5)"
+    return f"{name} {value}" + (", replaced at the start of the turn (-3)" if replaced else "")
+
+
+def _battery_functions(p: BatteryFunctionsUsed) -> str:
+    used = len(p.inputs.functions) - (1 if p.will_fire else 0)
+    words = ", ".join(f.value for f in p.recorded)
+    return (f"{p.name}: {words} ({used} of {p.result.functions_available} functions"
+            f"{', one kept to fire' if p.will_fire else ''}); now "
+            f"{'limbered' if p.result.limbered_after else 'unlimbered'}"
+            f"{'; saved fire lost' if p.result.saved_fire_lost else ''}")
+
+
+def _blocks_rolled(p: SkirmishBlocksRolled) -> str:
+    names = {b.target: b.target_name for b in p.declared}
+    blocked = [names.get(marker, marker) for marker in p.blocked]
+    return f"Skirmish blocks: {', '.join(blocked)} blocked" if blocked else "Skirmish blocks: none succeeded"
+
+
+def _skirmish_attack(p: SkirmishAttacked) -> str:
+    r = p.result
+    outcome = (f"1M on {p.target_name}, held to the end of the artillery step" if r.hit
+               else "the marker flees back to its brigade" if r.fled else "no effect")
+    return f"{p.name}'s skirmishers fire at {p.target_name}: {outcome} (die {roll(p.inputs.roll)})"
+
+
+def _artillery(p: ArtilleryFired) -> str:
+    names = " and ".join(b.name for b in p.batteries)
+    shares = "; ".join(f"{p.name_of(h.unit)} {hits(m=h.m, b=h.b + h.marker_b)}" for h in p.hits) or "no effect"
+    how = "printed chart" if p.printed is not None else f"die {roll(p.inputs.roll)}"
+    verb = "fires" if len(p.batteries) == 1 else "fire"
+    return (f"{names} {verb} at {p.target.name}: {p.result.result} ({how}); {shares}, held to the end of the "
+            "artillery step")
+
+
+def _demoralized_panic(p: DemoralizedPanicTested) -> str:
+    r, battery = p.result, p.inputs.kind is UnitKind.ARTILLERY
+    words = [r.instruction]
+    if r.deserters:
+        words.append(f"{r.deserters} base{'s' if r.deserters > 1 else ''} desert")
+        if not r.bases_after:
+            words.append("abandoned" if battery else "destroyed")
+    if r.abandoned and r.bases_after:
+        words.append("a battery required to rout is abandoned")
+    if r.p4_event:
+        words.append("Panic 4 event: the division tests in the panic phase")
+    return f"{p.name} ({p.inputs.panic_hits}P) panics: {'; '.join(words)}"
+
+
+def _casualty(p: LeaderCheckedForCasualty) -> str:
+    if p.casualty:
+        return (f"{p.name} is hors de combat ({roll(p.inputs.roll)}): move him to the rear of {p.command} and flag "
+                "him until his side's next Replace leaders step")
+    return f"{p.name} is unhurt ({roll(p.inputs.roll)}{'' if p.result.double else ', not a double'})"
+
+
+def _member(name: str, contact: Contact) -> str:
+    return f"{name} ({'all-out' if contact is Contact.ALL_OUT else 'general'})"
+
+
+def _declared(p: AssaultDeclared) -> str:
+    parts = [_member(m.name, m.contact) for m in p.defenders]
+    parts[0] += ", primary"
+    return (f"Assault {p.number} declared: {', '.join(_member(m.name, m.contact) for m in p.attackers)} "
+            f"against {'; '.join(parts)}")
+
+
+def _round(p: AssaultRoundResolved) -> str:
+    r = p.result
+    natural = ""
+    if r.natural_loser is not OutcomeSide.NONE:
+        loser = r.natural_loser.value
+        natural = f"; natural roll lost by the {loser}: {getattr(r, loser).natural_m}M"
+    how = f"printed chart: {p.conditions.printed}" if p.conditions.printed else f"{r.difference:+d} on {r.column.title}"
+    summary = (f"Assault {p.number}, round {p.round}: {r.attacker.modified} to {r.defender.modified} ({how}) → "
+               f"{r.outcome}{natural}")
+    return summary + ("; Win/Win" if r.win_win else "")
+
+
+def _ended(p: AssaultEnded) -> str:
+    how = (f"contact ended after {p.rounds} round{'s' if p.rounds != 1 else ''}" if p.rounds
+           else "called off before any round")
+    return f"Assault {p.number} over: {how} ({p.title})"
+
+
+def _disorder(p: ChargeDisorderApplied) -> str:
+    return f"Charge disorder: 1M to {', '.join(f'{u.name} ({condition(u.result.m_after)})' for u in p.units)}"
+
+
+_VERBS = {ForcedMove.DISENGAGE: "disengages", ForcedMove.WITHDRAW: "withdraws", ForcedMove.FALL_BACK: "falls back",
+          ForcedMove.RETREAT: "retreats", ForcedMove.ROUT: "routs"}
+
+
+def panic_arithmetic(result: DivisionPanicResult) -> str:
+    """'7 + 2 unshaken = 9 against 6': the die, the die modifiers, the pass number."""
+    taken = next(t for t in result.rolls if t.trigger is result.trigger)
+    terms = [str(taken.roll.faces[0])]
+    for m in result.modifiers:
+        if m.label.startswith("loss number"):
+            continue
+        label = m.label.replace("rolling division is ", "").replace("each demoralized unit present", "demoralized")
+        terms.append(f"{'+' if m.value >= 0 else '−'} {abs(m.value)} {label}")
+    sum_text = " ".join(terms) + (f" = {taken.modified}" if len(terms) > 1 else "")
+    both = ""
+    if len(result.rolls) > 1:
+        both = ", ".join(f"{t.trigger.value} {t.modified}" for t in result.rolls) + "; the worse stands: "
+    return f"{both}{sum_text} against {result.pass_number}"
+
+
+def _division_panic(p: DivisionPanicTested) -> str:
+    """What the table reads: who holds, who panics, how far every unit goes, who deserts."""
+    result = p.result
+    if result.held or result.move is None:
+        return f"{p.name} holds ({panic_arithmetic(result)})"
+    verb = _VERBS[result.move]
+    distances = [u.distance for u in result.units if u.move is not None]
+    if distances:
+        usual = max(distances, key=distances.count)
+        others = [f"{p.name_of(u.id)} {inches(u.distance)}" if u.move is not None
+                  else f"{p.name_of(u.id)} already moved as far" for u in result.units
+                  if u.move is None or u.distance != usual]
+        moves = f"every unit {verb} {inches(usual)}" + (f" ({', '.join(others)})" if others else "")
+    else:
+        moves = f"every unit has already moved as far as the division's {result.move.title}"
+    parts = [f"{p.name} panics ({panic_arithmetic(result)}): {moves}"]
+    for u in result.units:
+        if u.deserters:
+            gone = " (none left)" if not u.bases_after else ""
+            parts.append(f"{u.deserters} base{'s desert' if u.deserters > 1 else ' deserts'} from "
+                         f"{p.name_of(u.id)}{gone}")
+    if any(u.m_hits for u in result.units):
+        parts.append("1M on each unit not yet demoralized")
+    parts.append("orders now Defend")
+    return "; ".join(parts)
+
+
+def _adjoining(p: AdjoiningDeclared) -> str:
+    return f"Adjoining {p.name}: {', '.join(p.names)}" if p.names else f"No division adjoins {p.name}"
+
+
+_WORDS: dict[type[Payload], Callable[[Any], str]] = {
+    FirstAttackerChosen: lambda p: f"{p.side_name} attack first ({p.how})",
+    CorrectionMade: _correction,
+    OrdersChanged: lambda p: f"{p.name}: orders now {Command.Orders(p.orders).label}",
+    RallyResolved: _rally,
+    LeaderReplaced: _leader_replaced,
+    ManeuverRolled: _maneuver,
+    FormationChanged: lambda p: (f"{p.name} changes formation: {p.before.value.replace('_', ' ')} → "
+                                 f"{p.after.value.replace('_', ' ')}"),
+    SkirmishersDeployed: lambda p: (f"{p.name} {'deploys' if p.after > p.before else 'recalls'} skirmishers: "
+                                    f"{p.before} → {p.after} of {p.limit}"),
+    ChargeBonusUsed: lambda p: f"{p.name} used its assault move bonus: 1M at the end of the turn (3.1, 5.6)",
+    ChargeBonusCleared: lambda p: f"{p.name} did not use its assault move bonus after all",
+    BatteryFunctionsUsed: _battery_functions,
+    SkirmishBlocksDeclared: lambda p: (f"{p.side} declare skirmish blocks: "
+                                       + ("; ".join(f"{b.blocker_name} on {b.target_name}" for b in p.blocks)
+                                          or "no blocks")),
+    SkirmishBlocksRolled: _blocks_rolled,
+    SkirmishAttacked: _skirmish_attack,
+    ArtilleryFired: _artillery,
+    FireSaved: lambda p: f"{p.name} saves its fire{' (it keeps its one saved fire marker)' if p.kept else ''}",
+    DemoralizedPanicTested: _demoralized_panic,
+    LeaderCheckedForCasualty: _casualty,
+    HorsDeCombatSkipped: lambda p: f"{p.name} was not within 4\" of a unit that lost bases: no roll",
+    AssaultDeclared: _declared,
+    AssaultRoundResolved: _round,
+    AssaultEnded: _ended,
+    ChargeDisorderApplied: _disorder,
+    DivisionPanicTested: _division_panic,
+    AdjoiningDeclared: _adjoining,
+    EarlierRecord: lambda p: p.summary,
+}
+
+
+# --- what an assault round tells the table ----------------------------------------------------------
+
+
+def loss_text(loss: UnitLoss) -> str:
+    parts = []
+    if loss.base_hits:
+        parts.append(f"loses {loss.base_hits} base(s)")
+    if loss.prisoners:
+        parts.append(f"{loss.prisoners} taken prisoner")
+    if loss.damage_taken:
+        parts.append(f"{loss.damage_taken} damage")
+    if loss.m_taken:
+        parts.append(f"{loss.m_taken}M")
+    if loss.panic_hits:
+        parts.append(f"Panic {loss.panic_level}" + (" (P4 event)" if loss.p4_event else ""))
+    parts.append(f"now {loss.condition_after.value.capitalize()}")
+    for flag, words in ((loss.destroyed, "destroyed"), (loss.surrendered, "surrenders"),
+                        (loss.abandoned, "abandoned"),
+                        (loss.battery_action is not None and not loss.abandoned, "limbers up")):
+        if flag:
+            parts.append(words)
+    return ", ".join(parts)
+
+
+def _break_off(result: UnitHitsResult) -> tuple[str, str]:
+    text = f"breaks off, 1M: now {condition(result.m_after)}"
+    if result.panic_hits:
+        text += f"; Panic {result.panic_level}"
+    return text, result.instruction or 'Break off: withdraw out of assault contact range (beyond 4" of the enemy).'
+
+
+def round_orders(p: AssaultRoundResolved) -> list[dict[str, str]]:
+    """Each unit's part of the round, side by side, then the attackers' break offs."""
+    lines = []
+    on_units = p.on_units
+    for side in ("attacker", "defender"):
+        losses = getattr(on_units, side)
+        if on_units.surrendered and p.result.outcome.to.value == side:
+            lines += [{"name": p.name_of(key), "text": "surrenders", "instruction": "Remove the unit: it surrendered."}
+                      for key in on_units.surrendered]
+        elif losses is not None:
+            lines += [{"name": p.name_of(loss.id), "text": loss_text(loss), "instruction": loss.instruction}
+                      for loss in losses.units]
+    for broke in on_units.broke_off:
+        text, instruction = _break_off(broke.result)
+        lines.append({"name": p.name_of(broke.unit), "text": text, "instruction": instruction})
+    return lines
+
+
+FOLLOW_UP = {
+    OutcomeAction.CARRY: "The attackers may carry the position: advance into the ground the defenders left (5.5).",
+    OutcomeAction.DRIVE_AWAY: "Drive away: the attackers hold where they are; the defenders' position is left "
+                              "empty (5.5).",
+    OutcomeAction.MAY_BREAKTHROUGH: "The attackers may break through (or carry the position instead), within "
+                                    "their full assault move (5.5).",
+    OutcomeAction.MUST_BREAKTHROUGH: "The attackers must break through to the limit of their full assault move "
+                                     "(5.5); they take charge disorder at the end of the phase.",
+    OutcomeAction.OVERRUN: "Overrun: the mounted cavalry may ride on and assault units behind (5.5).",
+    OutcomeAction.BREAK_OFF: "The attackers break off out of assault contact range, 1M each (5.5).",
+    OutcomeAction.ROLL_AGAIN: "Roll again: resolve another round; it reads the new conditions (5.1).",
+}
+
+
+def next_hint(p: AssaultRoundResolved) -> str:
+    """What the table decides after a round: another round while units face each other within 2"."""
+    action = p.result.outcome.action
+    if action is OutcomeAction.ROLL_AGAIN:
+        return "Roll again: resolve the next round."
+    if action in (OutcomeAction.MAY_BREAKTHROUGH, OutcomeAction.MUST_BREAKTHROUGH, OutcomeAction.OVERRUN):
+        return ('After the breakthrough moves: if attackers face these defenders within 2", resolve another round; '
+                "otherwise contact has ended.")
+    if action is OutcomeAction.BREAK_OFF and not p.conditions.stalled:
+        return "The attackers broke off: contact has ended."
+    return ('After the moves: if attackers still face an enemy within 2" (all-out contact), resolve another round; '
+            "otherwise contact has ended.")
+
+
+def done(event: Event) -> dict[str, Any]:
+    """An event in a step's list of what is done: its words and its provenance marks."""
+    return {"event": event, "summary": describe(event), "provisional": event.provisional,
+            "printed_chart": event.printed_chart}
+
+
+def side_facts(units: list[Any], bonus: bool = False) -> str:
+    """What the state says of one side of an assault: bases, losses, worst P, skirmishers, saved fire."""
+    if not units:
+        return "no unit in play"
+    facts = [f"{sum(u.bases for u in units)} bases", f"{sum(u.base_hits_turn for u in units)} lost this turn",
+             f"worst P {max(u.p_hits_turn for u in units)}"]
+    deployed = sum(u.skirmishers_deployed for u in units)
+    available = sum(u.skirmishers_available for u in units)
+    saved = sum(1 for u in units if u.battery and u.saved_fire)
+    if available:
+        facts.append(f"skirmishers out {deployed}/{available}")
+    if saved:
+        facts.append(f"{saved} with saved fire")
+    if bonus:
+        facts.append('"C" bonus from the last round\'s All Out Win/Win')
+    return ", ".join(facts)
+
+
+# --- the result card --------------------------------------------------------------------------------
+
+
+def result_card(event: Event | None) -> dict[str, Any] | None:
+    """An event as the result card and the log show it: words, dice, modifiers, chart cells, notes."""
+    if event is None:
+        return None
+    payload = payload_of(event)
+    found = results(payload)
+    notes = [note for r in found for note in r.notes]
+    if isinstance(payload, ArtilleryFired) and payload.worst:
+        notes.append(f"joint fire: the group's most hit battery ({payload.worst}) gives the die modifier")
+    return {
+        "event": event,
+        "summary": describe(event),
+        "dice": dice(payload.rolls()),
+        "modifiers": [modifier(m) for r in found for m in r.modifiers],
+        "cells": [{"line": cell(c), "provisional": c.provenance is Provenance.PROVISIONAL}
+                  for r in found for c in r.cells],
+        "notes": notes,
+        "warning": provenance_warning(event.provisional, event.printed_chart),
+    }

@@ -37,7 +37,7 @@ COLUMN_MODIFIERS = ("deep_target", "square", "saved_fire", "joint_fire_per_base"
 DIE_MODIFIERS = ("enfilade", "battery_hit", "packed_skirmishers", "open_order", "passing_fire")
 
 
-def fire_result(raw) -> Hits | None:
+def fire_result(raw: object) -> Hits | None:
     """An Artillery table cell: M and B hits, '-' for no effect, null beyond the battery's reach."""
     if raw is None:
         return None
@@ -110,7 +110,7 @@ class ArtilleryFireInput:
     passing_fire: bool = False
     packed_battery: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if isinstance(self.range, bool) or not isinstance(self.range, int | float) or not math.isfinite(self.range):
             raise RulesInputError("range", f"a range is a number of inches, got {self.range!r}")
         if self.range < 0:
@@ -188,8 +188,10 @@ def range_column(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, 
 def _reach(chart: Chart, battery: BatteryType, ratio: float) -> float:
     reach = 0.0
     for name in RANGE_COLUMNS:
-        if chart.cell("artillery", battery.value, name)[0] is not None:
-            reach = scaled(chart.entry("artillery_ranges", name)[0], ratio)
+        cell: Hits | None = chart.cell("artillery", battery.value, name)[0]
+        if cell is not None:
+            limit: float = chart.entry("artillery_ranges", name)[0]
+            reach = scaled(limit, ratio)
     return reach
 
 
@@ -207,6 +209,7 @@ def column_shifts(chart: Chart, inputs: ArtilleryFireInput) -> tuple[tuple[Modif
     shifts, cells = [], []
     for key, applies, times in wanted:
         if applies:
+            value: int
             value, use = chart.entry("artillery_column_modifiers", key)
             label = _COLUMN_LABELS[key] + (f" x {times}" if times > 1 else "")
             shifts.append(Modifier(label, value * times, "4.3"))
@@ -227,6 +230,7 @@ def die_modifiers(chart: Chart, inputs: ArtilleryFireInput) -> tuple[tuple[Modif
     modifiers, cells = [], []
     for key, applies, times in wanted:
         if applies:
+            value: int
             value, use = chart.entry("artillery_die_modifiers", key)
             label = _DIE_LABELS[key] + (f" x {times}" if times > 1 else "")
             if key == "enfilade" and inputs.square and not inputs.enfilade:
@@ -240,6 +244,7 @@ def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> Artiller
     """Steps 1-4 of 4.2: basic cell by range, column modifiers, modified 1D10, drift. For joint fire the
     result is all the damage the whole group does (R:1050-1054)."""
     column, range_cells = range_column(chart, inputs.range, inputs.scale)
+    basic: Hits | None
     basic, basic_use = chart.cell("artillery", inputs.battery.value, column)
     if basic is None:
         reach = _reach(chart, inputs.battery, scale_ratio(chart, inputs.scale)[0])
@@ -249,6 +254,7 @@ def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> Artiller
     modifiers, die_cells = die_modifiers(chart, inputs)
     face = single(inputs.roll)
     modified = face + total(modifiers)
+    drift: int
     drift, drift_use = chart.band("artillery_drift", modified)
     cells = [*range_cells, basic_use, *shift_cells, *die_cells, drift_use]
     notes = []
@@ -261,6 +267,7 @@ def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> Artiller
         notes.append("shifted off the right of the table: no effect")
     else:
         final_column = COLUMNS[index]
+        value: Hits | None
         value, final_use = chart.cell("artillery", inputs.battery.value, final_column)
         if final_use != basic_use:
             cells.append(final_use)

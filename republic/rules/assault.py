@@ -43,7 +43,7 @@ from republic.rules.dice import single
 from republic.rules.errors import RulesInputError
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition
-from republic.rules.results import CellUse, Explained, Mechanic, Modifier, present
+from republic.rules.results import CellUse, Explained, Mechanic, Modifier, present, total
 from republic.rules.troops import Cover, Grade, UnitKind
 
 TABLES = ()
@@ -59,7 +59,7 @@ class AssaultRoundInput:
     column: AssaultColumn | None = None
     square_vs_solo_cavalry: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name, problem in (
             ("fresh_batteries", "only the defender gains for fresh artillery (5.4)"),
             ("outflanked", "only a defender is outflanked (5.4)"),
@@ -132,7 +132,7 @@ def resolve_assault_round(chart: Chart, inputs: AssaultRoundInput) -> AssaultRou
     readings = _read_sides(chart, inputs, notes)
     naturals = {name: single(side.roll, f"{name}.roll") for name, side in sides.items()}
     mods = {name: present(*reading.modifiers) for name, reading in readings.items()}
-    modified = {name: naturals[name] + sum(m.value for m in mods[name]) for name in SIDES}
+    modified = {name: naturals[name] + total(mods[name]) for name in SIDES}
     difference = modified["attacker"] - modified["defender"]
     outcome, cell_use = _table_outcome(chart, column, difference, inputs.attacker.units, notes)
     table_hits = {name: outcome.hits if outcome.to in (OutcomeSide(name), OutcomeSide.BOTH) else Hits()

@@ -5,7 +5,9 @@ Each gives one unit its hits, its panic response and forced move, as ``UnitHitsR
 the unit after them.
 """
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, TypedDict
 
 from republic.rules.chart import Chart, KeyedSpec, number
 from republic.rules.checks import check_count, check_hits, check_kind, check_m_hits
@@ -20,8 +22,8 @@ from republic.rules.troops import Grade, UnitKind
 from republic.rules.units import UnitState, after_move, after_p4_event
 
 
-def _no_base_hits(raw) -> Hits:
-    hits = Hits.parse(raw)
+def _no_base_hits(raw: object) -> Hits:
+    hits = Hits.parse(str(raw))
     if hits.b:
         raise ValueError(f"these hits are M or P only, got {raw!r}")
     return hits
@@ -46,7 +48,9 @@ def forced_move(chart: Chart, move: ForcedMove, horse: bool, scale: GroundScale)
 
 
 def fixed_hits(chart: Chart, key: str) -> tuple[Hits, CellUse]:
-    return chart.entry("assault_fixed_hits", key)
+    hits: Hits
+    hits, use = chart.entry("assault_fixed_hits", key)
+    return hits, use
 
 
 def rout_end(chart: Chart, m_hits: int, cells: list[CellUse], notes: list[str]) -> int:
@@ -75,7 +79,7 @@ class UnitHitsResult(Explained):
 
 def take_hits(chart: Chart, *, grade: Grade, m_hits: int, hits: Hits, horse: bool, scale: GroundScale,
                already_demoralized_panics: bool = False, required_move: ForcedMove | None = None,
-               notes: tuple[str, ...] = (), cells: tuple[CellUse, ...] = ()) -> UnitHitsResult:
+               notes: Sequence[str] = (), cells: Sequence[CellUse] = ()) -> UnitHitsResult:
     """M hits (assault cause) and P hits on one unit, its panic response, the more severe of that and any
     move the rule requires, and the rout M at the end of a rout."""
     cells, notes = list(cells), list(notes)
@@ -132,7 +136,7 @@ class PassingUnit:
     kind: UnitKind = UnitKind.INFANTRY
     lost_both_rolls: bool = True
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_m_hits(self.m_hits)
         check_kind(self.move, ForcedMove, "move")
         check_kind(self.kind, UnitKind, "kind")
@@ -150,7 +154,7 @@ class PassageInput:
     horse: bool = False
     scale: GroundScale = GroundScale.MEDIUM
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.passers, tuple) or not self.passers:
             raise RulesInputError("passers", "name at least one unit passing through")
         for index, passer in enumerate(self.passers):
@@ -192,6 +196,7 @@ def resolve_passage_of_lines(chart: Chart, inputs: PassageInput) -> PassageResul
         if passer.kind is UnitKind.ARTILLERY:
             notes.append(f"{name} is artillery: the rule covers infantry and cavalry only")
             continue
+        reach_raw: float
         reach_raw, reach_cell = chart.entry("passage_of_lines_reach", "horse" if passer.kind.horse else "foot")
         cells.append(reach_cell)
         reach = scaled(reach_raw, ratio)
@@ -201,12 +206,15 @@ def resolve_passage_of_lines(chart: Chart, inputs: PassageInput) -> PassageResul
         for key, results in ((_PASSAGE_CONDITION.get(condition_for(passer.m_hits)), m_results),
                              (_PASSAGE_MOVE.get(passer.move), p_results)):
             if key is not None:
+                value: Hits
                 value, use = chart.entry("passage_of_lines_hits", key)
                 cells.append(use)
                 results.append((value, f"{name} {key}: {value}"))
     counted: list[str] = []
     total_hits = Hits()
-    for results, worth in ((m_results, lambda h: h.m), (p_results, lambda h: h.p)):
+    categories: tuple[tuple[list[tuple[Hits, str]], Callable[[Hits], int]], ...] = (
+        (m_results, lambda h: h.m), (p_results, lambda h: h.p))
+    for results, worth in categories:
         ranked = sorted(results, key=lambda r: worth(r[0]), reverse=True)
         for value, label in ranked[:2]:
             total_hits += value
@@ -218,7 +226,7 @@ def resolve_passage_of_lines(chart: Chart, inputs: PassageInput) -> PassageResul
     return PassageResult(**{**_fields(taken), "counted": tuple(counted)})
 
 
-def _fields(result: UnitHitsResult) -> dict:
+def _fields(result: UnitHitsResult) -> dict[str, Any]:
     return {name: getattr(result, name) for name in result.__dataclass_fields__}
 
 
@@ -239,7 +247,7 @@ class SupportingBrigadeInput:
     horse: bool = False
     scale: GroundScale = GroundScale.MEDIUM
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_kind(self.grade, Grade, "grade")
         check_count(self.bases, "bases", 1)
         check_count(self.supporting_bases, "supporting_bases", 1)
@@ -256,13 +264,22 @@ class SupportingBrigadeInput:
         check_kind(self.scale, GroundScale, "scale")
 
 
+class _UnitArgs(TypedDict):
+    """The arguments of take_hits that describe the unit."""
+
+    grade: Grade
+    m_hits: int
+    horse: bool
+    scale: GroundScale
+
+
 def resolve_supporting_brigade(chart: Chart, inputs: SupportingBrigadeInput) -> UnitHitsResult:
     """A minority supporter whose primary defender retreated or routed takes 1M and must disengage, withdraw
     or fall back; one whose primary defender only disengaged, withdrew or fell back takes nothing and may
     refuse its flank clear of the attacker's contact zone (5.5, R:1784-1792). If the 1M finds the unit
     Demoralized it becomes a P hit and the unit makes the worse of its chosen move and its panic move."""
     primary = inputs.primary_move
-    common = {"grade": inputs.grade, "m_hits": inputs.m_hits, "horse": inputs.horse, "scale": inputs.scale}
+    common: _UnitArgs = {"grade": inputs.grade, "m_hits": inputs.m_hits, "horse": inputs.horse, "scale": inputs.scale}
     if primary is None or primary.faces_enemy:
         what = "held" if primary is None else f"made a {primary.title} facing the enemy"
         note = f"the primary defender {what}: no hit"
@@ -283,7 +300,7 @@ class BreakOffInput:
     horse: bool = False
     scale: GroundScale = GroundScale.MEDIUM
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_kind(self.grade, Grade, "grade")
         check_m_hits(self.m_hits)
         check_kind(self.scale, GroundScale, "scale")
@@ -307,7 +324,7 @@ class BridgingInput:
 
     assaults: tuple[Hits, ...]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.assaults, tuple) or len(self.assaults) < 2:
             raise RulesInputError("assaults", "a bridging unit is split between two or more assaults")
         for index, hits in enumerate(self.assaults):
@@ -319,7 +336,7 @@ class BridgingResult(Explained):
     hits: Hits
 
 
-def resolve_bridging_hits(chart: Chart, inputs: BridgingInput) -> BridgingResult:
+def resolve_bridging_hits(chart: Chart | None, inputs: BridgingInput) -> BridgingResult:  # reads no chart table
     """A bridging unit's hits are not cumulative: it takes the worst single case of each type, which may come
     from different assaults (5.2, R:1465-1471). "Each type (panic, morale, etc.)" is read to cover base hits
     too. The unit also answers with one move that keeps it whole: the more severe retreat wins."""

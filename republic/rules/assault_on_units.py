@@ -28,7 +28,6 @@ from republic.rules.assault_results import (
 from republic.rules.assault_sides import Contact
 from republic.rules.assault_table import OutcomeAction, Struck
 from republic.rules.chart import Chart
-from republic.rules.results import CellUse, Explained
 from republic.rules.scale import GroundScale
 from republic.rules.units import UnitState, after_surrender
 
@@ -51,13 +50,15 @@ class BrokeOff:
 
 
 @dataclass(frozen=True)
-class RoundOnUnits(Explained):
+class RoundOnUnits:
     """Each side's losses (None when it took no hits), the units that surrendered, the attackers that broke
-    off or must break through, and the batteries whose saved fire the assault used up."""
+    off or must break through, and the batteries whose saved fire the assault used up. The reasons are in
+    the side's losses and each break off."""
 
     attacker: AssaultLossesResult | None
     defender: AssaultLossesResult | None
     surrendered: tuple[str, ...]
+    surrendered_bases: tuple[int, ...]  # the bases each surrendering unit gave up
     broke_off: tuple[BrokeOff, ...]
     break_through: tuple[str, ...]
     saved_fire_used: tuple[str, ...]
@@ -72,11 +73,11 @@ def resolve_round_on_units(chart: Chart, round_: AssaultRoundResult, attackers: 
                            scale: GroundScale = GroundScale.MEDIUM) -> RoundOnUnits:
     surrendering = round_.outcome.action is OutcomeAction.SURRENDER
     losses: dict[str, AssaultLossesResult] = {}
-    surrendered: list[str] = []
+    surrendered: list[UnitState] = []
     for name, members in (("attacker", attackers), ("defender", defenders)):
         side = getattr(round_, name)
         if surrendering and round_.outcome.to.value == name:
-            surrendered.extend(m.unit.id for m in members)
+            surrendered.extend(m.unit for m in members)
             continue
         if not side.hits:
             continue
@@ -89,7 +90,8 @@ def resolve_round_on_units(chart: Chart, round_: AssaultRoundResult, attackers: 
         )
         losses[name] = resolve_assault_losses(
             chart, AssaultLossesInput(units, side.table_hits, side.natural_m, side.all_out_extra_m, scale))
-    partial = RoundOnUnits(losses.get("attacker"), losses.get("defender"), tuple(surrendered), (), (), ())
+    partial = RoundOnUnits(losses.get("attacker"), losses.get("defender"), tuple(u.id for u in surrendered),
+                           tuple(u.bases for u in surrendered), (), (), ())
     broke_off, break_through = [], []
     action = round_.outcome.action
     for member in attackers:
@@ -101,12 +103,9 @@ def resolve_round_on_units(chart: Chart, round_: AssaultRoundResult, attackers: 
                 chart, BreakOffInput(unit.grade, unit.m_hits, unit.kind.horse, scale))))
         elif action is OutcomeAction.MUST_BREAKTHROUGH and not _forced_back(partial.loss(unit.id)):
             break_through.append(unit.id)
-    cells: list[CellUse] = [cell for loss in losses.values() for cell in loss.cells]
-    cells += [cell for b in broke_off for cell in b.result.cells]
     return replace(
         partial, broke_off=tuple(broke_off), break_through=tuple(break_through),
         saved_fire_used=tuple(m.unit.id for m in (*attackers, *defenders) if m.unit.battery),
-        cells=tuple(dict.fromkeys(cells)),
     )
 
 

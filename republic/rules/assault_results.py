@@ -72,7 +72,7 @@ class UnitTakingHits:
     across_bridge_or_ford: bool = False
     away_from_rear_assault: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id.strip():
             raise RulesInputError("id", "every unit needs a name")
         check_kind(self.kind, UnitKind, "kind")
@@ -122,7 +122,7 @@ class AssaultLossesInput:
     all_out_extra_m: int = 0
     scale: GroundScale = GroundScale.MEDIUM
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.units, tuple) or not self.units:
             raise RulesInputError("units", "name at least one unit")
         seen = set()

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from republic.rules.assault_table import OutcomeSide, Struck
 from republic.rules.chart import Chart, KeyedSpec, integer
@@ -41,7 +41,7 @@ MODIFIER_KEYS = (
 TACTICAL_BONUSES = ("all_out_win", "saved_fire")
 
 
-def _points_per_hit(raw: Any) -> int:
+def _points_per_hit(raw: object) -> int:
     value = integer(raw)
     if value < 1:
         raise ValueError(f"points per M hit must be 1 or more, got {value}")
@@ -96,7 +96,7 @@ class AssaultUnit:
     skirmishers_deployed: int = 0
     skirmishers_available: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.bases < 1:
             raise RulesInputError("bases", f"a unit taking part has at least 1 base, got {self.bases}")
         condition_for(self.m_hits)
@@ -140,7 +140,7 @@ class AssaultSide:
     rear: bool = False
     tactical_bonus: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         single(self.roll, "roll")
         if not self.units:
             raise RulesInputError("units", "a side needs at least one unit")
@@ -226,6 +226,7 @@ def natural_morale_hits(chart: Chart, grade: Grade, points_lost: int) -> tuple[i
     """M hits for losing the natural roll by ``points_lost``: one per k points of the grade, rounded up."""
     if points_lost < 0:
         raise RulesInputError("points_lost", f"cannot be negative, got {points_lost}")
+    k: int
     k, use = chart.entry("assault_natural_points", grade.value)
     return math.ceil(points_lost / k), use
 
@@ -245,7 +246,9 @@ class SideReading:
     modifiers: list[Modifier]
     cells: list[CellUse]
 
-    def entry(self, chart: Chart, table: str, key: str) -> Any:
+    def entry(self, chart: Chart, table: str, key: str) -> int:
+        """A die-point entry of one of the assault modifier tables, all whole numbers."""
+        value: int
         value, use = chart.entry(table, key)
         self.cells.append(use)
         return value
@@ -305,6 +308,7 @@ def outnumbering(chart: Chart, attacker: AssaultSide, defender: AssaultSide,
     if lesser is OutcomeSide.DEFENDER and square_vs_solo_cavalry and step != OUTNUMBERING_STEPS[0]:
         note = f"infantry in square against cavalry alone: {step} is read as {OUTNUMBERING_STEPS[0]} at most (5.4)"
         step = OUTNUMBERING_STEPS[0]
+    value: int
     value, use = chart.entry("assault_outnumbering", step)
     return lesser, Modifier(f"outnumbered {step} or more ({larger} to {smaller} bases)", value, "5.4"), use, note
 

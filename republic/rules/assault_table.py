@@ -7,7 +7,6 @@ column follows from the kinds of troops on each side, cover, where the defender 
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from republic.rules.chart import BandSpec, Chart
 from republic.rules.errors import RulesInputError
@@ -94,13 +93,13 @@ class AssaultOutcome:
     hits: Hits = field(default_factory=Hits)
     action: OutcomeAction = OutcomeAction.NONE
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         problem = _outcome_problem(self.to, self.hits, self.action)
         if problem:
             raise ValueError(problem)
 
     @classmethod
-    def parse(cls, raw: Any) -> "AssaultOutcome":
+    def parse(cls, raw: object) -> "AssaultOutcome":
         if not isinstance(raw, str):
             raise ValueError(f"an assault result is written like 'defender 3P carry', got {raw!r}")
         words = raw.strip().lower().split()
@@ -174,7 +173,7 @@ class AssaultColumn(StrEnum):
         return f"assault_{self.value}"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the display name deliberately shadows str.title()
         return self.value.replace("_", " ").title()
 
 
@@ -208,7 +207,7 @@ class AssaultColumnInput:
     defender_open_order: bool = False
     override: AssaultColumn | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for side in ("attacker", "defender"):
             if getattr(self, f"{side}_open_order") and getattr(self, f"{side}_kind") is UnitKind.ARTILLERY:
                 raise RulesInputError(f"{side}_open_order", "artillery has no open order")

@@ -91,6 +91,7 @@ def resolve_battery_functions(chart: Chart, inputs: BatteryFunctionsInput) -> Ba
     prolong = None
     notes = []
     if BatteryFunction.PROLONG in inputs.functions:
+        distance: int
         distance, prolong_use = chart.entry("movement_box", "prolong")
         ratio, ratio_use = scale_ratio(chart, inputs.scale)
         cells += [prolong_use, ratio_use]

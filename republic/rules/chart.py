@@ -22,7 +22,7 @@ import yaml
 
 from republic.rules.results import FILE_PROVENANCES, CellUse, Provenance
 
-ValueType = Callable[[Any], Any]
+ValueType = Callable[[object], Any]
 """Turns a raw cell value into an engine value, raising ValueError with a readable message."""
 
 
@@ -42,26 +42,26 @@ class ChartError(ValueError):
 # --- value types shared by many tables -------------------------------------------------------------
 
 
-def integer(raw: Any) -> int:
+def integer(raw: object) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise ValueError(f"expected a whole number, got {raw!r}")
     return raw
 
 
-def optional_integer(raw: Any) -> int | None:
+def optional_integer(raw: object) -> int | None:
     """A whole number, or null where the chart has no entry (a grade that cannot do a thing)."""
     return None if raw is None else integer(raw)
 
 
-def number(raw: Any) -> float:
+def number(raw: object) -> float:
     if isinstance(raw, bool) or not isinstance(raw, int | float):
         raise ValueError(f"expected a number, got {raw!r}")
     return float(raw)
 
 
 def one_of(*choices: str) -> ValueType:
-    def parse(raw: Any) -> str:
-        if raw not in choices:
+    def parse(raw: object) -> str:
+        if not isinstance(raw, str) or raw not in choices:  # only a str can equal one of the choices
             raise ValueError(f"expected one of {', '.join(choices)}, got {raw!r}")
         return raw
 
@@ -113,7 +113,7 @@ class Cell:
     provenance: Provenance
     source: str = ""
     note: str = ""
-    raw: Any = None
+    raw: object = None
 
     def shown(self) -> str:
         return "—" if self.raw is None else str(self.raw)
@@ -183,7 +183,7 @@ class Chart:
                 return band.cell.value, _use(table, band.label(), band.cell)
         raise ChartError(f"no band holds {n}", table=table)  # unreachable for a validated chart
 
-    def overlay(self, readings: Mapping[str, Any]) -> "Chart":
+    def overlay(self, readings: Mapping[str, object]) -> "Chart":
         """This chart with each named table reading, wherever it is looked up, the value the players read off
         their own printed chart for the result at hand. The engine then works out everything that follows
         from it exactly as from a stored cell, and every use of it says "printed". A value is written as in a
@@ -223,7 +223,7 @@ def parse_chart(text: str, specs: tuple[TableSpec, ...]) -> Chart:
     return build_chart(data, specs)
 
 
-def build_chart(data: Any, specs: tuple[TableSpec, ...]) -> Chart:
+def build_chart(data: object, specs: tuple[TableSpec, ...]) -> Chart:
     if not isinstance(data, dict):
         raise ChartError("a chart file is a mapping with 'name', 'version' and 'tables'")
     for key in ("name", "version"):
@@ -243,7 +243,7 @@ def build_chart(data: Any, specs: tuple[TableSpec, ...]) -> Chart:
     return Chart(name=str(data["name"]), version=str(data["version"]), tables=tables, note=str(data.get("note", "")))
 
 
-def _build_table(spec: TableSpec, raw: Any) -> ChartTable:
+def _build_table(spec: TableSpec, raw: object) -> ChartTable:
     if not isinstance(raw, dict):
         raise ChartError("a table is a mapping", table=spec.name)
     default = raw.get("provenance")
@@ -257,7 +257,9 @@ def _build_table(spec: TableSpec, raw: Any) -> ChartTable:
     return ChartTable(spec, bands=_bands(spec, raw, default), note=note)
 
 
-def _grid_cells(spec: GridSpec, raw: dict, default: Provenance | None) -> dict:
+def _grid_cells(
+    spec: GridSpec, raw: Mapping[object, object], default: Provenance | None
+) -> dict[tuple[str, str], Cell]:
     rows = raw.get("rows")
     if not isinstance(rows, dict):
         raise ChartError("a grid table needs 'rows'", table=spec.name)
@@ -273,7 +275,9 @@ def _grid_cells(spec: GridSpec, raw: dict, default: Provenance | None) -> dict:
     return cells
 
 
-def _keyed_cells(spec: KeyedSpec, raw: dict, default: Provenance | None) -> dict:
+def _keyed_cells(
+    spec: KeyedSpec, raw: Mapping[object, object], default: Provenance | None
+) -> dict[tuple[str, str], Cell]:
     entries = raw.get("entries")
     if not isinstance(entries, dict):
         raise ChartError("a keyed table needs 'entries'", table=spec.name)
@@ -287,7 +291,7 @@ def _keyed_cells(spec: KeyedSpec, raw: dict, default: Provenance | None) -> dict
     return cells
 
 
-def _bands(spec: BandSpec, raw: dict, default: Provenance | None) -> tuple[Band, ...]:
+def _bands(spec: BandSpec, raw: Mapping[object, object], default: Provenance | None) -> tuple[Band, ...]:
     items = raw.get("bands")
     if not isinstance(items, list) or not items:
         raise ChartError("a band table needs a list of 'bands'", table=spec.name)
@@ -325,7 +329,7 @@ def _check_coverage(table: str, bands: list[Band]) -> None:
             )
 
 
-def _same_names(table: str, what: str, expected: tuple[str, ...], given: dict, row: str) -> None:
+def _same_names(table: str, what: str, expected: tuple[str, ...], given: Mapping[object, object], row: str) -> None:
     for name in given:
         if name not in expected:
             where = {"row": "" if what == "row" else row}
@@ -341,7 +345,7 @@ def _same_names(table: str, what: str, expected: tuple[str, ...], given: dict, r
             raise ChartError("the cell is missing", table=table, row=row, cell=name)
 
 
-def _cell(spec: TableSpec, raw: Any, default: Provenance | None, row: str, column: str) -> Cell:
+def _cell(spec: TableSpec, raw: object, default: Provenance | None, row: str, column: str) -> Cell:
     where = {"table": spec.name, "row": row, "cell": column}
     if isinstance(raw, dict):
         if "value" not in raw:
@@ -364,7 +368,7 @@ def _cell(spec: TableSpec, raw: Any, default: Provenance | None, row: str, colum
     return Cell(value=parsed, provenance=provenance, source=source, note=note, raw=value)
 
 
-def _provenance(raw: Any, table: str, row: str, cell: str) -> Provenance:
+def _provenance(raw: object, table: str, row: str, cell: str) -> Provenance:
     found = next((p for p in FILE_PROVENANCES if p.value == raw), None)
     if found is None:
         raise ChartError(

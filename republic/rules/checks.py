@@ -7,17 +7,19 @@ from republic.rules.hits import Hits
 from republic.rules.morale import condition_for
 
 
-def check_count(value: object, field: str, minimum: int = 0) -> None:
+def check_count(value: object, field: str, minimum: int = 0) -> int:
+    """The value, once it is a whole number of at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesInputError(field, f"expected a whole number, got {value!r}")
     if value < minimum:
         raise RulesInputError(field, f"must be {minimum} or more, got {value}")
+    return value
 
 
 def check_m_hits(value: object, field: str = "m_hits") -> None:
-    check_count(value, field)
+    m_hits = check_count(value, field)
     try:
-        condition_for(value)
+        condition_for(m_hits)
     except RulesInputError as exc:
         raise RulesInputError(field, exc.problem) from None
 

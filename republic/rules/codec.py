@@ -9,12 +9,14 @@ import math
 import types
 import typing
 from enum import Enum
-from typing import Any, get_args, get_origin, get_type_hints
+from typing import Any, NotRequired, TypedDict, TypeVar, get_args, get_origin, get_type_hints
 
 from republic.rules.dice import Roll, RollSource
 from republic.rules.errors import RulesInputError
 from republic.rules.hits import Hits
 from republic.rules.troops import Leader
+
+E = TypeVar("E", bound=Enum)
 
 
 def decode(cls: type, data: Any, path: str = "") -> Any:
@@ -26,6 +28,8 @@ def decode(cls: type, data: Any, path: str = "") -> Any:
         real = [o for o in options if o is not type(None)]
         if len(real) == 1:
             return decode(real[0], data, path)
+        if set(real) == {int, float}:
+            return data if isinstance(data, int) and not isinstance(data, bool) else decode(float, data, path)
         raise TypeError(f"unsupported union {cls}")  # a programming error in an input class
     if origin is tuple:
         args = get_args(cls)
@@ -76,7 +80,7 @@ def _shown(data: Any) -> str:
     return "nothing" if data is None else repr(data)
 
 
-def _enum(cls: type[Enum], data: Any, path: str) -> Enum:
+def _enum(cls: type[E], data: Any, path: str) -> E:
     for member in cls:
         if isinstance(data, str) and data.strip().lower() in (str(member.value).lower(), member.name.lower()):
             return member
@@ -105,7 +109,8 @@ def _dataclass(cls: type, data: Any, path: str) -> Any:
         raise RulesInputError(path, f"expected an object with fields, got {_shown(data)}")
     hints = get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
-    unknown = sorted(set(data) - set(fields))
+    derived = {name for name in data if isinstance(getattr(cls, name, None), property)}  # encode adds them
+    unknown = sorted(set(data) - set(fields) - derived)
     if unknown:
         raise RulesInputError(path, f"unknown field {unknown[0]!r}; expected one of {', '.join(fields)}")
     values = {}
@@ -147,14 +152,23 @@ def encode(value: Any) -> Any:
     return value
 
 
-def describe(cls: type) -> list[dict]:
+class FieldDescription(TypedDict):
+    """One field of an input class, as ``describe`` gives it: a default (JSON-shaped) or required."""
+
+    name: str
+    type: str
+    default: NotRequired[Any]
+    required: NotRequired[bool]
+
+
+def describe(cls: type) -> list[FieldDescription]:
     """The fields of an input class, for ``resolve --list`` and for building forms."""
     hints = get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
         if not f.init:
             continue
-        entry = {"name": f.name, "type": _type_name(hints[f.name])}
+        entry = FieldDescription(name=f.name, type=_type_name(hints[f.name]))
         if f.default is not dataclasses.MISSING:
             entry["default"] = encode(f.default)
         elif f.default_factory is not dataclasses.MISSING:
@@ -180,6 +194,6 @@ def _type_name(tp: Any) -> str:
         return "hits like '2M 1B'"
     if tp is Leader:
         return "leader like 'E2'"
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):  # hints are classes, never dataclass instances
         return f"{tp.__name__} {{{', '.join(f['name'] for f in describe(tp))}}}"
     return getattr(tp, "__name__", str(tp))

@@ -25,7 +25,7 @@ class Roll:
     faces: tuple[int, ...]
     source: RollSource = RollSource.TYPED
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.faces:
             raise RulesInputError("roll", "no die faces given")
         for face in self.faces:

@@ -5,13 +5,14 @@ and what every unit of a division that panics does. The panic phase's rounds are
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TypedDict
 
 from republic.rules.chart import Chart, KeyedSpec, integer
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import ForcedMove, ForcedMoveInput, resolve_forced_move
 from republic.rules.morale import Condition, MoraleCause, apply_morale_hits
-from republic.rules.panic import battery_fate, loss_modifiers
+from republic.rules.panic import PanicCell, battery_fate, loss_modifiers
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
@@ -96,11 +97,13 @@ def panic_die_modifiers(chart: Chart, units: tuple[DivisionUnit, ...]) -> tuple[
     one present; the engine counts each one."""
     modifiers, cells = [], []
     if is_unshaken(units):
+        value: int
         value, use = chart.entry("division_panic_modifiers", "unshaken")
         modifiers.append(Modifier("rolling division is unshaken", value, "6.3"))
         cells.append(use)
     demoralized = sum(1 for unit in units if unit.condition is Condition.DEMORALIZED)
     if demoralized:
+        each: int
         each, use = chart.entry("division_panic_modifiers", "each_demoralized_unit")
         modifiers.append(Modifier(f"each demoralized unit present ({demoralized})", each * demoralized, "6.3"))
         cells.append(use)
@@ -173,6 +176,7 @@ def _unit_outcome(
     chart: Chart, unit: DivisionUnit, move: ForcedMove, scale: GroundScale, deserters: int
 ) -> tuple[UnitPanicOutcome, tuple[CellUse, ...]]:
     notes: list[str] = []
+    cells: tuple[CellUse, ...]
     if unit.already_moved is not None and unit.already_moved.severity >= move.severity:
         made, distance, cells = None, 0.0, ()
         instruction = f"Already made a {unit.already_moved.title} this turn: no further move (6.1)"
@@ -212,6 +216,18 @@ def _unit_outcome(
     return outcome, (*cells, *battery_cells)
 
 
+class _CommonFields(TypedDict):
+    """The fields of a DivisionPanicResult that a held and a panicked division share."""
+
+    average_grade: Grade
+    unshaken: bool
+    pass_number: int
+    rolls: tuple[TriggerRoll, ...]
+    trigger: PanicTrigger
+    modified_roll: int
+    held: bool
+
+
 def division_panic_test(
     chart: Chart,
     units: tuple[DivisionUnit, ...],
@@ -232,6 +248,7 @@ def division_panic_test(
     if not rolls:
         raise RulesInputError("rolls", "a panic test needs a roll")
     grade = average_grade(units)
+    pass_number: int
     pass_number, pass_cell = chart.entry("panic_pass", grade.value)
     die_modifiers, cells = panic_die_modifiers(chart, units)
     cells = [pass_cell, *cells]
@@ -249,7 +266,7 @@ def division_panic_test(
         f"{taken.modified} against {pass_number}: the division "
         + ("holds" if held else "panics; once its units have moved it counts as holding (6.1)")
     )
-    common = {
+    common: _CommonFields = {
         "average_grade": grade,
         "unshaken": is_unshaken(units),
         "pass_number": pass_number,
@@ -263,6 +280,7 @@ def division_panic_test(
             **common, move=None, loss_number=0, deserters=0, units=(), orders_reset_to_defend=False,
             modifiers=die_modifiers, cells=tuple(cells), notes=tuple(notes),
         )
+    result: PanicCell
     result, index_cell = chart.cell("panic_index", grade.value, "p4")
     cells.append(index_cell)
     loss_mods, loss_cells = loss_modifiers(
@@ -304,7 +322,7 @@ class DivisionPanicInput:
     across_bridge_or_ford: bool = False
     away_from_rear_assault: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_units(self.units)
         if self.internal_roll is None and self.adjoining_roll is None:
             raise RulesInputError("internal_roll", "give the roll of the internal test, the adjoining test, or both")

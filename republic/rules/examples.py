@@ -1,7 +1,7 @@
 """One valid input per mechanic, as JSON-shaped data: shown by ``resolve --list`` so a script writer can
 start from something that resolves, and used by the tests as seeds for bad-input fuzzing."""
 
-EXAMPLES: dict[str, dict] = {
+EXAMPLES: dict[str, dict[str, object]] = {
     "first_attacker": {"first_side": "Union", "second_side": "Confederate", "first_roll": 7, "second_roll": 4},
     "turn_sequence": {"game_turn": 1, "player_turn": 1, "step": "rally", "first_attacker": "Confederate",
                       "other_side": "Union"},

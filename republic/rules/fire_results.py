@@ -110,7 +110,7 @@ class ArtilleryHitsInput:
     tandem: FireTarget | None = None
     adjacent: FireTarget | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.rolled.p:
             raise RulesInputError("rolled", "artillery fire scores M and B hits, not P")
 
@@ -186,7 +186,7 @@ def _outcome(role: TargetRole, target: FireTarget, share: Hits) -> tuple[TargetO
     if target.packed_battery and share:
         notes.append(f"{role} target is a packed battery: {share} becomes {taken} (4.6)")
     new_type = None
-    if target.kind is TargetKind.SKIRMISH_MARKER:
+    if target.kind is TargetKind.SKIRMISH_MARKER and target.skirmisher_type is not None:  # a marker has one
         new_type = lowered_type(target.skirmisher_type, taken.b)
         if taken.m:
             notes.append(f"{role} target: the marker's {taken.m}M pass to its parent unit (4.5)")
@@ -216,8 +216,11 @@ def resolve_artillery_hits(chart: Chart, inputs: ArtilleryHitsInput) -> Artiller
     (demoralized: each further M is a P, 4.6). A packed battery's share is doubled when it takes it, after
     the sharing, so the shares always add up to the rolled hits."""
     shares, unassigned = share_hits(inputs.rolled, inputs.main, inputs.tandem, inputs.adjacent)
-    given = {TargetRole.MAIN: inputs.main, TargetRole.TANDEM: inputs.tandem, TargetRole.ADJACENT: inputs.adjacent}
-    outcomes, notes = [], []
+    # the targets given; share_hits shares only among them
+    given = {role: target for role, target in ((TargetRole.MAIN, inputs.main), (TargetRole.TANDEM, inputs.tandem),
+                                               (TargetRole.ADJACENT, inputs.adjacent)) if target is not None}
+    outcomes: list[TargetOutcome] = []
+    notes: list[str] = []
     for role, share in shares.items():
         outcome, more = _outcome(role, given[role], share)
         outcomes.append(outcome)

@@ -30,7 +30,7 @@ class ForcedMove(StrEnum):
         return self in (ForcedMove.DISENGAGE, ForcedMove.WITHDRAW, ForcedMove.FALL_BACK)
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the display name deliberately shadows str.title()
         return self.name.replace("_", " ").lower()
 
 
@@ -47,14 +47,14 @@ class BatteryResponse:
     damage: int = 0
 
     @classmethod
-    def parse(cls, raw) -> "BatteryResponse":
+    def parse(cls, raw: object) -> "BatteryResponse":
         parts = str(raw).split() if isinstance(raw, str) else []
         try:
             action = BatteryAction(parts[0])
             damage = Hits.parse(parts[1]) if len(parts) == 2 else Hits()
         except (IndexError, ValueError):
             action, damage = None, None
-        if action is None or len(parts) > 2 or damage.m or damage.p:
+        if action is None or damage is None or len(parts) > 2 or damage.m or damage.p:
             raise ValueError(f"a battery response is 'limber', 'limber 1B' or 'abandoned', got {raw!r}")
         return cls(action, damage.b)
 
@@ -96,8 +96,10 @@ class ForcedMoveResult(Explained):
 def resolve_forced_move(chart: Chart, inputs: ForcedMoveInput) -> ForcedMoveResult:
     """How far a unit moves back; a unit that already moved back this turn makes up only the difference
     (6.1: after a fall back, a division rout adds 4" for infantry)."""
+    base: float
     base, cell = chart.entry("forced_moves", inputs.move.value)
     cells = [cell]
+    factor: float
     if inputs.horse:
         factor, factor_cell = chart.entry("horse_forced_move_factor", "factor")
         cells.append(factor_cell)
@@ -113,6 +115,7 @@ def resolve_forced_move(chart: Chart, inputs: ForcedMoveInput) -> ForcedMoveResu
                 "already_moved",
                 f"a unit that already made a {inputs.already_moved.title} owes no further {inputs.move.title}",
             )
+        done: float
         done, done_cell = chart.entry("forced_moves", inputs.already_moved.value)
         cells.append(done_cell)
         distance -= done * factor

@@ -12,7 +12,7 @@ class Hits:
     b: int = 0
     p: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("m", "b", "p"):
             if getattr(self, name) < 0:
                 raise ValueError(f"hits cannot be negative, got {name.upper()}={getattr(self, name)}")

@@ -84,7 +84,7 @@ class HorsDeCombatInput:
     base_hits_within_4: int = 0
     enemy_skirmishers_within_4: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         pair(self.roll, "roll")
         if self.base_hits_within_4 < 0:
             raise RulesInputError("base_hits_within_4", f"a count of base hits cannot be negative, got "
@@ -113,10 +113,12 @@ def resolve_hors_de_combat(chart: Chart, inputs: HorsDeCombatInput) -> HorsDeCom
             notes=("not a double: no effect, no table read and no modifiers used (4.7)",),
         )
     cells: list[CellUse] = []
+    per_hit: int
     per_hit, use = chart.entry("hors_de_combat_modifiers", "each_base_hit")
     cells.append(use)
     skirmish = None
     if inputs.enemy_skirmishers_within_4:
+        value: int
         value, use = chart.entry("hors_de_combat_modifiers", "enemy_skirmishers")
         cells.append(use)
         skirmish = Modifier("enemy skirmish marker within 4\"", value, "4.7")
@@ -126,6 +128,7 @@ def resolve_hors_de_combat(chart: Chart, inputs: HorsDeCombatInput) -> HorsDeCom
         skirmish,
     )
     modified = first + total(modifiers)
+    outcome: str
     outcome, use = chart.band("hors_de_combat", modified)
     cells.append(use)
     return HorsDeCombatResult(
@@ -171,7 +174,7 @@ class Candidate:
     rank: LeaderRank
     leader: Leader
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.name.strip():
             raise RulesInputError("name", "a candidate needs a name")
 
@@ -186,7 +189,7 @@ class LeaderReplacementInput:
     name: str = ""
     candidates: tuple[Candidate, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.rank is LeaderRank.DIVISION:
             if self.candidates:
                 raise RulesInputError("candidates", "a divisional leader returns himself (2.5); give no candidates")

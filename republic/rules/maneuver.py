@@ -8,6 +8,7 @@ else, has its own column between veteran and green.
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import cast
 
 from republic.rules import dice
 from republic.rules.chart import PRINTED_SOURCE, Chart, GridSpec, KeyedSpec, integer
@@ -27,7 +28,7 @@ class ManeuverAction(StrEnum):
     HOLD = "hold"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the display name deliberately shadows str.title()
         return self.value.replace("_", " ")
 
 
@@ -136,14 +137,16 @@ def resolve_maneuver(chart: Chart, inputs: ManeuverInput) -> ManeuverResult:
     keyed, cells = _modifiers(chart, inputs)
     modifiers = tuple(keyed.values())
     modified = natural + total(modifiers)
-    together = keyed["acting_together"].value if "acting_together" in keyed else 0
+    # die points: the chart's whole number times a count of one (Modifier.value also allows movement's inches)
+    together = cast(int, keyed["acting_together"].value) if "acting_together" in keyed else 0
     condition = condition_for(inputs.m_hits)
 
     allowed = [ActionCheck(ManeuverAction.HOLD, None, None, True, "hold needs no roll (3.2)")]
-    refused = []
+    refused: list[ActionCheck] = []
     for action in ROLLED_ACTIONS:
         roll = modified if action is inputs.acting_together else modified - together
         if inputs.printed is None:
+            needed: int
             needed, use = chart.cell("maneuver", action.value, inputs.grade.value)
             cells.append(use)
             check = _check(action, needed, roll, condition)
@@ -155,7 +158,7 @@ def resolve_maneuver(chart: Chart, inputs: ManeuverInput) -> ManeuverResult:
         cells.append(CellUse("maneuver", inputs.grade.value, shown, Provenance.PRINTED, PRINTED_SOURCE))
 
     notes = [f"{condition.value}: {r} (2.3)" for r in condition.restrictions]
-    if together:
+    if together and inputs.acting_together is not None:  # a modifier for it means there is an action
         notes.append(f"the +{together} for acting together counts only toward {inputs.acting_together.title}")
     if any(c.action is ManeuverAction.PULL_BACK for c in allowed):
         notes.append("pulling back: no assault move bonus and no maneuver changes of direction (3.2)")
@@ -224,6 +227,7 @@ def _modifiers(chart: Chart, inputs: ManeuverInput) -> tuple[dict[str, Modifier]
         count = counts[key]
         if not count:
             continue
+        value: int
         value, use = chart.entry("maneuver_modifiers", key)
         cells.append(use)
         label = _LABELS[key] if count == 1 else f"{_LABELS[key]} (x{count})"
@@ -243,9 +247,11 @@ def maneuver_test(
     acting_together: ManeuverAction | None = None,
     division_leader_replaced: bool = False,
 ) -> ManeuverResult:
+    # a Leader is read by its class, as ManeuverInput.__post_init__ does, since its field is typed as the class
+    commander = division_commander.leader_class if isinstance(division_commander, Leader) else division_commander
     return resolve_maneuver(
         chart,
-        ManeuverInput(grade, roll, m_hits, division_commander, proficient_leaders_within_2,
+        ManeuverInput(grade, roll, m_hits, commander, proficient_leaders_within_2,
                       energetic_leaders_within_2, acting_together, division_leader_replaced),
     )
 

@@ -10,6 +10,7 @@ demoralized"; 6.1: "already demoralized units suffer no further morale or panic 
 from dataclasses import dataclass
 from enum import StrEnum
 
+from republic.rules.chart import Chart
 from republic.rules.errors import RulesInputError
 from republic.rules.results import Explained, Mechanic, Modifier
 
@@ -101,7 +102,7 @@ class MoraleInput:
     new_m_hits: int
     cause: MoraleCause = MoraleCause.FIRE
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         condition_for(self.m_hits)
         if self.new_m_hits < 0:
             raise RulesInputError("new_m_hits", f"hits cannot be negative, got {self.new_m_hits}")
@@ -142,7 +143,7 @@ def apply_morale_hits(m_hits: int, new_m_hits: int, cause: MoraleCause = MoraleC
     )
 
 
-def resolve_morale(chart, inputs: MoraleInput) -> MoraleResult:
+def resolve_morale(chart: Chart, inputs: MoraleInput) -> MoraleResult:
     return apply_morale_hits(inputs.m_hits, inputs.new_m_hits, inputs.cause)
 
 
@@ -152,11 +153,11 @@ class DisorderInput:
     used_charge_bonus: bool = False
     retreated_or_routed: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         condition_for(self.m_hits)
 
 
-def resolve_disorder(chart, inputs: DisorderInput) -> MoraleResult:
+def resolve_disorder(chart: Chart, inputs: DisorderInput) -> MoraleResult:
     """Charge and retreat disorder (5.6): one M at the end of the turn, once, whatever caused it."""
     disordered = inputs.used_charge_bonus or inputs.retreated_or_routed
     result = apply_morale_hits(inputs.m_hits, 1 if disordered else 0, MoraleCause.DISORDER)

@@ -10,13 +10,15 @@ ground it can enter at all (heavy forest, ford; marshland is impassable to it).
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from republic.rules.chart import Chart, KeyedSpec, integer
 from republic.rules.errors import RulesInputError
 from republic.rules.morale import Restriction
-from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
+from republic.rules.results import CellUse, Explained, Mechanic, Modifier
 from republic.rules.scale import GroundScale, scale_ratio, scaled
 from republic.rules.troops import Cover, Grade, UnitKind
 from republic.rules.units import UnitState, restricted
@@ -48,7 +50,7 @@ class TerrainFeature(StrEnum):
         return list(TerrainFeature).index(self) >= list(TerrainFeature).index(TerrainFeature.RIVER_BANK)
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the display name deliberately shadows str.title()
         return _TITLES.get(self, self.value.replace("_", " ").capitalize())
 
 
@@ -113,7 +115,7 @@ class TerrainEffects:
     spotting_depth: int | None  # inches; None where the table shows "-"
 
     @classmethod
-    def parse(cls, raw) -> "TerrainEffects":
+    def parse(cls, raw: object) -> "TerrainEffects":
         parts = [p.strip().lower() for p in raw.split("|")] if isinstance(raw, str) else []
         if len(parts) != 5:
             raise ValueError(f"a terrain row is written '{_COLUMNS}', got {raw!r}")
@@ -169,7 +171,7 @@ def _arms_of(kind: UnitKind) -> set[Arm]:
     return {Arm.HORSE} if kind.horse else set()
 
 
-def inches(raw) -> int:
+def inches(raw: object) -> int:
     value = integer(raw)
     if value < 0:
         raise ValueError(f"a Movement Box value cannot be negative, got {value}")
@@ -200,7 +202,9 @@ TABLES = (
 
 
 def terrain(chart: Chart, feature: TerrainFeature) -> tuple[TerrainEffects, CellUse]:
-    return chart.entry("terrain", feature.value)
+    effects: TerrainEffects
+    effects, use = chart.entry("terrain", feature.value)
+    return effects, use
 
 
 # --- movement allowance ------------------------------------------------------------------------------
@@ -296,6 +300,7 @@ def resolve_movement_allowance(chart: Chart, inputs: MovementInput) -> MovementR
     cells: list[CellUse] = []
 
     def box(key: str) -> int:
+        value: int
         value, use = chart.entry("movement_box", key)
         cells.append(use)
         return value
@@ -326,7 +331,7 @@ def resolve_movement_allowance(chart: Chart, inputs: MovementInput) -> MovementR
 
     ratio, ratio_use = scale_ratio(chart, inputs.scale)
     cells.append(ratio_use)
-    remaining = normal + total(modifiers)
+    remaining = normal + sum(m.value for m in modifiers)  # inches: battery damage can be fractional
     if remaining <= 0:
         notes.append("the deductions use up the whole allowance: no movement is left this turn")
     allowance = scaled(max(0.0, remaining), ratio)
@@ -387,7 +392,7 @@ def _who(kind: UnitKind) -> str:
     return "artillery" if kind is UnitKind.ARTILLERY else ("horse" if kind.horse else "foot")
 
 
-def _ground(box, kind: UnitKind, allowance: float, double_rough: bool) -> tuple[GroundReach, ...]:
+def _ground(box: Callable[[str], int], kind: UnitKind, allowance: float, double_rough: bool) -> tuple[GroundReach, ...]:
     """Open and rough always; double rough, whose cost is provisional, only when the unit will be in it,
     so that a plain move does not read as provisional."""
     wheeled = box("wheeled_rough_factor") if kind is UnitKind.ARTILLERY else 1
@@ -402,7 +407,7 @@ def _reach(allowance: float, cost: int) -> float:
     return int(allowance / cost * 4) / 4 if cost else allowance
 
 
-def movement_allowance(chart: Chart, kind: UnitKind, grade: Grade, **options) -> MovementResult:
+def movement_allowance(chart: Chart, kind: UnitKind, grade: Grade, **options: Any) -> MovementResult:
     return resolve_movement_allowance(chart, MovementInput(kind, grade, **options))
 
 
@@ -457,6 +462,7 @@ class LeaderMoveResult(Explained):
 
 def resolve_leader_move(chart: Chart, inputs: LeaderMoveInput) -> LeaderMoveResult:
     """Leader bases move at charging cavalry speed (3.1); in the rally step only a short step (1.7)."""
+    distance: int
     distance, use = chart.entry("movement_box", "rally_step_leader" if inputs.rally_step else "leader")
     ratio, ratio_use = scale_ratio(chart, inputs.scale)
     return LeaderMoveResult(distance=scaled(distance, ratio), cells=(use, ratio_use))

@@ -41,7 +41,7 @@ class PanicCell:
     loss: int = 0
 
     @classmethod
-    def parse(cls, raw) -> "PanicCell":
+    def parse(cls, raw: object) -> "PanicCell":
         match = _RESULT.match(str(raw).strip()) if isinstance(raw, str) else None
         if not match:
             raise ValueError(f"a panic result is D, W, F, Re or Rt with an optional loss number, got {raw!r}")
@@ -68,7 +68,9 @@ def panic_level_read(panic_hits: int) -> int:
 
 def panic_response(chart: Chart, grade: Grade, panic_hits: int) -> tuple[PanicCell, CellUse]:
     level = panic_level_read(panic_hits)
-    return chart.cell("panic_index", grade.value, f"p{level}")
+    cell: PanicCell
+    cell, use = chart.cell("panic_index", grade.value, f"p{level}")
+    return cell, use
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,7 @@ def loss_modifiers(chart: Chart, move: ForcedMove, **conditions: bool) -> tuple[
     modifiers, cells = [], []
     for condition in LOSS_CONDITIONS:
         if conditions.get(condition):
+            value: int
             value, use = chart.entry("panic_loss_modifiers", condition)
             modifiers.append(Modifier(_LOSS_LABELS[condition], value, "6.3"))
             cells.append(use)

@@ -33,7 +33,7 @@ class PhaseDivision:
     across_bridge_or_ford: bool = False
     away_from_rear_assault: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.id.strip():
             raise RulesInputError("id", "a division needs a name")
         check_units(self.units)
@@ -62,7 +62,7 @@ class PanicPhaseInput:
     rolls: tuple[PhaseRoll, ...] = ()
     scale: GroundScale = GroundScale.MEDIUM
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         ids = set()
         for index, division in enumerate(self.divisions):
             if division.id in ids:
@@ -169,7 +169,9 @@ def _run_rounds(chart: Chart, inputs: PanicPhaseInput) -> tuple[tuple[PanicRound
         tests = []
         for test in pending:
             division = divisions[test.division]
-            rolls = {trigger: inputs.roll_for(division.id, trigger) for trigger in test.triggers}
+            # every roll is there: _missing found none lacking
+            rolls = {trigger: roll for trigger in test.triggers
+                     if (roll := inputs.roll_for(division.id, trigger)) is not None}
             result = division_panic_test(
                 chart, division.units, rolls, inputs.scale, out_of_town=division.out_of_town,
                 across_bridge_or_ford=division.across_bridge_or_ford,

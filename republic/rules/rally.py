@@ -53,12 +53,14 @@ class RallyOutcome:
 
 def rally_outcome(chart: Chart, grade: Grade, before: Condition, modified_roll: int) -> RallyOutcome:
     """Steps 1-4 of 2.3 for a modified roll already summed."""
+    old: int
     old, old_use = chart.cell("rally", grade.value, before.value)
     new = old + modified_roll
     cells = [old_use]
     index = CONDITIONS.index(before)
     if new >= old:
         while index > 0:
+            better: int
             better, use = chart.cell("rally", grade.value, CONDITIONS[index - 1].value)
             cells.append(use)
             if new < better:
@@ -66,6 +68,7 @@ def rally_outcome(chart: Chart, grade: Grade, before: Condition, modified_roll: 
             index -= 1
         return RallyOutcome(old, new, CONDITIONS[index], False, tuple(cells))
     for worse_index in range(index + 1, len(CONDITIONS)):
+        worse: int
         worse, use = chart.cell("rally", grade.value, CONDITIONS[worse_index].value)
         cells.append(use)
         if new >= worse:
@@ -101,6 +104,7 @@ def leader_modifiers(
     fallen divisional leader is taken literally: a fallen -1 leader adds one, as his troops are rid of him."""
     cells, notes = [], []
     key = "division_leader_hors_de_combat" if division_leader_hors_de_combat else "division_leader"
+    per_point: int
     per_point, use = chart.entry("rally_leader_points", key)
     cells.append(use)
     label = (
@@ -133,6 +137,9 @@ def distance_modifier(chart: Chart, distance: float, scale: GroundScale) -> tupl
     4" at the medium scale and grows with the game's scale ratio like every other distance (1.2). It counts
     while the divisional leader is hors de combat too, measured to his figure at the rear: the text makes
     no exception."""
+    step: int
+    per_step: int
+    most: int
     step, step_use = chart.entry("rally_leader_distance", "step_inches")
     per_step, per_use = chart.entry("rally_leader_distance", "per_step")
     most, most_use = chart.entry("rally_leader_distance", "most")
@@ -149,11 +156,13 @@ def lost_percent(bases_at_start: int, bases_now: int) -> int:
 
 
 def battery_lost_percent(chart: Chart, damage: int) -> tuple[int, CellUse]:
+    per_damage: int
     per_damage, use = chart.entry("rally_battery_damage", "percent_per_damage")
     return per_damage * damage, use
 
 
 def losses_modifier(chart: Chart, percent: int) -> tuple[Modifier | None, CellUse]:
+    value: int
     value, use = chart.band("rally_losses", percent)
     return (Modifier(f"percentage of unit lost ({percent}%)", value, "2.3") if value else None), use
 
@@ -202,24 +211,26 @@ class RallyInput:
             raise RulesInputError("division_leader_distance",
                                   f"a distance cannot be negative, got {self.division_leader_distance:g}")
         if self.battery_damage is not None:
-            _battery_only(self)
+            _battery_only(self, self.battery_damage)
         else:
             _bases_only(self)
 
 
-def _battery_only(inputs: RallyInput) -> None:
+def _battery_only(inputs: RallyInput, damage: int) -> None:
     for name in ("bases_at_start", "bases_now"):
         if getattr(inputs, name) is not None:
             raise RulesInputError(name, "a battery's losses are its damage; give battery_damage or base counts, "
                                         "not both")
-    if inputs.battery_damage < 0:
-        raise RulesInputError("battery_damage", f"damage cannot be negative, got {inputs.battery_damage}")
+    if damage < 0:
+        raise RulesInputError("battery_damage", f"damage cannot be negative, got {damage}")
 
 
 def _bases_only(inputs: RallyInput) -> None:
-    for name in ("bases_at_start", "bases_now"):
-        if getattr(inputs, name) is None:
-            raise RulesInputError(name, "missing: give bases_at_start and bases_now, or battery_damage for a battery")
+    missing = "missing: give bases_at_start and bases_now, or battery_damage for a battery"
+    if inputs.bases_at_start is None:
+        raise RulesInputError("bases_at_start", missing)
+    if inputs.bases_now is None:
+        raise RulesInputError("bases_now", missing)
     if inputs.bases_at_start < 1:
         raise RulesInputError("bases_at_start", f"a unit starts with at least 1 base, got {inputs.bases_at_start}")
     if not 1 <= inputs.bases_now <= inputs.bases_at_start:
@@ -259,6 +270,8 @@ def resolve_rally(chart: Chart, inputs: RallyInput) -> RallyResult:
             raise RulesInputError("battery_damage", f"{inputs.battery_damage} damage counts as {percent}% lost "
                                                     "(2.3): the battery has nothing left to rally")
     else:
+        # without battery damage __post_init__ has required both base counts
+        assert inputs.bases_at_start is not None and inputs.bases_now is not None
         percent = lost_percent(inputs.bases_at_start, inputs.bases_now)
     losses, use = losses_modifier(chart, percent)
     cells.append(use)

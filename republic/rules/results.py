@@ -7,7 +7,7 @@ same way, and so any result can say whether it rests on a provisional chart cell
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 
 class Provenance(StrEnum):
@@ -65,12 +65,15 @@ class Explained:
         return any(cell.provenance is Provenance.PRINTED for cell in self.cells)
 
     @property
-    def modifier_total(self) -> int:
-        return total(self.modifiers)
+    def modifier_total(self) -> int | float:
+        """Die points are whole numbers; movement's inches can be fractional (battery damage)."""
+        return sum(m.value for m in self.modifiers)
 
 
 def total(modifiers: Iterable[Modifier]) -> int:
-    return sum(m.value for m in modifiers)
+    """The sum of die-point modifiers, which are whole numbers (movement sums its inches itself)."""
+    # Modifier.value is int | float only for movement's inches, which never come here: every caller adds die points.
+    return cast(int, sum(m.value for m in modifiers))
 
 
 def present(*candidates: Modifier | None) -> tuple[Modifier, ...]:

@@ -21,7 +21,9 @@ TABLES = (KeyedSpec("ground_scale", "1.2", "Scale ratios", tuple(s.value for s i
 
 
 def scale_ratio(chart: Chart, scale: GroundScale) -> tuple[float, CellUse]:
-    return chart.entry("ground_scale", scale.value)
+    ratio: float
+    ratio, use = chart.entry("ground_scale", scale.value)
+    return ratio, use
 
 
 def scaled(inches: float, ratio: float) -> float:
@@ -35,8 +37,10 @@ def bracket(
     """The first bracket of a range table that holds a distance measured at the game's scale (None beyond
     the last), the last bracket's reach at that scale, and the cells read."""
     ratio, ratio_use = scale_ratio(chart, scale)
+    reach: float
     reach, reach_use = chart.entry(table, keys[-1])
     for key in keys:
+        limit: float
         limit, use = chart.entry(table, key)
         if distance <= scaled(limit, ratio):
             return key, scaled(reach, ratio), (ratio_use, use)

@@ -8,6 +8,7 @@ artillery and skirmish fire, assault, panic. The steps are data, so the table ca
 from dataclasses import dataclass
 from enum import StrEnum
 
+from republic.rules.chart import Chart
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.results import Explained, Mechanic
@@ -117,7 +118,7 @@ class Position:
     player_turn: int = 1
     step: StepKey = StepKey.MESSAGES
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.step not in _INDEX:
             raise RulesInputError("step", f"expected one of {', '.join(_INDEX)}, got {self.step!r}")
         if self.game_turn < 1:
@@ -162,7 +163,7 @@ class FirstAttackerInput:
     second_roll: Roll
     choice: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("first_side", "second_side"):
             if not getattr(self, name).strip():
                 raise RulesInputError(name, "a side needs a name")
@@ -184,7 +185,7 @@ class FirstAttackerResult(Explained):
     second_attacker: str | None
 
 
-def resolve_first_attacker(chart, inputs: FirstAttackerInput) -> FirstAttackerResult:
+def resolve_first_attacker(chart: Chart, inputs: FirstAttackerInput) -> FirstAttackerResult:
     """Each side rolls 1D10; the high roller chooses which side attacks first; a tie rolls again (1.6).
     The sides may instead agree, all of them, on an obvious attacker and skip the roll."""
     first, second = single(inputs.first_roll, "first_roll"), single(inputs.second_roll, "second_roll")
@@ -213,7 +214,7 @@ class TurnSequenceInput:
     first_attacker: str | None = None
     other_side: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         Position(self.game_turn, self.player_turn, self.step)
         if (self.first_attacker is None) != (self.other_side is None):
             raise RulesInputError("other_side", "name both sides, or neither")
@@ -232,7 +233,7 @@ class TurnSequenceResult(Explained):
     ends_game_turn: bool
 
 
-def resolve_turn_sequence(chart, inputs: TurnSequenceInput) -> TurnSequenceResult:
+def resolve_turn_sequence(chart: Chart, inputs: TurnSequenceInput) -> TurnSequenceResult:
     position = Position(inputs.game_turn, inputs.player_turn, inputs.step)
     following = next_position(position)
     ends_player_turn = position.step is STEPS[-1].key

@@ -80,7 +80,7 @@ class BlockAttempt:
     roll: Roll
     printed: bool | None = None  # blocked or not, as the players' printed chart says
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_name(self.blocker, "blocker")
         _check_name(self.target, "target")
         single(self.roll, "roll")
@@ -90,7 +90,7 @@ class BlockAttempt:
 class SkirmishBlocksInput:
     blocks: tuple[BlockAttempt, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         declared: dict[str, int] = {}
         for index, attempt in enumerate(self.blocks):
             first = declared.setdefault(attempt.blocker, index)
@@ -125,6 +125,7 @@ def resolve_skirmish_blocks(chart: Chart, inputs: SkirmishBlocksInput) -> Skirmi
     attempts, cells, blocked = [], [], []
     for attempt in inputs.blocks:
         kind = skirmisher_type(attempt.grade)
+        needed: int
         needed, use = chart.entry("skirmish_block", kind.value)
         face = single(attempt.roll)
         success = face >= needed
@@ -213,6 +214,9 @@ def resolve_skirmish_attack(chart: Chart, inputs: SkirmishAttackInput) -> Skirmi
     at or below its Flee number is picked up and returns to its parent instead, scoring nothing."""
     kind = skirmisher_type(inputs.grade)
     band, range_cells = range_band(chart, inputs.range, inputs.scale)
+    needed: int
+    flee_on: int | None
+    flee_use: CellUse | None  # None when the players' printed chart decides
     needed, attack_use = chart.cell("skirmish_attack", kind.value, band)
     flee_on, flee_use = chart.entry("skirmish_flee", kind.value)
     face = single(inputs.roll)
@@ -254,7 +258,7 @@ class SkirmisherDegradeInput:
     grade: Grade
     b_hits: int = 1
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if isinstance(self.b_hits, bool) or not isinstance(self.b_hits, int) or self.b_hits < 0:
             raise RulesInputError("b_hits", f"a number of B hits is a whole number from 0, got {self.b_hits!r}")
 

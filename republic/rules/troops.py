@@ -90,7 +90,7 @@ class Leader:
     leader_class: LeaderClass
     rating: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not -1 <= self.rating <= 4:
             raise RulesInputError("rating", f"a leader rating runs from -1 to 4, got {self.rating}")
 

@@ -181,7 +181,8 @@ def corrected(unit: UnitState, correction: Correction) -> UnitState:
     """The unit with one correction made; a correction beyond what a unit can hold is refused. A brigade
     corrected down to no bases is destroyed, and one given a base back is in play again."""
     if (correction.for_battery and not unit.battery) or (correction.for_brigade and unit.battery):
-        raise RulesInputError("correction", f"a {'battery' if unit.battery else 'brigade'} has no such correction")
+        what = "bases" if correction.for_brigade else "damage or frontage"
+        raise RulesInputError("correction", f"has no {what} to correct")
     if correction in (Correction.PACKED, Correction.UNPACKED):
         return replace(unit, packed=correction is Correction.PACKED)
     step = 1 if correction in (Correction.M_PLUS, Correction.BASE_PLUS, Correction.DAMAGE_PLUS) else -1
@@ -241,7 +242,7 @@ def skirmisher_refusal(unit: UnitState, wanted: int | None = None) -> str:
 
 def formation_refusal(unit: UnitState, formation: Formation) -> str:
     if formation is unit.formation:
-        return f"already in {formation.value.replace('_', ' ')}"
+        return f"it is already in {formation.value.replace('_', ' ')}"
     refused = restricted(unit, Restriction.CHANGE_FORMATION)
     if refused:
         return refused

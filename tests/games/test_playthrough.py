@@ -17,15 +17,19 @@ rallies and Calef's horse battery fires.
 
 import re
 
+from republic.games.events import LabelledRoll
 from republic.games.ledger import snapshot
-from republic.games.models import Battery, Brigade, Command, Event, Game, Leader
+from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.text import ACTION_ORDER
 from republic.rules.artillery import ArtilleryFireInput, resolve_artillery_fire
 from republic.rules.dice import Roll
+from republic.rules.fire_results import FireHits
 from republic.rules.hits import Hits
 from republic.rules.rally import RallyInput, resolve_rally
+from republic.rules.sequence import StepKey
 from republic.rules.troops import BatteryType, Grade
 from republic.rules.troops import Leader as LeaderValue
-from tests.games.conftest import brigade, state_matches_events
+from tests.games.conftest import brigade, payload, state_matches_events, summary
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -39,8 +43,14 @@ def _problems(html: str) -> str:
     return " | ".join(text.strip() for text in found) or "(no message on the page)"
 
 
-def _slot(unit: Brigade | Battery) -> str:
-    return f"{unit._meta.model_name}_{unit.pk}"
+def _slot(unit: Unit) -> str:
+    return unit.slot
+
+
+def allowed(event: Event) -> list[str]:
+    """The actions a maneuver roll allows, in the rules' order."""
+    actions = payload(event).result.actions
+    return [a.value for a in ACTION_ORDER if a in actions]
 
 
 class Table:
@@ -92,7 +102,7 @@ class Table:
 
     def next_step(self, to: str, htmx: bool = False) -> Event:
         event = self.post("next/", {"version": self.version}, htmx)
-        assert event.kind == "StepAdvanced" and event.inputs["to"] == to, event.summary
+        assert event.kind == "StepAdvanced" and payload(event).to == StepKey(to), summary(event)
         return event
 
     def next_step_refused(self, htmx: bool = True) -> str:
@@ -111,8 +121,8 @@ class Table:
 
     # command phase
 
-    def rally(self, unit: Brigade, die: int, distance: str = "0", htmx: bool = False) -> Event:
-        return self.form(f"rally/brigade/{unit.pk}/", f"rally-{unit.key}", htmx, dice=True, die=die,
+    def rally(self, unit: Unit, die: int, distance: str = "0", htmx: bool = False) -> Event:
+        return self.form(f"rally/{unit.pk}/", f"rally-{unit.key}", htmx, dice=True, die=die,
                          division_leader_distance=distance)
 
     def replace_leader(self, leader: Leader, htmx: bool = False) -> Event:
@@ -120,26 +130,26 @@ class Table:
 
     # maneuver phase
 
-    def roll_maneuver(self, unit: Brigade, die: int, htmx: bool = False, **fields) -> Event:
+    def roll_maneuver(self, unit: Unit, die: int, htmx: bool = False, **fields) -> Event:
         return self.form(f"maneuver/roll/{unit.pk}/", f"roll-{unit.key}", htmx, dice=True, die=die, **fields)
 
-    def mark_charge_bonus(self, unit: Brigade, used: bool, htmx: bool = False) -> Event:
+    def mark_charge_bonus(self, unit: Unit, used: bool, htmx: bool = False) -> Event:
         return self.post(f"maneuver/charge/{unit.pk}/", {"version": self.version, "used": "1" if used else "0"}, htmx)
 
-    def set_skirmishers(self, unit: Brigade, deployed: int, htmx: bool = False) -> Event:
+    def set_skirmishers(self, unit: Unit, deployed: int, htmx: bool = False) -> Event:
         return self.form(f"maneuver/skirmishers/{unit.pk}/", f"skirmishers-{unit.key}", htmx, deployed=deployed)
 
-    def change_formation(self, unit: Brigade, formation: str, htmx: bool = False) -> Event:
+    def change_formation(self, unit: Unit, formation: str, htmx: bool = False) -> Event:
         return self.form(f"maneuver/formation/{unit.pk}/", f"formation-{unit.key}", htmx, formation=formation)
 
-    def use_battery_functions(self, battery: Battery, *functions: str, htmx: bool = False) -> Event:
+    def use_battery_functions(self, battery: Unit, *functions: str, htmx: bool = False) -> Event:
         named = {f"function_{i}": f for i, f in enumerate(functions, start=1)}
         return self.form(f"maneuver/battery/{battery.pk}/", f"functions-{battery.key}", htmx, will_fire="on",
                          **named)
 
     # fire phase
 
-    def declare_blocks(self, blocks: dict[Brigade, Brigade], htmx: bool = False) -> Event:
+    def declare_blocks(self, blocks: dict[Unit, Unit], htmx: bool = False) -> Event:
         """Each defending brigade's first marker tries to block the first marker of an attacking brigade."""
         fields = {f"block_{blocker.pk}_1": f"{target.key}#1" for blocker, target in blocks.items()}
         return self.form("fire/skirmish/declare/", "skirmish-declare", htmx, **fields)
@@ -148,15 +158,15 @@ class Table:
         return self.form("fire/skirmish/blocks/", "skirmish-rolls", htmx, dice=True,
                          **{f"die_{i}": die for i, die in enumerate(dice)})
 
-    def skirmish_attack(self, unit: Brigade, target, range_: str, die: int, htmx: bool = False) -> Event:
+    def skirmish_attack(self, unit: Unit, target, range_: str, die: int, htmx: bool = False) -> Event:
         return self.form(f"fire/skirmish/{unit.pk}/", f"skirmish-{unit.key}", htmx, dice=True, target=target.key,
                          range=range_, die=die)
 
-    def fire_battery(self, battery: Battery, target, range_: str, die: int, htmx: bool = False) -> Event:
+    def fire_battery(self, battery: Unit, target, range_: str, die: int, htmx: bool = False) -> Event:
         return self.form(f"fire/artillery/{battery.pk}/", f"fire-{battery.key}", htmx, dice=True, target=target.key,
                          range=range_, cover="none", die=die)
 
-    def save_fire(self, battery: Battery, htmx: bool = False) -> Event:
+    def save_fire(self, battery: Unit, htmx: bool = False) -> Event:
         return self.form(f"fire/artillery/{battery.pk}/save/", f"save-{battery.key}", htmx)
 
     def check_leader(self, leader: Leader, die: int, die2: int, base_hits: int, htmx: bool = False) -> Event:
@@ -166,8 +176,8 @@ class Table:
     def pass_leader_over(self, leader: Leader, htmx: bool = False) -> Event:
         return self.post(f"hors-de-combat/{leader.pk}/skip/", {"version": self.version}, htmx)
 
-    def demoralized_panic_test(self, unit: Brigade, htmx: bool = False) -> Event:
-        return self.form(f"fire/panic/brigade/{unit.pk}/", f"panic-{unit.key}", htmx)
+    def demoralized_panic_test(self, unit: Unit, htmx: bool = False) -> Event:
+        return self.form(f"fire/panic/{unit.pk}/", f"panic-{unit.key}", htmx)
 
     # assault phase
 
@@ -180,9 +190,8 @@ class Table:
     def resolve_round(self, seq: int, attacker_die: int, defender_die: int, attacker_leaders=(),
                       htmx: bool = False) -> Event:
         """One round in the open, defender struck in front; the attacker's E or P leaders within 2" ticked."""
-        declared = self.game.events.get(seq=seq)
-        covers = {f"cover-{m['unit'].replace(':', '_')}": "none"
-                  for side in ("attackers", "defenders") for m in declared.inputs[side]}
+        declared = payload(self.game.events.get(seq=seq))
+        covers = {f"cover-{m.unit.replace(':', '_')}": "none" for m in (*declared.attackers, *declared.defenders)}
         leaders = [str(lead.pk) for lead in attacker_leaders]
         return self.form(f"assault/{seq}/round/", f"round-{seq}", htmx, dice=True, die=attacker_die,
                          die2=defender_die, struck="front", attacker_leaders=leaders, **covers)
@@ -206,8 +215,8 @@ class Table:
 # --- the state ---------------------------------------------------------------------------------------------
 
 
-def battery(game: Game, name: str) -> Battery:
-    return Battery.objects.get(game=game, name=name)
+def battery(game: Game, name: str) -> Unit:
+    return Unit.objects.get(game=game, name=name)
 
 
 def leader(game: Game, name: str) -> Leader:
@@ -260,9 +269,9 @@ def confederate_turn_1(t: Table) -> None:
 
     # maneuver: Davis (Average) rolls 4, +1 for Heth, an Energetic division commander: 5 reaches Average assault 5
     roll = t.roll_maneuver(davis, die=4)
-    assert roll.kind == "ManeuverRolled" and roll.dice == [{"faces": [4], "source": "typed", "label": "maneuver"}]
-    assert roll.result["modified_roll"] == 5
-    assert roll.inputs["allowed_actions"] == ["assault", "maneuver", "advance", "hold", "pull_back"]
+    assert roll.kind == "ManeuverRolled" and payload(roll).rolls() == (LabelledRoll("maneuver", Roll((4,))),)
+    assert payload(roll).result.modified_roll == 5
+    assert allowed(roll) == ["assault", "maneuver", "advance", "hold", "pull_back"]
     # the charge bonus toggle: used, taken back, used again
     assert t.mark_charge_bonus(davis, used=True, htmx=True).kind == "ChargeBonusUsed"
     assert t.mark_charge_bonus(davis, used=False).kind == "ChargeBonusCleared"
@@ -271,7 +280,7 @@ def confederate_turn_1(t: Table) -> None:
     t.set_skirmishers(davis, 2)
     t.change_formation(pettigrew, "brigade_column", htmx=True)
     functions = t.use_battery_functions(rifles, "prolong")
-    assert functions.kind == "BatteryFunctionsUsed" and "1 of 2 functions, one kept to fire" in functions.summary
+    assert functions.kind == "BatteryFunctionsUsed" and "1 of 2 functions, one kept to fire" in summary(functions)
     assert_state(davis, charge_bonus_used=True, skirmishers_deployed=2, formation="two_line")
     assert_state(pettigrew, formation="brigade_column")
     assert_state(rifles, functions_used=["prolong"], limbered=False)
@@ -280,7 +289,7 @@ def confederate_turn_1(t: Table) -> None:
     # skirmish: the Union has no markers out, so no blocks; Davis's markers (Average reads Veteran) need 8 at 2"
     assert "Davis&#x27;s Brigade</strong>: 2 markers to fire" in t.page()
     attack = t.skirmish_attack(davis, iron, "1", die=8, htmx=True)
-    assert attack.inputs["hits"] == [{"unit": iron.key, "m": 1, "b": 0}]
+    assert payload(attack).hits == (FireHits(iron.key, m=1),)
     t.next_step("artillery_fire")
 
     # artillery: Pegram's rifles at 3" is the 4" bracket, M rifle 2M; the 10 drifts two cells left: 2M 1B
@@ -288,17 +297,17 @@ def confederate_turn_1(t: Table) -> None:
     assert expected.result == Hits(m=2, b=1)
     fire = t.fire_battery(rifles, cutler, "3", die=10)
     assert fire.kind == "ArtilleryFired"
-    assert fire.inputs["hits"] == [{"unit": cutler.key, "m": 2, "b": 1, "marker_b": 0}]
+    assert payload(fire).hits == (FireHits(cutler.key, m=2, b=1),)
     # Calef answers at 12" (M rifle 1M, a 5 does not drift): 1M on Davis
     fire = t.fire_battery(calef, davis, "12", die=5, htmx=True)
-    assert fire.inputs["hits"] == [{"unit": davis.key, "m": 1, "b": 0, "marker_b": 0}]
+    assert payload(fire).hits == (FireHits(davis.key, m=1),)
     # fire is simultaneous: the hits wait for the end of the step
     assert "Cutler&#x27;s Brigade: <strong>2M 1B</strong>" in t.page()
     assert_state(cutler, m_hits=0, bases=7, base_hits_turn=0)
     assert_state(davis, m_hits=0)
     assert_state(iron, m_hits=0)
     leaving = t.next_step("fire_hors_de_combat")
-    assert "Cutler's Brigade: 2M 1B, now Rattled, 6 bases left" in leaving.summary
+    assert "Cutler's Brigade: 2M 1B, now Rattled, 6 bases left" in summary(leaving)
     assert_state(cutler, m_hits=2, bases=6, base_hits_turn=1, condition="rattled")
     assert_state(davis, m_hits=1, condition="unformed")
     assert_state(iron, m_hits=1, condition="unformed")
@@ -307,7 +316,7 @@ def confederate_turn_1(t: Table) -> None:
     assert t.next_step_refused(htmx=False).startswith("Not yet: hors de combat check for John F. Reynolds")
     # a double 9-9, +1 for the base hit within 4", reads 10-10: 9 or more and he is hors de combat
     check = t.check_leader(wadsworth, 9, 9, base_hits=1)
-    assert check.result["casualty"] is True and check.dice[0]["faces"] == [9, 9]
+    assert payload(check).casualty is True and payload(check).inputs.roll.faces == (9, 9)
     assert_state(wadsworth, hors_de_combat=True)
     t.pass_leader_over(reynolds, htmx=True)
     t.next_step("demoralized_panic")
@@ -323,10 +332,9 @@ def confederate_turn_1(t: Table) -> None:
     # Cutler lost the natural roll by 9 (3 points a hit): 3M, and 1M more for the All-Out Win/Win; 2 + 4 M is
     # Demoralized with 2 M over, which become P: 5P reads Panic 4, Veteran Retreat, and a P4 event.
     fought = t.resolve_round(seq, 10, 1, attacker_leaders=(heth, hill))
-    assert fought.dice == [{"faces": [10], "source": "typed", "label": "attacker"},
-                           {"faces": [1], "source": "typed", "label": "defender"}]
-    assert fought.summary.startswith("Assault 1, round 1: 7 to -1 (+8 on Pitched Battle) → defender 1B 3P carry")
-    assert fought.result["applied"]["defender"] == "4M 1B 3P"
+    assert payload(fought).rolls() == (LabelledRoll("attacker", Roll((10,))), LabelledRoll("defender", Roll((1,))))
+    assert summary(fought).startswith("Assault 1, round 1: 7 to -1 (+8 on Pitched Battle) → defender 1B 3P carry")
+    assert str(payload(fought).result.defender.hits) == "4M 1B 3P"
     assert_state(cutler, m_hits=4, bases=5, base_hits_turn=2, p_hits_turn=5, p4_event=True, forced_move="Re",
                  retreated=True, condition="demoralized")
     assert_state(wadsworths, p4_event=True)
@@ -338,13 +346,13 @@ def confederate_turn_1(t: Table) -> None:
     assert pending_text(t).startswith("hors de combat check for John F. Reynolds (I Corps lost 1 base)")
     assert "James S. Wadsworth" not in pending_text(t)
     check = t.check_leader(reynolds, 3, 7, base_hits=1, htmx=True)
-    assert check.result["casualty"] is False and "not a double" in check.summary
+    assert payload(check).casualty is False and "not a double" in summary(check)
     t.next_step("charge_disorder")
 
     # charge disorder: Davis used its charge bonus, Cutler retreated: 1M each (Cutler stays Demoralized)
     assert pending_text(t) == "apply charge disorder: 1M to Davis&#x27;s Brigade, Cutler&#x27;s Brigade"
     disorder = t.apply_charge_disorder()
-    assert disorder.inputs["units"] == [davis.key, cutler.key]
+    assert [u.unit for u in payload(disorder).units] == [davis.key, cutler.key]
     assert_state(davis, m_hits=2, condition="rattled")
     assert_state(cutler, m_hits=4)
     t.next_step("internal_panic")
@@ -353,13 +361,13 @@ def confederate_turn_1(t: Table) -> None:
     # Cutler 5, Hall 1): pass 4; 10 - 2 for Cutler demoralized = 8: it holds
     assert pending_text(t) == "roll the internal panic test of Wadsworth&#x27;s Division"
     test = t.division_panic_test(wadsworths, die=10, htmx=True)
-    assert test.summary == "Wadsworth's Division holds (10 − 2 demoralized (1) = 8 against 4)"
-    assert test.result["held"] is True
+    assert summary(test) == "Wadsworth's Division holds (10 − 2 demoralized (1) = 8 against 4)"
+    assert payload(test).result.held is True
     assert_state(wadsworths, panicked=False, p4_event=True)
     t.next_step("adjoining_panic")
     assert pending_text(t) == ""  # nobody panicked: no adjoining tests
     ending = t.next_step("messages")
-    assert "end of player turn 1 of game turn 1" in ending.summary
+    assert "end of player turn 1 of game turn 1" in summary(ending)
 
     assert_position(game, 1, 2, "Union")
     assert_state(davis, m_hits=2, bases=8, charge_bonus_used=False, skirmishers_deployed=2)
@@ -387,13 +395,13 @@ def union_turn_1(t: Table) -> None:
     # rally: Wadsworth is hors de combat and not yet replaced, so his rating (1) is subtracted.
     # Iron (Crack, Unformed 13): 13 + 3 - 1 = 15, Crack Formed
     rallied = t.rally(iron, die=3, htmx=True)
-    assert rallied.summary.startswith("Iron Brigade (Meredith) rallies: Unformed → Formed")
+    assert summary(rallied).startswith("Iron Brigade (Meredith) rallies: Unformed → Formed")
     # Cutler (Veteran, Demoralized 4, 2 of 7 bases lost is 28%: -2): 4 + 1 - 1 - 2 = 2, below the line
     rallied = t.rally(cutler, die=1)
     expected = resolve_rally(game.chart, RallyInput(
         grade=Grade.VETERAN, m_hits=4, roll=Roll((1,)), division_leader=LeaderValue.parse("E1"),
         division_leader_distance=0, division_leader_hors_de_combat=True, bases_at_start=7, bases_now=5))
-    assert rallied.result["new_number"] == expected.new_number == 2
+    assert payload(rallied).result.new_number == expected.new_number == 2
     assert_state(iron, m_hits=0, condition="formed")
     assert_state(cutler, m_hits=4, condition="demoralized")
     t.next_step("replace_leaders")
@@ -401,13 +409,13 @@ def union_turn_1(t: Table) -> None:
     # Wadsworth comes back one rating lower
     assert pending_text(t) == "replace James S. Wadsworth, hors de combat"
     replaced = t.replace_leader(wadsworth)
-    assert replaced.summary == "James S. Wadsworth returns to Wadsworth's Division as E0"
+    assert summary(replaced) == "James S. Wadsworth returns to Wadsworth's Division as E0"
     assert_state(wadsworth, hors_de_combat=False, rating=0, replaced_this_turn=True)
     t.next_step("move", htmx=True)
 
     # maneuver: Iron (Crack) rolls 5, +1 Energetic commander, -3 for its leader just replaced: 3, Crack assault
     roll = t.roll_maneuver(iron, die=5, htmx=True)
-    assert roll.result["modified_roll"] == 3 and "assault" in roll.inputs["allowed_actions"]
+    assert payload(roll).result.modified_roll == 3 and "assault" in allowed(roll)
     t.mark_charge_bonus(iron, used=True)
     t.set_skirmishers(iron, 2, htmx=True)
     t.change_formation(devin, "two_line")
@@ -421,16 +429,16 @@ def union_turn_1(t: Table) -> None:
     t.declare_blocks({davis: iron}, htmx=True)
     assert pending_text(t) == "roll the 1 declared skirmish block"
     blocks = t.roll_blocks(6)  # Davis's Average markers block on the Veteran line: 6
-    assert blocks.inputs["blocked"] == [f"{iron.key}#1"]
+    assert payload(blocks).blocked == (f"{iron.key}#1",)
     # the unblocked marker (Crack) fires at Archer from 4": 8 or more hits
     assert "Iron Brigade (Meredith)</strong>: 1 marker to fire" in t.page()
     attack = t.skirmish_attack(iron, archer, "4", die=9)
-    assert attack.inputs["hits"] == [{"unit": archer.key, "m": 1, "b": 0}]
+    assert payload(attack).hits == (FireHits(archer.key, m=1),)
     t.next_step("artillery_fire")
 
     # artillery: Hall at 5" (6" bracket) M rifle 2M on Pettigrew; Garnett saves its fire
     fire = t.fire_battery(hall, pettigrew, "5", die=5)
-    assert fire.inputs["hits"] == [{"unit": pettigrew.key, "m": 2, "b": 0, "marker_b": 0}]
+    assert payload(fire).hits == (FireHits(pettigrew.key, m=2),)
     assert t.save_fire(garnett, htmx=True).kind == "FireSaved"
     assert_state(pettigrew, m_hits=0)
     t.next_step("fire_hors_de_combat")
@@ -448,7 +456,7 @@ def union_turn_1(t: Table) -> None:
     # bases against 7, 3:2) = 9; -10 on Pitched Battle: attacker 3P 1B. Iron lost the natural roll by 9 (Crack,
     # 4 points a hit): 3M, Shaken; Panic 3, Crack: Withdraw.
     fought = t.resolve_round(seq, 1, 10, htmx=True)
-    assert fought.summary == ("Assault 1, round 1: -1 to 9 (-10 on Pitched Battle) → attacker 1B 3P; natural roll "
+    assert summary(fought) == ("Assault 1, round 1: -1 to 9 (-10 on Pitched Battle) → attacker 1B 3P; natural roll "
                               "lost by the attacker: 3M")
     assert_state(iron, m_hits=3, bases=6, base_hits_turn=1, p_hits_turn=3, forced_move="W", p4_event=False,
                  condition="shaken")
@@ -465,13 +473,13 @@ def union_turn_1(t: Table) -> None:
 
     # the Iron Brigade used its charge bonus: 1M, Demoralized
     disorder = t.apply_charge_disorder(htmx=True)
-    assert disorder.inputs["units"] == [iron.key]
+    assert [u.unit for u in payload(disorder).units] == [iron.key]
     assert_state(iron, m_hits=4, condition="demoralized")
     t.next_step("internal_panic")
     # Iron's Panic 3 is no Panic 4 event, and nothing else took P hits: no division tests
     assert "No division had a Panic 4 event this turn" in t.page()
     t.next_step("adjoining_panic")
-    assert "end of player turn 2 of game turn 1" in t.next_step("messages").summary
+    assert "end of player turn 2 of game turn 1" in summary(t.next_step("messages"))
 
     assert_position(game, 2, 1, "Confederate")
     assert_state(iron, m_hits=4, bases=6, charge_bonus_used=False, forced_move="", p_hits_turn=0)
@@ -498,38 +506,38 @@ def confederate_turn_2(t: Table) -> None:
                                "rally Pettigrew&#x27;s Brigade (Rattled)")
     # Heth (E1) adds 1 at any distance; 3" to him is no whole 4" step.
     # Davis (Average, Rattled 10): 10 + 5 + 1 = 16, Unformed (13; Formed needs 17)
-    assert "Rattled → Unformed" in t.rally(davis, die=5, distance="3").summary
+    assert "Rattled → Unformed" in summary(t.rally(davis, die=5, distance="3"))
     # Archer (Veteran, Unformed 13): 13 + 4 + 1 = 18, Formed (16)
-    assert "Unformed → Formed" in t.rally(archer, die=4, distance="3", htmx=True).summary
+    assert "Unformed → Formed" in summary(t.rally(archer, die=4, distance="3", htmx=True))
     # Pettigrew (Average, Rattled 10): 10 + 2 + 1 = 13, Unformed
-    assert "Rattled → Unformed" in t.rally(pettigrew, die=2, distance="3").summary
+    assert "Rattled → Unformed" in summary(t.rally(pettigrew, die=2, distance="3"))
     t.next_step("replace_leaders")
     t.next_step("move")
 
     # maneuver: Archer (Veteran) 7 + 1 = 8; it deploys its one marker; the Napoleons prolong and keep a fire
-    assert t.roll_maneuver(archer, die=7).result["modified_roll"] == 8
+    assert payload(t.roll_maneuver(archer, die=7)).result.modified_roll == 8
     t.set_skirmishers(archer, 1)
     t.use_battery_functions(napoleons, "prolong", htmx=True)
     t.next_step("skirmish")
 
     # skirmish: the Union declares no block; Davis's marker misses Iron at 2" (a 3 against 8)
     blocks = t.declare_blocks({})
-    assert blocks.summary == "Union declare skirmish blocks: no blocks"
+    assert summary(blocks) == "Union declare skirmish blocks: no blocks"
     attack = t.skirmish_attack(davis, iron, "2", die=3, htmx=True)
-    assert attack.inputs["hits"] == [] and "no effect" in attack.summary
+    assert payload(attack).hits == () and "no effect" in summary(attack)
     t.next_step("artillery_fire")
 
     # artillery: the Napoleons at 2" (M Sb 3M 1B), a 10 drifts two cells left: 4M 2B on the demoralized
     # Cutler's Brigade, whose every M beyond Demoralized becomes a P hit (4.6)
     fire = t.fire_battery(napoleons, cutler, "2", die=10)
-    assert fire.inputs["hits"] == [{"unit": cutler.key, "m": 4, "b": 2, "marker_b": 0}]
+    assert payload(fire).hits == (FireHits(cutler.key, m=4, b=2),)
     assert_state(cutler, m_hits=4, bases=5, p_hits_turn=0)
     t.next_step("fire_hors_de_combat", htmx=True)
     assert_state(cutler, m_hits=4, bases=3, p_hits_turn=4, base_hits_turn=2)
 
     # hors de combat: a double 4-4 with 2 base hits reads 6-6, under 9: unhurt
     check = t.check_leader(wadsworth, 4, 4, base_hits=2, htmx=True)
-    assert check.result["casualty"] is False and check.result["double"] is True
+    assert payload(check).casualty is False and payload(check).result.double is True
     t.pass_leader_over(reynolds)
     t.next_step("demoralized_panic")
 
@@ -537,7 +545,8 @@ def confederate_turn_2(t: Table) -> None:
     assert pending_text(t) == "demoralized panic test for Cutler&#x27;s Brigade (4P)"
     assert t.next_step_refused() == "Not yet: demoralized panic test for Cutler&#x27;s Brigade (4P)"
     tested = t.demoralized_panic_test(cutler)
-    assert tested.result["applied"] == {"move": "Re", "distance": 12.0, "deserters": 0, "p4_event": True}
+    result = payload(tested).result
+    assert (result.move, result.distance, result.deserters, result.p4_event) == ("Re", 12.0, 0, True)
     assert_state(cutler, p4_event=True, forced_move="Re", retreated=True, bases=3)
     assert_state(wadsworths, p4_event=True)
     t.next_step("assaults")
@@ -545,13 +554,13 @@ def confederate_turn_2(t: Table) -> None:
     t.next_step("charge_disorder")
 
     # charge disorder: Cutler retreated (it stays Demoralized)
-    assert t.apply_charge_disorder().inputs["units"] == [cutler.key]
+    assert [u.unit for u in payload(t.apply_charge_disorder()).units] == [cutler.key]
     t.next_step("internal_panic", htmx=True)
 
     # internal panic: Crack pass 4 again (Iron 6 bases against Cutler 3 and Hall 1); 1 - 2 x 2 demoralized
     # (Iron and Cutler) = -3: it panics, Crack Panic 4 is Fall back 10"; Cutler has already retreated further
     test = t.division_panic_test(wadsworths, die=1)
-    assert test.summary.startswith("Wadsworth's Division panics (1 − 4 demoralized (2) = -3 against 4): every unit "
+    assert summary(test).startswith("Wadsworth's Division panics (1 − 4 demoralized (2) = -3 against 4): every unit "
                                    "falls back 10\" (Cutler's Brigade already moved as far)")
     assert_state(wadsworths, panicked=True, orders="defend")
     assert_state(iron, forced_move="F", m_hits=4, bases=6)
@@ -564,9 +573,9 @@ def confederate_turn_2(t: Table) -> None:
     t.declare_adjoining(wadsworths, [bufords], htmx=True)
     assert pending_text(t) == "roll the adjoining panic test of Buford&#x27;s Cavalry Division (round 2)"
     test = t.division_panic_test(bufords, die=10)
-    assert test.summary == "Buford's Cavalry Division holds (10 + 2 unshaken = 12 against 5)"
+    assert summary(test) == "Buford's Cavalry Division holds (10 + 2 unshaken = 12 against 5)"
     assert pending_text(t) == ""
-    assert "end of player turn 1 of game turn 2" in t.next_step("messages").summary
+    assert "end of player turn 1 of game turn 2" in summary(t.next_step("messages"))
 
     assert_position(game, 2, 2, "Union")
     assert_state(davis, m_hits=1, bases=8, skirmishers_deployed=2)
@@ -590,8 +599,8 @@ def union_turn_2(t: Table) -> dict:
     # Wadsworth is now E0: no rating to add. Iron (Crack, Demoralized 5, 1 of 7 lost is 14%: -1): 5 + 10 - 1
     # = 14, Unformed (13; Formed 15). Cutler (Veteran, Demoralized 4, 4 of 7 lost is 57%: -4): 4 + 10 - 4 = 10,
     # Rattled
-    assert "Demoralized → Unformed" in t.rally(iron, die=10, htmx=True).summary
-    assert "Demoralized → Rattled" in t.rally(cutler, die=10).summary
+    assert "Demoralized → Unformed" in summary(t.rally(iron, die=10, htmx=True))
+    assert "Demoralized → Rattled" in summary(t.rally(cutler, die=10))
     assert_state(iron, m_hits=1)
     assert_state(cutler, m_hits=2)
     t.next_step("replace_leaders")
@@ -599,7 +608,7 @@ def union_turn_2(t: Table) -> dict:
 
     # maneuver: Gamble (Veteran) 2 + 1 for Buford, its Energetic commander, + 2 for Buford within 2" = 5
     roll = t.roll_maneuver(gamble, die=2, leaders_within_2=[str(buford.pk)])
-    assert roll.result["modified_roll"] == 5 and roll.inputs["allowed_actions"][0] == "assault"
+    assert payload(roll).result.modified_roll == 5 and allowed(roll)[0] == "assault"
     t.next_step("skirmish")
     # blocks and skirmish attacks are optional: nothing to do
     assert "Confederate: declare every block first" in t.page()
@@ -615,7 +624,7 @@ def union_turn_2(t: Table) -> dict:
     for step in ("demoralized_panic", "assaults", "assault_hors_de_combat", "charge_disorder", "internal_panic",
                  "adjoining_panic"):
         t.next_step(step)
-    assert "end of player turn 2 of game turn 2" in t.next_step("messages").summary
+    assert "end of player turn 2 of game turn 2" in summary(t.next_step("messages"))
 
     assert_position(game, 3, 1, "Confederate")
     assert_state(davis, m_hits=2, bases=8, condition="rattled")
@@ -648,7 +657,7 @@ def test_two_game_turns_played_through_the_game_pages_forms(client, demo):
     }
     assert sum(e.kind == "StepAdvanced" for e in events) == 4 * 13  # every step of four player turns
     # every die was typed at the table
-    assert all(d["source"] == "typed" for e in events for d in e.dice)
+    assert all(r.roll.source == "typed" for e in events for r in payload(e).rolls())
     assert [e.step for e in events if e.kind == "DivisionPanicTested"] == ["internal_panic", "internal_panic",
                                                                           "adjoining_panic"]
     assert state_matches_events(game)

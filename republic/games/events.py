@@ -1,0 +1,500 @@
+"""The events of a game: one frozen payload type per kind, named in the past tense.
+
+An event's kind is its payload's class name. The payload holds what the action was given (the engine's
+inputs and the table's answers), the dice with how they were obtained, and the engine's result with its
+reasons; the rows it changed are the event's ``changes``. ``payload_of`` turns a stored event back into its
+payload, so every reader uses typed fields. Names of units and leaders are kept beside their keys, so an
+event says who it was about without reading the rows again.
+"""
+
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any, Protocol
+
+from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, SavedFireInput, SavedFireResult
+from republic.rules.assault import AssaultRoundInput, AssaultRoundResult
+from republic.rules.assault_on_units import RoundOnUnits
+from republic.rules.assault_sides import Contact
+from republic.rules.assault_table import AssaultColumn, AssaultOutcome, Struck
+from republic.rules.battery_functions import BatteryFunctionsInput, BatteryFunctionsResult
+from republic.rules.codec import decode, encode
+from republic.rules.dice import Roll
+from republic.rules.division_panic import DivisionPanicResult, DivisionUnit, PanicTrigger
+from republic.rules.fire_results import ArtilleryHitsResult, FireHits, FireHitsResult
+from republic.rules.forced_moves import ForcedMove
+from republic.rules.hits import Hits
+from republic.rules.leaders import (
+    HorsDeCombatInput,
+    HorsDeCombatOutcome,
+    HorsDeCombatResult,
+    LeaderReplacementInput,
+    LeaderReplacementResult,
+)
+from republic.rules.maneuver import ManeuverInput, ManeuverResult
+from republic.rules.morale import DisorderInput, MoraleResult
+from republic.rules.panic import DemoralizedPanicInput, DemoralizedPanicResult
+from republic.rules.rally import RallyInput, RallyResult
+from republic.rules.results import Explained
+from republic.rules.scale import GroundScale
+from republic.rules.sequence import StepKey
+from republic.rules.skirmish import SkirmishAttackInput, SkirmishAttackResult, SkirmishBlocksInput, SkirmishBlocksResult
+from republic.rules.troops import BatteryFunction, Cover, Formation, Grade
+from republic.rules.troops import Leader as LeaderValue
+from republic.rules.units import Correction
+
+
+@dataclass(frozen=True)
+class LabelledRoll:
+    """A roll as the log shows it: what it was for, its faces and how they were obtained."""
+
+    label: str
+    roll: Roll
+
+
+@dataclass(frozen=True)
+class Payload:
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return ()
+
+
+class Stored(Protocol):
+    kind: str
+    payload: Any
+
+
+# --- the game ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FirstAttackerChosen(Payload):
+    side: int
+    side_name: str
+    how: str
+
+
+@dataclass(frozen=True)
+class UnitFireHits:
+    """One unit's hits of the fire phase, put on at the end of the artillery step."""
+
+    unit: str
+    name: str
+    result: FireHitsResult
+
+
+@dataclass(frozen=True)
+class StepAdvanced(Payload):
+    """The game moved to the next step. Leaving the artillery step puts the fire phase's hits on; leaving
+    the last step of a player turn ends it."""
+
+    left: StepKey
+    to: StepKey
+    fire_hits: tuple[UnitFireHits, ...] = ()
+    turn_ended: bool = False
+
+
+@dataclass(frozen=True)
+class EventUndone(Payload):
+    seq: int
+
+
+@dataclass(frozen=True)
+class FieldValue:
+    field: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class CorrectionMade(Payload):
+    """The table put a row right by hand: one of a unit card's corrections, or fields set directly. ``target``
+    is the row's key ('unit:12')."""
+
+    target: str
+    name: str
+    correction: Correction | None
+    fields: tuple[FieldValue, ...]
+
+
+@dataclass(frozen=True)
+class OrdersChanged(Payload):
+    division: int
+    name: str
+    orders: str
+
+
+# --- command phase ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RallyResolved(Payload):
+    unit: str
+    name: str
+    inputs: RallyInput
+    result: RallyResult
+    leaders_within_4: tuple[str, ...] = ()
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return (LabelledRoll("rally", self.inputs.roll),)
+
+
+@dataclass(frozen=True)
+class LeaderReplaced(Payload):
+    leader: int
+    name: str
+    command: str
+    inputs: LeaderReplacementInput
+    result: LeaderReplacementResult
+    successor: str = ""  # who takes over a corps or an army; a division leader returns himself
+
+
+# --- maneuver phase ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ManeuverRolled(Payload):
+    unit: str
+    name: str
+    inputs: ManeuverInput
+    result: ManeuverResult
+    division_leader: str = ""
+    division_leader_value: LeaderValue | None = None
+    division_leader_hors_de_combat: bool = False
+    leaders_within_2: tuple[str, ...] = ()
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return (LabelledRoll("maneuver", self.inputs.roll),)
+
+
+@dataclass(frozen=True)
+class FormationChanged(Payload):
+    unit: str
+    name: str
+    before: Formation
+    after: Formation
+
+
+@dataclass(frozen=True)
+class SkirmishersDeployed(Payload):
+    unit: str
+    name: str
+    before: int
+    after: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class ChargeBonusUsed(Payload):
+    unit: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ChargeBonusCleared(Payload):
+    unit: str
+    name: str
+
+
+@dataclass(frozen=True)
+class BatteryFunctionsUsed(Payload):
+    unit: str
+    name: str
+    inputs: BatteryFunctionsInput
+    result: BatteryFunctionsResult
+    recorded: tuple[BatteryFunction, ...]
+    will_fire: bool = False
+
+
+# --- fire phase -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeclaredBlock:
+    """A defending skirmish marker's block on an attacking one; markers are '<unit key>#<number>'."""
+
+    blocker: str
+    blocker_name: str
+    grade: Grade
+    target: str
+    target_name: str
+
+
+@dataclass(frozen=True)
+class SkirmishBlocksDeclared(Payload):
+    side: str
+    blocks: tuple[DeclaredBlock, ...]
+    markers: tuple[str, ...]  # the attacking markers as they stood
+
+
+@dataclass(frozen=True)
+class SkirmishBlocksRolled(Payload):
+    side: str
+    declared: tuple[DeclaredBlock, ...]
+    inputs: SkirmishBlocksInput
+    result: SkirmishBlocksResult
+    blocked: tuple[str, ...]  # the attacking markers blocked
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return tuple(LabelledRoll(b.blocker, b.roll) for b in self.inputs.blocks)
+
+
+@dataclass(frozen=True)
+class SkirmishAttacked(Payload):
+    unit: str
+    name: str
+    target: str
+    target_name: str
+    inputs: SkirmishAttackInput
+    result: SkirmishAttackResult
+    hits: tuple[FireHits, ...] = ()
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return (LabelledRoll("skirmish attack", self.inputs.roll),)
+
+
+@dataclass(frozen=True)
+class NamedUnit:
+    unit: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ArtilleryFired(Payload):
+    """A battery's fire, or a joint group's (the first battery named leads it)."""
+
+    batteries: tuple[NamedUnit, ...]
+    target: NamedUnit
+    tandem: NamedUnit | None
+    adjacent: NamedUnit | None
+    inputs: ArtilleryFireInput
+    printed: Hits | None
+    result: ArtilleryFireResult
+    shared: ArtilleryHitsResult
+    hits: tuple[FireHits, ...] = ()
+    worst: str = ""  # a joint group's most hit battery, whose M and damage the die reads
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return (LabelledRoll("artillery", self.inputs.roll),)
+
+    def name_of(self, key: str) -> str:
+        units = [*self.batteries, self.target, *(u for u in (self.tandem, self.adjacent) if u)]
+        return next((u.name for u in units if u.unit == key), key)
+
+
+@dataclass(frozen=True)
+class FireSaved(Payload):
+    unit: str
+    name: str
+    inputs: SavedFireInput
+    result: SavedFireResult
+    kept: bool = False  # it held a saved fire marker already
+
+
+@dataclass(frozen=True)
+class DemoralizedPanicTested(Payload):
+    unit: str
+    name: str
+    inputs: DemoralizedPanicInput
+    result: DemoralizedPanicResult
+    printed: str = ""
+
+
+@dataclass(frozen=True)
+class LeaderCheckedForCasualty(Payload):
+    leader: int
+    name: str
+    command: str
+    inputs: HorsDeCombatInput
+    result: HorsDeCombatResult
+
+    @property
+    def casualty(self) -> bool:
+        return self.result.outcome is HorsDeCombatOutcome.HORS_DE_COMBAT
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return (LabelledRoll("hors de combat", self.inputs.roll),)
+
+
+@dataclass(frozen=True)
+class HorsDeCombatSkipped(Payload):
+    leader: int
+    name: str
+
+
+# --- assault phase ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Member:
+    unit: str
+    name: str
+    contact: Contact
+
+
+@dataclass(frozen=True)
+class AssaultDeclared(Payload):
+    """An assault, known by its event's sequence number; the primary defender is listed first."""
+
+    number: int
+    attackers: tuple[Member, ...]
+    defenders: tuple[Member, ...]
+
+
+@dataclass(frozen=True)
+class UnitCover:
+    unit: str
+    cover: Cover | None  # None: not in this round
+
+
+@dataclass(frozen=True)
+class RoundConditions:
+    """What the table said about a round: each unit's cover, where the defender is struck, the column it
+    named, the leaders within 2", the fresh batteries, and the rare cases."""
+
+    cover: tuple[UnitCover, ...]
+    struck: Struck = Struck.FRONT
+    column: AssaultColumn | None = None
+    rules_column: AssaultColumn | None = None
+    attacker_leaders: tuple[int, ...] = ()
+    defender_leaders: tuple[int, ...] = ()
+    fresh: tuple[str, ...] = ()
+    surrounded: tuple[str, ...] = ()
+    out_of_town: tuple[str, ...] = ()
+    across_water: tuple[str, ...] = ()
+    stalled: bool = False
+    printed: str = ""
+
+    def cover_of(self, unit: str) -> Cover | None:
+        return next((c.cover for c in self.cover if c.unit == unit), Cover.NONE)
+
+
+@dataclass(frozen=True)
+class AssaultRoundResolved(Payload):
+    assault: int  # the declaration's sequence number
+    number: int
+    round: int
+    names: tuple[NamedUnit, ...]
+    conditions: RoundConditions
+    inputs: AssaultRoundInput
+    result: AssaultRoundResult
+    on_units: RoundOnUnits
+    app_outcome: AssaultOutcome | None = None  # what the app's chart said, when the players read their own
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return (LabelledRoll("attacker", self.inputs.attacker.roll),
+                LabelledRoll("defender", self.inputs.defender.roll))
+
+    def name_of(self, key: str) -> str:
+        return next((u.name for u in self.names if u.unit == key), key)
+
+
+@dataclass(frozen=True)
+class AssaultEnded(Payload):
+    assault: int
+    number: int
+    rounds: int
+    title: str
+
+
+@dataclass(frozen=True)
+class Disordered:
+    unit: str
+    name: str
+    inputs: DisorderInput
+    result: MoraleResult
+    also: bool = False  # the table ticked it: charge movement the app did not see
+
+
+@dataclass(frozen=True)
+class ChargeDisorderApplied(Payload):
+    units: tuple[Disordered, ...]
+
+
+# --- panic phase ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AppReading:
+    """What the app's chart said of a test the players read off their printed chart."""
+
+    pass_number: int
+    held: bool
+    move: ForcedMove | None
+    loss_number: int
+
+
+@dataclass(frozen=True)
+class DivisionPanicTested(Payload):
+    division: str  # the division's id, as the panic phase names it
+    name: str
+    round: int
+    triggers: tuple[PanicTrigger, ...]
+    units: tuple[DivisionUnit, ...]
+    names: tuple[NamedUnit, ...]
+    rolled: tuple[LabelledRoll, ...]
+    result: DivisionPanicResult
+    scale: GroundScale = GroundScale.MEDIUM
+    out_of_town: bool = False
+    across_bridge_or_ford: bool = False
+    away_from_rear_assault: bool = False
+    printed_pass: int | None = None
+    printed_result: str = ""
+    app: AppReading | None = None
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return self.rolled
+
+    def name_of(self, key: str) -> str:
+        return next((u.name for u in self.names if u.unit == key), key)
+
+
+@dataclass(frozen=True)
+class AdjoiningDeclared(Payload):
+    division: str
+    name: str
+    adjoining: tuple[str, ...]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EarlierRecord(Payload):
+    """An event recorded before events were typed: its kind and its words, as the log showed them."""
+
+    kind: str
+    summary: str
+
+
+KINDS: dict[str, type[Payload]] = {cls.__name__: cls for cls in (
+    FirstAttackerChosen, StepAdvanced, EventUndone, CorrectionMade, OrdersChanged,
+    RallyResolved, LeaderReplaced,
+    ManeuverRolled, FormationChanged, SkirmishersDeployed, ChargeBonusUsed, ChargeBonusCleared,
+    BatteryFunctionsUsed,
+    SkirmishBlocksDeclared, SkirmishBlocksRolled, SkirmishAttacked, ArtilleryFired, FireSaved,
+    DemoralizedPanicTested, LeaderCheckedForCasualty, HorsDeCombatSkipped,
+    AssaultDeclared, AssaultRoundResolved, AssaultEnded, ChargeDisorderApplied,
+    DivisionPanicTested, AdjoiningDeclared,
+    EarlierRecord,
+)}
+
+
+def kind_of(payload: Payload) -> str:
+    return type(payload).__name__
+
+
+def stored(payload: Payload) -> dict[str, Any]:
+    data: dict[str, Any] = encode(payload)
+    return data
+
+
+def payload_of(event: Stored) -> Payload:
+    """The event's payload, as its kind's type."""
+    payload: Payload = decode(KINDS[event.kind], event.payload)
+    return payload
+
+
+def results(value: Any) -> list[Explained]:
+    """The engine results a payload holds, each with its own modifiers, cells and notes."""
+    if isinstance(value, Explained):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [found for item in value for found in results(item)]
+    if is_dataclass(value) and not isinstance(value, type):
+        return [found for f in fields(value) for found in results(getattr(value, f.name))]
+    return []

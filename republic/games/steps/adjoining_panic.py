@@ -1,0 +1,71 @@
+"""Inter-divisional panic tests, adjoining panic (1.7, 6.2): the table names the divisions adjoining each one
+that panicked, then those divisions test, round after round, until no more must."""
+
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+
+from republic.games.events import AdjoiningDeclared
+from republic.games.forms import VersionForm
+from republic.games.ledger import ActionRefused, act
+from republic.games.models import Command, Event, Game
+from republic.games.steps.base import Bound, Step
+from republic.games.steps.division_panic import PanicState, panic_rows, pending_words, played, state
+from republic.rules.sequence import StepKey
+
+
+def pending(s: PanicState) -> list[str]:
+    return ([f"say which divisions adjoin {s.name(d)}, which panicked" for d in s.undeclared]
+            + [pending_words(s, t) + f" (round {s.round_number})" for t in s.lacking])
+
+
+class AdjoiningForm(VersionForm):
+    adjoining = forms.MultipleChoiceField(
+        label='Divisions adjoining it', required=False, widget=forms.CheckboxSelectMultiple,
+        help_text='Their closest units are within 3" of its closest units, or within line of sight if that is '
+                  "less (6.2). Leave all unticked if none adjoins it.")
+
+    def __init__(self, *args: Any, choices: list[tuple[str, str]] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+        super().__init__(*args, **kwargs)
+        self.fields["adjoining"].choices = list(choices)
+
+
+def _choices(s: PanicState, division_id: str) -> list[tuple[str, str]]:
+    return [(key, f"{s.divisions[key].name} ({s.divisions[key].side.name})") for key in s.phase
+            if key != division_id]
+
+
+def prefix(division_id: str) -> str:
+    return f"adjoining-{division_id}"
+
+
+def adjoining_form(s: PanicState, division_id: str, data: Any = None) -> AdjoiningForm:
+    already = [first for first, others in s.declared.items() if division_id in others]
+    return AdjoiningForm(data, prefix=prefix(division_id), choices=_choices(s, division_id),
+                         initial={"version": s.game.version, "adjoining": already})
+
+
+def declare_adjoining(game: Game, division: Command, form: AdjoiningForm, actor: str) -> Event:
+    data = form.cleaned_data
+    key = str(division.pk)
+    with act(game, data["version"], actor, step=StepKey.ADJOINING_PANIC,
+             elsewhere="Adjoining divisions are named in the adjoining panic step.") as action:
+        s = state(action.game)
+        if key not in s.undeclared:
+            raise ActionRefused(f"{division.name} has no adjoining divisions to name now.")
+        chosen = [k for k, _ in _choices(s, key) if k in data["adjoining"]]
+        return action.record(AdjoiningDeclared(key, division.name, tuple(chosen), tuple(s.name(k) for k in chosen)))
+
+
+def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
+    declare = [{"division": s.divisions[key], "form": bound.get(prefix(key)) or adjoining_form(s, key),
+                "action": reverse("games:panic_adjoining", args=[s.game.pk, key])} for key in s.undeclared]
+    panicked = [t.division for r in s.rounds for t in r.tests if t.panicked]
+    declared = [{"division": s.divisions[k], "names": [s.name(o) for o in others if o in s.divisions]}
+                for k, others in s.declared.items() if k in s.divisions]
+    return {"declare": declare, "tests": panic_rows(s, bound), "played": played(s), "declared": declared,
+            "round": s.round_number, "any_panicked": bool(panicked)}
+
+
+STEP = Step("games/steps/panic_adjoining.html", state, pending, panel)

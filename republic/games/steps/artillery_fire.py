@@ -1,0 +1,247 @@
+"""Artillery fire (1.7, 4.2-4.6): every battery of both sides that may fire fires or saves its fire; fire is
+simultaneous, so the hits wait, and leaving the step puts every skirmish and artillery hit of the phase on the
+units at once."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+
+from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits
+from republic.games.forms import DiceForm, VersionForm, die_field, inches_field
+from republic.games.ledger import Action, ActionRefused, act, this_turn
+from republic.games.models import Event, Game, Unit
+from republic.games.steps.base import Bound, Step
+from republic.games.steps.fire_hits import waiting, waiting_rows
+from republic.games.text import done, unit_label
+from republic.rules.artillery import (
+    ArtilleryFireInput,
+    SavedFireInput,
+    after_firing,
+    after_saving_fire,
+    resolve_artillery_fire,
+    resolve_saved_fire,
+)
+from republic.rules.errors import RulesInputError
+from republic.rules.fire_results import (
+    ArtilleryHitsInput,
+    FireHits,
+    FireTarget,
+    TargetRole,
+    after_fire_hits,
+    fire_hits,
+    resolve_artillery_hits,
+    resolve_fire_hits,
+)
+from republic.rules.hits import Hits
+from republic.rules.morale import MAX_M_HITS
+from republic.rules.sequence import StepKey
+from republic.rules.troops import Cover
+
+COVER_CHOICES = [(c.value, c.value) for c in Cover]
+
+
+@dataclass
+class ArtilleryState:
+    game: Game
+    units: dict[str, Unit]
+    ready: list[Unit]  # batteries of both sides that may still fire or save fire
+    waiting: dict[str, FireHits]
+    done: list[Event]
+
+    def enemies(self, battery: Unit) -> list[Unit]:
+        return [u for u in self.units.values() if u.division.side_id != battery.division.side_id
+                and not u.out_of_play]
+
+    def partners(self, battery: Unit) -> list[Unit]:
+        return [b for b in self.ready if b.division.side_id == battery.division.side_id and b.pk != battery.pk]
+
+
+def state(game: Game) -> ArtilleryState:
+    """Batteries that may still fire or save fire: not abandoned, limbered or silenced (demoralized), not fired
+    this player turn and not announced as saving fire this step (4.2)."""
+    units = {u.key: u for u in Unit.objects.filter(game=game).select_related("division__side")
+             .order_by("division__side__order", "order")}
+    events = list(this_turn(game, [StepKey.ARTILLERY_FIRE], [ArtilleryFired, FireSaved]))
+    saved = {event.payload["unit"] for event in events if event.kind == FireSaved.__name__}
+    ready = [u for u in units.values() if u.battery and not u.abandoned and not u.limbered and not u.fired_this_turn
+             and u.m_hits < MAX_M_HITS and u.key not in saved]
+    return ArtilleryState(game, units, ready, waiting(game), events)
+
+
+def pending(s: ArtilleryState) -> list[str]:
+    return []  # fire is not mandatory
+
+
+class ArtilleryFireForm(DiceForm):
+    joined = forms.MultipleChoiceField(
+        label="Joint battery fire with", required=False, widget=forms.CheckboxSelectMultiple,
+        help_text="Batteries firing at the same target at the same range (4.2). The group fires as this "
+                  "battery's type and range: the others downgrade to join.")
+    target = forms.ChoiceField(label="Main target")
+    range = inches_field("Range to the main target (inches)")
+    deep_target = forms.BooleanField(label="Deep target: three or more combat bases within 4\" depth, in the open",
+                                     required=False)
+    square = forms.BooleanField(label="The target is infantry in square", required=False)
+    moving_cavalry = forms.BooleanField(label="Over half the target is moving cavalry", required=False)
+    cover = forms.ChoiceField(label="Half or more of the target in cover", choices=COVER_CHOICES, initial="none")
+    enfilade = forms.BooleanField(label="Enfilade fire", required=False)
+    packed_skirmishers = forms.BooleanField(
+        label="Firing at the target's packed skirmish markers (under 2\" apart)", required=False,
+        help_text="M go to the brigade, each B lowers its skirmisher type (4.5).")
+    open_order = forms.BooleanField(label="At open order", required=False,
+                                    help_text="Set for you when the target brigade is in open order.")
+    passing_fire = forms.BooleanField(label="Passing fire", required=False)
+    tandem = forms.ChoiceField(label="Tandem target (within 3\" of the main target's front, in the open)",
+                               required=False)
+    adjacent = forms.ChoiceField(label="Adjacent target (next to the main target, same range bracket)",
+                                 required=False)
+    die = die_field()
+    printed = forms.CharField(label="Or: the result from your printed chart", required=False, max_length=20,
+                              help_text="Written as on the chart, like 2M 1B, or - for no effect.")
+
+    def __init__(self, *args: Any, partners: list[Unit] = (), targets: list[Unit] = (),  # type: ignore[assignment]
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["joined"].choices = [(b.key, f"{b.name} ({b.get_battery_type_display()})") for b in partners]
+        choices = [(u.key, unit_label(u)) for u in targets]
+        self.fields["target"].choices = [("", "choose the target"), *choices]
+        self.fields["tandem"].choices = [("", "none"), *choices]
+        self.fields["adjacent"].choices = [("", "none"), *choices]
+
+    def clean_printed(self) -> Hits | None:
+        text = self.cleaned_data.get("printed", "").strip()
+        if not text:
+            return None
+        try:
+            hits = Hits.parse(text)
+        except ValueError:
+            raise forms.ValidationError("Write the hits as on the chart, like 2M 1B, or - for no effect.") from None
+        if hits.p:
+            raise forms.ValidationError("Artillery fire scores M and B hits, not P.")
+        return hits
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        main, tandem, adjacent = cleaned.get("target"), cleaned.get("tandem"), cleaned.get("adjacent")
+        if tandem and tandem == main:
+            self.add_error("tandem", "The tandem target is another unit than the main target.")
+        if adjacent and adjacent in (main, tandem):
+            self.add_error("adjacent", "The adjacent target is another unit than the main and tandem targets.")
+        return cleaned
+
+
+class SaveFireForm(VersionForm):
+    moved_this_turn = forms.BooleanField(label="It moved this player turn (also facing or prolonging)",
+                                         required=False)
+    out_of_command_radius = forms.BooleanField(label="It is out of command radius", required=False)
+
+
+def fire_form(s: ArtilleryState, battery: Unit, data: Any = None) -> ArtilleryFireForm:
+    return ArtilleryFireForm(data, prefix=f"fire-{battery.key}", initial={"version": s.game.version},
+                             partners=s.partners(battery), targets=s.enemies(battery))
+
+
+def save_form(s: ArtilleryState, battery: Unit, data: Any = None) -> SaveFireForm:
+    return SaveFireForm(data, prefix=f"save-{battery.key}", initial={"version": s.game.version})
+
+
+def _ready(s: ArtilleryState, battery: Unit, refusal: str) -> Unit:
+    found = next((b for b in s.ready if b.pk == battery.pk), None)
+    if found is None:
+        raise ActionRefused(refusal)
+    return found
+
+
+def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str) -> Event:
+    data = form.cleaned_data
+    refusal = f"{battery.name} cannot fire now."
+    with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
+        s = state(action.game)
+        firing = _ready(s, battery, refusal)
+        ready = {b.key: b for b in s.ready}
+        joined = [ready[key] for key in data["joined"] if key in ready and key != firing.key]
+        if len(joined) != len(data["joined"]):
+            raise ActionRefused("A battery chosen for joint fire cannot fire now.")
+        enemies = {u.key: u for u in s.enemies(firing)}
+        roles = {role: enemies.get(data.get(name) or "") for role, name in
+                 ((TargetRole.MAIN, "target"), (TargetRole.TANDEM, "tandem"), (TargetRole.ADJACENT, "adjacent"))}
+        target = roles[TargetRole.MAIN]
+        if target is None:
+            raise RulesInputError("target", "Choose one of the enemy's units in play.")
+        inputs = ArtilleryFireInput.of(
+            firing.to_rules(), tuple(b.to_rules() for b in joined), target.to_rules(), range=float(data["range"]),
+            roll=form.rolls("die")[0], scale=action.game.scale, deep_target=data["deep_target"],
+            square=data["square"], moving_cavalry=data["moving_cavalry"], cover=Cover(data["cover"]),
+            enfilade=data["enfilade"], packed_skirmishers=data["packed_skirmishers"],
+            open_order=data["open_order"], passing_fire=data["passing_fire"])
+        printed: Hits | None = data.get("printed")
+        chart = action.game.chart.overlay({"artillery": str(printed)}) if printed is not None else action.game.chart
+        result = resolve_artillery_fire(chart, inputs)
+
+        def aimed(role: TargetRole) -> FireTarget | None:
+            unit = roles[role]
+            if unit is None:
+                return None
+            packed = role is TargetRole.MAIN and data["packed_skirmishers"]
+            return FireTarget.of(unit.to_rules(), s.waiting.get(unit.key), packed_skirmishers=packed)
+
+        shared = resolve_artillery_hits(chart, ArtilleryHitsInput(
+            result.result, aimed(TargetRole.MAIN) or FireTarget(), aimed(TargetRole.TANDEM),
+            aimed(TargetRole.ADJACENT)))
+        group = [firing, *joined]
+        for member in group:
+            action.apply(member, after_firing(member.to_rules()))
+        worst = max(group, key=lambda b: b.m_hits + b.damage).name if joined else ""
+        return action.record(ArtilleryFired(
+            tuple(NamedUnit(b.key, b.name) for b in group), NamedUnit(target.key, target.name),
+            *(NamedUnit(u.key, u.name) if u else None for u in (roles[TargetRole.TANDEM], roles[TargetRole.ADJACENT])),
+            inputs=inputs, printed=printed, result=result, shared=shared,
+            hits=fire_hits(shared, {role: u.key for role, u in roles.items() if u is not None}), worst=worst))
+
+
+def save_fire(game: Game, battery: Unit, form: SaveFireForm, actor: str) -> Event:
+    data = form.cleaned_data
+    refusal = f"{battery.name} cannot save fire now."
+    with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
+        saving = _ready(state(action.game), battery, refusal)
+        before = saving.to_rules()
+        inputs = SavedFireInput.of(before, moved_this_turn=data["moved_this_turn"],
+                                   in_command_radius=not data["out_of_command_radius"])
+        result = resolve_saved_fire(action.game.chart, inputs)
+        if not result.allowed:
+            raise RulesInputError("moved_this_turn" if data["moved_this_turn"] else "__all__",
+                                  f"{saving.name} may not save fire: {result.reason}")
+        action.apply(saving, after_saving_fire(before))
+        return action.record(FireSaved(saving.key, saving.name, inputs, result, kept=before.saved_fire))
+
+
+def leave(action: Action, s: ArtilleryState) -> dict[str, Any]:
+    """The end of the artillery step: every skirmish and artillery hit of the phase goes on at once (4.1, 4.2),
+    summed per unit."""
+    taken = []
+    for unit in s.units.values():
+        hit = s.waiting.get(unit.key)
+        if hit is None:
+            continue
+        before = unit.to_rules()
+        result = resolve_fire_hits(before, hit)
+        action.apply(unit, after_fire_hits(before, result))
+        taken.append(UnitFireHits(unit.key, unit.name, result))
+    return {"fire_hits": tuple(taken)}
+
+
+def panel(s: ArtilleryState, bound: Bound) -> dict[str, Any]:
+    rows = []
+    for battery in s.ready:
+        prefix, save_prefix = f"fire-{battery.key}", f"save-{battery.key}"
+        rows.append({"battery": battery, "form": bound.get(prefix) or fire_form(s, battery),
+                     "save": bound.get(save_prefix) or save_form(s, battery),
+                     "open": prefix in bound or save_prefix in bound,
+                     "action": reverse("games:fire_artillery", args=[s.game.pk, battery.pk]),
+                     "save_action": reverse("games:fire_save", args=[s.game.pk, battery.pk])})
+    return {"battery_rows": rows, "pending_hits": waiting_rows(s.waiting, s.units), "done": [done(e) for e in s.done]}
+
+
+STEP = Step("games/steps/fire_artillery.html", state, pending, panel, leave)

@@ -1,0 +1,60 @@
+"""Resolve all assaults (1.7, 5.1-5.5): declare each assault, resolve it round by round, end it when contact
+ends. An assault once declared is work left until it ends."""
+
+from typing import Any
+
+from django.urls import reverse
+
+from republic.games.steps.assaults.declare import declare_form
+from republic.games.steps.assaults.rounds import column_for, prefix, read_conditions, round_form
+from republic.games.steps.assaults.state import Assault, AssaultState, state
+from republic.games.steps.base import Bound, Step
+from republic.games.text import FOLLOW_UP, describe, next_hint, round_orders, side_facts, words
+
+
+def pending(s: AssaultState) -> list[str]:
+    return [f"finish assault {a.number} ({a.title}): resolve round {len(a.rounds) + 1} or end it"
+            for a in s.assaults if a.open]
+
+
+def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
+    game, key = s.game, prefix(assault)
+    form = bound.get(key) or round_form(game, assault, s.leaders)
+    conditions = read_conditions(assault, form.data if form.is_bound else None, key)
+    last = assault.last
+    return {
+        "assault": assault,
+        "form": form,
+        "prefix": key,
+        "number": len(assault.rounds) + 1,
+        "column": column_for(assault, conditions),
+        "sides": [("Attacking", assault.attackers), ("Defending", assault.defenders)],
+        "cover_rows": [("Attacker", form.cover_rows("attacker")), ("Defender", form.cover_rows("defender"))],
+        "attacker_facts": side_facts([m.unit for m in assault.playing("attacker")], assault.bonus),
+        "defender_facts": side_facts([m.unit for m in assault.playing("defender")]),
+        "last": last,
+        "last_summary": words(last) if last else "",
+        "follow_up": FOLLOW_UP.get(last.result.outcome.action, "") if last else "",
+        "orders": round_orders(last) if last else [],
+        "hint": next_hint(last) if last else "",
+        "action": reverse("games:assault_round", args=[game.pk, assault.seq]),
+        "column_url": reverse("games:assault_column", args=[game.pk, assault.seq]),
+        "end_url": reverse("games:assault_end", args=[game.pk, assault.seq]),
+    }
+
+
+def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
+    declare = bound.get("declare") or declare_form(s)
+    return {
+        "open_assaults": [_card(s, a, bound) for a in s.assaults if a.open],
+        "ended_assaults": [describe(a.ended_event) for a in s.assaults if a.ended_event is not None],
+        "declare": declare,
+        "declare_url": reverse("games:assault_declare", args=[s.game.pk]),
+        "attacker_rows": declare.rows("a"),
+        "defender_rows": declare.rows("d"),
+        "busy": sorted({m.unit.name for a in s.assaults if a.open for m in a.members}),
+        "declare_open": bool(bound.get("declare")) or not any(a.open for a in s.assaults),
+    }
+
+
+STEP = Step("games/steps/assault.html", state, pending, panel)

@@ -1,0 +1,247 @@
+"""A round of an assault (5.1-5.5): what the table says of it, its column, and the round resolved and
+written onto the units.
+
+Readings chosen for the table:
+- A round's column is read from the units taking part (their kinds and the formation's open order, from the
+  state) and the table's cover and flank or rear for that round; the table may name another column.
+- "Bases lost this turn" is the sum of the lost bases of this turn of the units taking part; "the worst P
+  this phase" is the largest of their P hits of this player turn.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+
+from republic.games.events import AssaultRoundResolved, NamedUnit, RoundConditions, UnitCover
+from republic.games.forms import DiceForm, die_field
+from republic.games.ledger import ActionRefused, act
+from republic.games.models import Event, Game, Leader
+from republic.games.steps.assaults.declare import SELECT
+from republic.games.steps.assaults.state import Assault, Member, in_play, state
+from republic.rules.assault import AssaultRoundInput, resolve_assault_round, round_column
+from republic.rules.assault_on_units import RoundUnit, after_round, resolve_round_on_units
+from republic.rules.assault_sides import AssaultSide, AssaultUnit
+from republic.rules.assault_table import AssaultColumn, AssaultColumnResult, AssaultOutcome, Struck
+from republic.rules.errors import RulesInputError
+from republic.rules.sequence import StepKey
+from republic.rules.troops import Cover
+
+OUT = "out"
+COVER_CHOICES = [(Cover.NONE.value, "open"), (Cover.LIGHT.value, "light (1)"), (Cover.MEDIUM.value, "medium (2)"),
+                 (Cover.HEAVY.value, "heavy (3)"), (OUT, "not in round")]
+STRUCK_CHOICES = [(Struck.FRONT.value, "front"), (Struck.FLANK.value, "flank (outflanked)"),
+                  (Struck.REAR.value, "rear")]
+COLUMN_CHOICES = [("", "As the rules give")] + [(c.value, c.title) for c in AssaultColumn]
+FLAGS = ("surrounded", "out_of_town", "across_water")
+
+
+@dataclass
+class Conditions:
+    """What the table says about a round: each unit's cover by slot (None: not in this round), where the
+    defender is struck, and any column the table names."""
+
+    cover: dict[str, Cover | None]
+    struck: Struck = Struck.FRONT
+    override: AssaultColumn | None = None
+
+
+def _choice(raw: Any, allowed: list[tuple[str, str]], default: str) -> str:
+    return str(raw) if raw in {value for value, _ in allowed} else default
+
+
+def previous_conditions(assault: Assault) -> Conditions:
+    """The last round's conditions, or the open ground in front for a first round."""
+    last = assault.last.conditions if assault.last else RoundConditions(())
+    cover = {m.unit.slot: last.cover_of(m.unit.key) for m in assault.members}
+    return Conditions(cover, last.struck, last.column)
+
+
+def read_conditions(assault: Assault, raw: Mapping[str, Any] | None, prefix: str) -> Conditions:
+    """Conditions from a round form's raw data (a bound form or the column preview's query), falling back
+    on the last round's for anything missing or not understood."""
+    before = previous_conditions(assault)
+    if raw is None:
+        return before
+    cover: dict[str, Cover | None] = {}
+    for member in assault.members:
+        slot = member.unit.slot
+        was = before.cover[slot]
+        value = _choice(raw.get(f"{prefix}-cover-{slot}"), COVER_CHOICES, OUT if was is None else was.value)
+        cover[slot] = None if value == OUT else Cover(value)
+    struck = Struck(_choice(raw.get(f"{prefix}-struck"), STRUCK_CHOICES, before.struck.value))
+    column = _choice(raw.get(f"{prefix}-column"), COLUMN_CHOICES, "")
+    return Conditions(cover, struck, AssaultColumn(column) if column else None)
+
+
+def taking_part(assault: Assault, conditions: Conditions, side: str) -> list[Member]:
+    return [m for m in assault.playing(side) if conditions.cover.get(m.unit.slot) is not None]
+
+
+def _units(members: list[Member], conditions: Conditions) -> tuple[AssaultUnit, ...]:
+    return tuple(AssaultUnit.of(m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE)
+                 for m in members)
+
+
+def column_for(assault: Assault, conditions: Conditions) -> AssaultColumnResult | None:
+    """The column the rules give for these units and conditions, with the table's choice if it named
+    another; None while a side has no unit in the round."""
+    attackers, defenders = (taking_part(assault, conditions, side) for side in ("attacker", "defender"))
+    if not attackers or not defenders:
+        return None
+    try:
+        return round_column(_units(attackers, conditions), _units(defenders, conditions), conditions.struck,
+                            conditions.override)
+    except RulesInputError:
+        return None
+
+
+def _checkboxes(label: str, help_text: str = "") -> forms.MultipleChoiceField:
+    return forms.MultipleChoiceField(label=label, required=False, widget=forms.CheckboxSelectMultiple,
+                                     help_text=help_text)
+
+
+class RoundForm(DiceForm):
+    dice_fields = ("die", "die2")
+    struck = forms.ChoiceField(
+        label="The attackers strike the defender in its", choices=STRUCK_CHOICES, widget=forms.RadioSelect,
+        help_text="Flank: part of an attacking base is past the defender's flank line; rear: past its rear "
+                  "line. Struck in both: rear (5.1, 5.4).")
+    column = forms.ChoiceField(label="Column", choices=COLUMN_CHOICES, required=False,
+                               widget=forms.RadioSelect(attrs={"class": "btn-check"}))
+    attacker_leaders = _checkboxes('Attacker: E or P leaders within 2" of a unit taking part')
+    defender_leaders = _checkboxes('Defender: E or P leaders within 2" of a unit taking part')
+    fresh = _checkboxes("Defender: fresh batteries", "Ticked: the batteries that did not fire this player turn "
+                                                     "(5.4); untick any that did.")
+    surrounded = _checkboxes("Cannot move back without passing through an enemy formation",
+                             "These surrender if the round forces them back (5.5 Group Surrender).")
+    out_of_town = _checkboxes("Would retreat or rout out of town terrain", "Adds to its loss number (6.3).")
+    across_water = _checkboxes("Would retreat or rout across a bridge or ford", "Adds to its loss number (6.3).")
+    stalled = forms.BooleanField(
+        label="The attackers are stalled: no movement left to break off", required=False,
+        help_text="Stalled units take no break-off hit and fight on while within 2\" (5.5 Stalled Assaults).")
+    die = die_field("Attacker's die (1-10)")
+    die2 = die_field("Defender's die (1-10)")
+    printed = forms.CharField(
+        label="Or: the outcome from your printed chart", required=False, max_length=60,
+        help_text="As the chart writes it: defender 3P 1B carry, attacker break off, both 1M roll again, -. "
+                  "The natural-roll M is still worked out here.")
+
+    def __init__(self, *args: Any, assault: Assault, leaders: dict[str, list[Leader]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.assault = assault
+        for member in assault.members:
+            if in_play(member.unit):
+                self.fields[f"cover-{member.unit.slot}"] = forms.ChoiceField(
+                    label=member.unit.name, choices=COVER_CHOICES, widget=SELECT)
+        for name in ("attacker", "defender"):
+            self.fields[f"{name}_leaders"].choices = [(str(lead.pk), f"{lead.name} ({lead.value}), "
+                                                      f"{lead.command.name}") for lead in leaders[name]]
+        self.fields["fresh"].choices = [(m.unit.slot, m.unit.name) for m in assault.playing("defender") if m.battery]
+        everyone = [(m.unit.slot, m.unit.name) for m in assault.members if in_play(m.unit)]
+        for name in FLAGS:
+            self.fields[name].choices = everyone
+
+    def cover_rows(self, side: str) -> list[dict[str, Any]]:
+        return [{"unit": m.unit, "field": self[f"cover-{m.unit.slot}"]} for m in self.assault.playing(side)]
+
+    def clean_printed(self) -> AssaultOutcome | None:
+        raw = (self.cleaned_data.get("printed") or "").strip()
+        if not raw:
+            return None
+        try:
+            return AssaultOutcome.parse(raw)
+        except ValueError as exc:
+            raise forms.ValidationError(f"Not an assault result: {exc}.") from None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        for side in ("attacker", "defender"):
+            rows = [m for m in self.assault.playing(side) if cleaned.get(f"cover-{m.unit.slot}")]
+            if rows and all(cleaned[f"cover-{m.unit.slot}"] == OUT for m in rows):
+                self.add_error(None, f"At least one {side} unit must be in the round.")
+        if not self.assault.playing("attacker") or not self.assault.playing("defender"):
+            self.add_error(None, "One side has no unit left in play: end this assault.")
+        return cleaned
+
+
+def prefix(assault: Assault) -> str:
+    return f"round-{assault.seq}"
+
+
+def round_form(game: Game, assault: Assault, leaders: dict[str, list[Leader]], data: Any = None) -> RoundForm:
+    before = previous_conditions(assault)
+    last = assault.last.conditions if assault.last else RoundConditions(())
+    initial: dict[str, Any] = {
+        "version": game.version,
+        "struck": before.struck.value,
+        "column": before.override.value if before.override else "",
+        "attacker_leaders": [str(pk) for pk in last.attacker_leaders],
+        "defender_leaders": [str(pk) for pk in last.defender_leaders],
+        "fresh": [m.unit.slot for m in assault.playing("defender") if m.battery and not m.unit.fired_this_turn],
+    }
+    for member in assault.members:
+        cover = before.cover[member.unit.slot]
+        initial[f"cover-{member.unit.slot}"] = OUT if cover is None else cover.value
+    return RoundForm(data, prefix=prefix(assault), initial=initial, assault=assault, leaders=leaders)
+
+
+def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
+    data = form.cleaned_data
+    with act(game, data["version"], actor, step=StepKey.ASSAULTS,
+             elsewhere="Assault rounds are resolved in the assault step.") as action:
+        s = state(action.game)
+        assault = s.find(seq)
+        if not assault.open:
+            raise ActionRefused(f"Assault {assault.number} has ended.")
+        raw = {f"{form.prefix}-{k}": v for k, v in data.items() if isinstance(v, str)}
+        conditions = read_conditions(assault, raw, form.prefix)
+        members = {side: taking_part(assault, conditions, side) for side in ("attacker", "defender")}
+        if not members["attacker"] or not members["defender"]:
+            raise ActionRefused("Each side needs a unit in the round.")
+        leaders = {side: [lead for lead in s.leaders[side] if str(lead.pk) in data[f"{side}_leaders"]]
+                   for side in ("attacker", "defender")}
+        flags = {key: set(data[key]) for key in FLAGS}
+        rolls = dict(zip(("attacker", "defender"), form.rolls(), strict=True))
+        sides = {side: AssaultSide.of(
+            rolls[side], tuple((m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE)
+                               for m in members[side]),
+            leaders_within_2=len(leaders[side]),
+            fresh_batteries=sum(1 for m in members[side] if m.battery and m.unit.slot in data["fresh"])
+            if side == "defender" else 0,
+            struck=conditions.struck if side == "defender" else None,
+            tactical_bonus=side == "attacker" and assault.bonus) for side in ("attacker", "defender")}
+        inputs = AssaultRoundInput(sides["attacker"], sides["defender"], column=conditions.override)
+        printed: AssaultOutcome | None = data.get("printed")
+        chart = action.game.chart
+        if printed is not None:
+            chart = chart.overlay({column.table: str(printed) for column in AssaultColumn})
+        result = resolve_assault_round(chart, inputs)
+
+        def round_units(side: str) -> tuple[RoundUnit, ...]:
+            return tuple(RoundUnit(m.unit.to_rules(), m.contact, retreat_blocked=m.unit.slot in flags["surrounded"],
+                                   out_of_town=m.unit.slot in flags["out_of_town"],
+                                   across_bridge_or_ford=m.unit.slot in flags["across_water"])
+                         for m in members[side])
+
+        on_units = resolve_round_on_units(chart, result, round_units("attacker"), round_units("defender"),
+                                          struck=conditions.struck, stalled=bool(data.get("stalled")),
+                                          scale=action.game.scale)
+        for member in (*members["attacker"], *members["defender"]):
+            action.apply(member.unit, after_round(member.unit.to_rules(), on_units))
+        preview = column_for(assault, conditions)
+        recorded = RoundConditions(
+            cover=tuple(UnitCover(m.unit.key, conditions.cover[m.unit.slot]) for m in assault.members),
+            struck=conditions.struck, column=conditions.override,
+            rules_column=preview.rules_column if preview else None,
+            attacker_leaders=tuple(lead.pk for lead in leaders["attacker"]),
+            defender_leaders=tuple(lead.pk for lead in leaders["defender"]),
+            fresh=tuple(sorted(data["fresh"])), surrounded=tuple(sorted(flags["surrounded"])),
+            out_of_town=tuple(sorted(flags["out_of_town"])), across_water=tuple(sorted(flags["across_water"])),
+            stalled=bool(data.get("stalled")), printed=str(printed) if printed is not None else "")
+        return action.record(AssaultRoundResolved(
+            seq, assault.number, len(assault.rounds) + 1, tuple(NamedUnit(m.unit.key, m.unit.name)
+                                                                for m in assault.members),
+            recorded, inputs, result, on_units,
+            app_outcome=resolve_assault_round(action.game.chart, inputs).outcome if printed is not None else None))

@@ -1,0 +1,132 @@
+"""The assaults of this player turn, read from their events.
+
+An assault lives in its events, not in the state: AssaultDeclared names its units (primary defender first)
+with their contact, each AssaultRoundResolved applies one round to the units, AssaultEnded closes it. An
+assault is known by the sequence number of its declaration, so undoing the declaration takes it away.
+"""
+
+from dataclasses import dataclass, field
+
+from django.http import Http404
+
+from republic.games.events import AssaultDeclared, AssaultEnded, AssaultRoundResolved, payload_of
+from republic.games.ledger import ActionRefused, this_turn
+from republic.games.models import Event, Game, Leader, Unit
+from republic.rules.assault_sides import Contact
+from republic.rules.sequence import StepKey
+from republic.rules.troops import LeaderClass
+
+ELSEWHERE = "Assaults are declared in the assault step."
+
+
+def in_play(unit: Unit) -> bool:
+    return not unit.out_of_play and unit.bases > 0
+
+
+@dataclass
+class Member:
+    unit: Unit
+    contact: Contact
+
+    @property
+    def battery(self) -> bool:
+        return self.unit.battery
+
+
+@dataclass
+class Assault:
+    seq: int
+    declared: AssaultDeclared
+    attackers: list[Member]
+    defenders: list[Member]
+    rounds: list[AssaultRoundResolved] = field(default_factory=list)
+    ended: AssaultEnded | None = None
+    ended_event: Event | None = None
+
+    @property
+    def number(self) -> int:
+        return self.declared.number
+
+    @property
+    def open(self) -> bool:
+        return self.ended is None
+
+    @property
+    def members(self) -> list[Member]:
+        return [*self.attackers, *self.defenders]
+
+    @property
+    def title(self) -> str:
+        return f"{_names(self.attackers)} against {_names(self.defenders)}"
+
+    @property
+    def last(self) -> AssaultRoundResolved | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def bonus(self) -> bool:
+        """The "C" bonus an All Out Win/Win of the round before gives the next round (5.1)."""
+        return bool(self.last and self.last.result.next_round_tactical_bonus)
+
+    def playing(self, side: str) -> list[Member]:
+        return [m for m in (self.attackers if side == "attacker" else self.defenders) if in_play(m.unit)]
+
+
+def _names(members: list[Member]) -> str:
+    return ", ".join(m.unit.name for m in members)
+
+
+@dataclass
+class AssaultState:
+    game: Game
+    units: dict[str, Unit]
+    assaults: list[Assault]
+    leaders: dict[str, list[Leader]]  # each side's energetic and proficient leaders in action
+
+    def busy(self) -> dict[str, Assault]:
+        """Units in an open assault, with it: a unit may not be in two open assaults."""
+        return {m.unit.key: a for a in self.assaults if a.open for m in a.members}
+
+    def side_units(self, side: str) -> list[Unit]:
+        owner = self.game.attacker if side == "attacker" else self.game.defender
+        return [u for u in self.units.values() if owner is not None and u.division.side_id == owner.pk
+                and not u.out_of_play]
+
+    def find(self, seq: int) -> Assault:
+        """The assault declared by event ``seq``, refused when it is not one of this player turn's."""
+        assault = next((a for a in self.assaults if a.seq == seq), None)
+        if assault is None:
+            raise ActionRefused("That assault is not one of this player turn's.")
+        return assault
+
+
+def state(game: Game) -> AssaultState:
+    units = {u.key: u for u in Unit.objects.filter(game=game).in_battle_order()}
+    found: dict[int, Assault] = {}
+    for event in this_turn(game, [StepKey.ASSAULTS], [AssaultDeclared, AssaultRoundResolved, AssaultEnded]):
+        payload = payload_of(event)
+        if isinstance(payload, AssaultDeclared):
+            sides = [[Member(units[m.unit], m.contact) for m in members if m.unit in units]
+                     for members in (payload.attackers, payload.defenders)]
+            found[event.seq] = Assault(event.seq, payload, *sides)
+        elif isinstance(payload, AssaultRoundResolved) and payload.assault in found:
+            found[payload.assault].rounds.append(payload)
+        elif isinstance(payload, AssaultEnded) and payload.assault in found:
+            found[payload.assault].ended = payload
+            found[payload.assault].ended_event = event
+    leaders = {side: _leaders(game, owner.pk if owner else None)
+               for side, owner in (("attacker", game.attacker), ("defender", game.defender))}
+    return AssaultState(game, units, list(found.values()), leaders)
+
+
+def _leaders(game: Game, side: int | None) -> list[Leader]:
+    """The side's energetic and proficient leaders still in play: the ones an assault counts within 2"."""
+    return list(Leader.objects.filter(game=game, command__side_id=side, removed=False, hors_de_combat=False,
+                                      leader_class__in=[LeaderClass.ENERGETIC, LeaderClass.PROFICIENT])
+                .select_related("command").order_by("command__order", "pk"))
+
+
+def declared_in(game: Game, seq: int) -> None:
+    """404 unless event ``seq`` of this game declared an assault."""
+    if not Event.objects.filter(game=game, seq=seq, kind=AssaultDeclared.__name__).exists():
+        raise Http404("No such assault in this game.")

@@ -1,0 +1,100 @@
+"""Attacker applies charge disorder (1.7, 5.6): 1M to every unit that used charge movement or retreated or
+routed this turn, once, then the table closes ranks."""
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+
+from republic.games.events import ChargeDisorderApplied, Disordered
+from republic.games.forms import VersionForm
+from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.models import Event, Game, Unit
+from republic.games.steps.base import Bound, Step
+from republic.games.text import describe
+from republic.rules.morale import DisorderInput, resolve_disorder
+from republic.rules.sequence import StepKey
+from republic.rules.units import after_morale, disorder_input
+
+
+@dataclass
+class DisorderState:
+    game: Game
+    disordered: list[tuple[Unit, DisorderInput]]  # every unit in play that suffers it, with why
+    others: list[Unit]  # the attacker's other brigades, which the table may say used charge movement too
+    applied: Event | None
+
+
+def state(game: Game) -> DisorderState:
+    found, others = [], []
+    for side in (game.attacker, game.defender):
+        attacking = side == game.attacker
+        for unit in Unit.objects.filter(game=game).of_side(side).in_play().in_battle_order():
+            why = disorder_input(unit.to_rules(), attacking)
+            if why.used_charge_bonus or why.retreated_or_routed:
+                found.append((unit, why))
+            elif attacking and not unit.battery:
+                others.append(unit)
+    applied = this_turn(game, [StepKey.CHARGE_DISORDER], [ChargeDisorderApplied]).last()
+    return DisorderState(game, found, others, applied)
+
+
+def pending(s: DisorderState) -> list[str]:
+    if not s.disordered or s.applied:
+        return []
+    return [f"apply charge disorder: 1M to {', '.join(u.name for u, _ in s.disordered)}"]
+
+
+def reasons(why: DisorderInput) -> str:
+    return " and ".join(words for on, words in ((why.used_charge_bonus, "used its charge movement"),
+                                                (why.retreated_or_routed, "retreated or routed")) if on)
+
+
+class DisorderForm(VersionForm):
+    also = forms.MultipleChoiceField(
+        label="Also used charge movement this turn", required=False, widget=forms.CheckboxSelectMultiple,
+        help_text="Units that spent any of their assault bonus move, in the maneuver phase or to carry a position "
+                  "or break through (5.5, 5.6).")
+
+    def __init__(self, *args: Any, candidates: list[Unit] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+        super().__init__(*args, **kwargs)
+        self.fields["also"].choices = [(u.slot, u.name) for u in candidates]
+
+
+def disorder_form(s: DisorderState, data: Any = None) -> DisorderForm:
+    return DisorderForm(data, prefix="disorder", initial={"version": s.game.version}, candidates=s.others)
+
+
+def apply_disorder(game: Game, form: DisorderForm, actor: str) -> Event:
+    data = form.cleaned_data
+    with act(game, data["version"], actor, step=StepKey.CHARGE_DISORDER,
+             elsewhere="Charge disorder is applied in its own step, after the assaults.") as action:
+        s = state(action.game)
+        if s.applied:
+            raise ActionRefused("Charge disorder is already applied this turn.")
+        units = [(unit, why, False) for unit, why in s.disordered]
+        units += [(unit, disorder_input(unit.to_rules(), True, also_charged=True), True) for unit in s.others
+                  if unit.slot in data["also"]]
+        if not units:
+            raise ActionRefused("No unit suffers charge disorder this turn.")
+        done = []
+        for unit, why, also in units:
+            before = unit.to_rules()
+            result = resolve_disorder(action.game.chart, why)
+            after = after_morale(before, result)
+            action.apply(unit, replace(after, charge_bonus_used=True) if also else after)
+            done.append(Disordered(unit.key, unit.name, why, result, also))
+        return action.record(ChargeDisorderApplied(tuple(done)))
+
+
+def panel(s: DisorderState, bound: Bound) -> dict[str, Any]:
+    return {
+        "disordered": [{"unit": u, "reasons": reasons(why)} for u, why in s.disordered],
+        "applied": describe(s.applied) if s.applied else "",
+        "form": bound.get("disorder") or disorder_form(s),
+        "action": reverse("games:assault_disorder", args=[s.game.pk]),
+    }
+
+
+STEP = Step("games/steps/charge_disorder.html", state, pending, panel)

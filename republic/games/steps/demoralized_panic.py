@@ -1,0 +1,96 @@
+"""Demoralized panic test (1.7, 4.7): each demoralized unit whose excess M from fire became P hits makes its
+Panic Index move; bases lost in it desert at once. No division test now; a Panic 4 event makes its division
+test in the panic phase."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+
+from republic.games.events import DemoralizedPanicTested
+from republic.games.forms import VersionForm
+from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.models import Event, Game, Unit
+from republic.games.steps.base import Bound, Step
+from republic.games.text import done
+from republic.rules.morale import MAX_M_HITS
+from republic.rules.panic import (
+    DemoralizedPanicInput,
+    PanicCell,
+    after_demoralized_panic,
+    panic_level_read,
+    resolve_demoralized_panic,
+)
+from republic.rules.sequence import StepKey
+
+
+@dataclass
+class PanicTestState:
+    game: Game
+    to_test: list[Unit]
+    done: list[Event]
+
+
+def state(game: Game) -> PanicTestState:
+    """Demoralized units of either side with P hits this turn (their excess M from fire), not yet tested."""
+    events = list(this_turn(game, [StepKey.DEMORALIZED_PANIC], [DemoralizedPanicTested]))
+    tested = {event.payload["unit"] for event in events}
+    sides = [side.pk for side in (game.attacker, game.defender) if side is not None]
+    units = sorted(Unit.objects.filter(game=game, division__side__in=sides, m_hits=MAX_M_HITS, p_hits_turn__gt=0,
+                                       bases__gt=0).in_play().in_battle_order(),
+                   key=lambda u: sides.index(u.division.side_id))
+    return PanicTestState(game, [u for u in units if u.key not in tested], events)
+
+
+def pending(s: PanicTestState) -> list[str]:
+    return [f"demoralized panic test for {u.name} ({u.p_hits_turn}P)" for u in s.to_test]
+
+
+class DemoralizedPanicForm(VersionForm):
+    out_of_town = forms.BooleanField(label="Retreating or routing out of town terrain", required=False)
+    across_bridge_or_ford = forms.BooleanField(label="Retreating or routing across a bridge or fordable stream",
+                                               required=False)
+    printed = forms.CharField(label="Or: the move and loss from your printed Panic Index", required=False,
+                              max_length=10, help_text="Like F, Re 1 or Rt 2: the move, then the bases that desert.")
+
+    def clean_printed(self) -> PanicCell | None:
+        text = self.cleaned_data.get("printed", "").strip()
+        if not text:
+            return None
+        try:
+            return PanicCell.parse(text)
+        except ValueError:
+            raise forms.ValidationError("Write the move as D, W, F, Re or Rt, then any loss number: Re 1.") from None
+
+
+def panic_form(game: Game, unit: Unit, data: Any = None) -> DemoralizedPanicForm:
+    return DemoralizedPanicForm(data, prefix=f"panic-{unit.key}", initial={"version": game.version})
+
+
+def panic_test(game: Game, unit: Unit, form: DemoralizedPanicForm, actor: str) -> Event:
+    data = form.cleaned_data
+    refusal = f"{unit.name} has no demoralized panic test to make now."
+    with act(game, data["version"], actor, step=StepKey.DEMORALIZED_PANIC, elsewhere=refusal) as action:
+        testing = next((u for u in state(action.game).to_test if u.pk == unit.pk), None)
+        if testing is None:
+            raise ActionRefused(refusal)
+        before = testing.to_rules()
+        inputs = DemoralizedPanicInput.of(before, action.game.scale, out_of_town=data["out_of_town"],
+                                          across_bridge_or_ford=data["across_bridge_or_ford"])
+        printed: PanicCell | None = data.get("printed")
+        chart = action.game.chart.overlay({"panic_index": str(printed)}) if printed else action.game.chart
+        result = resolve_demoralized_panic(chart, inputs)
+        action.apply(testing, after_demoralized_panic(before, result))
+        return action.record(DemoralizedPanicTested(testing.key, testing.name, inputs, result,
+                                                    str(printed) if printed else ""))
+
+
+def panel(s: PanicTestState, bound: Bound) -> dict[str, Any]:
+    rows = [{"unit": unit, "form": bound.get(f"panic-{unit.key}") or panic_form(s.game, unit),
+             "level": panic_level_read(unit.p_hits_turn),
+             "action": reverse("games:fire_panic", args=[s.game.pk, unit.pk])} for unit in s.to_test]
+    return {"panic_rows": rows, "done": [done(e) for e in s.done]}
+
+
+STEP = Step("games/steps/fire_panic.html", state, pending, panel)

@@ -1,0 +1,252 @@
+"""The division panic tests of the panic phase (6.1-6.3), shared by its two steps: internal panic (round 1)
+and adjoining panic (every later round, once the table has said which divisions adjoin each one that
+panicked).
+
+The engine decides who tests in which round (``next_tests``); the rounds already played are rebuilt from
+the phase's DivisionPanicTested events, so the table is asked for exactly the dice of the next round. A
+division's own test is the only thing in the phase that changes its units, and a division that panicked
+tests no more, so each test is resolved from the state as it stands and applied at once. A division takes
+part as it stood when it tested (its own panic may have emptied it).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+
+from republic.games.events import (
+    AdjoiningDeclared,
+    AppReading,
+    DivisionPanicTested,
+    LabelledRoll,
+    NamedUnit,
+    payload_of,
+)
+from republic.games.forms import DiceForm, die_field
+from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.models import Command, Event, Game, Unit
+from republic.games.text import describe
+from republic.rules.division_panic import (
+    DivisionUnit,
+    PanicTrigger,
+    after_division_panic,
+    average_grade,
+    division_panic_test,
+    panic_die_modifiers,
+)
+from republic.rules.forced_moves import ForcedMove
+from republic.rules.panic import PanicCell
+from republic.rules.panic_phase import (
+    DivisionPair,
+    PanicPhaseInput,
+    PanicRound,
+    PendingTest,
+    PhaseDivision,
+    PhaseTest,
+    next_tests,
+)
+from republic.rules.results import Provenance
+from republic.rules.sequence import StepKey
+
+PANIC_STEPS = (StepKey.INTERNAL_PANIC, StepKey.ADJOINING_PANIC)
+LOSS_CONDITIONS = {
+    "out_of_town": "Out of town terrain (blocks, buildings)",
+    "across_bridge_or_ford": "Across a bridge or fordable stream",
+    "away_from_rear_assault": "Away from an assault in its rear",
+}
+PRINTED_RESULTS = [("", "use the app's chart")] + [
+    (str(PanicCell(move, loss)), str(PanicCell(move, loss)))
+    for move in (ForcedMove.FALL_BACK, ForcedMove.RETREAT, ForcedMove.ROUT) for loss in range(4)
+]
+
+
+@dataclass
+class PanicState:
+    game: Game
+    divisions: dict[str, Command]  # every division of the game, by the engine's id
+    units: dict[str, list[Unit]]  # each division's units
+    phase: dict[str, PhaseDivision]  # the divisions that can take part: units left, or tested already
+    rounds: tuple[PanicRound, ...]
+    lacking: tuple[PendingTest, ...]  # tests of the next round still to roll
+    undeclared: tuple[str, ...]  # panicked divisions whose adjoining divisions the table must name first
+    declared: dict[str, list[str]]
+    tests: list[tuple[Event, DivisionPanicTested]]
+    empty: list[Command]  # divisions with a P4 event but no unit left to test
+
+    @property
+    def round_number(self) -> int:
+        return len(self.rounds) + 1
+
+    def name(self, division_id: str) -> str:
+        return self.divisions[division_id].name
+
+
+def state(game: Game) -> PanicState:
+    divisions = {str(d.pk): d for d in Command.objects.filter(game=game, level=Command.Level.DIVISION)
+                 .select_related("side").order_by("side__order", "order", "pk")}
+    units: dict[str, list[Unit]] = {key: [] for key in divisions}
+    for unit in Unit.objects.filter(game=game).order_by("order", "pk"):
+        units[str(unit.division_id)].append(unit)
+    for members in units.values():
+        members.sort(key=lambda u: u.battery)  # brigades, then batteries
+    tests = [(e, p) for e in this_turn(game, PANIC_STEPS, [DivisionPanicTested])
+             if isinstance(p := payload_of(e), DivisionPanicTested)]
+    recorded = {(p.division, trigger): p for _, p in tests for trigger in p.triggers}
+    units_then: dict[str, tuple[DivisionUnit, ...]] = {}
+    for _, p in tests:
+        units_then.setdefault(p.division, p.units)
+    phase, empty = {}, []
+    for key, division in divisions.items():
+        engine_units = units_then.get(key) or tuple(DivisionUnit.of(u.to_rules()) for u in units[key])
+        internal = any(u.p4_event for u in units[key])
+        if any(u.present for u in engine_units):
+            phase[key] = PhaseDivision(key, engine_units, internal=internal)
+        elif internal:
+            empty.append(division)
+    declared = {}
+    for event in this_turn(game, PANIC_STEPS, [AdjoiningDeclared]):
+        adjoining = payload_of(event)
+        assert isinstance(adjoining, AdjoiningDeclared)
+        declared[adjoining.division] = list(adjoining.adjoining)
+    pairs = tuple(DivisionPair(first, second) for first, others in declared.items() for second in others
+                  if first in phase and second in phase and first != second)
+    inputs = PanicPhaseInput(divisions=tuple(phase.values()), adjoining=pairs, scale=game.scale)
+    rounds: tuple[PanicRound, ...] = ()
+    lacking: tuple[PendingTest, ...] = ()
+    undeclared: tuple[str, ...] = ()
+    while True:
+        if rounds:
+            undeclared = tuple(t.division for t in rounds[-1].tests if t.panicked and t.division not in declared)
+            if undeclared:
+                break
+        pending = next_tests(inputs, rounds)
+        if not pending:
+            break
+        lacking = tuple(t for t in pending if any((t.division, tr) not in recorded for tr in t.triggers))
+        if lacking:
+            break
+        played = tuple(PhaseTest(t.division, t.triggers, recorded[(t.division, t.triggers[0])].result)
+                       for t in pending)
+        rounds = (*rounds, PanicRound(len(rounds) + 1, played))
+    return PanicState(game, divisions, units, phase, rounds, lacking, undeclared, declared, tests, empty)
+
+
+def pending_words(s: PanicState, test: PendingTest) -> str:
+    kinds = " and ".join(f"{t.value}" for t in test.triggers)
+    return f"roll the {kinds} panic test of {s.name(test.division)}"
+
+
+# --- the division panic test --------------------------------------------------------------------------
+
+
+class PanicTestForm(DiceForm):
+    out_of_town = forms.BooleanField(label=LOSS_CONDITIONS["out_of_town"], required=False)
+    across_bridge_or_ford = forms.BooleanField(label=LOSS_CONDITIONS["across_bridge_or_ford"], required=False)
+    away_from_rear_assault = forms.BooleanField(label=LOSS_CONDITIONS["away_from_rear_assault"], required=False)
+    die = die_field()
+    printed_pass = forms.IntegerField(
+        label="Pass number from your printed chart", required=False, min_value=1, max_value=12,
+        error_messages={"min_value": "A pass number is 1 to 12.", "max_value": "A pass number is 1 to 12."})
+    printed_result = forms.ChoiceField(label="Panic 4 result (move and loss) from your printed chart",
+                                       required=False, choices=PRINTED_RESULTS)
+
+    def __init__(self, *args: Any, triggers: Sequence[PanicTrigger] = (PanicTrigger.INTERNAL,),
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.triggers = tuple(triggers)
+        self.dice_fields = ("die", "die2")[:len(self.triggers)]
+        if len(self.triggers) > 1:
+            self.fields["die2"] = die_field()
+        for name, trigger in zip(self.dice_fields, self.triggers, strict=True):
+            self.fields[name].label = f"{trigger.value.capitalize()} panic die (1-10)"
+
+
+def form_prefix(division_id: str) -> str:
+    return f"panic-{division_id}"
+
+
+def panic_form(game: Game, division_id: str, triggers: Sequence[PanicTrigger], data: Any = None) -> PanicTestForm:
+    return PanicTestForm(data, prefix=form_prefix(division_id), initial={"version": game.version},
+                         triggers=triggers)
+
+
+def lacking_test(s: PanicState, division: Command) -> PendingTest | None:
+    return next((t for t in s.lacking if t.division == str(division.pk)), None)
+
+
+def roll_panic_test(game: Game, division: Command, form: PanicTestForm, actor: str) -> Event:
+    data = form.cleaned_data
+    with act(game, data["version"], actor, step=PANIC_STEPS,
+             elsewhere="Panic tests are rolled in the panic phase.") as action:
+        s = state(action.game)
+        test = lacking_test(s, division)
+        if test is None:
+            raise ActionRefused(f"{division.name} has no panic test to roll now.")
+        if test.triggers != form.triggers:
+            raise ActionRefused(f"{division.name} now tests for {' and '.join(t.value for t in test.triggers)} "
+                                "panic: nothing was changed. Here is the form again.")
+        units = s.units[test.division]
+        engine_units = s.phase[test.division].units
+        rolls = dict(zip(form.triggers, form.rolls(), strict=True))
+        conditions = {name: bool(data.get(name)) for name in LOSS_CONDITIONS}
+        printed_pass, printed_p4 = data.get("printed_pass"), data.get("printed_result") or ""
+        readings = {name: value for name, value in (("panic_pass", printed_pass), ("panic_index", printed_p4))
+                    if value not in (None, "")}
+        chart = action.game.chart
+        result = division_panic_test(chart.overlay(readings), engine_units, rolls, action.game.scale, **conditions)
+        app = None
+        if readings:
+            own = division_panic_test(chart, engine_units, rolls, action.game.scale, **conditions)
+            app = AppReading(own.pass_number, own.held, own.move, own.loss_number)
+        if result.panicked:
+            by_key = {u.key: u for u in units}
+            for outcome in result.units:
+                unit = by_key[outcome.id]
+                action.apply(unit, after_division_panic(unit.to_rules(), outcome))
+            command = Command.objects.get(pk=division.pk)
+            action.set(command, "panicked", True)
+            if result.orders_reset_to_defend:
+                action.set(command, "orders", Command.Orders.DEFEND.value)
+        return action.record(DivisionPanicTested(
+            test.division, division.name, s.round_number, test.triggers, engine_units,
+            tuple(NamedUnit(u.key, u.name) for u in units),
+            tuple(LabelledRoll(f"{trigger.value} panic", roll) for trigger, roll in rolls.items()), result,
+            action.game.scale, printed_pass=printed_pass, printed_result=printed_p4, app=app, **conditions))
+
+
+def panic_rows(s: PanicState, bound: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    chart = s.game.chart
+    for test in s.lacking:
+        division = s.divisions[test.division]
+        engine_units = s.phase[test.division].units
+        grade = average_grade(engine_units)
+        pass_number, pass_cell = chart.entry("panic_pass", grade.value)
+        modifiers, _ = panic_die_modifiers(chart, engine_units)
+        rows.append({
+            "division": division,
+            "triggers": " and ".join(t.value for t in test.triggers),
+            "form": bound.get(form_prefix(test.division)) or panic_form(s.game, test.division, test.triggers),
+            "prefix": form_prefix(test.division),
+            "action": reverse("games:panic_test", args=[s.game.pk, division.pk]),
+            "units": [{"unit": u, "condition": u.condition.value, "kind": "battery" if u.battery
+                       else u.get_kind_display(), "bases": u.bases, "out": u.out_of_play,
+                       "moved": ForcedMove(u.forced_move).title if u.forced_move else ""}
+                      for u in s.units[test.division]],
+            "grade": grade.value,
+            "pass_number": pass_number,
+            "pass_provisional": pass_cell.provenance is Provenance.PROVISIONAL,
+            "modifiers": [f"{m.value:+g} {m.label}" for m in modifiers],
+        })
+    return rows
+
+
+def played(s: PanicState) -> list[dict[str, Any]]:
+    """Every test of the phase so far, with each unit's instruction when its division panicked."""
+    return [{"event": event, "summary": describe(event), "round": p.round, "held": p.result.held,
+             "units": [{"name": p.name_of(u.id), "instruction": u.instruction, "notes": u.notes}
+                       for u in p.result.units]}
+            for event, p in s.tests]
+

@@ -1,0 +1,33 @@
+"""The hits of the fire phase that wait for the end of the artillery step (4.1, 4.2): every skirmish and
+artillery hit so far this phase, read from the events that made them."""
+
+from typing import Any
+
+from republic.games.events import ArtilleryFired, SkirmishAttacked, payload_of
+from republic.games.ledger import this_turn
+from republic.games.models import Game, Unit
+from republic.games.text import hits
+from republic.rules.fire_results import FireHits, waiting_hits
+from republic.rules.sequence import StepKey
+
+FIRE_STEPS = (StepKey.SKIRMISH, StepKey.ARTILLERY_FIRE)
+
+
+def waiting(game: Game) -> dict[str, FireHits]:
+    """The phase's hits still waiting, summed per unit."""
+    found: list[FireHits] = []
+    for event in this_turn(game, FIRE_STEPS, [SkirmishAttacked, ArtilleryFired]):
+        payload = payload_of(event)
+        assert isinstance(payload, SkirmishAttacked | ArtilleryFired)
+        found.extend(payload.hits)
+    return waiting_hits(found)
+
+
+def waiting_rows(waits: dict[str, FireHits], units: dict[str, Unit]) -> list[dict[str, Any]]:
+    rows = []
+    for key, hit in waits.items():
+        words = hits(m=hit.m, b=hit.b)
+        if hit.marker_b:
+            words += f" (and {hit.marker_b}B on its packed skirmishers)"
+        rows.append({"unit": units[key], "hits": words})
+    return rows

@@ -1,0 +1,168 @@
+"""Hors de combat checks (4.7 after the fire phase, 5.6 after the assaults): 2D10 for each leader within 4"
+of a unit that suffered base hits in the phase; only doubles can be a casualty. Both steps are this one.
+
+The bases lost in the phase are read from its events: the fire hits put on at the end of the artillery step,
+each assault round's losses and surrenders, and the table's own corrections made in those steps.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+
+from republic.games.events import (
+    AssaultRoundResolved,
+    CorrectionMade,
+    HorsDeCombatSkipped,
+    LeaderCheckedForCasualty,
+    StepAdvanced,
+    payload_of,
+)
+from republic.games.forms import DiceForm, die_field
+from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.models import Event, Game, Leader, Unit
+from republic.games.steps.base import Bound, Step
+from republic.games.text import done
+from republic.rules.dice import Roll
+from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat
+from republic.rules.sequence import StepKey
+from republic.rules.units import Correction
+
+STEPS = (StepKey.FIRE_HORS_DE_COMBAT, StepKey.ASSAULT_HORS_DE_COMBAT)
+PHASE_STEPS = {
+    StepKey.FIRE_HORS_DE_COMBAT: (StepKey.SKIRMISH, StepKey.ARTILLERY_FIRE),
+    StepKey.ASSAULT_HORS_DE_COMBAT: (StepKey.ASSAULTS,),
+}
+_CORRECTED = {Correction.BASE_MINUS: 1, Correction.BASE_PLUS: -1, Correction.DAMAGE_PLUS: 1,
+              Correction.DAMAGE_MINUS: -1}
+PRINTED = [("", "use the app's chart"), (HorsDeCombatOutcome.NO_EFFECT.value, "no effect"),
+           (HorsDeCombatOutcome.HORS_DE_COMBAT.value, "hors de combat")]
+
+
+def losses_this_phase(game: Game, units: dict[str, Unit]) -> dict[str, int]:
+    """Bases lost by brigades, and damage taken by batteries, per unit in the phase this check follows."""
+    lost: dict[str, int] = defaultdict(int)
+    for event in this_turn(game, PHASE_STEPS.get(game.step_key, ()),
+                           [StepAdvanced, AssaultRoundResolved, CorrectionMade]):
+        payload = payload_of(event)
+        if isinstance(payload, StepAdvanced):
+            for taken in payload.fire_hits:
+                if not taken.result.lost:
+                    lost[taken.unit] += taken.result.hits.b if units[taken.unit].battery else taken.result.bases_lost
+        elif isinstance(payload, AssaultRoundResolved):
+            on_units = payload.on_units
+            for losses in (on_units.attacker, on_units.defender):
+                for loss in losses.units if losses else ():
+                    battery = units[loss.id].battery
+                    lost[loss.id] += loss.damage_taken if battery else loss.bases_before - loss.bases_after
+            for key, bases in zip(on_units.surrendered, on_units.surrendered_bases, strict=True):
+                lost[key] += 0 if units[key].battery else bases
+        elif isinstance(payload, CorrectionMade) and payload.correction in _CORRECTED:
+            lost[payload.target] += _CORRECTED[payload.correction]
+    return {key: n for key, n in lost.items() if n > 0}
+
+
+@dataclass
+class CheckState:
+    game: Game
+    lost: dict[str, int]
+    units: dict[str, Unit]
+    by_command: dict[int, int]  # bases lost this phase under each command: its own units and those below
+    to_check: list[Leader]  # leaders in action who have neither rolled nor been passed over this step
+    done: list[Event]
+
+    def pending(self) -> list[tuple[Leader, int]]:
+        """Leaders whose own command lost bases this phase: each must roll or be passed over as not within 4"."""
+        return [(leader, self.by_command[leader.command_id]) for leader in self.to_check
+                if self.by_command.get(leader.command_id)]
+
+
+def state(game: Game) -> CheckState:
+    units = {u.key: u for u in Unit.objects.filter(game=game).select_related("division__parent__parent")}
+    lost = losses_this_phase(game, units)
+    by_command: dict[int, int] = defaultdict(int)
+    for key, n in lost.items():
+        for command in units[key].division.chain():
+            by_command[command.pk] += n
+    events = list(this_turn(game, [game.step_key], [LeaderCheckedForCasualty, HorsDeCombatSkipped]))
+    checked = {event.payload["leader"] for event in events}
+    leaders = (Leader.objects.filter(game=game, hors_de_combat=False, removed=False)
+               .select_related("command__side").order_by("command__side__order", "command__order", "pk"))
+    return CheckState(game, lost, units, dict(by_command), [lr for lr in leaders if lr.pk not in checked], events)
+
+
+def pending(s: CheckState) -> list[str]:
+    return [f"hors de combat check for {leader.name} ({leader.command.name} lost {hits} base"
+            f"{'s' if hits > 1 else ''}), or pass him over if not within 4\"" for leader, hits in s.pending()]
+
+
+class HorsDeCombatForm(DiceForm):
+    dice_fields = ("die", "die2")
+    die = die_field("First die (1-10)")
+    die2 = die_field("Second die (1-10)")
+    base_hits_within_4 = forms.IntegerField(
+        label="Base hits (B) within 4\" this phase", min_value=0, max_value=99, initial=0,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        help_text="Filled in with the bases your own command lost this phase; count every friendly base hit "
+                  "within 4\" of the leader.")
+    enemy_skirmishers_within_4 = forms.BooleanField(label="An enemy skirmish marker is within 4\"", required=False)
+    printed = forms.ChoiceField(label="Or: the result from your printed chart", required=False, choices=PRINTED)
+
+
+def prefix(leader: Leader) -> str:
+    return f"hdc-leader:{leader.pk}"
+
+
+def check_form(game: Game, leader: Leader, hits: int = 0, data: Any = None) -> HorsDeCombatForm:
+    return HorsDeCombatForm(data, prefix=prefix(leader), initial={"version": game.version, "base_hits_within_4": hits})
+
+
+def check_leader(game: Game, leader: Leader, form: HorsDeCombatForm, actor: str) -> Event:
+    data = form.cleaned_data
+    refusal = f"{leader.name} has no hors de combat check to make now."
+    with act(game, data["version"], actor, step=STEPS, elsewhere=refusal) as action:
+        checking = next((lr for lr in state(action.game).to_check if lr.pk == leader.pk), None)
+        if checking is None:
+            raise ActionRefused(refusal)
+        first, second = form.rolls("die", "die2")
+        inputs = HorsDeCombatInput(roll=Roll((first.faces[0], second.faces[0]), first.source),
+                                   base_hits_within_4=data["base_hits_within_4"],
+                                   enemy_skirmishers_within_4=data["enemy_skirmishers_within_4"])
+        printed = data.get("printed")
+        chart = action.game.chart.overlay({"hors_de_combat": printed}) if printed else action.game.chart
+        result = resolve_hors_de_combat(chart, inputs)
+        payload = LeaderCheckedForCasualty(checking.pk, checking.name, checking.command.name, inputs, result)
+        if payload.casualty:
+            action.set(checking, "hors_de_combat", True)
+        return action.record(payload)
+
+
+def skip_leader(game: Game, leader: Leader, version: int, actor: str) -> Event:
+    refusal = f"{leader.name} has no hors de combat check waiting."
+    with act(game, version, actor, step=STEPS, elsewhere=refusal) as action:
+        if leader.pk not in {lr.pk for lr, _ in state(action.game).pending()}:
+            raise ActionRefused(refusal)
+        return action.record(HorsDeCombatSkipped(leader.pk, leader.name))
+
+
+def panel(s: CheckState, bound: Bound) -> dict[str, Any]:
+    must = {leader.pk for leader, _ in s.pending()}
+    rows = []
+    for leader in s.to_check:
+        hits = s.by_command.get(leader.command_id, 0)
+        rows.append({"leader": leader, "hits": hits, "pending": leader.pk in must, "open": prefix(leader) in bound,
+                     "form": bound.get(prefix(leader)) or check_form(s.game, leader, hits),
+                     "action": reverse("games:hors_de_combat_check", args=[s.game.pk, leader.pk]),
+                     "skip_action": reverse("games:hors_de_combat_skip", args=[s.game.pk, leader.pk])})
+    losses = []
+    for key, n in s.lost.items():
+        unit = s.units[key]
+        losses.append(f"{unit.name}: {n} {'damage' if unit.battery else 'base' + ('s' if n > 1 else '')}")
+    return {"must_rows": [r for r in rows if r["pending"]], "other_rows": [r for r in rows if not r["pending"]],
+            "losses": losses, "done": [done(e) for e in s.done],
+            "open_others": any(r["open"] for r in rows if not r["pending"])}
+
+
+STEP = Step("games/steps/hors_de_combat.html", state, pending, panel)

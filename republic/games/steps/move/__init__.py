@@ -1,0 +1,84 @@
+"""Attacker moves units (1.7, 3.1-3.6): maneuver rolls, movement allowances, the charge bonus, formation
+changes and skirmishers, and the batteries' functions. Nothing is required work: a brigade that does not roll
+holds (3.2), so the step has nothing pending."""
+
+from typing import Any
+
+from django.urls import reverse
+
+from republic.games.steps.base import Bound, Step
+from republic.games.steps.move import batteries, brigades
+from republic.games.steps.move.state import MoveState, state
+from republic.games.text import actions_sentence, allowance, commander, condition
+from republic.rules.maneuver import charge_refusal
+from republic.rules.morale import Restriction
+from republic.rules.units import restricted, skirmisher_limit, skirmisher_refusal, skirmishers_it_may_set
+
+
+def pending(s: MoveState) -> list[str]:
+    return []
+
+
+def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
+    game, key, here = s.game, unit.key, unit.to_rules()
+    rolled = s.rolls.get(key)
+    leader = unit.division.leader
+    roll, move = f"roll-{key}", f"move-{key}"
+    formation, skirmishers = f"formation-{key}", f"skirmishers-{key}"
+    limit = skirmishers_it_may_set(here)
+    card = {
+        "unit": unit, "key": key, "battery": False, "condition": condition(unit.m_hits),
+        "commander": commander(leader.name if leader else "", leader.value if leader else "",
+                               bool(leader and leader.hors_de_combat), bool(leader and leader.replaced_this_turn)),
+        "rolled": rolled, "sentence": actions_sentence(rolled.result.actions) if rolled else "",
+        "rolled_mark": ("printed chart" if rolled.result.printed else "provisional" if rolled.result.provisional
+                        else "") if rolled else "",
+        "roll_url": reverse("games:maneuver_roll", args=[game.pk, unit.pk]),
+        "move_url": reverse("games:maneuver_movement", args=[game.pk, unit.pk]),
+        "charge_url": reverse("games:maneuver_charge", args=[game.pk, unit.pk]),
+        "formation_url": reverse("games:maneuver_formation", args=[game.pk, unit.pk]),
+        "skirmishers_url": reverse("games:maneuver_skirmishers", args=[game.pk, unit.pk]),
+        "charge_refused": "" if unit.charge_bonus_used else charge_refusal(s.allowed(unit)),
+        "formation_refused": restricted(here, Restriction.CHANGE_FORMATION),
+        "skirmishers_refused": skirmisher_refusal(here),
+        "skirmisher_limit": skirmisher_limit(here),
+        "move_form": bound.get(move) or brigades.movement_form(unit, changes=s.formation_changes[key]),
+        "move_result": _allowance(s, bound, move),
+        "move_open": move in bound,
+        "formation_form": bound.get(formation) or brigades.formation_form(game, unit),
+        "skirmisher_form": bound.get(skirmishers) or brigades.skirmisher_form(game, unit, limit),
+        "show_skirmishers": unit.to_rules().grade.trained and bool(limit or unit.skirmishers_deployed),
+        "formation_open": formation in bound or skirmishers in bound,
+    }
+    if rolled is None:
+        card["roll_form"] = bound.get(roll) or brigades.roll_form(game, unit, s.helpful_leaders)
+    return card
+
+
+def _allowance(s: MoveState, bound: Bound, prefix: str) -> dict[str, Any] | None:
+    result = bound.get(f"{prefix}-result")
+    return allowance(result, s.game.get_ground_scale_display()) if result is not None else None
+
+
+def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
+    game, key = s.game, unit.key
+    move, functions = f"move-{key}", f"functions-{key}"
+    return {
+        "unit": unit, "key": key, "battery": True, "condition": condition(unit.m_hits),
+        "available": batteries.available(game, unit), "slots": batteries.slots(game, unit),
+        "move_url": reverse("games:maneuver_movement", args=[game.pk, unit.pk]),
+        "functions_url": reverse("games:maneuver_battery", args=[game.pk, unit.pk]),
+        "move_form": bound.get(move) or brigades.movement_form(unit),
+        "move_result": _allowance(s, bound, move),
+        "move_open": move in bound,
+        "functions_form": bound.get(functions) or batteries.functions_form(game, unit),
+        "functions_open": functions in bound,
+    }
+
+
+def panel(s: MoveState, bound: Bound) -> dict[str, Any]:
+    cards = [_battery_card(s, u, bound) if u.battery else _brigade_card(s, u, bound) for u in s.units]
+    return {"move_cards": cards, "scale": s.game.get_ground_scale_display()}
+
+
+STEP = Step("games/steps/move.html", state, pending, panel)

@@ -1,0 +1,54 @@
+"""The attacker's move step as it stands: its units, the rolls made, the formation changes counted."""
+
+from collections import Counter
+from dataclasses import dataclass
+
+from republic.games.events import FormationChanged, ManeuverRolled, payload_of
+from republic.games.ledger import ActionRefused, this_turn
+from republic.games.models import Game, Leader, Unit
+from republic.rules.maneuver import ManeuverAction
+from republic.rules.sequence import StepKey
+from republic.rules.troops import LeaderClass
+
+ELSEWHERE = "Units move in the attacker's move step; the game is not there now."
+
+
+@dataclass
+class MoveState:
+    game: Game
+    units: list[Unit]  # the attacker's units in play, brigades first
+    rolls: dict[str, ManeuverRolled]  # this step's maneuver rolls, by unit
+    formation_changes: Counter[str]  # this step's formation changes, by unit
+    helpful_leaders: list[Leader]  # the attacker's energetic and proficient leaders in action
+
+    def allowed(self, unit: Unit) -> tuple[ManeuverAction, ...] | None:
+        """The actions the unit's roll this turn allows; None when it has not rolled."""
+        rolled = self.rolls.get(unit.key)
+        return rolled.result.actions if rolled else None
+
+
+def state(game: Game) -> MoveState:
+    units = list(Unit.objects.filter(game=game).of_side(game.attacker).in_play().in_battle_order()
+                 .prefetch_related("division__leaders"))
+    rolls = {}
+    for event in this_turn(game, [StepKey.MOVE], [ManeuverRolled]):
+        rolled = payload_of(event)
+        assert isinstance(rolled, ManeuverRolled)
+        rolls[rolled.unit] = rolled
+    changes = Counter(event.payload["unit"] for event in this_turn(game, [StepKey.MOVE], [FormationChanged]))
+    return MoveState(game, units, rolls, changes, helpful_leaders(game, game.attacker.pk if game.attacker else None))
+
+
+def helpful_leaders(game: Game, side_id: int | None) -> list[Leader]:
+    """Friendly leaders in action whose class adds to a maneuver roll when within 2" (cautious ones add nothing)."""
+    return list(Leader.objects.filter(game=game, command__side_id=side_id, removed=False, hors_de_combat=False,
+                                      leader_class__in=[LeaderClass.ENERGETIC, LeaderClass.PROFICIENT])
+                .select_related("command").order_by("command__order", "pk"))
+
+
+def moving(s: MoveState, unit: Unit) -> Unit:
+    """The unit as it stands, refused unless it is one of the attacker's units in play."""
+    found = next((u for u in s.units if u.pk == unit.pk), None)
+    if found is None:
+        raise ActionRefused(f"{unit.name} is not an attacking unit in play: it does not move this turn.")
+    return found

@@ -1,0 +1,68 @@
+"""Attacker replaces hors de combat leaders (1.7, 2.5): a division leader returns one rating lower; a corps
+or army leader is replaced by the best-rated leader next in his chain of command."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+
+from republic.games.events import LeaderReplaced
+from republic.games.ledger import ActionRefused, act
+from republic.games.models import Command, Event, Game, Leader
+from republic.games.steps.base import Bound, Step
+from republic.rules.leaders import Candidate, LeaderRank, LeaderReplacementInput, resolve_leader_replacement
+from republic.rules.sequence import StepKey
+
+_RANK = {"army": LeaderRank.ARMY, "corps": LeaderRank.CORPS, "division": LeaderRank.DIVISION}
+
+
+@dataclass
+class ReplaceState:
+    game: Game
+    fallen: list[Leader]
+
+
+def state(game: Game) -> ReplaceState:
+    fallen = Leader.objects.filter(game=game, command__side=game.attacker, hors_de_combat=True, removed=False)
+    return ReplaceState(game, list(fallen.select_related("command")))
+
+
+def pending(s: ReplaceState) -> list[str]:
+    return [f"replace {leader.name}, hors de combat" for leader in s.fallen]
+
+
+def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Event:
+    refusal = f"{leader.name} has nothing to be replaced for now."
+    with act(game, version, actor, step=StepKey.REPLACE_LEADERS, elsewhere=refusal) as action:
+        fallen = next((f for f in state(action.game).fallen if f.pk == leader.pk), None)
+        if fallen is None:
+            raise ActionRefused(refusal)
+        command = fallen.command
+        candidates: tuple[Candidate, ...] = ()
+        if command.level != Command.Level.DIVISION:
+            below = Leader.objects.filter(game=action.game, command__parent=command, removed=False,
+                                          hors_de_combat=False).select_related("command")
+            candidates = tuple(Candidate(c.name, _RANK[c.command.level], c.value) for c in below)
+        inputs = LeaderReplacementInput(rank=_RANK[command.level], leader=fallen.value, name=fallen.name,
+                                        candidates=candidates)
+        result = resolve_leader_replacement(action.game.chart, inputs)
+        action.set(fallen, "hors_de_combat", False)
+        successor = ""
+        if command.level == Command.Level.DIVISION:
+            action.set(fallen, "rating", result.leader.rating)
+            action.set(fallen, "replaced_this_turn", True)
+        else:
+            taking_over = Leader.objects.get(game=action.game, name=result.name, command__parent=command)
+            action.set(fallen, "removed", True)
+            action.set(taking_over, "command", command.pk)
+            action.set(taking_over, "replaced_this_turn", True)
+            successor = taking_over.name
+        return action.record(LeaderReplaced(fallen.pk, fallen.name, command.name, inputs, result, successor))
+
+
+def panel(s: ReplaceState, bound: Bound) -> dict[str, Any]:
+    return {"fallen": [{"leader": leader, "action": reverse("games:replace_leader", args=[s.game.pk, leader.pk])}
+                       for leader in s.fallen]}
+
+
+STEP = Step("games/steps/replace_leaders.html", state, pending, panel)

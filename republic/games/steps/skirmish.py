@@ -1,0 +1,263 @@
+"""Skirmish fire (1.7, 4.1): the defenders declare every block before any die, the blocks are rolled, then
+each unblocked attacking marker may fire once. Blocks and attacks are optional ("may"); blocks once declared
+must be rolled. The hits wait for the end of the artillery step."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+
+from republic.games.events import (
+    DeclaredBlock,
+    SkirmishAttacked,
+    SkirmishBlocksDeclared,
+    SkirmishBlocksRolled,
+    payload_of,
+)
+from republic.games.forms import DiceForm, VersionForm, die_field, inches_field
+from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.models import Event, Game, Unit
+from republic.games.steps.base import Bound, Step
+from republic.games.steps.fire_hits import waiting, waiting_rows
+from republic.games.text import done, unit_label
+from republic.rules.fire_results import FireHits
+from republic.rules.sequence import StepKey
+from republic.rules.skirmish import (
+    BlockAttempt,
+    SkirmishAttackInput,
+    SkirmishBlocksInput,
+    SkirmishVerdict,
+    after_skirmish_attack,
+    resolve_skirmish_attack,
+    resolve_skirmish_blocks,
+)
+
+PRINTED_BLOCKS = [("", "use the app's chart"), ("blocked", "blocked"), ("failed", "not blocked")]
+PRINTED_ATTACK = [("", "use the app's chart"), (SkirmishVerdict.HIT.value, "hit: 1M on the target"),
+                  (SkirmishVerdict.MISS.value, "no effect"), (SkirmishVerdict.FLEE.value, "the marker flees")]
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One skirmish marker of a brigade: markers of a brigade are alike, so they are counted, not named."""
+
+    brigade: Unit
+    number: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.brigade.key}#{self.number}"
+
+    @property
+    def field(self) -> str:
+        return f"block_{self.brigade.pk}_{self.number}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.brigade.name}, marker {self.number}"
+
+
+@dataclass
+class SkirmishState:
+    game: Game
+    units: dict[str, Unit]
+    attackers: list[Marker]  # the attacker's markers as they stood when the step began
+    defenders: list[Marker]
+    declared: SkirmishBlocksDeclared | None
+    rolled: SkirmishBlocksRolled | None
+    attacks: list[SkirmishAttacked]
+    done: list[Event]
+
+    @property
+    def stage(self) -> str:
+        """'declare' the blocks, 'roll' them, then 'attack': blocks are all declared before any die (4.1)."""
+        if not self.attackers:
+            return "attack"
+        if self.declared is None:
+            return "declare" if self.defenders else "attack"
+        if self.declared.blocks and self.rolled is None:
+            return "roll"
+        return "attack"
+
+    def attacks_left(self) -> list[tuple[Unit, int]]:
+        """Attacking brigades with unblocked markers that have not attacked yet; attacking is optional (4.1)."""
+        if self.stage != "attack":
+            return []
+        blocked = [marker.partition("#")[0] for marker in (self.rolled.blocked if self.rolled else ())]
+        fired = [attack.unit for attack in self.attacks]
+        counts: dict[str, tuple[Unit, int]] = {}
+        for marker in self.attackers:
+            counts[marker.brigade.key] = (marker.brigade, marker.number)
+        left = [(brigade, n - blocked.count(key) - fired.count(key)) for key, (brigade, n) in counts.items()]
+        return [(brigade, n) for brigade, n in left if n > 0]
+
+    def enemies(self) -> list[Unit]:
+        """The defender's units in play: what the attacker's markers may fire at."""
+        side = self.game.defender.pk if self.game.defender else None
+        return [u for u in self.units.values() if u.division.side_id == side and not u.out_of_play]
+
+
+def state(game: Game) -> SkirmishState:
+    units = {u.key: u for u in Unit.objects.filter(game=game).in_battle_order()}
+    events = list(this_turn(game, [StepKey.SKIRMISH], [SkirmishBlocksDeclared, SkirmishBlocksRolled,
+                                                       SkirmishAttacked]))
+    payloads = [payload_of(e) for e in events]
+    declared = [p for p in payloads if isinstance(p, SkirmishBlocksDeclared)]
+    rolled = [p for p in payloads if isinstance(p, SkirmishBlocksRolled)]
+    attacks = [p for p in payloads if isinstance(p, SkirmishAttacked)]
+    fled = [a.unit for a in attacks if a.result.fled]
+
+    def markers(side: Any) -> list[Marker]:
+        found = []
+        for unit in units.values():
+            if unit.division.side_id == side and not unit.battery and not unit.destroyed and not unit.surrendered:
+                count = unit.skirmishers_deployed + fled.count(unit.key)
+                found.extend(Marker(unit, n) for n in range(1, count + 1))
+        return found
+
+    return SkirmishState(game, units, markers(game.attacker.pk if game.attacker else None),
+                         markers(game.defender.pk if game.defender else None),
+                         declared[-1] if declared else None, rolled[-1] if rolled else None, attacks, events)
+
+
+def pending(s: SkirmishState) -> list[str]:
+    if s.stage == "roll" and s.declared:
+        n = len(s.declared.blocks)
+        return [f"roll the {n} declared skirmish block{'s' if n > 1 else ''}"]
+    return []
+
+
+# --- the blocks ---------------------------------------------------------------------------------------
+
+
+class DeclareBlocksForm(VersionForm):
+    def __init__(self, *args: Any, blockers: list[Marker] = (), targets: list[Marker] = (),  # type: ignore[assignment]
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "no block")] + [(t.id, t.label) for t in targets]
+        for marker in blockers:
+            self.fields[marker.field] = forms.ChoiceField(
+                label=f"{marker.label} ({marker.brigade.to_rules().skirmisher_type.value}) tries to block",
+                required=False, choices=choices)
+
+
+def declare_form(s: SkirmishState, data: Any = None) -> DeclareBlocksForm:
+    return DeclareBlocksForm(data, prefix="skirmish-declare", initial={"version": s.game.version},
+                             blockers=s.defenders, targets=s.attackers)
+
+
+class BlockRollsForm(DiceForm):
+    def __init__(self, *args: Any, blocks: tuple[DeclaredBlock, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.dice_fields = tuple(f"die_{i}" for i in range(len(blocks)))
+        for i, block in enumerate(blocks):
+            self.fields[f"die_{i}"] = die_field(f"{block.blocker_name} blocks {block.target_name}: die")
+            self.fields[f"printed_{i}"] = forms.ChoiceField(
+                label=f"Or: {block.blocker_name}'s block by your printed chart", required=False, choices=PRINTED_BLOCKS)
+
+
+def rolls_form(s: SkirmishState, data: Any = None) -> BlockRollsForm:
+    return BlockRollsForm(data, prefix="skirmish-rolls", initial={"version": s.game.version},
+                          blocks=s.declared.blocks if s.declared else ())
+
+
+def declare_blocks(game: Game, form: DeclareBlocksForm, actor: str) -> Event:
+    refusal = "The skirmish blocks are not to be declared now."
+    with act(game, form.cleaned_data["version"], actor, step=StepKey.SKIRMISH, elsewhere=refusal) as action:
+        s = state(action.game)
+        if s.stage != "declare":
+            raise ActionRefused(refusal)
+        names = {m.id: m.label for m in s.attackers}
+        blocks = tuple(
+            DeclaredBlock(marker.id, marker.label, marker.brigade.to_rules().skirmisher_type, target, names[target])
+            for marker in s.defenders if (target := form.cleaned_data.get(marker.field)) in names)
+        return action.record(SkirmishBlocksDeclared(action.game.defender.name, blocks,
+                                                    tuple(m.id for m in s.attackers)))
+
+
+def roll_blocks(game: Game, form: BlockRollsForm, actor: str) -> Event:
+    refusal = "There are no declared skirmish blocks to roll now."
+    with act(game, form.cleaned_data["version"], actor, step=StepKey.SKIRMISH, elsewhere=refusal) as action:
+        s = state(action.game)
+        if s.stage != "roll" or s.declared is None:
+            raise ActionRefused(refusal)
+        blocks = s.declared.blocks
+        rolls = form.rolls()
+        printed = [form.cleaned_data.get(f"printed_{i}") for i in range(len(blocks))]
+        inputs = SkirmishBlocksInput(tuple(
+            BlockAttempt(b.blocker_name, b.grade, b.target_name, roll, printed=p == "blocked" if p else None)
+            for b, roll, p in zip(blocks, rolls, printed, strict=True)))
+        result = resolve_skirmish_blocks(action.game.chart, inputs)
+        blocked: list[str] = []
+        for block, outcome in zip(blocks, result.attempts, strict=True):
+            if outcome.blocked and block.target not in blocked:
+                blocked.append(block.target)
+        return action.record(SkirmishBlocksRolled(action.game.defender.name, blocks, inputs, result, tuple(blocked)))
+
+
+# --- the attacks --------------------------------------------------------------------------------------
+
+
+class SkirmishAttackForm(DiceForm):
+    target = forms.ChoiceField(label="Target unit (enemy combat bases in line of sight)")
+    range = inches_field("Range to the target (inches)")
+    die = die_field()
+    printed = forms.ChoiceField(label="Or: result from your printed chart", required=False, choices=PRINTED_ATTACK)
+
+    def __init__(self, *args: Any, targets: list[Unit] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+        super().__init__(*args, **kwargs)
+        self.fields["target"].choices = [("", "choose the target"), *((u.key, unit_label(u)) for u in targets)]
+
+
+def attack_form(s: SkirmishState, brigade: Unit, data: Any = None) -> SkirmishAttackForm:
+    return SkirmishAttackForm(data, prefix=f"skirmish-{brigade.key}", initial={"version": s.game.version},
+                              targets=s.enemies())
+
+
+def skirmish_attack(game: Game, brigade: Unit, form: SkirmishAttackForm, actor: str) -> Event:
+    data = form.cleaned_data
+    refusal = f"{brigade.name} has no skirmish attack to make now."
+    with act(game, data["version"], actor, step=StepKey.SKIRMISH, elsewhere=refusal) as action:
+        s = state(action.game)
+        firing = next((b for b, _ in s.attacks_left() if b.pk == brigade.pk), None)
+        target = next((u for u in s.enemies() if u.key == data["target"]), None)
+        if firing is None or target is None:
+            raise ActionRefused(refusal)
+        printed = data.get("printed")
+        inputs = SkirmishAttackInput.of(firing.to_rules(), float(data["range"]), form.rolls("die")[0],
+                                        action.game.scale, SkirmishVerdict(printed) if printed else None)
+        result = resolve_skirmish_attack(action.game.chart, inputs)
+        action.apply(firing, after_skirmish_attack(firing.to_rules(), result))
+        hits = (FireHits(target.key, m=result.m_hits),) if result.hit else ()
+        return action.record(SkirmishAttacked(firing.key, firing.name, target.key, target.name, inputs, result, hits))
+
+
+def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
+    game = s.game
+    context: dict[str, Any] = {
+        "stage": s.stage, "attackers": s.attackers, "defenders": s.defenders,
+        "pending_hits": waiting_rows(waiting(game), s.units), "done": [done(e) for e in s.done],
+        "declare_url": reverse("games:fire_skirmish_declare", args=[game.pk]),
+        "rolls_url": reverse("games:fire_skirmish_blocks", args=[game.pk]),
+    }
+    if s.stage == "declare":
+        context["declare_form"] = bound.get("skirmish-declare") or declare_form(s)
+        context["declare_fields"] = [context["declare_form"][m.field] for m in s.defenders]
+    elif s.stage == "roll" and s.declared:
+        roll = bound.get("skirmish-rolls") or rolls_form(s)
+        context["roll_form"] = roll
+        context["roll_rows"] = [{"die": roll[f"die_{i}"], "printed": roll[f"printed_{i}"]}
+                                for i in range(len(s.declared.blocks))]
+    else:
+        rows = []
+        for brigade, left in s.attacks_left():
+            prefix = f"skirmish-{brigade.key}"
+            rows.append({"brigade": brigade, "left": left, "form": bound.get(prefix) or attack_form(s, brigade),
+                         "open": prefix in bound, "grade": brigade.to_rules().skirmisher_type,
+                         "action": reverse("games:fire_skirmish_attack", args=[game.pk, brigade.pk])})
+        context["attack_rows"] = rows
+    return context
+
+
+STEP = Step("games/steps/fire_skirmish.html", state, pending, panel)

@@ -1,0 +1,71 @@
+"""The walk through the turn sequence (1.6, 1.7): where the game stands, what is still to do, and moving on."""
+
+from republic.games.events import FirstAttackerChosen, StepAdvanced
+from republic.games.ledger import Action, ActionRefused, act
+from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.steps import step_of
+from republic.rules.sequence import Position, next_position
+from republic.rules.units import new_player_turn
+
+
+class StepBlocked(ActionRefused):
+    def __init__(self, todo: list[str]):
+        self.todo = todo
+        super().__init__("Not yet: " + "; ".join(todo))
+
+
+def position(game: Game) -> Position:
+    return Position(game.game_turn, game.player_turn, game.step_key)
+
+
+def pending(game: Game) -> list[str]:
+    if game.status != Game.Status.IN_PROGRESS:
+        return ["choose the first attacker"] if game.status == Game.Status.SETTING_UP else ["the game is over"]
+    step = step_of(game)
+    return step.pending(step.state(game))
+
+
+def advance(game: Game, version: int | None, actor: str = "") -> Event:
+    """Move to the next step; refused while the step has unresolved work. Leaving a step applies its closing
+    effects; leaving the last step of a player turn clears what lasts only one player turn (1.7)."""
+    with act(game, version, actor) as action:
+        current = action.game
+        if not current.in_progress:
+            raise StepBlocked(pending(current))
+        step = step_of(current)
+        state = step.state(current)
+        todo = step.pending(state)
+        if todo:
+            raise StepBlocked(todo)
+        here = position(current)
+        closing = step.leave(action, state) if step.leave else {}
+        following = next_position(here)
+        turn_ended = (following.game_turn, following.player_turn) != (here.game_turn, here.player_turn)
+        if turn_ended:
+            _end_player_turn(action)
+        action.set(current, "game_turn", following.game_turn)
+        action.set(current, "player_turn", following.player_turn)
+        action.set(current, "step", following.step.value)
+        return action.record(StepAdvanced(here.step, following.step, turn_ended=turn_ended, **closing))
+
+
+def _end_player_turn(action: Action) -> None:
+    game = action.game
+    for unit in Unit.objects.filter(game=game):
+        action.apply(unit, new_player_turn(unit.to_rules()))
+    for command in Command.objects.filter(game=game, panicked=True):
+        action.set(command, "panicked", False)
+    for leader in Leader.objects.filter(game=game, replaced_this_turn=True):
+        action.set(leader, "replaced_this_turn", False)
+
+
+def choose_first_attacker(game: Game, side_id: int, version: int | None, actor: str, how: str) -> Event:
+    """Start play with the side that attacks first (1.6): by agreement or by the high roller's choice."""
+    with act(game, version, actor) as action:
+        current = action.game
+        if current.status != Game.Status.SETTING_UP:
+            raise ActionRefused("The first attacker is already chosen.")
+        side = current.sides.get(pk=side_id)
+        action.set(current, "first_attacker", side.pk)
+        action.set(current, "status", Game.Status.IN_PROGRESS.value)
+        return action.record(FirstAttackerChosen(side.pk, side.name, how))

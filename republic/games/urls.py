@@ -1,0 +1,50 @@
+"""The game's addresses, by name in the "games" namespace."""
+
+from django.urls import path
+
+from republic.games.views import assault, command, fire, game, maneuver, panic
+
+app_name = "games"
+
+urlpatterns = [
+    path("", game.game_list, name="home"),
+    path("games/new/", game.new_game, name="new_game"),
+    path("games/<int:game_id>/", game.game_page, name="game"),
+    path("games/<int:game_id>/next/", game.next_step, name="next_step"),
+    path("games/<int:game_id>/undo/", game.undo, name="undo"),
+    path("games/<int:game_id>/log/", game.game_log, name="game_log"),
+    path("games/<int:game_id>/back/<int:seq>/", game.go_back, name="go_back"),
+    path("games/<int:game_id>/first-attacker/", game.first_attacker, name="first_attacker"),
+    path("games/<int:game_id>/player/", game.set_actor, name="set_actor"),
+    path("games/<int:game_id>/units/<int:unit_id>/<str:change>/", game.correct_unit, name="correct_unit"),
+    path("games/<int:game_id>/divisions/<int:division_id>/orders/", game.set_orders, name="set_orders"),
+    # command phase
+    path("games/<int:game_id>/rally/<int:unit_id>/", command.rally, name="rally"),
+    path("games/<int:game_id>/replace/<int:leader_id>/", command.replace, name="replace_leader"),
+    # maneuver phase
+    path("games/<int:game_id>/maneuver/roll/<int:unit_id>/", maneuver.roll, name="maneuver_roll"),
+    path("games/<int:game_id>/maneuver/movement/<int:unit_id>/", maneuver.movement, name="maneuver_movement"),
+    path("games/<int:game_id>/maneuver/charge/<int:unit_id>/", maneuver.charge, name="maneuver_charge"),
+    path("games/<int:game_id>/maneuver/formation/<int:unit_id>/", maneuver.formation, name="maneuver_formation"),
+    path("games/<int:game_id>/maneuver/skirmishers/<int:unit_id>/", maneuver.skirmishers,
+         name="maneuver_skirmishers"),
+    path("games/<int:game_id>/maneuver/battery/<int:unit_id>/", maneuver.battery, name="maneuver_battery"),
+    # fire phase
+    path("games/<int:game_id>/fire/skirmish/declare/", fire.declare_blocks, name="fire_skirmish_declare"),
+    path("games/<int:game_id>/fire/skirmish/blocks/", fire.roll_blocks, name="fire_skirmish_blocks"),
+    path("games/<int:game_id>/fire/skirmish/<int:unit_id>/", fire.skirmish_attack, name="fire_skirmish_attack"),
+    path("games/<int:game_id>/fire/artillery/<int:unit_id>/", fire.artillery, name="fire_artillery"),
+    path("games/<int:game_id>/fire/artillery/<int:unit_id>/save/", fire.save_fire, name="fire_save"),
+    path("games/<int:game_id>/hors-de-combat/<int:leader_id>/", fire.check_leader, name="hors_de_combat_check"),
+    path("games/<int:game_id>/hors-de-combat/<int:leader_id>/skip/", fire.skip_leader, name="hors_de_combat_skip"),
+    path("games/<int:game_id>/fire/panic/<int:unit_id>/", fire.panic_test, name="fire_panic"),
+    # assault phase
+    path("games/<int:game_id>/assault/declare/", assault.declare_assault, name="assault_declare"),
+    path("games/<int:game_id>/assault/<int:seq>/round/", assault.round_of, name="assault_round"),
+    path("games/<int:game_id>/assault/<int:seq>/column/", assault.column, name="assault_column"),
+    path("games/<int:game_id>/assault/<int:seq>/end/", assault.end, name="assault_end"),
+    path("games/<int:game_id>/assault/disorder/", assault.disorder, name="assault_disorder"),
+    # panic phase
+    path("games/<int:game_id>/panic/test/<int:division_id>/", panic.panic_test, name="panic_test"),
+    path("games/<int:game_id>/panic/adjoining/<int:division_id>/", panic.adjoining, name="panic_adjoining"),
+]

@@ -1,0 +1,181 @@
+"""The game's own pages and the actions that belong to no step: moving on, undo, corrections, orders."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from republic.games.events import CorrectionMade, FieldValue, OrdersChanged
+from republic.games.forms import VersionForm
+from republic.games.ledger import ActionRefused, StaleGame, act, undo_last, undo_to
+from republic.games.models import Command, Event, Game, Unit
+from republic.games.scenario import ScenarioError, create_game, parse_csv, parse_scenario
+from republic.games.steps.walk import advance, choose_first_attacker
+from republic.games.text import result_card
+from republic.games.views import answers
+from republic.rules.errors import RulesInputError
+from republic.rules.scale import GroundScale
+from republic.rules.units import Correction, corrected
+
+
+def game_list(request: HttpRequest) -> HttpResponse:
+    games = Game.objects.prefetch_related("sides").order_by("-updated")
+    return render(request, "games/list.html", {"games": games, "upload": ScenarioUploadForm()})
+
+
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = answers.game_or_404(game_id)
+    return render(request, "games/game.html", answers.context(request, game))
+
+
+def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = answers.game_or_404(game_id)
+    entries = [result_card(e) for e in game.events.select_related("undoes").order_by("seq")]
+    return render(request, "games/log.html", {"game": game, "entries": entries})
+
+
+@require_POST
+def next_step(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = answers.game_or_404(game_id)
+    form = VersionForm(request.POST)
+    return answers.form_action(request, game, form, None,
+                               lambda: advance(game, form.cleaned_data["version"], answers.actor_of(request)))
+
+
+@require_POST
+def undo(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = answers.game_or_404(game_id)
+    form = VersionForm(request.POST)
+    return answers.form_action(request, game, form, None,
+                               lambda: undo_last(game, form.cleaned_data["version"], answers.actor_of(request)))
+
+
+@staff_member_required
+@require_POST
+def go_back(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
+    """A game master takes the game back to just after event ``seq``; every undo is recorded."""
+    game = answers.game_or_404(game_id)
+    form = VersionForm(request.POST)
+    version = form.cleaned_data["version"] if form.is_valid() else None
+    try:
+        undone = undo_to(game, seq, version, answers.actor_of(request))
+    except StaleGame as exc:
+        return answers.stale(request, exc.game, str(exc))
+    messages.success(request, f"Back to event #{seq}: {len(undone)} event(s) undone.")
+    return redirect("games:game_log", game_id=game.pk)
+
+
+_FIELDS = {Correction.M_PLUS: "m_hits", Correction.M_MINUS: "m_hits", Correction.BASE_MINUS: "bases",
+           Correction.BASE_PLUS: "bases", Correction.DAMAGE_PLUS: "damage", Correction.DAMAGE_MINUS: "damage",
+           Correction.PACKED: "packed", Correction.UNPACKED: "packed"}
+
+
+def correct(game: Game, unit: Unit, correction: Correction, version: int, actor: str) -> Event:
+    """One-tap corrections on a unit card; each is an event like any other."""
+    with act(game, version, actor) as action:
+        fresh = Unit.objects.get(pk=unit.pk)
+        try:
+            after = corrected(fresh.to_rules(), correction)
+        except RulesInputError as exc:
+            raise ActionRefused(f"{fresh.name} {exc.problem}: nothing was changed.") from None
+        action.apply(fresh, after)
+        field = _FIELDS[correction]
+        return action.record(CorrectionMade(fresh.key, fresh.name, correction,
+                                            (FieldValue(field, getattr(after, field)),)))
+
+
+@require_POST
+def correct_unit(request: HttpRequest, game_id: int, unit_id: int, change: str) -> HttpResponse:
+    game = answers.game_or_404(game_id)
+    unit = answers.unit_of(game, unit_id)
+    if change not in set(Correction):
+        return answers.stale(request, game, "No such correction.")
+    form = VersionForm(request.POST)
+    return answers.form_action(request, game, form, None, lambda: correct(
+        game, unit, Correction(change), form.cleaned_data["version"], answers.actor_of(request)))
+
+
+class OrdersForm(VersionForm):
+    orders = forms.ChoiceField(choices=Command.Orders.choices)
+
+
+def give_orders(game: Game, division: Command, orders: str, version: int, actor: str) -> Event:
+    """A division's orders, as its player gives them (a panicked division is reset to Defend, 6.1)."""
+    with act(game, version, actor) as action:
+        fresh = Command.objects.get(pk=division.pk)
+        if fresh.level != Command.Level.DIVISION:
+            raise ActionRefused(f"{fresh.name} is not a division: orders go to divisions.")
+        if fresh.orders == orders:
+            raise ActionRefused(f"{fresh.name} already has orders to {fresh.orders}.")
+        action.set(fresh, "orders", orders)
+        return action.record(OrdersChanged(fresh.pk, fresh.name, orders))
+
+
+@require_POST
+def set_orders(request: HttpRequest, game_id: int, division_id: int) -> HttpResponse:
+    game = answers.game_or_404(game_id)
+    division = answers.command_of(game, division_id)
+    form = OrdersForm(request.POST)
+    return answers.form_action(request, game, form, None, lambda: give_orders(
+        game, division, form.cleaned_data["orders"], form.cleaned_data["version"], answers.actor_of(request)))
+
+
+class FirstAttackerForm(VersionForm):
+    side = forms.IntegerField()
+    how = forms.ChoiceField(choices=[("agreed", "agreed by all"), ("die roll", "high roller's choice")])
+
+
+@require_POST
+def first_attacker(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = answers.game_or_404(game_id)
+    form = FirstAttackerForm(request.POST)
+    if not form.is_valid() or not game.sides.filter(pk=form.cleaned_data["side"]).exists():
+        return answers.stale(request, game, "Choose one of this game's sides: nothing was changed.")
+    return answers.form_action(request, game, form, None, lambda: choose_first_attacker(
+        game, form.cleaned_data["side"], form.cleaned_data["version"], answers.actor_of(request),
+        form.cleaned_data["how"]))
+
+
+class ActorForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Who is playing on this device?")
+
+
+@require_POST
+def set_actor(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = ActorForm(request.POST)
+    if form.is_valid():
+        request.session[answers.ACTOR_SESSION_KEY] = form.cleaned_data["name"].strip()
+    return redirect("games:game", game_id=game_id)
+
+
+class ScenarioUploadForm(forms.Form):
+    file = forms.FileField(label="Scenario file (YAML, JSON) or order of battle (CSV)")
+    name = forms.CharField(max_length=120, required=False, label="Name of this game")
+    ground_scale = forms.ChoiceField(choices=[(s.value, s.value) for s in GroundScale], initial="medium",
+                                     label="Ground scale (CSV only)")
+
+
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    form = ScenarioUploadForm(request.POST, request.FILES)
+    if form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            text = upload.read().decode("utf-8-sig")
+            if upload.name.lower().endswith(".csv"):
+                title = form.cleaned_data["name"] or upload.name.rsplit(".", 1)[0]
+                scenario = parse_csv(text, title, GroundScale(form.cleaned_data["ground_scale"]))
+            else:
+                scenario = parse_scenario(text)
+        except UnicodeDecodeError:
+            form.add_error("file", "The file is not UTF-8 text.")
+        except ScenarioError as exc:
+            form.add_error("file", f"{upload.name}, {exc}")
+        else:
+            game = create_game(scenario, form.cleaned_data["name"])
+            return answers.client_redirect(request, reverse("games:game", args=[game.pk]))
+    games = Game.objects.prefetch_related("sides").order_by("-updated")
+    return render(request, "games/list.html", {"games": games, "upload": form})
