@@ -21,7 +21,7 @@ from republic.rules.hits import Hits
 from republic.rules.morale import Condition, condition_for
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale, bracket, scale_ratio, scaled
-from republic.rules.troops import BatteryType, Cover, Formation
+from republic.rules.troops import BatteryFunction, BatteryType, Cover, Formation
 from republic.rules.units import UnitState
 
 SHIFT_COLUMNS = ("left3", "left2", "left1")
@@ -313,7 +313,10 @@ class SavedFireInput:
     @classmethod
     def of(cls, battery: UnitState, *, moved_this_turn: bool = False,
            in_command_radius: bool = True) -> "SavedFireInput":
-        return cls(moved_this_turn=moved_this_turn, m_hits=battery.m_hits, in_command_radius=in_command_radius)
+        """The battery's own record says whether it moved or fired this turn; the table may know it moved too."""
+        moved = moved_this_turn or bool({BatteryFunction.MOVE, BatteryFunction.PROLONG} & set(battery.functions_used))
+        return cls(moved_this_turn=moved, fired_this_phase=battery.fired_this_turn, m_hits=battery.m_hits,
+                   in_command_radius=in_command_radius)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ the unit after them.
 """
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from republic.rules.chart import Chart, KeyedSpec, number
@@ -19,7 +19,7 @@ from republic.rules.panic import MAX_PANIC_LEVEL, panic_level_read, panic_respon
 from republic.rules.results import CellUse, Explained, Mechanic
 from republic.rules.scale import GroundScale, scale_ratio, scaled
 from republic.rules.troops import Grade, UnitKind
-from republic.rules.units import UnitState, after_move, after_p4_event
+from republic.rules.units import UnitState, after_move, after_p4_event, with_morale
 
 
 def _no_base_hits(raw: object) -> Hits:
@@ -356,8 +356,7 @@ def bridging_hits(*assaults: Hits) -> Hits:
 
 def after_hits(unit: UnitState, result: UnitHitsResult) -> UnitState:
     """A unit after fixed assault hits: its condition, P hits of the turn, forced move and any P4 event."""
-    after = after_move(replace(unit, m_hits=result.m_after, p_hits_turn=unit.p_hits_turn + result.panic_hits),
-                       result.move)
+    after = after_move(with_morale(unit, result.m_after, result.panic_hits), result.move)
     return after_p4_event(after) if result.p4_event else after
 
 

@@ -29,6 +29,7 @@ from republic.rules.assault_sides import Contact
 from republic.rules.assault_table import OutcomeAction, Struck
 from republic.rules.chart import Chart
 from republic.rules.scale import GroundScale
+from republic.rules.troops import UnitKind
 from republic.rules.units import UnitState, after_surrender
 
 
@@ -101,12 +102,18 @@ def resolve_round_on_units(chart: Chart, round_: AssaultRoundResult, attackers: 
         if action is OutcomeAction.BREAK_OFF and not stalled:
             broke_off.append(BrokeOff(unit.id, resolve_break_off(
                 chart, BreakOffInput(unit.grade, unit.m_hits, unit.kind.horse, scale))))
-        elif action is OutcomeAction.MUST_BREAKTHROUGH and not _forced_back(partial.loss(unit.id)):
+        elif _breaks_through(action, unit) and not _forced_back(partial.loss(unit.id)):
             break_through.append(unit.id)
     return replace(
         partial, broke_off=tuple(broke_off), break_through=tuple(break_through),
         saved_fire_used=tuple(m.unit.id for m in (*attackers, *defenders) if m.unit.battery),
     )
+
+
+def _breaks_through(action: OutcomeAction, unit: UnitState) -> bool:
+    """Must break through: on that result, and beside mounted cavalry that overruns (5.5)."""
+    overrun = action is OutcomeAction.OVERRUN and unit.kind is not UnitKind.CAVALRY_MOUNTED
+    return action is OutcomeAction.MUST_BREAKTHROUGH or overrun
 
 
 def _forced_back(loss: UnitLoss | None) -> bool:

@@ -40,7 +40,7 @@ from republic.rules.panic import MAX_PANIC_LEVEL, loss_modifiers, panic_level_re
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
-from republic.rules.units import UnitState, after_move, after_p4_event
+from republic.rules.units import UnitState, after_move, after_p4_event, with_morale
 
 TABLES = ()
 
@@ -419,7 +419,7 @@ def after_assault_loss(unit: UnitState, loss: UnitLoss) -> UnitState:
     """A unit after its side's losses of one round: its bases, morale, P hits of the phase, forced move and
     any Panic 4 event; a battery's damage and limbers, a brigade destroyed or taken."""
     lost = loss.bases_before - loss.bases_after
-    after = replace(unit, m_hits=loss.m_after, p_hits_turn=loss.phase_panic_hits, bases=loss.bases_after,
+    after = replace(with_morale(unit, loss.m_after), p_hits_turn=loss.phase_panic_hits, bases=loss.bases_after,
                     base_hits_turn=unit.base_hits_turn + lost)
     if loss.p4_event:
         after = after_p4_event(after)

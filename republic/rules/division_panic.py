@@ -3,7 +3,7 @@ and what every unit of a division that panics does. The panic phase's rounds are
 """
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypedDict
 
@@ -16,7 +16,7 @@ from republic.rules.panic import PanicCell, battery_fate, loss_modifiers
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
-from republic.rules.units import UnitState, after_bases_lost, after_move
+from republic.rules.units import UnitState, after_bases_lost, after_move, with_morale
 
 TABLES = (
     KeyedSpec("panic_pass", "6.1", "Panic 4 pass numbers", tuple(g.value for g in Grade), integer),
@@ -347,7 +347,7 @@ def resolve_division_panic(chart: Chart, inputs: DivisionPanicInput) -> Division
 def after_division_panic(unit: UnitState, outcome: UnitPanicOutcome) -> UnitState:
     """A unit of a division that panicked, after its move, its deserters and a rout's M (6.1)."""
     after = after_move(after_bases_lost(unit, outcome.deserters), outcome.move, abandoned=outcome.abandoned)
-    return replace(after, m_hits=outcome.condition_after.m_hits)
+    return with_morale(after, outcome.condition_after.m_hits)
 
 
 MECHANICS = (

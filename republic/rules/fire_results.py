@@ -16,7 +16,7 @@ from republic.rules.morale import MAX_M_HITS, Condition, MoraleCause, apply_mora
 from republic.rules.results import Explained, Mechanic
 from republic.rules.skirmish import lowered_type, skirmisher_type
 from republic.rules.troops import Grade
-from republic.rules.units import UnitState, after_bases_lost
+from republic.rules.units import UnitState, after_bases_lost, with_morale
 
 TABLES = ()
 
@@ -297,9 +297,8 @@ def resolve_fire_hits(unit: UnitState, hits: FireHits) -> FireHitsResult:
 def after_fire_hits(unit: UnitState, result: FireHitsResult) -> UnitState:
     if result.lost:
         return unit
-    hit = replace(unit, m_hits=result.m_after, p_hits_turn=unit.p_hits_turn + result.panic_hits)
+    hit = with_morale(unit, result.m_after, result.panic_hits)
     return replace(after_bases_lost(hit, result.bases_lost), damage=result.damage_after,
-                   saved_fire=unit.saved_fire and not result.saved_fire_lost,
                    skirmisher_grade=result.skirmisher_type or unit.skirmisher_grade)
 
 

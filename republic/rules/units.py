@@ -91,20 +91,30 @@ class UnitState:
 # --- what the rules do to a unit -----------------------------------------------------------------
 
 
+def with_morale(unit: UnitState, m_hits: int, panic_hits: int = 0) -> UnitState:
+    """The unit in a new morale condition, with any P hits it took added to this turn's. A battery loses its
+    saved fire on becoming Rattled or worse (4.2, R:1080-1081)."""
+    rattled = condition_for(m_hits).m_hits >= Condition.RATTLED.m_hits
+    return replace(unit, m_hits=m_hits, p_hits_turn=unit.p_hits_turn + panic_hits,
+                   saved_fire=unit.saved_fire and not rattled)
+
+
 def after_morale(unit: UnitState, morale: MoraleResult) -> UnitState:
     """M hits taken: the new condition, and any M beyond Demoralized that became P this turn (4.6, 5.5)."""
-    return replace(unit, m_hits=morale.m_after, p_hits_turn=unit.p_hits_turn + morale.panic_hits)
+    return with_morale(unit, morale.m_after, morale.panic_hits)
 
 
 def after_move(unit: UnitState, move: ForcedMove | None, abandoned: bool = False) -> UnitState:
     """A forced move made: the unit remembers the longest of the player turn (6.1 reads it). A battery the
-    chart abandons for the move (5.5) is out of play."""
+    chart abandons for the move (5.5) is out of play, and one that moves in any way loses its saved fire
+    (4.2, R:1072-1073)."""
     if move is None:
         return unit
     longest = unit.forced_move
     if longest is None or longest.severity < move.severity:
         longest = move
-    return replace(unit, forced_move=longest, abandoned=unit.abandoned or (unit.battery and abandoned))
+    return replace(unit, forced_move=longest, abandoned=unit.abandoned or (unit.battery and abandoned),
+                   saved_fire=False)
 
 
 def after_bases_lost(unit: UnitState, lost: int) -> UnitState:

@@ -253,3 +253,15 @@ def test_a_unit_takes_the_rounds_hits_with_its_p_hits_so_far_and_a_batterys_dama
     guns = UnitTakingHits.of(battery(damage=2, limbered=True), Contact.ALL_OUT)
     assert (guns.kind, guns.damage, guns.limbered) == (UnitKind.ARTILLERY, 2, True)
 
+
+
+def test_a_battery_that_fired_or_moved_this_turn_may_not_save_fire(chart):
+    from republic.rules.artillery import SavedFireInput, resolve_saved_fire
+    from republic.rules.troops import BatteryFunction
+    from tests.rules.unit_states import battery
+
+    fired = battery(fired_this_turn=True, functions_used=(BatteryFunction.FIRE,))
+    assert not resolve_saved_fire(chart, SavedFireInput.of(fired)).allowed
+    moved = battery(limbered=True, functions_used=(BatteryFunction.MOVE, BatteryFunction.UNLIMBER))
+    assert not resolve_saved_fire(chart, SavedFireInput.of(moved)).allowed
+    assert resolve_saved_fire(chart, SavedFireInput.of(battery())).allowed

@@ -288,3 +288,18 @@ def test_a_destroyed_units_p4_event_makes_its_division_test_and_a_failure_spread
         (PhaseRoll("1st div", PanicTrigger.INTERNAL, d10(1)), PhaseRoll("2nd div", PanicTrigger.ADJOINING, d10(9)))))
     assert [[t.division for t in r.tests] for r in result.rounds] == [["1st div"], ["2nd div"]]
     assert result.panicked == ("1st div",)
+
+
+def test_a_battery_with_saved_fire_that_retreats_with_its_division_loses_it(chart):
+    from republic.rules.dice import d10
+    from republic.rules.division_panic import DivisionUnit, PanicTrigger, after_division_panic, division_panic_test
+    from republic.rules.forced_moves import ForcedMove
+    from republic.rules.troops import Grade
+    from tests.rules.unit_states import battery, brigade
+
+    guns = battery("guns", grade=Grade.VETERAN, saved_fire=True)
+    result = division_panic_test(chart, (DivisionUnit.of(brigade("vet", grade=Grade.VETERAN)), DivisionUnit.of(guns)),
+                                 {PanicTrigger.INTERNAL: d10(1)})
+    outcome = next(o for o in result.units if o.id == "guns")
+    assert outcome.move is ForcedMove.RETREAT
+    assert not after_division_panic(guns, outcome).saved_fire

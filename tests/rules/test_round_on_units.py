@@ -376,3 +376,23 @@ def test_a_demoralized_unit_passed_through_goes_straight_to_panic_4_and_marks_th
     assert after.p4_event and after.p_hits_turn == 4
     assert after.forced_move is max(ForcedMove.WITHDRAW, rout, key=lambda m: m.severity)
     assert after.condition is Condition.DEMORALIZED
+
+
+def test_infantry_attacking_beside_overrunning_cavalry_must_break_through(chart):
+    from republic.rules.assault import AssaultRoundInput, resolve_assault_round
+    from republic.rules.assault_on_units import RoundUnit, after_round, resolve_round_on_units
+    from republic.rules.assault_sides import AssaultSide, Contact
+    from republic.rules.assault_table import AssaultColumn, OutcomeAction
+    from republic.rules.dice import d10
+    from republic.rules.troops import Cover, UnitKind
+    from tests.rules.unit_states import brigade
+
+    printed = chart.overlay({c.table: "defender 3P 1B overrun" for c in AssaultColumn})
+    cav, inf, d = brigade("cav", kind=UnitKind.CAVALRY_MOUNTED), brigade("inf"), brigade("def")
+    round_ = resolve_assault_round(printed, AssaultRoundInput(
+        AssaultSide.of(d10(5), ((cav, Contact.ALL_OUT, Cover.NONE), (inf, Contact.ALL_OUT, Cover.NONE))),
+        AssaultSide.of(d10(5), ((d, Contact.ALL_OUT, Cover.NONE),))))
+    assert round_.outcome.action is OutcomeAction.OVERRUN
+    result = resolve_round_on_units(printed, round_, (RoundUnit(cav, Contact.ALL_OUT), RoundUnit(inf, Contact.ALL_OUT)),
+                                    (RoundUnit(d, Contact.ALL_OUT),))
+    assert result.break_through == ("inf",) and after_round(inf, result).charge_bonus_used

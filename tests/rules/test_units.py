@@ -454,3 +454,20 @@ def test_leaving_open_order_with_more_markers_than_close_order_allows_needs_a_re
     unit = brigade(formation=Formation.OPEN_ORDER, skirmishers_available=2, skirmishers_deployed=4)
     assert "recall skirmishers to 2 first" in formation_refusal(unit, Formation.TWO_LINE)
     assert formation_refusal(replace(unit, skirmishers_deployed=2), Formation.TWO_LINE) == ""
+
+
+# --- saved fire lost by the state's own changes (4.2) ------------------------------------------------
+
+
+def test_a_battery_with_saved_fire_becoming_rattled_loses_it():
+    from tests.rules.unit_states import battery
+
+    assert not after_morale(battery(saved_fire=True), apply_morale_hits(0, 2, MoraleCause.ASSAULT)).saved_fire
+    assert after_morale(battery(saved_fire=True), apply_morale_hits(0, 1, MoraleCause.ASSAULT)).saved_fire
+
+
+def test_a_battery_with_saved_fire_that_makes_a_forced_move_loses_it():
+    from tests.rules.unit_states import battery
+
+    assert not after_move(battery(saved_fire=True), ForcedMove.DISENGAGE).saved_fire
+    assert after_move(battery(saved_fire=True), None).saved_fire

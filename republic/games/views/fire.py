@@ -1,11 +1,10 @@
-"""The fire phase's actions: skirmish blocks and attacks, artillery fire and saved fire, the hors de combat
-checks, the demoralized panic test."""
+"""The fire phase's actions: skirmish blocks and attacks, artillery fire and saved fire, the demoralized panic
+test."""
 
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_POST
 
-from republic.games.forms import VersionForm
-from republic.games.steps import artillery_fire, demoralized_panic, hors_de_combat, skirmish
+from republic.games.steps import artillery_fire, demoralized_panic, skirmish
 from republic.games.views import answers
 from republic.rules.sequence import StepKey
 
@@ -54,24 +53,6 @@ def save_fire(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     form = artillery_fire.save_form(artillery_fire.state(game), battery, request.POST)
     return answers.form_action(request, game, form, form.prefix,
                                lambda: artillery_fire.save_fire(game, battery, form, answers.actor_of(request)))
-
-
-@require_POST
-def check_leader(request: HttpRequest, game_id: int, leader_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    leader = answers.leader_of(game, leader_id)
-    form = hors_de_combat.check_form(game, leader, data=request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: hors_de_combat.check_leader(game, leader, form, answers.actor_of(request)))
-
-
-@require_POST
-def skip_leader(request: HttpRequest, game_id: int, leader_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    leader = answers.leader_of(game, leader_id)
-    form = VersionForm(request.POST)
-    return answers.form_action(request, game, form, None, lambda: hors_de_combat.skip_leader(
-        game, leader, form.cleaned_data["version"], answers.actor_of(request)))
 
 
 @require_POST
