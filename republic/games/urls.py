@@ -35,8 +35,10 @@ urlpatterns = [
     path("games/<int:game_id>/fire/skirmish/<int:unit_id>/", fire.skirmish_attack, name="fire_skirmish_attack"),
     path("games/<int:game_id>/fire/artillery/<int:unit_id>/", fire.artillery, name="fire_artillery"),
     path("games/<int:game_id>/fire/artillery/<int:unit_id>/save/", fire.save_fire, name="fire_save"),
-    path("games/<int:game_id>/hors-de-combat/<int:leader_id>/", hors_de_combat.check_leader, name="hors_de_combat_check"),
-    path("games/<int:game_id>/hors-de-combat/<int:leader_id>/skip/", hors_de_combat.skip_leader, name="hors_de_combat_skip"),
+    path("games/<int:game_id>/hors-de-combat/<int:leader_id>/", hors_de_combat.check_leader,
+         name="hors_de_combat_check"),
+    path("games/<int:game_id>/hors-de-combat/<int:leader_id>/skip/", hors_de_combat.skip_leader,
+         name="hors_de_combat_skip"),
     path("games/<int:game_id>/fire/panic/<int:unit_id>/", fire.panic_test, name="fire_panic"),
     # assault phase
     path("games/<int:game_id>/assault/declare/", assault.declare_assault, name="assault_declare"),
