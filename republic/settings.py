@@ -65,6 +65,12 @@ DATABASES = {
         conn_max_age=int(os.environ.get("REPUBLIC_CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Two phones submitting at once: every write transaction takes SQLite's write lock when it begins, so the
+    # second waits for the first (up to the timeout) and then reads the game as the first left it, instead of
+    # failing with "database is locked" when it tries to write. WAL lets pages be read meanwhile.
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20,
+                                       "init_command": "PRAGMA journal_mode=WAL;"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"

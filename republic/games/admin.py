@@ -322,8 +322,17 @@ class UnitRowForm(UnitForm):
                   "surrendered", "battery_type", "horse", "damage", "limbered", "packed", "saved_fire",
                   "fired_this_turn", "functions_used", "abandoned")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("damage", "skirmishers_available", "skirmishers_deployed", "p_hits_turn", "base_hits_turn"):
+            if name in self.fields:
+                self.fields[name].required = False  # a brigade has no damage, a battery no skirmishers
+
     def clean(self):
         data = super().clean()
+        for name in ("damage", "skirmishers_available", "skirmishers_deployed", "p_hits_turn", "base_hits_turn"):
+            if name in self.fields and data.get(name) is None:
+                data[name] = 0
         start, bases = data.get("bases_start"), data.get("bases")
         if start is not None and bases is not None and bases > start:
             self.add_error("bases", f"a unit has at most the {start} bases it started with")
@@ -340,6 +349,14 @@ class UnitRowForm(UnitForm):
 @admin.register(Unit)
 class UnitAdmin(StateAdmin):
     form = UnitRowForm
+    fieldsets = (
+        (None, {"fields": ("division", "name", "order", "kind", "grade", "bases_start", "bases")}),
+        ("This player turn", {"fields": ("m_hits", "p_hits_turn", "base_hits_turn", "p4_event", "forced_move")}),
+        ("Brigade", {"fields": ("formation", "skirmishers_available", "skirmishers_deployed", "skirmisher_grade",
+                                "repeaters", "charge_bonus_used", "destroyed", "surrendered")}),
+        ("Battery", {"fields": ("battery_type", "horse", "damage", "limbered", "packed", "saved_fire",
+                                "fired_this_turn", "functions_used", "abandoned")}),
+    )
     list_display = ("name", "division", "kind", "grade", "bases", "bases_start", "m_hits", "condition", "game")
     list_filter = ("game", "kind", "grade", "destroyed", "abandoned")
     search_fields = ("name", "division__name")
@@ -363,7 +380,7 @@ class EventAdmin(admin.ModelAdmin):
                     "step", "actor", "created")
     list_display_links = ("seq", "kind")
     list_filter = ("game", "kind", "provisional", "printed_chart")
-    search_fields = ("kind", "actor")
+    search_fields = ("kind", "actor", "payload")
     readonly_fields = ("summary",)
     ordering = ("game", "seq")
     list_select_related = ("game",)

@@ -152,7 +152,7 @@ def act(game: Game | int, version: int | None, actor: str = "", *, step: StepKey
     """An action on the game as it stands. ``version`` is the one the form was drawn for (None: any);
     ``step`` the step or steps it belongs to, refused with ``elsewhere`` when the game is not there."""
     with transaction.atomic():
-        locked = (Game.objects.select_for_update().select_related("first_attacker")
+        locked = (Game.objects.select_for_update(of=("self",)).select_related("first_attacker")
                   .get(pk=game if isinstance(game, int) else game.pk))
         if version is not None and locked.version != version:
             raise StaleGame(locked)

@@ -6,7 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from republic.games.models import Brigade, Event, Game
+from republic.games.events import payload_of
+from republic.games.models import Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.scenarios import DEMO_SCENARIO
 
@@ -62,8 +63,9 @@ def test_a_rally_on_a_phone_swaps_in_the_result_and_undo_brings_the_badge_back(p
     expect(result).to_contain_text(UNIT)
     assert page.evaluate("window.__noReload") == "still here", "the rally answer reloaded the whole page"
     event = Event.objects.get(game=demo_game, kind="RallyResolved")
-    assert event.dice[0]["faces"] == [10] and event.dice[0]["source"] == "typed"
-    rallied = Brigade.objects.get(game=demo_game, name=UNIT)
+    roll = payload_of(event).inputs.roll
+    assert roll.faces == (10,) and roll.source == "typed"
+    rallied = Unit.objects.get(game=demo_game, name=UNIT)
     assert rallied.m_hits == 0  # a 10 with Heth (E1) rallies the unit
     expect(badge).to_have_text("Formed")
     no_sideways_scroll(page)
@@ -73,7 +75,7 @@ def test_a_rally_on_a_phone_swaps_in_the_result_and_undo_brings_the_badge_back(p
     expect(badge).to_have_text("Unformed")
     expect(page.get_by_role("form", name=f"Rally {UNIT}")).to_be_visible()
     assert page.evaluate("window.__noReload") == "still here", "undo reloaded the whole page"
-    assert Brigade.objects.get(pk=rallied.pk).m_hits == 1
+    assert Unit.objects.get(pk=rallied.pk).m_hits == 1
     no_sideways_scroll(page)
 
     shot = tmp_path / "rally-on-a-phone.png"

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
 from republic.games.ledger import replay, snapshot
-from republic.games.models import Battery, Brigade, Command, Game, Leader, Side
+from republic.games.models import Command, Game, Leader, Side, Unit
 from republic.games.scenario import CSV_COLUMNS, ScenarioError, create_game, parse_csv, parse_scenario
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Grade, UnitKind
@@ -57,16 +57,16 @@ def test_the_demo_file_imports_every_side_command_leader_and_unit(db):
     assert leaders == {"A. P. Hill": "P1", "Henry Heth": "E1", "John F. Reynolds": "E3",
                        "James S. Wadsworth": "E1", "John Buford": "E3"}
     assert commands["Heth's Division"].leader.name == "Henry Heth"
-    brigades = {b.name: b for b in Brigade.objects.filter(game=game)}
+    brigades = {b.name: b for b in Unit.objects.brigades().filter(game=game)}
     assert len(brigades) == 8
-    assert {b.name for b in Brigade.objects.filter(game=game, division__side__name="Confederate")} == {
+    assert {b.name for b in Unit.objects.brigades().filter(game=game, division__side__name="Confederate")} == {
         "Archer's Brigade", "Davis's Brigade", "Pettigrew's Brigade", "Brockenbrough's Brigade"}
     davis = brigades["Davis's Brigade"]
     assert (davis.grade, davis.bases, davis.bases_start, davis.skirmishers_available, davis.skirmisher_grade) == (
         Grade.AVERAGE.value, 8, 8, 2, Grade.AVERAGE.value)
     assert brigades["Gamble's Brigade"].kind == UnitKind.CAVALRY_DISMOUNTED.value
     assert brigades["Gamble's Brigade"].formation == "single_line"
-    batteries = {b.name: b for b in Battery.objects.filter(game=game)}
+    batteries = {b.name: b for b in Unit.objects.batteries().filter(game=game)}
     assert len(batteries) == 5
     calef = batteries["2nd U.S., Battery A (Calef)"]
     assert calef.horse and calef.battery_type == BatteryType.M_RIFLE.value and calef.grade == "veteran"
@@ -74,7 +74,7 @@ def test_the_demo_file_imports_every_side_command_leader_and_unit(db):
     # the setup snapshot holds every row, and equals the state
     assert len(game.setup) == 1 + 2 + 5 + 5 + 8 + 5
     assert game.setup == snapshot(game) == replay(game)
-    assert game.setup[f"brigade:{davis.pk}"]["bases"] == 8
+    assert game.setup[davis.key]["bases"] == 8
 
 
 def test_a_scenario_without_first_attacker_waits_in_set_up(db):
@@ -155,7 +155,8 @@ def test_the_same_scenario_as_json_imports_and_its_errors_give_lines(db):
     data = yaml.safe_load(DEMO)
     game = create_game(parse_scenario(json.dumps(data, indent=2)))
     assert game.first_attacker.name == "Confederate"
-    assert Brigade.objects.filter(game=game).count() == 8 and Battery.objects.filter(game=game).count() == 5
+    units = Unit.objects.filter(game=game)
+    assert units.brigades().count() == 8 and units.batteries().count() == 5
     data["sides"][0]["commands"][0]["commands"][0]["brigades"][1]["grade"] = "elite"
     text = json.dumps(data, indent=2)
     message = refused(parse_scenario, text)
@@ -208,12 +209,12 @@ def test_a_csv_sheet_with_army_corps_and_divisions_imports(db):
     first = Command.objects.get(game=game, name="1st Division")
     third = Command.objects.get(game=game, name="3rd Division")
     assert first.parent == third.parent == corps
-    assert [b.name for b in first.brigades.all()] == ["Iron Brigade", "Cutler's Brigade"]
-    assert first.brigades.get(name="Iron Brigade").skirmishers_available == 2
-    assert [b.name for b in first.batteries.all()] == ["Hall's Battery"]
+    assert [b.name for b in first.units.brigades().all()] == ["Iron Brigade", "Cutler's Brigade"]
+    assert first.units.brigades().get(name="Iron Brigade").skirmishers_available == 2
+    assert [b.name for b in first.units.batteries().all()] == ["Hall's Battery"]
     heth = Command.objects.get(game=game, name="Heth's Division")
     assert (heth.side, heth.parent, str(heth.leader.value)) == (confederate, None, "E1")
-    pegram = heth.batteries.get()
+    pegram = heth.units.batteries().get()
     assert pegram.horse and pegram.battery_type == "m_sb"
     assert Command.objects.filter(game=game).count() == 5 and Leader.objects.filter(game=game).count() == 5
     assert game.setup == snapshot(game)
@@ -233,8 +234,8 @@ def test_a_csv_sheet_with_divisions_directly_under_the_sides_imports(db):
     game = create_game(parse_csv(text, "Skirmish"))
     blue = Command.objects.get(game=game, name="Blue")
     assert blue.parent is None and blue.level == "division" and blue.leader.name == "Able"
-    assert [b.name for b in blue.brigades.all()] == ["1st Brigade", "2nd Brigade"]
-    assert Command.objects.get(game=game, name="Grey").batteries.get().battery_type == "l_sb"
+    assert [b.name for b in blue.units.brigades().all()] == ["1st Brigade", "2nd Brigade"]
+    assert Command.objects.get(game=game, name="Grey").units.batteries().get().battery_type == "l_sb"
     assert Command.objects.filter(game=game).count() == 2
 
 
@@ -301,7 +302,7 @@ def test_uploading_a_csv_sheet_creates_the_game_named_after_the_file(client, db)
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert (game.name, game.ground_scale, game.status) == ("mcpherson-ridge", "large", Game.Status.SETTING_UP)
-    assert Brigade.objects.filter(game=game).count() == 4
+    assert Unit.objects.brigades().filter(game=game).count() == 4
 
 
 @pytest.mark.parametrize(("name", "content", "expected"), [

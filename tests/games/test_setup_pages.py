@@ -7,11 +7,11 @@ import pytest
 from django.urls import reverse
 
 from republic.games.ledger import snapshot
-from republic.games.models import Battery, Brigade, Command, Event, Game, Leader, Side
+from republic.games.models import Command, Event, Game, Leader, Side, Unit
 from republic.games.scenario import CSV_COLUMNS, create_game, parse_scenario
-from republic.games.walk import advance
+from republic.games.steps.walk import advance
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.conftest import brigade, set_state, state_matches_events
+from tests.games.conftest import battery, brigade, set_state, state_matches_events, summary
 
 DEMO = DEMO_SCENARIO.read_text(encoding="utf-8")
 
@@ -71,7 +71,7 @@ def test_the_games_list_links_the_admin_for_staff_only(client, admin_client, dem
 # --- the admin: lists, filters, search ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("model", [Game, Side, Command, Leader, Brigade, Battery, Event])
+@pytest.mark.parametrize("model", [Game, Side, Command, Leader, Unit, Event])
 def test_every_admin_list_loads_filters_by_game_and_searches(admin_client, demo, setting_up, model):
     set_state(demo, brigade(demo, "Davis's Brigade"), m_hits=1)
     url = reverse(f"admin:games_{model._meta.model_name}_changelist")
@@ -86,11 +86,10 @@ def test_every_admin_list_loads_filters_by_game_and_searches(admin_client, demo,
     rows = list(response.context["cl"].result_list)
     assert rows and all(row.game_id == demo.pk for row in rows)
     assert len(rows) == model.objects.filter(game=demo).count()
-    term = {Side: "Union", Command: "Heth", Leader: "Heth", Brigade: "Davis", Battery: "Pegram",
-            Event: "test set"}[model]
+    term = {Side: "Union", Command: "Heth", Leader: "Heth", Unit: "Davis", Event: "Davis"}[model]
     found = list(admin_client.get(url, {"q": term, "game__id__exact": demo.pk}).context["cl"].result_list)
     searched = {Side: lambda r: r.name, Command: lambda r: r.name, Leader: lambda r: r.name + r.command.name,
-                Brigade: lambda r: r.name, Battery: lambda r: r.name, Event: lambda r: r.summary}[model]
+                Unit: lambda r: r.name, Event: summary}[model]
     assert found and all(term in searched(row) for row in found)
     assert model is Event or len(found) < len(rows)
 
@@ -110,15 +109,15 @@ def test_events_are_shown_but_never_added_changed_or_deleted(admin_client, demo)
     listing = admin_client.get(reverse("admin:games_event_changelist"), {"game__id__exact": demo.pk})
     assert listing.context["cl"].list_display[:5] == ("seq", "kind", "summary", "provisional", "printed_chart")
     body = listing.content.decode()
-    assert "CorrectionMade" in body and "test set" in body
+    assert "CorrectionMade" in body and "Correction: Davis&#x27;s Brigade set m hits 2" in body
     assert reverse("admin:games_event_add") not in body
     assert admin_client.get(reverse("admin:games_event_add")).status_code == 403
     page = admin_client.get(change_url(event))
     assert page.status_code == 200 and page.context["has_change_permission"] is False
     assert 'name="_save"' not in page.content.decode()
-    admin_client.post(change_url(event), {"summary": "rewritten", "kind": "Nothing"})
+    admin_client.post(change_url(event), {"payload": "{}", "kind": "Nothing"})
     event.refresh_from_db()
-    assert (event.summary, event.kind) == ("test set {'m_hits': 2}", "CorrectionMade")
+    assert (summary(event), event.kind) == ("Correction: Davis's Brigade set m hits 2", "CorrectionMade")
     assert admin_client.post(reverse("admin:games_event_delete", args=[event.pk]), {"post": "yes"}).status_code == 403
     assert "delete_selected" not in admin_client.get(reverse("admin:games_event_changelist")).context["cl"] \
         .model_admin.get_actions(listing.wsgi_request)
@@ -134,7 +133,7 @@ def test_events_are_shown_but_never_added_changed_or_deleted(admin_client, demo)
     lambda g: Command.objects.get(game=g, name="Heth's Division"),
     lambda g: Leader.objects.get(game=g, name="Henry Heth"),
     lambda g: brigade(g, "Davis's Brigade"),
-    lambda g: Battery.objects.get(game=g, name="Garnett's Battalion"),
+    lambda g: battery(g, "Garnett's Battalion"),
 ], ids=["game", "side", "command", "leader", "brigade", "battery"])
 def test_a_game_in_progress_is_read_only_in_the_admin_and_says_why(admin_client, demo, pick):
     obj = pick(demo)
@@ -168,20 +167,20 @@ def test_a_finished_game_and_a_game_with_events_are_read_only_too(admin_client, 
 def test_the_game_page_still_changes_a_game_in_progress_after_an_admin_visit(admin_client, demo):
     davis = brigade(demo, "Davis's Brigade")
     admin_client.get(change_url(davis))
-    admin_client.post(f"/games/{demo.pk}/units/brigade/{davis.pk}/m_plus/", {"version": demo.version})
+    admin_client.post(f"/games/{demo.pk}/units/{davis.pk}/m_plus/", {"version": demo.version})
     davis.refresh_from_db()
     assert davis.m_hits == 1 and state_matches_events(demo)
 
 
 def test_no_new_rows_can_be_attached_to_a_game_in_progress(admin_client, demo):
     heth = Command.objects.get(game=demo, name="Heth's Division")
-    response = admin_client.post(reverse("admin:games_brigade_add"), {
+    response = admin_client.post(reverse("admin:games_unit_add"), {
         "division": heth.pk, "name": "Extra", "order": 99, "grade": "green", "kind": "infantry",
         "bases_start": 3, "bases": 3, "formation": "two_line", "skirmishers_available": 0,
         "skirmishers_deployed": 0, "m_hits": 0, "p_hits_turn": 0, "base_hits_turn": 0, "functions_used": "[]"})
     assert response.status_code == 200
     assert "division" in response.context["adminform"].form.errors
-    assert not Brigade.objects.filter(name="Extra").exists()
+    assert not Unit.objects.filter(name="Extra").exists()
     side_form = admin_client.get(reverse("admin:games_side_add")).context["adminform"].form
     assert demo not in side_form.fields["game"].queryset
 
@@ -198,7 +197,7 @@ def test_a_brigade_of_a_game_being_set_up_is_edited_and_the_setup_follows(admin_
     archer.refresh_from_db()
     assert (archer.grade, archer.bases_start, archer.bases, archer.game_id) == ("crack", 5, 5, setting_up.pk)
     setting_up.refresh_from_db()
-    assert setting_up.setup[f"brigade:{archer.pk}"]["grade"] == "crack"
+    assert setting_up.setup[archer.key]["grade"] == "crack"
     assert setting_up.setup == snapshot(setting_up) and state_matches_events(setting_up)
 
 
@@ -213,17 +212,17 @@ def test_a_brigade_is_refused_more_bases_than_it_started_with(admin_client, sett
 
 def test_a_brigade_added_while_setting_up_joins_its_division_game_and_setup(admin_client, setting_up):
     heth = Command.objects.get(game=setting_up, name="Heth's Division")
-    form = admin_client.get(reverse("admin:games_brigade_add")).context["adminform"].form
+    form = admin_client.get(reverse("admin:games_unit_add")).context["adminform"].form
     assert set(form.fields["division"].queryset) == set(Command.objects.filter(game=setting_up, level="division"))
-    response = admin_client.post(reverse("admin:games_brigade_add"), {
+    response = admin_client.post(reverse("admin:games_unit_add"), {
         "division": heth.pk, "name": "Lane's Brigade", "order": 99, "grade": "green", "kind": "infantry",
         "bases_start": 5, "bases": 5, "formation": "two_line", "skirmishers_available": 0,
         "skirmishers_deployed": 0, "m_hits": 0, "p_hits_turn": 0, "base_hits_turn": 0})
     assert response.status_code == 302, response.context["adminform"].form.errors
-    lane = Brigade.objects.get(name="Lane's Brigade")
+    lane = Unit.objects.get(name="Lane's Brigade")
     assert lane.game == setting_up and lane.division == heth
     setting_up.refresh_from_db()
-    assert f"brigade:{lane.pk}" in setting_up.setup and state_matches_events(setting_up)
+    assert lane.key in setting_up.setup and state_matches_events(setting_up)
 
 
 def test_a_command_and_its_leaders_inline_are_edited_while_setting_up(admin_client, setting_up):
@@ -271,11 +270,11 @@ def test_a_game_being_set_up_is_edited_with_its_sides_inline(admin_client, setti
 
 
 def test_deleting_a_unit_while_setting_up_takes_it_out_of_the_setup(admin_client, setting_up):
-    guns = Battery.objects.get(game=setting_up, name="Garnett's Battalion")
-    response = admin_client.post(reverse("admin:games_battery_delete", args=[guns.pk]), {"post": "yes"})
+    guns = battery(setting_up, "Garnett's Battalion")
+    response = admin_client.post(reverse("admin:games_unit_delete", args=[guns.pk]), {"post": "yes"})
     assert response.status_code == 302
     setting_up.refresh_from_db()
-    assert f"battery:{guns.pk}" not in setting_up.setup and state_matches_events(setting_up)
+    assert guns.key not in setting_up.setup and state_matches_events(setting_up)
 
 
 def test_play_starts_from_the_edited_setup(client, admin_client, setting_up):
@@ -290,7 +289,7 @@ def test_play_starts_from_the_edited_setup(client, admin_client, setting_up):
     advance(setting_up, None, "test")
     setting_up.refresh_from_db()
     assert setting_up.step == "rally" and state_matches_events(setting_up)
-    assert json.dumps(setting_up.setup[f"brigade:{archer.pk}"]["m_hits"]) == "2"
+    assert json.dumps(setting_up.setup[archer.key]["m_hits"]) == "2"
     assert admin_client.get(change_url(archer)).context["has_change_permission"] is False
 
 

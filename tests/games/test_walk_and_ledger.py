@@ -3,13 +3,19 @@
 import pytest
 from django.contrib.auth.models import User
 
-from republic.games.ledger import NothingToUndo, StaleGame, act_on, undo_last, undo_to
-from republic.games.models import Event, Game
+from republic.games.events import CorrectionMade
+from republic.games.ledger import NothingToUndo, StaleGame, act, undo_last, undo_to
+from republic.games.models import Command, Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
-from republic.games.walk import StepBlocked, advance
+from republic.games.steps.walk import StepBlocked, advance
 from republic.rules.sequence import STEPS
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.conftest import brigade, set_state, state_matches_events
+from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events
+
+
+def note(unit: Unit) -> CorrectionMade:
+    """A correction's payload for changes a test makes by hand."""
+    return CorrectionMade(unit.key, unit.name, None, ())
 
 
 def test_correction_events_change_state_and_replay_rebuilds_it(demo):
@@ -22,9 +28,9 @@ def test_correction_events_change_state_and_replay_rebuilds_it(demo):
 
 def test_a_stale_version_is_refused_and_changes_nothing(demo):
     archer = brigade(demo, "Archer's Brigade")
-    with pytest.raises(StaleGame), act_on(demo, demo.version + 5, "test") as action:
+    with pytest.raises(StaleGame), act(demo, demo.version + 5, "test") as action:
         action.set(archer, "m_hits", 2)
-        action.record("CorrectionMade", "never")
+        action.record(note(archer))
     archer.refresh_from_db()
     assert archer.m_hits == 0 and not Event.objects.filter(game=demo).exists()
 
@@ -111,16 +117,16 @@ def test_next_step_without_a_version_changes_nothing(client, demo):
 @pytest.mark.parametrize(("change", "field", "after"), [("m_plus", "m_hits", 1), ("base_minus", "bases", 3)])
 def test_one_tap_corrections_are_events(client, demo, change, field, after):
     archer = brigade(demo, "Archer's Brigade")
-    client.post(f"/games/{demo.pk}/units/brigade/{archer.pk}/{change}/", {"version": demo.version},
+    client.post(f"/games/{demo.pk}/units/{archer.pk}/{change}/", {"version": demo.version},
                 HTTP_HX_REQUEST="true")
     archer.refresh_from_db()
     assert getattr(archer, field) == after
-    assert Event.objects.get(game=demo, kind="CorrectionMade").inputs["field"] == field
+    assert payload(Event.objects.get(game=demo, kind="CorrectionMade")).fields[0].field == field
 
 
 def test_a_correction_out_of_range_is_refused(client, demo):
     archer = brigade(demo, "Archer's Brigade")
-    response = client.post(f"/games/{demo.pk}/units/brigade/{archer.pk}/m_minus/", {"version": demo.version},
+    response = client.post(f"/games/{demo.pk}/units/{archer.pk}/m_minus/", {"version": demo.version},
                            HTTP_HX_REQUEST="true")
     assert "cannot go to -1" in response.content.decode()
     assert not Event.objects.filter(game=demo).exists()
@@ -152,13 +158,11 @@ def test_the_log_prints_every_event_and_only_game_masters_may_go_back(client, de
 
 
 def test_a_row_read_twice_in_one_action_is_saved_whole(demo):
-    from republic.games.models import Brigade
-
     archer = brigade(demo, "Archer's Brigade")
-    with act_on(demo, None, "test") as action:
-        action.set(Brigade.objects.get(pk=archer.pk), "m_hits", 2)
-        action.set(Brigade.objects.get(pk=archer.pk), "bases", 3)
-        event = action.record("CorrectionMade", "two reads")
+    with act(demo, None, "test") as action:
+        action.set(Unit.objects.get(pk=archer.pk), "m_hits", 2)
+        action.set(Unit.objects.get(pk=archer.pk), "bases", 3)
+        event = action.record(note(archer))
     archer.refresh_from_db()
     assert (archer.m_hits, archer.bases) == (2, 3)
     assert [c["before"] for c in event.changes] == [0, 4]
@@ -174,13 +178,13 @@ def test_the_player_name_on_this_device_signs_the_log(client, demo):
 
 def test_a_field_set_twice_in_one_action_is_one_change_and_undoes_cleanly(demo):
     archer = brigade(demo, "Archer's Brigade")
-    with act_on(demo, None, "test") as action:
+    with act(demo, None, "test") as action:
         action.set(archer, "m_hits", 1)
         action.set(archer, "m_hits", 3)
         action.set(archer, "bases", 3)
         action.set(archer, "bases", 4)
-        event = action.record("CorrectionMade", "twice")
-    assert event.changes == [{"model": "brigade", "id": archer.pk, "field": "m_hits", "before": 0, "after": 3}]
+        event = action.record(note(archer))
+    assert event.changes == [{"model": "unit", "id": archer.pk, "field": "m_hits", "before": 0, "after": 3}]
     undo_last(demo, None, "test")
     archer.refresh_from_db()
     assert (archer.m_hits, archer.bases) == (0, 4)
@@ -189,15 +193,13 @@ def test_a_field_set_twice_in_one_action_is_one_change_and_undoes_cleanly(demo):
 
 @pytest.mark.parametrize("htmx", [True, False])
 def test_a_divisions_orders_change_as_an_event(client, demo, htmx):
-    from republic.games.models import Command
-
     heth = Command.objects.get(game=demo, name="Heth's Division")
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     client.post(f"/games/{demo.pk}/divisions/{heth.pk}/orders/", {"version": demo.version, "orders": "hold"},
                 **headers)
     heth.refresh_from_db()
     assert heth.orders == "hold"
-    assert Event.objects.get(game=demo, kind="OrdersChanged").inputs["orders"] == "hold"
+    assert payload(Event.objects.get(game=demo, kind="OrdersChanged")).orders == "hold"
     assert state_matches_events(demo)
 
 
@@ -207,8 +209,6 @@ def test_a_divisions_orders_change_as_an_event(client, demo, htmx):
     ("hold", "Third Corps", "is not a division"),
 ])
 def test_bad_orders_change_nothing(client, demo, orders, target, message):
-    from republic.games.models import Command
-
     command = Command.objects.get(game=demo, name=target)
     response = client.post(f"/games/{demo.pk}/divisions/{command.pk}/orders/",
                            {"version": demo.version, "orders": orders}, HTTP_HX_REQUEST="true")
@@ -218,14 +218,12 @@ def test_bad_orders_change_nothing(client, demo, orders, target, message):
 
 
 def test_a_battery_is_marked_packed_and_back(client, demo):
-    from republic.games.models import Battery
-
-    hall = Battery.objects.get(game=demo, name="2nd Maine Light, Battery B (Hall)")
-    client.post(f"/games/{demo.pk}/units/battery/{hall.pk}/packed/", {"version": demo.version})
+    hall = battery(demo, "2nd Maine Light, Battery B (Hall)")
+    client.post(f"/games/{demo.pk}/units/{hall.pk}/packed/", {"version": demo.version})
     hall.refresh_from_db()
     assert hall.packed
     assert "packed" in client.get(f"/games/{demo.pk}/").content.decode()
-    client.post(f"/games/{demo.pk}/units/battery/{hall.pk}/unpacked/", {"version": Game.objects.get().version})
+    client.post(f"/games/{demo.pk}/units/{hall.pk}/unpacked/", {"version": Game.objects.get().version})
     hall.refresh_from_db()
     assert not hall.packed and state_matches_events(demo)
 

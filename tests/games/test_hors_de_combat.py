@@ -3,12 +3,15 @@ the prefilled base hits, passing a leader over, bad input, undo, stale forms."""
 
 import pytest
 
+from republic.games.events import LabelledRoll
 from republic.games.ledger import undo_last
-from republic.games.models import Battery, Event, Game, Leader
+from republic.games.models import Event, Game, Leader
 from republic.games.scenario import create_game, parse_scenario
-from republic.games.walk import advance
+from republic.games.steps.walk import advance
+from republic.rules.dice import Roll, RollSource
+from republic.rules.leaders import resolve_hors_de_combat
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.conftest import brigade, set_state, state_matches_events
+from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -35,7 +38,7 @@ def after_fire(client, demo) -> Game:
     """Calef's guns took two bases from Davis's Brigade in the artillery step; the game is at the checks."""
     set_state(demo, demo, step="artillery_fire")
     demo.refresh_from_db()
-    calef, davis = Battery.objects.get(game=demo, name="2nd U.S., Battery A (Calef)"), brigade(demo, "Davis's Brigade")
+    calef, davis = battery(demo, "2nd U.S., Battery A (Calef)"), brigade(demo, "Davis's Brigade")
     prefix = f"fire-{calef.key}"
     client.post(f"/games/{demo.pk}/fire/artillery/{calef.pk}/",
                 {f"{prefix}-version": demo.version, f"{prefix}-die": "5", f"{prefix}-range": "12",
@@ -61,6 +64,11 @@ def skip(client, game, who, htmx=True, version=None):
     return client.post(f"/games/{game.pk}/hors-de-combat/{who.pk}/skip/", data, **(HTMX if htmx else {}))
 
 
+def correct(client, game, unit, change):
+    """One of the unit card's one-tap corrections, as the table makes it."""
+    return client.post(f"/games/{game.pk}/units/{unit.pk}/{change}/", {"version": fresh(game).version}, **HTMX)
+
+
 def test_leaders_whose_command_lost_bases_must_roll_before_moving_on(client, after_fire):
     game = after_fire
     body = page(client, game)
@@ -80,9 +88,9 @@ def test_a_double_with_the_base_hits_fells_the_leader(client, after_fire):
     body = response.content.decode()
     assert response.status_code == 200 and body.lstrip().startswith('<div id="live"')
     event = last(game, "LeaderCheckedForCasualty")
-    assert event.dice == [{"faces": [5, 5], "source": "typed", "label": "hors de combat"}]
-    assert event.inputs["base_hits_within_4"] == 4
-    assert event.result["modified_pair"] == [9, 9] and event.result["outcome"] == "hors_de_combat"
+    assert payload(event).rolls() == (LabelledRoll("hors de combat", Roll((5, 5), RollSource.TYPED)),)
+    assert payload(event).inputs.base_hits_within_4 == 4
+    assert payload(event).result.modified_pair == (9, 9) and payload(event).result.outcome == "hors_de_combat"
     assert event.provisional
     heth.refresh_from_db()
     assert heth.hors_de_combat
@@ -100,7 +108,7 @@ def test_not_a_double_is_no_effect_over_a_plain_post(client, after_fire):
     response = check(client, game, hill, "3", "4", hits="9", htmx=False)
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     event = last(game, "LeaderCheckedForCasualty")
-    assert not event.result["double"] and not event.result["casualty"]
+    assert not payload(event).result.double and not payload(event).casualty
     hill.refresh_from_db()
     assert not hill.hors_de_combat
 
@@ -109,8 +117,13 @@ def test_the_enemy_skirmisher_modifier_and_the_printed_chart(client, after_fire)
     game, heth = after_fire, leader(after_fire, "Henry Heth")
     check(client, game, heth, "8", "8", hits="0", enemy_skirmishers_within_4="on", printed="no_effect")
     event = last(game, "LeaderCheckedForCasualty")
-    assert event.result["outcome"] == "hors_de_combat"  # 8+1 = 9 by the app's chart ...
-    assert event.printed_chart and not event.provisional and not event.result["casualty"]  # ... not by theirs
+    checked = payload(event)
+    # the printed result is an overlay on the chart: the result is theirs; the app's chart is read again here
+    assert checked.result.modified_pair == (9, 9) and checked.result.printed
+    app = resolve_hors_de_combat(game.chart, checked.inputs)
+    assert app.outcome == "hors_de_combat"  # 8+1 = 9 by the app's chart ...
+    assert checked.result.outcome == "no_effect"
+    assert event.printed_chart and not event.provisional and not checked.casualty  # ... not by theirs
     heth.refresh_from_db()
     assert not heth.hors_de_combat
 
@@ -119,15 +132,16 @@ def test_roll_for_me_rolls_both_dice(client, after_fire):
     game = after_fire
     check(client, game, leader(game, "Henry Heth"), "", "", hits="2", roll="app")
     event = last(game, "LeaderCheckedForCasualty")
-    assert event.dice[0]["source"] == "app" and len(event.dice[0]["faces"]) == 2
-    assert all(1 <= face <= 10 for face in event.dice[0]["faces"])
+    roll = payload(event).rolls()[0].roll
+    assert roll.source == "app" and len(roll.faces) == 2
+    assert all(1 <= face <= 10 for face in roll.faces)
 
 
 def test_passing_leaders_over_clears_the_list(client, after_fire):
     game = after_fire
     response = skip(client, game, leader(game, "Henry Heth"))
     assert response.status_code == 200 and response.content.decode().lstrip().startswith('<div id="live"')
-    assert last(game, "HorsDeCombatSkipped").inputs["name"] == "Henry Heth"
+    assert payload(last(game, "HorsDeCombatSkipped")).name == "Henry Heth"
     response = skip(client, fresh(game), leader(game, "A. P. Hill"), htmx=False)
     assert response.status_code == 302
     body = page(client, game)
@@ -201,8 +215,12 @@ def test_after_the_assaults_only_the_assault_losses_count(client, after_fire):
     game = after_fire
     iron, archer = brigade(game, "Iron Brigade (Meredith)"), brigade(game, "Archer's Brigade")
     set_state(game, game, step="assaults")
-    set_state(fresh(game), iron, bases=5)  # lost two bases in the assaults
-    set_state(fresh(game), archer, m_hits=1)  # no bases lost
+    # the bases lost in the phase are read from its events: here the table's own corrections in the assaults step
+    for _ in range(2):
+        correct(client, game, iron, "base_minus")  # lost two bases in the assaults
+    correct(client, game, archer, "m_plus")  # no bases lost
+    iron.refresh_from_db()
+    assert iron.bases == 5
     set_state(fresh(game), game, step="assault_hors_de_combat")
     body = page(client, fresh(game))
     assert "hors de combat check for James S. Wadsworth (Wadsworth&#x27;s Division lost 2 bases)" in body
@@ -214,3 +232,35 @@ def test_after_the_assaults_only_the_assault_losses_count(client, after_fire):
     advance(fresh(game), None, "test")
     assert fresh(game).step == "charge_disorder"
     assert state_matches_events(game)
+
+
+
+def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_taken_off(client, demo):
+    """After the assaults the bases lost are read from the rounds' losses and surrenders and the table's own
+    corrections in the step (not from the rows' values)."""
+    set_state(demo, demo, step="assaults")
+    game = fresh(demo)
+    archer, iron = brigade(game, "Archer's Brigade"), brigade(game, "Iron Brigade (Meredith)")
+    client.post(f"/games/{game.pk}/assault/declare/",
+                {"declare-version": game.version, f"declare-a-{archer.slot}": "all_out",
+                 f"declare-d-{iron.slot}": "all_out"}, **HTMX)
+    seq = last(game, "AssaultDeclared").seq
+    prefix = f"round-{seq}"
+    client.post(f"/games/{game.pk}/assault/{seq}/round/",
+                {f"{prefix}-version": fresh(game).version, f"{prefix}-die": "5", f"{prefix}-die2": "5",
+                 f"{prefix}-struck": "front", f"{prefix}-cover-{iron.slot}": "none",
+                 f"{prefix}-cover-{archer.slot}": "none", f"{prefix}-printed": "defender surrender", "roll": "typed"},
+                **HTMX)
+    iron.refresh_from_db()
+    assert iron.surrendered and iron.bases == 0  # its 7 bases are taken
+    correct(client, game, archer, "base_minus")
+    correct(client, game, archer, "base_minus")
+    correct(client, game, archer, "base_plus")  # one of them put back: one base lost
+    client.post(f"/games/{game.pk}/assault/{seq}/end/", {"version": fresh(game).version}, **HTMX)
+    advance(fresh(game), None, "test")
+    game = fresh(game)
+    assert game.step == "assault_hors_de_combat"
+    body = page(client, game)
+    assert "hors de combat check for James S. Wadsworth (Wadsworth&#x27;s Division lost 7 bases)" in body
+    assert "hors de combat check for Henry Heth (Heth&#x27;s Division lost 1 base)" in body
+    assert "Iron Brigade (Meredith): 7 bases" in body and "Archer&#x27;s Brigade: 1 base" in body

@@ -3,8 +3,10 @@
 import pytest
 
 from republic.games.models import Event, Game
-from republic.games.walk import advance
-from tests.games.conftest import brigade, set_state, state_matches_events
+from republic.games.steps.walk import advance
+from republic.rules.dice import RollSource
+from republic.rules.results import Modifier
+from tests.games.conftest import brigade, payload, set_state, state_matches_events
 
 
 def at_rally(game: Game) -> Game:
@@ -19,7 +21,7 @@ def rally_post(client, game, unit, die="6", distance="3", roll="typed", htmx=Fal
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die,
             f"{prefix}-division_leader_distance": distance, "roll": roll, **extra}
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    return client.post(f"/games/{game.pk}/rally/brigade/{unit.pk}/", data, **headers)
+    return client.post(f"/games/{game.pk}/rally/{unit.pk}/", data, **headers)
 
 
 def test_the_rally_step_lists_every_attacking_unit_with_m_hits_and_blocks_next_step(client, demo):
@@ -43,14 +45,13 @@ def test_a_typed_rally_over_htmx_returns_the_live_fragment_and_records_the_event
     assert response.status_code == 200
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="live"') and "<html" not in body
-    event = Event.objects.get(game=game, kind="RallyResolved")
-    assert event.dice[0]["faces"] == [9] and event.dice[0]["source"] == "typed"
-    assert event.inputs["division_leader"] == "E1"  # Heth, from the state
-    assert event.result["modifiers"] == [
-        {"label": "divisional leader's rating (E1), at any distance", "value": 1, "section": "2.3"}]
-    assert event.result["modified_roll"] == 10
+    rallied = payload(Event.objects.get(game=game, kind="RallyResolved"))
+    assert rallied.inputs.roll.faces == (9,) and rallied.inputs.roll.source is RollSource.TYPED
+    assert str(rallied.inputs.division_leader) == "E1"  # Heth, from the state
+    assert rallied.result.modifiers == (Modifier("divisional leader's rating (E1), at any distance", 1, "2.3"),)
+    assert rallied.result.modified_roll == 10
     davis.refresh_from_db()
-    assert davis.m_hits == event.result["m_hits"]
+    assert davis.m_hits == rallied.result.m_hits
     assert state_matches_events(game)
 
 
@@ -68,8 +69,8 @@ def test_roll_for_me_rolls_and_says_so(client, demo):
     set_state(demo, davis, m_hits=3)
     game = at_rally(demo)
     rally_post(client, game, davis, die="", roll="app", htmx=True)
-    event = Event.objects.get(game=game, kind="RallyResolved")
-    assert event.dice[0]["source"] == "app" and 1 <= event.dice[0]["faces"][0] <= 10
+    roll = payload(Event.objects.get(game=game, kind="RallyResolved")).inputs.roll
+    assert roll.source is RollSource.APP and 1 <= roll.faces[0] <= 10
 
 
 @pytest.mark.parametrize(("die", "message"), [("0", "A d10 shows 1 to 10."), ("11", "A d10 shows 1 to 10."),

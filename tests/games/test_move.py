@@ -5,11 +5,13 @@ import re
 
 import pytest
 
-from republic.games.models import Battery, Event, Game, Leader
+from republic.games.models import Event, Game, Leader
 from republic.games.scenario import create_game, parse_scenario
-from republic.games.walk import advance
+from republic.games.steps.walk import advance
+from republic.games.text import ACTION_ORDER, commander
+from republic.rules.results import Modifier
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.conftest import brigade, set_state, state_matches_events
+from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events, summary
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -22,12 +24,14 @@ def at_move(game: Game) -> Game:
     return game
 
 
-def battery(game: Game, name: str) -> Battery:
-    return Battery.objects.get(game=game, name=name)
-
-
 def leader(game: Game, name: str) -> Leader:
     return Leader.objects.get(game=game, name=name)
+
+
+def allowed(event: Event) -> list[str]:
+    """The actions a maneuver roll allows, in the rules' order."""
+    actions = payload(event).result.actions
+    return [a.value for a in ACTION_ORDER if a in actions]
 
 
 def fresh(game: Game) -> Game:
@@ -48,8 +52,7 @@ def move_post(client, game, unit, htmx=True, **fields):
     prefix = f"move-{unit.key}"
     values = {"formation_changes": "0", "formation_changes_in_rough": "0", "passages_of_lines": "0", **fields}
     data = {f"{prefix}-{k}": v for k, v in values.items()}
-    kind = unit._meta.model_name
-    return client.post(f"/games/{game.pk}/maneuver/movement/{kind}/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/maneuver/movement/{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 def charge_post(client, game, unit, used="1", htmx=True, version=None):
@@ -87,7 +90,7 @@ def text(response) -> str:
 
 def card_of(page: str, unit) -> str:
     """The move card of one unit in the page."""
-    match = re.search(rf'<article class="unit-card[^"]*" aria-label="[^"]*" id="move-{unit._meta.model_name}'
+    match = re.search(rf'<article class="unit-card[^"]*" aria-label="[^"]*" id="move-unit'
                       rf'{unit.pk}">(.*?)</article>', page, re.S)
     assert match, f"no move card for {unit}"
     return match.group(1)
@@ -101,7 +104,7 @@ def test_the_move_step_shows_a_card_per_attacking_unit_and_nothing_is_pending(cl
     page = text(client.get(f"/games/{game.pk}/"))
     for name in ("Archer&#x27;s Brigade", "Davis&#x27;s Brigade", "Garnett&#x27;s Battalion"):
         assert f'aria-label="{name}" id="move-' in page
-    assert 'id="move-brigade' in page and "Iron Brigade (Meredith)\" id=\"move-" not in page  # defenders: none
+    assert 'id="move-unit' in page and "Iron Brigade (Meredith)\" id=\"move-" not in page  # defenders: none
     assert "Maneuver roll for Archer" in page and "Still to do before moving on" not in page
     advance(game, None, "test")  # no roll is required work
     assert fresh(game).step == "skirmish"
@@ -111,7 +114,7 @@ def test_a_destroyed_brigade_has_no_card(client, demo):
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
     set_state(demo, archer, destroyed=True)
-    assert f'id="move-brigade{archer.pk}"' not in text(client.get(f"/games/{game.pk}/"))
+    assert f'id="move-unit{archer.pk}"' not in text(client.get(f"/games/{game.pk}/"))
 
 
 # --- 1. the maneuver roll -----------------------------------------------------------------------------------
@@ -126,11 +129,12 @@ def test_a_typed_roll_over_htmx_derives_the_modifiers_and_says_the_actions_plain
     assert response.status_code == 200 and body.lstrip().startswith('<div id="live"') and "<html" not in body
     event = Event.objects.get(game=game, kind="ManeuverRolled")
     assert event.changes == [] and fresh(game).version == version + 1
-    assert event.dice[0]["faces"] == [3] and event.dice[0]["source"] == "typed"
-    assert event.inputs["grade"] == "green" and event.inputs["division_commander"] == "E"
-    assert event.result["modifiers"] == [{"label": "Energetic division commander", "value": 1, "section": "3.2"}]
-    assert event.result["modified_roll"] == 4
-    assert event.inputs["allowed_actions"] == ["advance", "hold", "pull_back"]
+    rolled = payload(event)
+    assert rolled.rolls()[0].roll.faces == (3,) and rolled.rolls()[0].roll.source == "typed"
+    assert rolled.inputs.grade == "green" and rolled.inputs.division_commander == "E"
+    assert rolled.result.modifiers == (Modifier("Energetic division commander", 1, "3.2"),)
+    assert rolled.result.modified_roll == 4
+    assert allowed(event) == ["advance", "hold", "pull_back"]
     assert event.provisional and not event.printed_chart  # the maneuver table is provisional
     assert "may advance, hold or pull back; may not maneuver or assault" in body
     assert "Maneuver roll for Brockenbrough" not in body  # rolled: the form is gone
@@ -144,14 +148,14 @@ def test_leaders_within_2_m_hits_and_acting_together_modify_the_roll(client, dem
     hill, heth = leader(game, "A. P. Hill"), leader(game, "Henry Heth")
     roll_post(client, game, davis, die="1", leaders_within_2=[str(hill.pk), str(heth.pk)], acting_together="assault")
     event = Event.objects.get(game=game, kind="ManeuverRolled")
-    labels = {m["label"]: m["value"] for m in event.result["modifiers"]}
+    labels = {m.label: m.value for m in payload(event).result.modifiers}
     assert labels == {"Multiple brigades acting together": 1, "Energetic division commander": 1,
                       'Each proficient leader within 2"': 1, 'Each energetic leader within 2"': 2,
                       "Each morale hit (x2)": -2}
-    assert event.result["modified_roll"] == 4
-    assert event.inputs["leaders_within_2"] == ["A. P. Hill (P1)", "Henry Heth (E1)"]
+    assert payload(event).result.modified_roll == 4
+    assert list(payload(event).leaders_within_2) == ["A. P. Hill (P1)", "Henry Heth (E1)"]
     # the +1 for acting together counts toward assault only: maneuver (average 4) is judged on 3
-    assert "maneuver" not in event.inputs["allowed_actions"]
+    assert "maneuver" not in allowed(event)
 
 
 def test_a_cautious_or_just_replaced_division_leader_lowers_the_roll(client, demo):
@@ -160,9 +164,9 @@ def test_a_cautious_or_just_replaced_division_leader_lowers_the_roll(client, dem
     set_state(game, leader(game, "Henry Heth"), leader_class="C", replaced_this_turn=True)
     roll_post(client, fresh(game), archer, die="9")
     event = Event.objects.get(game=game, kind="ManeuverRolled")
-    assert {m["label"]: m["value"] for m in event.result["modifiers"]} == {
+    assert {m.label: m.value for m in payload(event).result.modifiers} == {
         "Cautious division commander": -1, "Leader just replaced": -3}
-    assert event.result["modified_roll"] == 5
+    assert payload(event).result.modified_roll == 5
 
 
 def test_a_hors_de_combat_division_leader_adds_no_class_modifier(client, demo):
@@ -173,8 +177,10 @@ def test_a_hors_de_combat_division_leader_adds_no_class_modifier(client, demo):
     assert "hors de combat: his class adds nothing" in text(client.get(f"/games/{game.pk}/"))
     roll_post(client, game, archer, die="6")
     event = Event.objects.get(game=game, kind="ManeuverRolled")
-    assert event.inputs["division_commander"] is None and event.result["modifiers"] == []
-    assert "hors de combat" in event.inputs["division_leader"]
+    rolled = payload(event)
+    assert rolled.inputs.division_commander is None and rolled.result.modifiers == ()
+    assert "hors de combat" in commander(rolled.division_leader, rolled.division_leader_value,
+                                         rolled.division_leader_hors_de_combat, False)
 
 
 def test_a_plain_post_redirects_and_roll_for_me_rolls(client, demo):
@@ -183,7 +189,8 @@ def test_a_plain_post_redirects_and_roll_for_me_rolls(client, demo):
     response = roll_post(client, game, archer, die="", roll="app", htmx=False)
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     event = Event.objects.get(game=game, kind="ManeuverRolled")
-    assert event.dice[0]["source"] == "app" and 1 <= event.dice[0]["faces"][0] <= 10
+    roll = payload(event).rolls()[0].roll
+    assert roll.source == "app" and 1 <= roll.faces[0] <= 10
     page = text(client.get(f"/games/{game.pk}/"))
     assert "Archer&#x27;s Brigade maneuver: may" in page  # the result card
 
@@ -209,9 +216,9 @@ def test_the_printed_chart_may_replace_the_table(client, demo):
     roll_post(client, game, archer, die="1", printed=["advance", "pull_back"])
     event = Event.objects.get(game=game, kind="ManeuverRolled")
     assert event.printed_chart and not event.provisional
-    assert event.inputs["allowed_actions"] == ["advance", "hold", "pull_back"]
-    assert event.result["modified_roll"] == 2  # the engine's own result is kept for reference
-    assert "printed chart" in event.summary
+    assert allowed(event) == ["advance", "hold", "pull_back"]
+    assert payload(event).result.modified_roll == 2  # the engine's own result is kept for reference
+    assert "printed chart" in summary(event)
 
 
 def test_the_printed_chart_does_not_lift_a_demoralized_brigades_restriction(client, demo):
@@ -221,7 +228,7 @@ def test_the_printed_chart_does_not_lift_a_demoralized_brigades_restriction(clie
     roll_post(client, game, archer, die="10", printed=["assault", "advance", "pull_back"],
               leaders_within_2=[str(leader(game, "Henry Heth").pk)])
     event = Event.objects.get(game=game, kind="ManeuverRolled")
-    assert event.inputs["allowed_actions"] == ["hold", "pull_back"]
+    assert allowed(event) == ["hold", "pull_back"]
 
 
 @pytest.mark.parametrize(("fields", "message"), [
@@ -321,7 +328,7 @@ def test_the_allowance_counts_this_turns_formation_changes(client, demo):
     game = at_move(demo)
     formation_post(client, game, archer, "single_line")
     card = card_of(text(client.get(f"/games/{game.pk}/")), archer)
-    assert re.search(r'name="move-brigade:\d+-formation_changes" value="1"', card)
+    assert re.search(r'name="move-unit:\d+-formation_changes" value="1"', card)
 
 
 @pytest.mark.parametrize(("fields", "message"), [
@@ -567,7 +574,8 @@ def test_a_horse_battery_may_move_unlimber_and_fire(client, demo):
     pegram.refresh_from_db()
     assert pegram.functions_used == ["move", "unlimber"] and not pegram.limbered
     event = Event.objects.get(game=game, kind="BatteryFunctionsUsed")
-    assert event.inputs["functions"] == ["move", "unlimber", "fire"] and "one kept to fire" in event.summary
+    assert [f.value for f in payload(event).inputs.functions] == ["move", "unlimber", "fire"]
+    assert "one kept to fire" in summary(event)
 
 
 @pytest.mark.parametrize(("state", "functions", "flags", "message"), [
@@ -597,7 +605,7 @@ def test_a_refused_function_is_shown_at_its_own_field(client, demo):
     game = at_move(demo)
     set_state(demo, garnett, limbered=True)
     body = card_of(text(functions_post(client, game, garnett, "move", "move")), garnett)
-    second = body.index(f'id="div_id_functions-battery:{garnett.pk}-function_2"')
+    second = body.index(f'id="div_id_functions-unit:{garnett.pk}-function_2"')
     assert body.index("may not move twice") > second
 
 

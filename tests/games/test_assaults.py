@@ -1,13 +1,18 @@
-"""The assault step at the table (5.1-5.5) and charge disorder (5.6): declaring, the column, rounds written onto
-the units, follow-up rounds and ending, printed-chart fallback, htmx and plain POST, bad input, undo."""
+"""The assault step at the table (5.1-5.5): declaring, the column, rounds written onto the units, follow-up rounds
+and ending, the players' printed chart, htmx and plain POST, bad input, undo."""
 
 import pytest
 
-from republic.games.models import Battery, Brigade, Command, Event, Game
+from republic.games.events import AssaultDeclared, AssaultEnded, AssaultRoundResolved
+from republic.games.models import Command, Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
-from republic.games.walk import advance
+from republic.games.steps.walk import advance
+from republic.games.text import round_orders
+from republic.rules.assault_table import AssaultOutcome
+from republic.rules.dice import RollSource
+from republic.rules.results import Modifier
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.conftest import brigade, set_state, state_matches_events
+from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events, summary
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -15,12 +20,8 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # --- helpers --------------------------------------------------------------------------------------------
 
 
-def battery(game: Game, name: str) -> Battery:
-    return Battery.objects.get(game=game, name=name)
-
-
-def slot(unit) -> str:
-    return f"{unit._meta.model_name}_{unit.pk}"
+def slot(unit: Unit) -> str:
+    return unit.slot
 
 
 def at(game: Game, step: str) -> Game:
@@ -30,11 +31,8 @@ def at(game: Game, step: str) -> Game:
     return game
 
 
-def units(game: Game, *names: str) -> list:
-    found = []
-    for name in names:
-        found.append(Brigade.objects.filter(game=game, name=name).first() or battery(game, name))
-    return found
+def units(game: Game, *names: str) -> list[Unit]:
+    return [brigade(game, name) for name in names]
 
 
 def declare_data(game, attackers, defenders, primary=None, version=None) -> dict:
@@ -64,12 +62,11 @@ def declared(client, game, attackers, defenders, primary=None) -> int:
 def round_data(game, seq, die="5", die2="5", roll="typed", version=None, cover=None, struck="front", **extra):
     game.refresh_from_db()
     prefix = f"round-{seq}"
-    event = Event.objects.get(game=game, seq=seq)
+    declaration: AssaultDeclared = payload(Event.objects.get(game=game, seq=seq))
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die,
             f"{prefix}-die2": die2, f"{prefix}-struck": struck, "roll": roll}
-    for side in ("attackers", "defenders"):
-        for member in event.inputs[side]:
-            data[f"{prefix}-cover-{member['unit'].replace(':', '_')}"] = "none"
+    for member in (*declaration.attackers, *declaration.defenders):
+        data[f"{prefix}-cover-{member.unit.replace(':', '_')}"] = "none"
     for unit, value in (cover or {}).items():
         data[f"{prefix}-cover-{slot(unit)}"] = value
     for name, value in extra.items():
@@ -88,6 +85,10 @@ def last_round(game) -> Event:
     return Event.objects.filter(game=game, kind="AssaultRoundResolved").last()
 
 
+def last_payload(game) -> AssaultRoundResolved:
+    return payload(last_round(game))
+
+
 def end(client, game, seq, htmx=True, version=None):
     game.refresh_from_db()
     return client.post(f"/games/{game.pk}/assault/{seq}/end/",
@@ -97,6 +98,10 @@ def end(client, game, seq, htmx=True, version=None):
 def fresh(unit):
     unit.refresh_from_db()
     return unit
+
+
+def outcome(o: AssaultOutcome) -> dict:
+    return {"to": o.to.value, "hits": str(o.hits), "action": o.action.value}
 
 
 @pytest.fixture
@@ -116,7 +121,8 @@ def two(game):
 def test_the_step_offers_every_free_unit_of_each_side_to_declare(client, game):
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "Declare an assault" in page and "No assault declared yet" in page
-    assert 'name="declare-a-brigade_' in page and 'name="declare-d-battery_' in page
+    davis, calef = brigade(game, "Davis's Brigade"), battery(game, "2nd U.S., Battery A (Calef)")
+    assert f'name="declare-a-{slot(davis)}"' in page and f'name="declare-d-{slot(calef)}"' in page
     for name in ("Archer&#x27;s Brigade", "Pegram&#x27;s Battalion (rifles)", "Iron Brigade (Meredith)",
                  "2nd U.S., Battery A (Calef)"):
         assert name in page
@@ -131,10 +137,10 @@ def test_declaring_over_htmx_records_the_assault_with_the_primary_defender_first
     body = response.content.decode()
     assert response.status_code == 200 and body.lstrip().startswith('<div id="live"') and "<html" not in body
     event = Event.objects.get(game=game, kind="AssaultDeclared")
-    assert [d["unit"] for d in event.inputs["defenders"]] == [cutler.key, iron.key]
-    assert [(a["unit"], a["contact"]) for a in event.inputs["attackers"]] == [(archer.key, "general"),
-                                                                              (davis.key, "all_out")]
-    assert event.changes == [] and "Assault 1 declared" in event.summary
+    declaration: AssaultDeclared = payload(event)
+    assert [d.unit for d in declaration.defenders] == [cutler.key, iron.key]
+    assert [(a.unit, a.contact) for a in declaration.attackers] == [(archer.key, "general"), (davis.key, "all_out")]
+    assert event.changes == [] and "Assault 1 declared" in summary(event)
     assert "Assault 1 · round 1" in body
     assert "finish assault 1" in body  # pending
     response = client.post(f"/games/{game.pk}/next/", {"version": event.seq}, **HTMX)
@@ -165,9 +171,9 @@ def test_declaring_by_plain_post_redirects_to_the_game_page(client, game, two):
 def test_a_bad_declaration_is_refused_with_a_message_and_changes_nothing(client, game, attackers, defenders,
                                                                        primary, message):
     version = game.version
-    attackers = [(units(game, name)[0], contact) for name, contact in attackers]
-    defenders = [(units(game, name)[0], contact) for name, contact in defenders]
-    primary = units(game, primary)[0] if primary else None
+    attackers = [(brigade(game, name), contact) for name, contact in attackers]
+    defenders = [(brigade(game, name), contact) for name, contact in defenders]
+    primary = brigade(game, primary) if primary else None
     response = declare(client, game, attackers, defenders, primary)
     assert response.status_code == 200
     assert message in response.content.decode()
@@ -240,16 +246,15 @@ def test_a_round_reads_the_column_from_the_cover_or_the_one_the_table_names(clie
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="5", die2="5", cover={cutler: "medium"})
-    event = last_round(game)
-    assert event.result["round"]["column"] == "defender_advantage"
-    assert event.inputs["table"]["cover"][slot(cutler)] == "medium"
-    assert {"label": "defender: cover points: medium (greatest share of bases)", "value": 2,
-            "section": "5.2, 5.4"} in event.result["round"]["modifiers"]
+    p = last_payload(game)
+    assert p.result.column == "defender_advantage"
+    assert p.conditions.cover_of(cutler.key) == "medium"
+    assert Modifier("defender: cover points: medium (greatest share of bases)", 2, "5.2, 5.4") in p.result.modifiers
     post_round(client, game, seq, die="5", die2="5", cover={cutler: "medium"}, column="attacker_advantage")
-    event = last_round(game)
-    assert event.result["round"]["column"] == "attacker_advantage"
-    assert event.inputs["table"]["rules_column"] == "defender_advantage"
-    assert "column named by the table: Attacker Advantage" in event.result["round"]["notes"]
+    p = last_payload(game)
+    assert p.result.column == "attacker_advantage"
+    assert p.conditions.rules_column == "defender_advantage"
+    assert "column named by the table: Attacker Advantage" in p.result.notes
 
 
 # --- a round --------------------------------------------------------------------------------------------
@@ -264,20 +269,21 @@ def test_a_round_over_htmx_applies_the_results_to_the_units_and_shows_the_moves(
     body = response.content.decode()
     assert response.status_code == 200 and body.lstrip().startswith('<div id="live"')
     event = last_round(game)
-    assert event.dice == [{"faces": [10], "source": "typed", "label": "attacker"},
-                          {"faces": [2], "source": "typed", "label": "defender"}]
-    assert event.result["round"]["outcome"] == {"to": "defender", "hits": "1B 3P", "action": "carry"}
-    assert event.result["round"]["defender"]["natural_m"] == 3
-    assert event.result["round"]["win_win"] is True
-    unit = event.result["losses"]["defender"]["units"][0]
+    p: AssaultRoundResolved = payload(event)
+    assert [(r.label, r.roll.faces, r.roll.source) for r in p.rolls()] == [("attacker", (10,), "typed"),
+                                                                            ("defender", (2,), "typed")]
+    assert outcome(p.result.outcome) == {"to": "defender", "hits": "1B 3P", "action": "carry"}
+    assert p.result.defender.natural_m == 3
+    assert p.result.win_win is True
+    unit = p.on_units.defender.units[0]
     cutler = fresh(cutler)
-    assert (cutler.bases, cutler.base_hits_turn) == (unit["bases_after"], 1) == (6, 1)
-    assert cutler.m_hits == unit["m_after"] == 4
-    assert cutler.p_hits_turn == unit["phase_panic_hits"] == 3
-    assert cutler.forced_move == unit["move"] == "F"
+    assert (cutler.bases, cutler.base_hits_turn) == (unit.bases_after, 1) == (6, 1)
+    assert cutler.m_hits == unit.m_after == 4
+    assert cutler.p_hits_turn == unit.phase_panic_hits == 3
+    assert cutler.forced_move == unit.move == "F"
     assert not cutler.retreated
     assert fresh(davis).m_hits == 0
-    assert event.provisional and event.result["round"]["provisional"]  # the assault tables are provisional
+    assert event.provisional and p.result.provisional  # the assault tables are provisional
     assert "Used a provisional chart cell" in body
     assert "Fall back: move 10&quot; away from the enemy, facing the enemy" in body
     assert "Defender: die 2, +1 troop grade: veteran (greatest share of bases) = <strong>3</strong>" in body
@@ -299,9 +305,9 @@ def test_roll_for_me_rolls_both_dice_and_says_so(client, game, two):
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="", die2="", roll="app")
-    event = last_round(game)
-    assert [d["source"] for d in event.dice] == ["app", "app"]
-    assert all(1 <= d["faces"][0] <= 10 for d in event.dice)
+    rolls = last_payload(game).rolls()
+    assert [r.roll.source for r in rolls] == [RollSource.APP, RollSource.APP]
+    assert all(1 <= r.roll.faces[0] <= 10 for r in rolls)
     assert state_matches_events(game)
 
 
@@ -372,15 +378,14 @@ def test_the_state_fills_in_losses_panic_skirmishers_leaders_and_fresh_batteries
     assert f'value="{slot(calef)}"  id="id_round-{seq}-fresh_1">' in page
     heth = game.leaders.get(name="Henry Heth")
     post_round(client, game, seq, die="5", die2="5", fresh=[slot(hall)], attacker_leaders=[str(heth.pk)])
-    event = last_round(game)
-    attacker = event.result["round"]["attacker"]["modifiers"]
-    defender = event.result["round"]["defender"]["modifiers"]
-    assert {"label": "each own base lost this player turn", "value": -2, "section": "5.4"} in attacker
-    assert {"label": "each P hit on the worst single unit this phase", "value": -1, "section": "5.4"} in attacker
-    assert {"label": "each 1/4 of available skirmishers deployed", "value": -2, "section": "5.4"} in attacker
-    assert {"label": 'each E or P leader within 2"', "value": 1, "section": "5.4"} in attacker
-    assert {"label": "each fresh artillery battery (did not fire this turn)", "value": 1, "section": "5.4"} in defender
-    assert event.inputs["engine"]["defender"]["fresh_batteries"] == 1
+    p = last_payload(game)
+    attacker, defender = p.result.attacker.modifiers, p.result.defender.modifiers
+    assert Modifier("each own base lost this player turn", -2, "5.4") in attacker
+    assert Modifier("each P hit on the worst single unit this phase", -1, "5.4") in attacker
+    assert Modifier("each 1/4 of available skirmishers deployed", -2, "5.4") in attacker
+    assert Modifier('each E or P leader within 2"', 1, "5.4") in attacker
+    assert Modifier("each fresh artillery battery (did not fire this turn)", 1, "5.4") in defender
+    assert p.inputs.defender.fresh_batteries == 1
 
 
 def test_saved_fire_gives_its_bonus_once_and_is_used_up(client, game, two):
@@ -389,9 +394,8 @@ def test_saved_fire_gives_its_bonus_once_and_is_used_up(client, game, two):
     set_state(game, garnett, saved_fire=True)
     seq = declared(client, game, [(davis, "all_out"), (garnett, "general")], [(cutler, "all_out")])
     post_round(client, game, seq, die="5", die2="5")
-    event = last_round(game)
-    assert {"label": "tactical bonus: each battery with saved fire", "value": 1, "section": "4.2"} in \
-        event.result["round"]["attacker"]["modifiers"]
+    assert Modifier("tactical bonus: each battery with saved fire", 1, "4.2") in \
+        last_payload(game).result.attacker.modifiers
     assert fresh(garnett).saved_fire is False
     assert state_matches_events(game)
 
@@ -401,14 +405,13 @@ def test_an_all_out_win_win_carries_the_c_bonus_into_the_next_round(client, game
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="7", die2="4")
-    first = last_round(game)
-    assert first.result["round"]["next_round_tactical_bonus"] is True
-    assert first.result["round"]["defender"]["all_out_extra_m"] == 1
+    first = last_payload(game)
+    assert first.result.next_round_tactical_bonus is True
+    assert first.result.defender.all_out_extra_m == 1
     post_round(client, game, seq, die="5", die2="5")
-    second = last_round(game)
-    assert second.inputs["round"] == 2 and second.inputs["engine"]["attacker"]["tactical_bonus"] is True
-    assert {"label": 'tactical bonus "C" from an All Out win', "value": 1, "section": "5.1"} in \
-        second.result["round"]["attacker"]["modifiers"]
+    second = last_payload(game)
+    assert second.round == 2 and second.inputs.attacker.tactical_bonus is True
+    assert Modifier('tactical bonus "C" from an All Out win', 1, "5.1") in second.result.attacker.modifiers
 
 
 def test_a_mixed_assault_keeps_the_extra_m_but_wins_no_c_bonus(client, game, two):
@@ -416,19 +419,19 @@ def test_a_mixed_assault_keeps_the_extra_m_but_wins_no_c_bonus(client, game, two
     archer = brigade(game, "Archer's Brigade")
     seq = declared(client, game, [(davis, "all_out"), (archer, "general")], [(cutler, "all_out")])
     post_round(client, game, seq, die="7", die2="3")
-    event = last_round(game)
-    assert event.result["round"]["assault_type"] == "mixed" and event.result["round"]["win_win"]
-    assert event.result["round"]["defender"]["all_out_extra_m"] == 1
-    assert event.result["round"]["next_round_tactical_bonus"] is False
+    p = last_payload(game)
+    assert p.result.assault_type == "mixed" and p.result.win_win
+    assert p.result.defender.all_out_extra_m == 1
+    assert p.result.next_round_tactical_bonus is False
 
 
 def test_a_general_assault_wins_no_c_bonus(client, game, two):
     davis, cutler = two
     seq = declared(client, game, [(davis, "general")], [(cutler, "all_out")])
     post_round(client, game, seq, die="7", die2="4")
-    assert last_round(game).result["round"]["next_round_tactical_bonus"] is False
+    assert last_payload(game).result.next_round_tactical_bonus is False
     post_round(client, game, seq, die="5", die2="5")
-    assert last_round(game).inputs["engine"]["attacker"]["tactical_bonus"] is False
+    assert last_payload(game).inputs.attacker.tactical_bonus is False
 
 
 def test_panic_4_marks_the_unit_and_its_division_and_a_must_breakthrough_uses_the_charge_bonus(client, game, two):
@@ -437,8 +440,7 @@ def test_panic_4_marks_the_unit_and_its_division_and_a_must_breakthrough_uses_th
     set_state(game, cutler, m_hits=4)
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="10", die2="1")
-    event = last_round(game)
-    assert event.result["applied"]["action"] == "must_breakthrough"
+    assert last_payload(game).result.outcome.action == "must_breakthrough"
     cutler = fresh(cutler)
     assert cutler.p4_event and Command.objects.get(pk=cutler.division_id).p4_event
     assert cutler.forced_move == "Re" and cutler.retreated and cutler.bases == 5
@@ -455,15 +457,15 @@ def test_a_break_off_costs_each_attacking_brigade_1m_unless_stalled(client, game
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="3", die2="5")
-    event = last_round(game)
-    assert event.result["applied"]["action"] == "break_off"
-    assert fresh(davis).m_hits == 2 and event.result["break_off"][0]["m_after"] == 2
+    p = last_payload(game)
+    assert p.result.outcome.action == "break_off"
+    assert fresh(davis).m_hits == 2 and p.on_units.broke_off[0].result.m_after == 2
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "The attackers broke off: contact has ended." in page
     client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
     assert fresh(davis).m_hits == 0
     post_round(client, game, seq, die="3", die2="5", stalled="on")
-    assert fresh(davis).m_hits == 1 and last_round(game).result["break_off"] == []
+    assert fresh(davis).m_hits == 1 and last_payload(game).on_units.broke_off == ()
 
 
 def test_a_surrounded_unit_forced_back_surrenders(client, game, two):
@@ -484,12 +486,15 @@ def test_a_battery_forced_back_limbers_or_is_abandoned(client, game, two):
     hall = battery(game, "2nd Maine Light, Battery B (Hall)")
     seq = declared(client, game, [(davis, "all_out")], [(hall, "all_out")])
     post_round(client, game, seq, die="10", die2="1")
-    loss = last_round(game).result["losses"]["defender"]["units"][0]
+    loss = last_payload(game).on_units.defender.units[0]
     hall = fresh(hall)
-    assert hall.damage == loss["damage_after"] and hall.limbered == loss["limbered_after"]
-    assert hall.abandoned == loss["abandoned"]
-    assert hall.forced_move == (loss["move"] or "")
+    assert hall.damage == loss.damage_after and hall.limbered == loss.limbered_after
+    assert hall.abandoned == loss.abandoned
+    assert hall.forced_move == (loss.move or "")
     assert state_matches_events(game)
+
+
+# --- the players' printed chart -------------------------------------------------------------------------
 
 
 def test_the_printed_chart_outcome_is_applied_with_the_engine_s_natural_m(client, game, two):
@@ -499,13 +504,14 @@ def test_the_printed_chart_outcome_is_applied_with_the_engine_s_natural_m(client
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="5", die2="4", printed="defender 2P drive away")
     event = last_round(game)
+    p: AssaultRoundResolved = payload(event)
     assert event.printed_chart and not event.provisional
-    assert event.result["round"]["outcome"] == {"to": "both", "hits": "1M", "action": "roll_again"}  # the app's
-    assert event.result["applied"]["outcome"] == "defender 2P drive away"
-    assert event.inputs["table"]["printed"] == "defender 2P drive away"
+    assert outcome(p.app_outcome) == {"to": "both", "hits": "1M", "action": "roll_again"}  # the app's
+    assert str(p.result.outcome) == "defender 2P drive away"
+    assert p.conditions.printed == "defender 2P drive away"
     assert fresh(davis).m_hits == 0
-    loss = event.result["losses"]["defender"]["units"][0]
-    assert loss["m_taken"] == 2  # 1M natural + 1M All Out Win/Win, as the engine works them out
+    loss = p.on_units.defender.units[0]
+    assert loss.m_taken == 2  # 1M natural + 1M All Out Win/Win, as the engine works them out
     assert fresh(cutler).p_hits_turn == 2
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "printed chart: defender 2P drive away" in page
@@ -518,7 +524,7 @@ def test_a_printed_surrender_takes_the_side_s_units(client, game, two):
     post_round(client, game, seq, die="6", die2="5", printed="defender surrender")
     cutler = fresh(cutler)
     assert cutler.surrendered and cutler.bases == 0 and cutler.base_hits_turn == 7
-    assert last_round(game).result["orders"][0]["text"] == "surrenders"
+    assert round_orders(last_payload(game))[0]["text"] == "surrenders"
     assert state_matches_events(game)
 
 
@@ -530,16 +536,17 @@ def test_rounds_follow_until_the_table_ends_contact(client, game, two):
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     response = post_round(client, game, seq, die="5", die2="4")
-    assert last_round(game).result["applied"]["action"] == "roll_again"
+    assert last_payload(game).result.outcome.action == "roll_again"
     body = response.content.decode()
     assert "Roll again: resolve the next round." in body and "Assault 1 · round 2" in body
     assert "finish assault 1" in body
     post_round(client, game, seq, die="6", die2="6")
-    assert last_round(game).inputs["round"] == 2
+    assert last_payload(game).round == 2
     response = end(client, game, seq)
     ended = Event.objects.get(game=game, kind="AssaultEnded")
-    assert ended.inputs == {"assault": seq, "rounds": 2}
-    assert "contact ended after 2 rounds" in ended.summary
+    over: AssaultEnded = payload(ended)
+    assert (over.assault, over.rounds) == (seq, 2)
+    assert "contact ended after 2 rounds" in summary(ended)
     body = response.content.decode()
     assert "Assaults over this turn" in body and "finish assault" not in body
     response = end(client, game, seq)
@@ -558,7 +565,7 @@ def test_ending_by_plain_post_and_a_stale_end(client, game, two):
     old = game.version
     response = end(client, game, seq, htmx=False)
     assert response.status_code == 302
-    assert "called off before any round" in Event.objects.get(game=game, kind="AssaultEnded").summary
+    assert "called off before any round" in summary(Event.objects.get(game=game, kind="AssaultEnded"))
     response = end(client, game, seq, version=old)
     assert "The game moved on since this page was drawn" in response.content.decode()
     response = client.post(f"/games/{game.pk}/assault/{seq}/end/", {}, **HTMX)
@@ -572,9 +579,9 @@ def test_several_assaults_are_declared_and_resolved_one_after_another(client, ga
     first = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     second = declared(client, game, [(archer, "general")], [(iron, "all_out")])
     post_round(client, game, second, die="4", die2="4")
-    assert last_round(game).inputs["assault"] == second
+    assert last_payload(game).assault == second
     post_round(client, game, first, die="4", die2="4")
-    assert last_round(game).inputs["assault"] == first
+    assert last_payload(game).assault == first
     end(client, game, first)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "finish assault 2" in page and "finish assault 1" not in page
@@ -610,99 +617,3 @@ def test_undo_of_an_end_reopens_the_assault(client, game, two):
     game.refresh_from_db()
     response = client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
     assert "finish assault 1" in response.content.decode()
-
-
-# --- charge disorder (5.6) ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def disorder(demo) -> Game:
-    return demo
-
-
-def at_disorder(game):
-    return at(game, "charge_disorder")
-
-
-def disorder_post(client, game, also=(), htmx=True, version=None):
-    game.refresh_from_db()
-    data = {"disorder-version": game.version if version is None else version, "disorder-also": list(also)}
-    return client.post(f"/games/{game.pk}/assault/disorder/", data, **(HTMX if htmx else {}))
-
-
-def test_charge_disorder_is_pending_and_gives_1m_to_each_unit_that_charged_or_retreated(client, demo):
-    davis, archer, cutler, iron = units(demo, "Davis's Brigade", "Archer's Brigade", "Cutler's Brigade",
-                                        "Iron Brigade (Meredith)")
-    calef = battery(demo, "2nd U.S., Battery A (Calef)")
-    set_state(demo, davis, charge_bonus_used=True)
-    set_state(demo, archer, retreated=True, m_hits=4)
-    set_state(demo, cutler, retreated=True, forced_move="Re")
-    set_state(demo, iron, charge_bonus_used=True)  # a defender does not charge in the attacker's turn
-    set_state(demo, calef, forced_move="Re")
-    game = at_disorder(demo)
-    page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "apply charge disorder: 1M to" in page
-    response = client.post(f"/games/{game.pk}/next/", {"version": game.version}, **HTMX)
-    assert "Not yet: apply charge disorder" in response.content.decode()
-    response = disorder_post(client, game)
-    body = response.content.decode()
-    assert body.lstrip().startswith('<div id="live"')
-    event = Event.objects.get(game=game, kind="ChargeDisorderApplied")
-    assert set(event.inputs["units"]) == {davis.key, archer.key, cutler.key, calef.key}
-    assert (fresh(davis).m_hits, fresh(archer).m_hits, fresh(cutler).m_hits, fresh(calef).m_hits) == (1, 4, 1, 1)
-    assert fresh(iron).m_hits == 0
-    notes = {u["unit"]: " ".join(u["notes"]) for u in event.result["units"]}
-    assert "charge disorder: used charge bonus → 1M" in notes[davis.key]
-    assert "the unit stays Demoralized" in notes[archer.key]
-    assert "apply charge disorder" not in body and "Done: Charge disorder" in body
-    response = disorder_post(client, game)
-    assert "Charge disorder is already applied this turn." in response.content.decode()
-    advance(game, game.version, "test")
-    game.refresh_from_db()
-    assert game.step != "charge_disorder"
-    assert state_matches_events(game)
-
-
-def test_charge_disorder_by_plain_post_with_units_the_table_ticks(client, demo):
-    pettigrew = brigade(demo, "Pettigrew's Brigade")
-    game = at_disorder(demo)
-    page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "no unit used charge movement or retreated" in page
-    assert "apply charge disorder" not in page  # nothing pending
-    response = disorder_post(client, game, also=[slot(pettigrew)], htmx=False)
-    assert response.status_code == 302
-    pettigrew = fresh(pettigrew)
-    assert pettigrew.m_hits == 1 and pettigrew.charge_bonus_used
-    assert Event.objects.get(game=game, kind="ChargeDisorderApplied").inputs["also"] == [pettigrew.key]
-
-
-def test_charge_disorder_bad_input_nothing_to_apply_and_stale(client, demo):
-    cutler = brigade(demo, "Cutler's Brigade")
-    game = at_disorder(demo)
-    version = game.version
-    response = disorder_post(client, game, also=[slot(cutler)])  # a defender's unit is not offered
-    assert "Select a valid choice" in response.content.decode()
-    response = disorder_post(client, game)
-    assert "No unit suffers charge disorder this turn." in response.content.decode()
-    response = client.post(f"/games/{game.pk}/assault/disorder/", {}, **HTMX)
-    assert "The form was incomplete: nothing was changed." in response.content.decode()
-    set_state(game, brigade(game, "Davis's Brigade"), retreated=True)
-    response = disorder_post(client, game, version=version)
-    assert "The game moved on since this page was drawn" in response.content.decode()
-    assert not Event.objects.filter(game=game, kind="ChargeDisorderApplied").exists()
-
-
-def test_charge_disorder_outside_its_step_is_refused_and_undo_takes_it_back(client, demo):
-    davis = brigade(demo, "Davis's Brigade")
-    set_state(demo, davis, charge_bonus_used=True)
-    response = disorder_post(client, demo)
-    assert "Charge disorder is applied in its own step" in response.content.decode()
-    game = at_disorder(demo)
-    disorder_post(client, game)
-    assert fresh(davis).m_hits == 1
-    game.refresh_from_db()
-    client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
-    assert fresh(davis).m_hits == 0
-    assert Event.objects.filter(game=game, kind="EventUndone").last().undoes.kind == "ChargeDisorderApplied"
-    assert "apply charge disorder: 1M to Davis" in client.get(f"/games/{game.pk}/").content.decode()
-    assert state_matches_events(game)

@@ -1,0 +1,143 @@
+"""The panic phase at the table, adjoining panic (6.2): naming the divisions adjoining one that panicked, and their
+tests, round after round."""
+
+import re
+
+from republic.games.models import Event, Game, Unit
+from republic.games.steps.division_panic import state as panic_state
+from republic.games.steps.walk import advance, pending
+from republic.rules.division_panic import PanicTrigger
+from tests.games.conftest import brigade, payload, set_state, state_matches_events, summary
+from tests.games.test_internal_panic import HTMX, at_step, declare_post, division, fresh, panic_post
+
+
+def panicked_heth(client, demo, **p4) -> Game:
+    """Heth's Division panics on its internal test; the game moves on to the adjoining step."""
+    game = at_step(demo, "internal_panic", Heth=True, **p4)
+    panic_post(client, game, division(game, "Heth's Division"), die="1")
+    advance(fresh(game), None, "test")
+    game = fresh(game)
+    assert game.step == "adjoining_panic"
+    return game
+
+
+def test_the_table_names_the_divisions_adjoining_one_that_panicked(client, demo):
+    game = panicked_heth(client, demo)
+    assert pending(game) == ["say which divisions adjoin Heth's Division, which panicked"]
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Heth&#x27;s Division panicked: which divisions adjoin it?" in page
+    assert "Wadsworth&#x27;s Division (Union)" in page and "Buford&#x27;s Cavalry Division (Union)" in page
+    wads = division(game, "Wadsworth's Division")
+    response = declare_post(client, game, division(game, "Heth's Division"), [wads])
+    assert "Adjoining Heth&#x27;s Division: Wadsworth&#x27;s Division" in response.content.decode()
+    game = fresh(game)
+    assert pending(game) == ["roll the adjoining panic test of Wadsworth's Division (round 2)"]
+    assert "Wadsworth&#x27;s Division: adjoining panic test" in client.get(f"/games/{game.pk}/").content.decode()
+    assert state_matches_events(game)
+
+
+def test_no_adjoining_division_ends_the_phase(client, demo):
+    game = panicked_heth(client, demo)
+    response = declare_post(client, game, division(game, "Heth's Division"), [], htmx=False)
+    assert response.status_code == 302
+    event = Event.objects.get(game=game, kind="AdjoiningDeclared")
+    assert summary(event) == "No division adjoins Heth's Division"
+    assert pending(fresh(game)) == []
+    assert "the panic phase is over" in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_panic_spreads_round_by_round_and_each_condition_is_tested_once(client, demo):
+    game = panicked_heth(client, demo)
+    heth, wads = division(game, "Heth's Division"), division(game, "Wadsworth's Division")
+    buford = division(game, "Buford's Cavalry Division")
+    declare_post(client, game, heth, [wads])
+    # round 2: Wadsworth (crack and veteran: average grade veteran, pass 5) fails on a 1 + 2 = 3
+    response = panic_post(client, fresh(game), wads, die="1")
+    assert "Wadsworth&#x27;s Division panics (1 + 2 unshaken = 3 against 5)" in response.content.decode()
+    wads.refresh_from_db()
+    assert wads.panicked and wads.orders == "defend"
+    game = fresh(game)
+    assert pending(game) == ["say which divisions adjoin Wadsworth's Division, which panicked"]
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    # Heth is offered ticked already (adjoining works both ways); Buford is offered unticked
+    assert re.search(rf'name="adjoining-{wads.pk}-adjoining" value="{heth.pk}"[^>]*checked>', page)
+    assert re.search(rf'name="adjoining-{wads.pk}-adjoining" value="{buford.pk}"[^>]*"\s*>', page)
+    declare_post(client, game, wads, [heth, buford])
+    game = fresh(game)
+    # Heth panicked already: it tests no more; Buford tests in round 3
+    assert pending(game) == ["roll the adjoining panic test of Buford's Cavalry Division (round 3)"]
+    panic_post(client, game, buford, die="10")
+    game = fresh(game)
+    assert pending(game) == []
+    state = panic_state(game)
+    assert [len(r.tests) for r in state.rounds] == [1, 1, 1]
+    assert [p.round for _, p in state.tests] == [1, 2, 3]
+    response = client.post(f"/games/{game.pk}/next/", {"version": game.version}, **HTMX)
+    assert response.status_code == 200
+    assert fresh(game).step != "adjoining_panic"
+    assert state_matches_events(game)
+
+
+def test_a_division_that_held_its_internal_test_tests_again_for_adjoining_panic(client, demo):
+    game = at_step(demo, "internal_panic", Heth=True, Wadsworth=True)
+    heth, wads = division(game, "Heth's Division"), division(game, "Wadsworth's Division")
+    panic_post(client, game, heth, die="1")  # panics
+    panic_post(client, fresh(game), wads, die="10")  # holds
+    advance(fresh(game), None, "test")
+    declare_post(client, fresh(game), heth, [wads])
+    assert pending(fresh(game)) == ["roll the adjoining panic test of Wadsworth's Division (round 2)"]
+    response = panic_post(client, fresh(game), wads, die="3")
+    event = Event.objects.filter(game=game, kind="DivisionPanicTested").last()
+    assert payload(event).triggers == (PanicTrigger.ADJOINING,) and payload(event).rolls()[0].label == "adjoining panic"
+    assert "Wadsworth&#x27;s Division holds (3 + 2 unshaken = 5 against 5)" in response.content.decode()
+    assert pending(fresh(game)) == []
+
+
+def test_bad_adjoining_input_is_refused(client, demo):
+    other_game_division = 999999
+    game = panicked_heth(client, demo)
+    heth = division(game, "Heth's Division")
+    prefix = f"adjoining-{heth.pk}"
+    response = client.post(f"/games/{game.pk}/panic/adjoining/{heth.pk}/",
+                           {f"{prefix}-version": game.version, f"{prefix}-adjoining": [str(other_game_division)]},
+                           **HTMX)
+    assert "Select a valid choice" in response.content.decode()
+    response = client.post(f"/games/{game.pk}/panic/adjoining/{heth.pk}/",
+                           {f"{prefix}-version": game.version, f"{prefix}-adjoining": [str(heth.pk)]})
+    assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+    old = game.version
+    declare_post(client, game, heth, [])
+    response = declare_post(client, fresh(game), heth, [], version=old)
+    assert "The game moved on since this page was drawn" in response.content.decode()
+    response = client.post(f"/games/{game.pk}/panic/adjoining/{heth.pk}/", {}, **HTMX)
+    assert "The form was incomplete" in response.content.decode()
+    wads = division(game, "Wadsworth's Division")
+    response = declare_post(client, fresh(game), wads, [])
+    assert "has no adjoining divisions to name now" in response.content.decode()
+    assert Event.objects.filter(game=game, kind="AdjoiningDeclared").count() == 1
+
+
+def test_undo_of_a_declaration_asks_for_it_again(client, demo):
+    game = panicked_heth(client, demo)
+    heth = division(game, "Heth's Division")
+    declare_post(client, game, heth, [division(game, "Wadsworth's Division")])
+    client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
+    assert pending(fresh(game)) == ["say which divisions adjoin Heth's Division, which panicked"]
+    assert state_matches_events(game)
+
+
+def test_a_division_emptied_by_desertion_still_spreads_panic(client, demo):
+    """A division that panicked keeps its place in the phase as it stood when it tested."""
+    heth = division(demo, "Heth's Division")
+    for name in ("Archer's Brigade", "Davis's Brigade", "Pettigrew's Brigade"):
+        set_state(demo, brigade(demo, name), bases=0, destroyed=True)
+    for battery in Unit.objects.filter(game=demo, division=heth).batteries():
+        set_state(demo, battery, abandoned=True)
+    game = at_step(demo, "internal_panic", Heth=True)
+    panic_post(client, game, heth, die="1", out_of_town="on", across_bridge_or_ford="on",
+               away_from_rear_assault="on")  # Brockenbrough (green, 4 bases): Rt 1 + 3 = 4 desert
+    brock = brigade(game, "Brockenbrough's Brigade")
+    assert brock.bases == 0 and brock.destroyed
+    advance(fresh(game), None, "test")
+    declare_post(client, fresh(game), heth, [division(game, "Wadsworth's Division")])
+    assert pending(fresh(game)) == ["roll the adjoining panic test of Wadsworth's Division (round 2)"]
