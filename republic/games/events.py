@@ -7,8 +7,9 @@ payload, so every reader uses typed fields. Names of units and leaders are kept 
 event says who it was about without reading the rows again.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, SavedFireInput, SavedFireResult
 from republic.rules.assault import AssaultRoundInput, AssaultRoundResult
@@ -487,6 +488,15 @@ def payload_of(event: Stored) -> Payload:
     """The event's payload, as its kind's type."""
     payload: Payload = decode(KINDS[event.kind], event.payload)
     return payload
+
+
+P = TypeVar("P", bound=Payload)
+
+
+def read_all(found: Iterable[Stored], kind: type[P]) -> list[P]:
+    """The payloads of the events of this kind among ``found``, in order."""
+    return [payload for event in found if event.kind == kind.__name__
+            if isinstance(payload := payload_of(event), kind)]
 
 
 def results(value: Any) -> list[Explained]:

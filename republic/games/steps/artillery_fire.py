@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits
+from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, read_all
 from republic.games.forms import DiceForm, VersionForm, die_field, inches_field
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
@@ -64,7 +64,7 @@ def state(game: Game) -> ArtilleryState:
     units = {u.key: u for u in Unit.objects.filter(game=game).select_related("division__side")
              .order_by("division__side__order", "order")}
     events = list(this_turn(game, [StepKey.ARTILLERY_FIRE], [ArtilleryFired, FireSaved]))
-    saved = {event.payload["unit"] for event in events if event.kind == FireSaved.__name__}
+    saved = {p.unit for p in read_all(events, FireSaved)}
     ready = [u for u in units.values() if u.battery and not u.abandoned and not u.limbered and not u.fired_this_turn
              and u.m_hits < MAX_M_HITS and u.key not in saved]
     return ArtilleryState(game, units, ready, waiting(game), events)

@@ -19,6 +19,7 @@ from republic.games.events import (
     LeaderCheckedForCasualty,
     StepAdvanced,
     payload_of,
+    read_all,
 )
 from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, this_turn
@@ -87,7 +88,7 @@ def state(game: Game) -> CheckState:
         for command in units[key].division.chain():
             by_command[command.pk] += n
     events = list(this_turn(game, [game.step_key], [LeaderCheckedForCasualty, HorsDeCombatSkipped]))
-    checked = {event.payload["leader"] for event in events}
+    checked = {p.leader for kind in (LeaderCheckedForCasualty, HorsDeCombatSkipped) for p in read_all(events, kind)}
     leaders = (Leader.objects.filter(game=game, hors_de_combat=False, removed=False)
                .select_related("command__side").order_by("command__side__order", "command__order", "pk"))
     return CheckState(game, lost, units, dict(by_command), [lr for lr in leaders if lr.pk not in checked], events)

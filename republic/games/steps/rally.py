@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import RallyResolved
+from republic.games.events import RallyResolved, read_all
 from republic.games.forms import DiceForm, die_field, inches_field
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
@@ -32,7 +32,7 @@ class RallyState:
 
 def state(game: Game) -> RallyState:
     rallied = list(this_turn(game, [StepKey.RALLY], [RallyResolved]))
-    done = {event.payload["unit"] for event in rallied}
+    done = {p.unit for p in read_all(rallied, RallyResolved)}
     units = (Unit.objects.filter(game=game, m_hits__gt=0).of_side(game.attacker).in_play().in_battle_order()
              .select_related("division__parent__parent").prefetch_related("division__leaders"))
     leaders = list(Leader.objects.filter(game=game, command__side=game.attacker, removed=False, hors_de_combat=False)

@@ -3,7 +3,7 @@
 from collections import Counter
 from dataclasses import dataclass
 
-from republic.games.events import FormationChanged, ManeuverRolled, payload_of
+from republic.games.events import FormationChanged, ManeuverRolled, read_all
 from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Game, Leader, Unit
 from republic.rules.maneuver import ManeuverAction
@@ -30,12 +30,9 @@ class MoveState:
 def state(game: Game) -> MoveState:
     units = list(Unit.objects.filter(game=game).of_side(game.attacker).in_play().in_battle_order()
                  .prefetch_related("division__leaders"))
-    rolls = {}
-    for event in this_turn(game, [StepKey.MOVE], [ManeuverRolled]):
-        rolled = payload_of(event)
-        assert isinstance(rolled, ManeuverRolled)
-        rolls[rolled.unit] = rolled
-    changes = Counter(event.payload["unit"] for event in this_turn(game, [StepKey.MOVE], [FormationChanged]))
+    events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged]))
+    rolls = {rolled.unit: rolled for rolled in read_all(events, ManeuverRolled)}
+    changes = Counter(changed.unit for changed in read_all(events, FormationChanged))
     return MoveState(game, units, rolls, changes, helpful_leaders(game, game.attacker.pk if game.attacker else None))
 
 

@@ -1,0 +1,201 @@
+"""Typed events: one payload type per kind, each stored as JSON and read back to the same value, each worded by
+the words module; and a chart cell is worded in the rule's terms, never by its key in the chart file."""
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from republic.charts import shipped_chart
+from republic.games import events as ev
+from republic.games.text import cell, describe, words
+from republic.rules.artillery import ArtilleryFireInput, SavedFireInput, resolve_artillery_fire, resolve_saved_fire
+from republic.rules.assault import AssaultRoundInput, resolve_assault_round
+from republic.rules.assault_on_units import RoundUnit, resolve_round_on_units
+from republic.rules.assault_sides import AssaultSide, Contact
+from republic.rules.assault_table import AssaultColumn, AssaultOutcome, Struck
+from republic.rules.battery_functions import BatteryFunctionsInput, resolve_battery_functions
+from republic.rules.catalog import MECHANICS
+from republic.rules.codec import decode
+from republic.rules.dice import Roll, d10
+from republic.rules.division_panic import DivisionUnit, PanicTrigger, division_panic_test
+from republic.rules.examples import EXAMPLES
+from republic.rules.fire_results import (
+    ArtilleryHitsInput,
+    FireHits,
+    FireTarget,
+    resolve_artillery_hits,
+    resolve_fire_hits,
+)
+from republic.rules.hits import Hits
+from republic.rules.leaders import HorsDeCombatInput, resolve_hors_de_combat
+from republic.rules.maneuver import ManeuverInput, resolve_maneuver
+from republic.rules.morale import DisorderInput, resolve_disorder
+from republic.rules.panic import DemoralizedPanicInput, resolve_demoralized_panic
+from republic.rules.rally import RallyInput, resolve_rally
+from republic.rules.results import CellUse, Provenance
+from republic.rules.sequence import StepKey
+from republic.rules.skirmish import (
+    SkirmishAttackInput,
+    resolve_skirmish_attack,
+    resolve_skirmish_blocks,
+)
+from republic.rules.troops import BatteryFunction, BatteryType, Cover, Formation, Grade, UnitKind
+from republic.rules.troops import Leader as LeaderValue
+from republic.rules.units import Correction, UnitState
+
+CHART = shipped_chart()
+
+
+def resolved(name: str) -> tuple[Any, Any]:
+    """The engine's example input of a mechanic, and its result."""
+    mechanic = MECHANICS[name]
+    inputs = decode(mechanic.inputs, EXAMPLES[name])
+    return inputs, mechanic.resolve(CHART, inputs)
+
+
+def unit(key: str, **fields: Any) -> UnitState:
+    return UnitState(key, fields.pop("kind", UnitKind.INFANTRY), fields.pop("grade", Grade.VETERAN),
+                     fields.pop("bases", 4), fields.pop("bases_start", 4), **fields)
+
+
+def _round() -> ev.AssaultRoundResolved:
+    attackers = (RoundUnit(unit("unit:1", bases=6), Contact.ALL_OUT),)
+    defenders = (RoundUnit(unit("unit:2", grade=Grade.GREEN), Contact.ALL_OUT),
+                 RoundUnit(unit("unit:3", kind=UnitKind.ARTILLERY, bases=1, bases_start=1,
+                                battery_type=BatteryType.M_SB, saved_fire=True), Contact.GENERAL))
+    inputs = AssaultRoundInput(AssaultSide.of(d10(9), tuple((m.unit, m.contact, Cover.NONE) for m in attackers)),
+                               AssaultSide.of(d10(2), tuple((m.unit, m.contact, Cover.LIGHT) for m in defenders),
+                                              struck=Struck.FLANK))
+    printed = CHART.overlay({c.table: "defender 3P 1B carry" for c in AssaultColumn})
+    result = resolve_assault_round(printed, inputs)
+    on_units = resolve_round_on_units(printed, result, attackers, defenders, struck=Struck.FLANK)
+    conditions = ev.RoundConditions((ev.UnitCover("unit:1", Cover.NONE), ev.UnitCover("unit:2", Cover.LIGHT),
+                                     ev.UnitCover("unit:3", None)), Struck.FLANK, None, AssaultColumn.PITCHED_BATTLE,
+                                    (7,), (), ("unit_3",), printed="defender 3P 1B carry")
+    names = tuple(ev.NamedUnit(f"unit:{n}", f"Unit {n}") for n in (1, 2, 3))
+    return ev.AssaultRoundResolved(40, 1, 2, names, conditions, inputs, result, on_units,
+                                   app_outcome=AssaultOutcome.parse("both 1M roll again"))
+
+
+def _division_test() -> ev.DivisionPanicTested:
+    units = (DivisionUnit("unit:1", Grade.GREEN, 4), DivisionUnit("unit:2", Grade.VETERAN, 0))
+    rolls = {PanicTrigger.INTERNAL: d10(1), PanicTrigger.ADJOINING: d10(2)}
+    result = division_panic_test(CHART.overlay({"panic_pass": 7}), units, rolls)
+    return ev.DivisionPanicTested("12", "Heth's Division", 2, tuple(rolls), units,
+                                  (ev.NamedUnit("unit:1", "Archer"), ev.NamedUnit("unit:2", "Davis")),
+                                  tuple(ev.LabelledRoll(f"{t.value} panic", r) for t, r in rolls.items()), result,
+                                  printed_pass=7, app=ev.AppReading(6, False, None, 0))
+
+
+def examples() -> list[ev.Payload]:
+    rally_inputs = RallyInput.of(unit("unit:1", m_hits=2), d10(6), LeaderValue.parse("E1"), 3.0)
+    maneuver_inputs = ManeuverInput.of(unit("unit:1"), d10(4), division_leader=LeaderValue.parse("E1"))
+    battery = unit("unit:5", kind=UnitKind.ARTILLERY, bases=1, bases_start=1, battery_type=BatteryType.M_RIFLE)
+    functions = BatteryFunctionsInput.planned(battery, (BatteryFunction.LIMBER,), will_fire=False)
+    attack = SkirmishAttackInput.of(unit("unit:1"), 2.0, d10(8))
+    blocks, _ = resolved("skirmish_blocks")
+    fire = ArtilleryFireInput.of(battery, (), unit("unit:2"), range=3.0, roll=d10(10))
+    fired = resolve_artillery_fire(CHART, fire)
+    shared = resolve_artillery_hits(CHART, ArtilleryHitsInput(fired.result, FireTarget.of(unit("unit:2"))))
+    saved = SavedFireInput.of(battery)
+    demoralized = DemoralizedPanicInput.of(unit("unit:1", grade=Grade.GREEN, m_hits=4, p_hits_turn=4, bases=3))
+    hdc = HorsDeCombatInput(Roll((5, 5)), 2, True)
+    replace_inputs, replace_result = resolved("leader_replacement")
+    disorder = DisorderInput(1, used_charge_bonus=True)
+    taken = resolve_fire_hits(unit("unit:2", saved_fire=False), FireHits("unit:2", 2, 1, 1))
+    block = ev.DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
+    return [
+        ev.FirstAttackerChosen(3, "Union", "die roll"),
+        ev.StepAdvanced(StepKey.ARTILLERY_FIRE, StepKey.FIRE_HORS_DE_COMBAT,
+                        (ev.UnitFireHits("unit:2", "Cutler", taken),), turn_ended=False),
+        ev.EventUndone(4),
+        ev.CorrectionMade("unit:1", "Davis", Correction.M_PLUS, (ev.FieldValue("m_hits", 1),)),
+        ev.OrdersChanged(9, "Heth's Division", "hold"),
+        ev.RallyResolved("unit:1", "Davis", rally_inputs, resolve_rally(CHART, rally_inputs), ("A. P. Hill (P1)",)),
+        ev.LeaderReplaced(4, "Henry Heth", "Heth's Division", replace_inputs, replace_result),
+        ev.ManeuverRolled("unit:1", "Davis", maneuver_inputs, resolve_maneuver(CHART, maneuver_inputs), "Henry Heth",
+                          LeaderValue.parse("E1")),
+        ev.FormationChanged("unit:1", "Davis", Formation.TWO_LINE, Formation.OPEN_ORDER),
+        ev.SkirmishersDeployed("unit:1", "Davis", 0, 2, 2),
+        ev.ChargeBonusUsed("unit:1", "Davis"),
+        ev.ChargeBonusCleared("unit:1", "Davis"),
+        ev.BatteryFunctionsUsed("unit:5", "Calef", functions, resolve_battery_functions(CHART, functions),
+                                (BatteryFunction.LIMBER,)),
+        ev.SkirmishBlocksDeclared("Union", (block,), ("unit:1#1", "unit:1#2")),
+        ev.SkirmishBlocksRolled("Union", (block,), blocks, resolve_skirmish_blocks(CHART, blocks), ("unit:1#1",)),
+        ev.SkirmishAttacked("unit:1", "Davis", "unit:2", "Iron", attack, resolve_skirmish_attack(CHART, attack),
+                            (FireHits("unit:2", m=1),)),
+        ev.ArtilleryFired((ev.NamedUnit("unit:5", "Calef"),), ev.NamedUnit("unit:2", "Cutler"), None, None, fire,
+                          Hits(2, 1), fired, shared, (FireHits("unit:2", 2, 1),)),
+        ev.FireSaved("unit:5", "Calef", saved, resolve_saved_fire(CHART, saved)),
+        ev.DemoralizedPanicTested("unit:1", "Davis", demoralized, resolve_demoralized_panic(CHART, demoralized),
+                                  "Re 1"),
+        ev.LeaderCheckedForCasualty(4, "Henry Heth", "Heth's Division", hdc, resolve_hors_de_combat(CHART, hdc)),
+        ev.HorsDeCombatSkipped(4, "Henry Heth"),
+        ev.AssaultDeclared(1, (ev.Member("unit:1", "Davis", Contact.ALL_OUT),),
+                           (ev.Member("unit:2", "Cutler", Contact.GENERAL),
+                            ev.Member("unit:3", "Hall", Contact.ALL_OUT))),
+        _round(),
+        ev.AssaultEnded(40, 1, 2, "Davis against Cutler"),
+        ev.ChargeDisorderApplied((ev.Disordered("unit:1", "Davis", disorder, resolve_disorder(CHART, disorder)),)),
+        _division_test(),
+        ev.AdjoiningDeclared("12", "Heth's Division", ("14",), ("Wadsworth's Division",)),
+        ev.EarlierRecord("RallyResolved", "Davis's Brigade rallies"),
+    ]
+
+
+@dataclass
+class Stored:
+    """An event as the database gives it back: its kind and its payload's JSON."""
+
+    kind: str
+    payload: Any
+    game_turn: int = 1
+    player_turn: int = 2
+    undoes: Any = None
+
+
+def test_every_kind_of_event_has_an_example():
+    assert {type(p) for p in examples()} == set(ev.KINDS.values())
+
+
+@pytest.mark.parametrize("payload", examples(), ids=lambda p: type(p).__name__)
+def test_a_payload_stored_as_json_reads_back_the_same(payload):
+    text = json.dumps(ev.stored(payload))
+    assert ev.payload_of(Stored(ev.kind_of(payload), json.loads(text))) == payload
+
+
+@pytest.mark.parametrize("payload", examples(), ids=lambda p: type(p).__name__)
+def test_every_kind_of_event_is_worded(payload):
+    said = describe(Stored(ev.kind_of(payload), ev.stored(payload)))  # type: ignore[arg-type]
+    assert said and "{" not in said and "None" not in said
+    if not isinstance(payload, ev.StepAdvanced | ev.EventUndone):
+        assert said == words(payload)
+
+
+def test_the_words_of_a_few_events_read_as_the_table_says_them():
+    found = {type(p): describe(Stored(ev.kind_of(p), ev.stored(p))) for p in examples()}  # type: ignore[arg-type]
+    assert found[ev.StepAdvanced] == ("On to fire: Hors de combat checks (Cutler: 2M 1B, now Rattled, 3 bases left, "
+                                      "skirmishers now green)")
+    assert found[ev.EventUndone] == "Undone: event #4"
+    assert found[ev.ArtilleryFired].startswith("Calef fires at Cutler: 2M 1B (printed chart); Cutler 2M 1B")
+    assert found[ev.AssaultRoundResolved].startswith("Assault 1, round 2: ")
+    assert "(printed chart: defender 3P 1B carry) → defender 1B 3P carry" in found[ev.AssaultRoundResolved]
+
+
+def test_an_event_stamped_at_the_end_of_a_player_turn_says_so():
+    payload = ev.StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, turn_ended=True)
+    said = describe(Stored(ev.kind_of(payload), ev.stored(payload), 3, 2))  # type: ignore[arg-type]
+    assert said == "On to command: Defenders exchange messages (end of player turn 2 of game turn 3)"
+
+
+@pytest.mark.parametrize("table", list(CHART.tables.values()), ids=lambda t: t.name)
+def test_a_chart_cell_is_worded_by_its_tables_title_and_the_rules_names(table):
+    keys = [band.label() for band in table.bands] or [f"{r}, {c}" if c else r for r, c in table.cells]
+    for key in keys:
+        said = cell(CellUse(table.name, key, "7", Provenance.PROVISIONAL))
+        assert said.startswith(f"{table.spec.title}: ") and said.endswith(" = 7 (provisional)")
+        assert "_" not in said.split(": ", 1)[1], said  # no key of the chart file shows through
+    assert cell(CellUse(table.name, keys[0], "7", Provenance.PRINTED)).endswith("(printed chart)")
