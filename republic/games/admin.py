@@ -51,8 +51,6 @@ class SetUpOnly:
 
 
 class StateAdmin(SetUpOnly, admin.ModelAdmin):
-    list_filter = ("game",)
-    readonly_fields = ("game",)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         obj = self.get_object(request, admin.utils.unquote(object_id))
@@ -198,7 +196,7 @@ class SideAdmin(StateAdmin):
     form = SideForm
     list_display = ("name", "game", "players", "order")
     search_fields = ("name", "players", "game__name")
-    readonly_fields = ()
+    list_filter = ("game",)
 
     def get_readonly_fields(self, request, obj=None):
         return ("game",) if obj is not None else ()  # a side stays in its game
@@ -264,6 +262,7 @@ class CommandAdmin(StateAdmin):
     form = CommandForm
     list_display = ("name", "level", "side", "parent", "orders", "game")
     list_filter = ("game", "level", "orders")
+    readonly_fields = ("game",)
     search_fields = ("name", "side__name", "leaders__name")
     inlines = [LeaderInline]
 
@@ -296,6 +295,7 @@ class LeaderAdmin(StateAdmin):
     form = LeaderForm
     list_display = ("name", "leader_class", "rating", "command", "hors_de_combat", "removed", "game")
     list_filter = ("game", "leader_class", "hors_de_combat", "removed")
+    readonly_fields = ("game",)
     search_fields = ("name", "command__name")
 
     def parent_of(self, obj):
@@ -359,6 +359,7 @@ class UnitAdmin(StateAdmin):
     )
     list_display = ("name", "division", "kind", "grade", "bases", "bases_start", "m_hits", "condition", "game")
     list_filter = ("game", "kind", "grade", "destroyed", "abandoned")
+    readonly_fields = ("game",)
     search_fields = ("name", "division__name")
 
     def parent_of(self, obj):

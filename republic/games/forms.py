@@ -43,6 +43,14 @@ def inches_field(label: str, help_text: str = "Measured on the table, in this ga
                               help_text=help_text, **kwargs)
 
 
+def offer(form: forms.Form, name: str, choices: Any) -> None:
+    """Give a choice field of a form the choices of the game at hand."""
+    field = form.fields[name]
+    if not isinstance(field, forms.ChoiceField):
+        raise TypeError(f"{name} is not a choice field")
+    field.choices = choices
+
+
 class DiceForm(VersionForm):
     """Base of every form that takes dice. Subclasses list their die fields in ``dice_fields``; pressing
     "Roll for me" (a submit button named ``roll`` with value ``app``) rolls every one of them instead."""

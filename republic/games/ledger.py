@@ -100,7 +100,10 @@ class Action:
         (and on ``obj`` too), so a row read twice is still saved whole and the before-values stay true."""
         if obj.pk is None or type(obj) not in _KEY:
             raise TypeError(f"cannot track a change to {obj!r}")
-        attname = obj._meta.get_field(field).attname
+        found = obj._meta.get_field(field)
+        if not isinstance(found, models.Field):
+            raise TypeError(f"{field} is not a field of {obj!r}")
+        attname = found.attname
         key = (_KEY[type(obj)], obj.pk)
         tracked, changed = self._dirty.get(key, (obj, set()))
         before, after = _plain(getattr(tracked, attname)), _plain(value)
@@ -216,7 +219,7 @@ def undo_last(game: Game, version: int | None, actor: str = "") -> Event:
 
 def undo_to(game: Game, seq: int, version: int | None, actor: str = "") -> list[Event]:
     """Take back every event after ``seq``, latest first, each as its own undo event (a game master's tool)."""
-    undone = []
+    undone: list[Event] = []
     while True:
         current = Game.objects.get(pk=game.pk)
         candidates = [e for e in undoable(current) if e.seq > seq]

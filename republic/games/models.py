@@ -166,6 +166,20 @@ class Command(models.Model):
         return found
 
 
+class LeaderQuerySet(models.QuerySet["Leader"]):
+    def of_side(self, side: "Side | int | None") -> "LeaderQuerySet":
+        return self.filter(command__side=side) if side is not None else self.none()
+
+    def in_action(self) -> "LeaderQuerySet":
+        """Neither hors de combat nor replaced."""
+        return self.filter(removed=False, hors_de_combat=False)
+
+    def energetic_or_proficient(self) -> "LeaderQuerySet":
+        """The leaders whose class adds to a maneuver roll or an assault within 2" (cautious ones add nothing)."""
+        return (self.filter(leader_class__in=[LeaderClass.ENERGETIC, LeaderClass.PROFICIENT])
+                .select_related("command").order_by("command__order", "pk"))
+
+
 class Leader(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="leaders")
     command = models.ForeignKey(Command, on_delete=models.CASCADE, related_name="leaders")
@@ -175,6 +189,8 @@ class Leader(models.Model):
     hors_de_combat = models.BooleanField(default=False)
     replaced_this_turn = models.BooleanField(default=False)
     removed = models.BooleanField(default=False, help_text="out of play: replaced by the next in the chain")
+
+    objects = LeaderQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"{self.name} ({self.value})"

@@ -29,7 +29,7 @@ import csv
 import datetime
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 from django.conf import settings
@@ -121,7 +121,7 @@ class _Reader:
     def __init__(self, where_of):
         self.where_of = where_of
 
-    def fail(self, path: str, problem: str):
+    def fail(self, path: str, problem: str) -> NoReturn:
         raise ScenarioError(self.where_of(path), problem)
 
     def mapping(self, data: Any, path: str, allowed: set[str]) -> dict:
@@ -300,8 +300,8 @@ def parse_scenario(text: str) -> Scenario:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark else ""
-        raise ScenarioError(where, f"not readable YAML or JSON: {getattr(exc, 'problem', exc)}") from None
+        at = f"line {mark.line + 1}" if mark else ""
+        raise ScenarioError(at, f"not readable YAML or JSON: {getattr(exc, 'problem', exc)}") from None
     if root is None:
         raise ScenarioError("", "the file is empty")
     lines: dict[str, int] = {}
@@ -309,8 +309,8 @@ def parse_scenario(text: str) -> Scenario:
         data = _construct(yaml.SafeLoader(""), root, "", lines, [], [0])
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        where = f"line {mark.line + 1}" if mark else ""
-        raise ScenarioError(where, f"not a plain scenario value: {getattr(exc, 'problem', None) or exc}") from None
+        at = f"line {mark.line + 1}" if mark else ""
+        raise ScenarioError(at, f"not a plain scenario value: {getattr(exc, 'problem', None) or exc}") from None
 
     def where(path: str) -> str:
         probe = path

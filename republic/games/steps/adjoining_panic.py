@@ -7,7 +7,7 @@ from django import forms
 from django.urls import reverse
 
 from republic.games.events import AdjoiningDeclared
-from republic.games.forms import VersionForm
+from republic.games.forms import VersionForm, offer
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Command, Event, Game
 from republic.games.steps.base import Bound, Step
@@ -28,7 +28,7 @@ class AdjoiningForm(VersionForm):
 
     def __init__(self, *args: Any, choices: list[tuple[str, str]] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
         super().__init__(*args, **kwargs)
-        self.fields["adjoining"].choices = list(choices)
+        offer(self, "adjoining", list(choices))
 
 
 def _choices(s: PanicState, division_id: str) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from django import forms
 from django.urls import reverse
 
 from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, read_all
-from republic.games.forms import DiceForm, VersionForm, die_field, inches_field
+from republic.games.forms import DiceForm, VersionForm, die_field, inches_field, offer
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Step
@@ -104,11 +104,11 @@ class ArtilleryFireForm(DiceForm):
     def __init__(self, *args: Any, partners: list[Unit] = (), targets: list[Unit] = (),  # type: ignore[assignment]
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["joined"].choices = [(b.key, f"{b.name} ({b.get_battery_type_display()})") for b in partners]
+        offer(self, "joined", [(b.key, f"{b.name} ({b.get_battery_type_display()})") for b in partners])
         choices = [(u.key, unit_label(u)) for u in targets]
-        self.fields["target"].choices = [("", "choose the target"), *choices]
-        self.fields["tandem"].choices = [("", "none"), *choices]
-        self.fields["adjacent"].choices = [("", "none"), *choices]
+        offer(self, "target", [("", "choose the target"), *choices])
+        offer(self, "tandem", [("", "none"), *choices])
+        offer(self, "adjacent", [("", "none"), *choices])
 
     def clean_printed(self) -> Hits | None:
         text = self.cleaned_data.get("printed", "").strip()
@@ -194,11 +194,11 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
         for member in group:
             action.apply(member, after_firing(member.to_rules()))
         worst = max(group, key=lambda b: b.m_hits + b.damage).name if joined else ""
+        named = {role: NamedUnit(u.key, u.name) for role, u in roles.items() if u is not None}
         return action.record(ArtilleryFired(
-            tuple(NamedUnit(b.key, b.name) for b in group), NamedUnit(target.key, target.name),
-            *(NamedUnit(u.key, u.name) if u else None for u in (roles[TargetRole.TANDEM], roles[TargetRole.ADJACENT])),
-            inputs=inputs, printed=printed, result=result, shared=shared,
-            hits=fire_hits(shared, {role: u.key for role, u in roles.items() if u is not None}), worst=worst))
+            tuple(NamedUnit(b.key, b.name) for b in group), named[TargetRole.MAIN], named.get(TargetRole.TANDEM),
+            named.get(TargetRole.ADJACENT), inputs=inputs, printed=printed, result=result, shared=shared,
+            hits=fire_hits(shared, {role: u.unit for role, u in named.items()}), worst=worst))
 
 
 def save_fire(game: Game, battery: Unit, form: SaveFireForm, actor: str) -> Event:

@@ -8,7 +8,7 @@ from django import forms
 from django.urls import reverse
 
 from republic.games.events import ChargeDisorderApplied, Disordered
-from republic.games.forms import VersionForm
+from republic.games.forms import VersionForm, offer
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Step
@@ -59,7 +59,7 @@ class DisorderForm(VersionForm):
 
     def __init__(self, *args: Any, candidates: list[Unit] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
         super().__init__(*args, **kwargs)
-        self.fields["also"].choices = [(u.slot, u.name) for u in candidates]
+        offer(self, "also", [(u.slot, u.name) for u in candidates])
 
 
 def disorder_form(s: DisorderState, data: Any = None) -> DisorderForm:

@@ -88,8 +88,9 @@ def state(game: Game) -> CheckState:
         for command in units[key].division.chain():
             by_command[command.pk] += n
     events = list(this_turn(game, [game.step_key], [LeaderCheckedForCasualty, HorsDeCombatSkipped]))
-    checked = {p.leader for kind in (LeaderCheckedForCasualty, HorsDeCombatSkipped) for p in read_all(events, kind)}
-    leaders = (Leader.objects.filter(game=game, hors_de_combat=False, removed=False)
+    checked = {p.leader for p in read_all(events, LeaderCheckedForCasualty)}
+    checked |= {p.leader for p in read_all(events, HorsDeCombatSkipped)}
+    leaders = (Leader.objects.filter(game=game).in_action()
                .select_related("command__side").order_by("command__side__order", "command__order", "pk"))
     return CheckState(game, lost, units, dict(by_command), [lr for lr in leaders if lr.pk not in checked], events)
 

@@ -8,7 +8,7 @@ from django import forms
 from django.urls import reverse
 
 from republic.games.events import RallyResolved, read_all
-from republic.games.forms import DiceForm, die_field, inches_field
+from republic.games.forms import DiceForm, die_field, inches_field, offer
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps.base import Bound, Step
@@ -35,8 +35,7 @@ def state(game: Game) -> RallyState:
     done = {p.unit for p in read_all(rallied, RallyResolved)}
     units = (Unit.objects.filter(game=game, m_hits__gt=0).of_side(game.attacker).in_play().in_battle_order()
              .select_related("division__parent__parent").prefetch_related("division__leaders"))
-    leaders = list(Leader.objects.filter(game=game, command__side=game.attacker, removed=False, hors_de_combat=False)
-                   .select_related("command"))
+    leaders = list(Leader.objects.filter(game=game).of_side(game.attacker).in_action().select_related("command"))
     return RallyState(game, [u for u in units if u.key not in done], leaders, rallied)
 
 
@@ -55,7 +54,7 @@ class RallyForm(DiceForm):
 
     def __init__(self, *args: Any, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["leaders_within_4"].choices = [(str(leader.pk), str(leader)) for leader in leaders]
+        offer(self, "leaders_within_4", [(str(leader.pk), str(leader)) for leader in leaders])
 
 
 def prefix(unit: Unit) -> str:
@@ -68,8 +67,8 @@ def other_leaders(unit: Unit, leaders: list[Leader]) -> list[Leader]:
 
 
 def side_leaders(game: Game, unit: Unit) -> list[Leader]:
-    return list(Leader.objects.filter(game=game, command__side_id=unit.division.side_id, removed=False,
-                                      hors_de_combat=False).select_related("command"))
+    return list(Leader.objects.filter(game=game).of_side(unit.division.side_id).in_action()
+                .select_related("command"))
 
 
 def form(game: Game, unit: Unit, leaders: list[Leader], data: Any = None) -> RallyForm:

@@ -23,7 +23,7 @@ class ReplaceState:
 
 
 def state(game: Game) -> ReplaceState:
-    fallen = Leader.objects.filter(game=game, command__side=game.attacker, hors_de_combat=True, removed=False)
+    fallen = Leader.objects.filter(game=game, hors_de_combat=True, removed=False).of_side(game.attacker)
     return ReplaceState(game, list(fallen.select_related("command")))
 
 
@@ -40,8 +40,8 @@ def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Even
         command = fallen.command
         candidates: tuple[Candidate, ...] = ()
         if command.level != Command.Level.DIVISION:
-            below = Leader.objects.filter(game=action.game, command__parent=command, removed=False,
-                                          hors_de_combat=False).select_related("command")
+            below = Leader.objects.filter(game=action.game, command__parent=command).in_action() \
+                .select_related("command")
             candidates = tuple(Candidate(c.name, _RANK[c.command.level], c.value) for c in below)
         inputs = LeaderReplacementInput(rank=_RANK[command.level], leader=fallen.value, name=fallen.name,
                                         candidates=candidates)

@@ -15,9 +15,9 @@ from republic.games.events import (
     SkirmishBlocksRolled,
     payload_of,
 )
-from republic.games.forms import DiceForm, VersionForm, die_field, inches_field
+from republic.games.forms import DiceForm, VersionForm, die_field, inches_field, offer
 from republic.games.ledger import ActionRefused, act, this_turn
-from republic.games.models import Event, Game, Unit
+from republic.games.models import Event, Game, Side, Unit
 from republic.games.steps.base import Bound, Step
 from republic.games.steps.fire_hits import waiting, waiting_rows
 from republic.games.text import done, unit_label
@@ -109,7 +109,7 @@ def state(game: Game) -> SkirmishState:
     fled = [a.unit for a in attacks if a.result.fled]
 
     def markers(side: Any) -> list[Marker]:
-        found = []
+        found: list[Marker] = []
         for unit in units.values():
             if unit.division.side_id == side and not unit.battery and not unit.destroyed and not unit.surrendered:
                 count = unit.skirmishers_deployed + fled.count(unit.key)
@@ -119,6 +119,10 @@ def state(game: Game) -> SkirmishState:
     return SkirmishState(game, units, markers(game.attacker.pk if game.attacker else None),
                          markers(game.defender.pk if game.defender else None),
                          declared[-1] if declared else None, rolled[-1] if rolled else None, attacks, events)
+
+
+def side_name(side: Side | None) -> str:
+    return side.name if side else ""
 
 
 def pending(s: SkirmishState) -> list[str]:
@@ -172,7 +176,7 @@ def declare_blocks(game: Game, form: DeclareBlocksForm, actor: str) -> Event:
         blocks = tuple(
             DeclaredBlock(marker.id, marker.label, marker.brigade.to_rules().skirmisher_type, target, names[target])
             for marker in s.defenders if (target := form.cleaned_data.get(marker.field)) in names)
-        return action.record(SkirmishBlocksDeclared(action.game.defender.name, blocks,
+        return action.record(SkirmishBlocksDeclared(side_name(action.game.defender), blocks,
                                                     tuple(m.id for m in s.attackers)))
 
 
@@ -193,7 +197,8 @@ def roll_blocks(game: Game, form: BlockRollsForm, actor: str) -> Event:
         for block, outcome in zip(blocks, result.attempts, strict=True):
             if outcome.blocked and block.target not in blocked:
                 blocked.append(block.target)
-        return action.record(SkirmishBlocksRolled(action.game.defender.name, blocks, inputs, result, tuple(blocked)))
+        return action.record(SkirmishBlocksRolled(side_name(action.game.defender), blocks, inputs, result,
+                                                  tuple(blocked)))
 
 
 # --- the attacks --------------------------------------------------------------------------------------
@@ -207,7 +212,7 @@ class SkirmishAttackForm(DiceForm):
 
     def __init__(self, *args: Any, targets: list[Unit] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
         super().__init__(*args, **kwargs)
-        self.fields["target"].choices = [("", "choose the target"), *((u.key, unit_label(u)) for u in targets)]
+        offer(self, "target", [("", "choose the target"), *((u.key, unit_label(u)) for u in targets)])
 
 
 def attack_form(s: SkirmishState, brigade: Unit, data: Any = None) -> SkirmishAttackForm:

@@ -106,8 +106,8 @@ def form_action(request: HttpRequest, game: Game, form: forms.Form, prefix: str 
             return done(request, game, event)
     if prefix is None:
         # a form drawn without a place for field errors: say them as the page's message
-        problems = [f"{name.replace('_', ' ')}: {' '.join(errors)}" if name != "__all__" else " ".join(errors)
-                    for name, errors in form.errors.items()]
+        problems = [f"{name.replace('_', ' ')}: {' '.join(map(str, errors))}" if name != "__all__"
+                    else " ".join(map(str, errors)) for name, errors in form.errors.items()]
         return stale(request, game, "Nothing was changed. " + "; ".join(problems))
     return invalid(request, game, {prefix: form})
 

@@ -17,6 +17,7 @@ CORRECTION_LABELS = {
 
 
 def unit_card(unit: Unit) -> dict[str, Any]:
+    corrections: tuple[Correction, ...]
     if unit.battery:
         corrections = (*BATTERY_CORRECTIONS, Correction.UNPACKED if unit.packed else Correction.PACKED)
         kind = unit.get_battery_type_display() + (" horse" if unit.horse else "")

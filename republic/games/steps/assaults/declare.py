@@ -6,7 +6,7 @@ from django import forms
 
 from republic.games.events import AssaultDeclared, AssaultEnded
 from republic.games.events import Member as Declared
-from republic.games.forms import VersionForm
+from republic.games.forms import VersionForm, offer
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
@@ -30,8 +30,8 @@ class DeclareForm(VersionForm):
             for unit in units:
                 self.fields[f"{prefix}-{unit.slot}"] = forms.ChoiceField(
                     label=unit.name, choices=CONTACT_CHOICES, required=False, widget=SELECT)
-        self.fields["primary"].choices = [("", "—")] + [(u.slot, u.name) for u in self.defender_units
-                                                         if u.key not in self.busy]
+        offer(self, "primary", [("", "—")] + [(u.slot, u.name) for u in self.defender_units
+                                                         if u.key not in self.busy])
 
     def rows(self, prefix: str) -> list[dict[str, Any]]:
         units = self.attacker_units if prefix == "a" else self.defender_units

@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events import AssaultRoundResolved, NamedUnit, RoundConditions, UnitCover
-from republic.games.forms import DiceForm, die_field
+from republic.games.forms import DiceForm, die_field, offer
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader
 from republic.games.steps.assaults.declare import SELECT
@@ -136,12 +136,12 @@ class RoundForm(DiceForm):
                 self.fields[f"cover-{member.unit.slot}"] = forms.ChoiceField(
                     label=member.unit.name, choices=COVER_CHOICES, widget=SELECT)
         for name in ("attacker", "defender"):
-            self.fields[f"{name}_leaders"].choices = [(str(lead.pk), f"{lead.name} ({lead.value}), "
-                                                      f"{lead.command.name}") for lead in leaders[name]]
-        self.fields["fresh"].choices = [(m.unit.slot, m.unit.name) for m in assault.playing("defender") if m.battery]
+            offer(self, f"{name}_leaders", [(str(lead.pk), f"{lead.name} ({lead.value}), "
+                                                      f"{lead.command.name}") for lead in leaders[name]])
+        offer(self, "fresh", [(m.unit.slot, m.unit.name) for m in assault.playing("defender") if m.battery])
         everyone = [(m.unit.slot, m.unit.name) for m in assault.members if in_play(m.unit)]
         for name in FLAGS:
-            self.fields[name].choices = everyone
+            offer(self, name, everyone)
 
     def cover_rows(self, side: str) -> list[dict[str, Any]]:
         return [{"unit": m.unit, "field": self[f"cover-{m.unit.slot}"]} for m in self.assault.playing(side)]
@@ -195,8 +195,8 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
         assault = s.find(seq)
         if not assault.open:
             raise ActionRefused(f"Assault {assault.number} has ended.")
-        raw = {f"{form.prefix}-{k}": v for k, v in data.items() if isinstance(v, str)}
-        conditions = read_conditions(assault, raw, form.prefix)
+        raw = {f"{prefix(assault)}-{k}": v for k, v in data.items() if isinstance(v, str)}
+        conditions = read_conditions(assault, raw, prefix(assault))
         members = {side: taking_part(assault, conditions, side) for side in ("attacker", "defender")}
         if not members["attacker"] or not members["defender"]:
             raise ActionRefused("Each side needs a unit in the round.")

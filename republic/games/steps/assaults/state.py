@@ -14,7 +14,6 @@ from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Unit
 from republic.rules.assault_sides import Contact
 from republic.rules.sequence import StepKey
-from republic.rules.troops import LeaderClass
 
 ELSEWHERE = "Assaults are declared in the assault step."
 
@@ -108,22 +107,15 @@ def state(game: Game) -> AssaultState:
         if isinstance(payload, AssaultDeclared):
             sides = [[Member(units[m.unit], m.contact) for m in members if m.unit in units]
                      for members in (payload.attackers, payload.defenders)]
-            found[event.seq] = Assault(event.seq, payload, *sides)
+            found[event.seq] = Assault(event.seq, payload, sides[0], sides[1])
         elif isinstance(payload, AssaultRoundResolved) and payload.assault in found:
             found[payload.assault].rounds.append(payload)
         elif isinstance(payload, AssaultEnded) and payload.assault in found:
             found[payload.assault].ended = payload
             found[payload.assault].ended_event = event
-    leaders = {side: _leaders(game, owner.pk if owner else None)
+    leaders = {side: list(Leader.objects.filter(game=game).of_side(owner).in_action().energetic_or_proficient())
                for side, owner in (("attacker", game.attacker), ("defender", game.defender))}
     return AssaultState(game, units, list(found.values()), leaders)
-
-
-def _leaders(game: Game, side: int | None) -> list[Leader]:
-    """The side's energetic and proficient leaders still in play: the ones an assault counts within 2"."""
-    return list(Leader.objects.filter(game=game, command__side_id=side, removed=False, hors_de_combat=False,
-                                      leader_class__in=[LeaderClass.ENERGETIC, LeaderClass.PROFICIENT])
-                .select_related("command").order_by("command__order", "pk"))
 
 
 def declared_in(game: Game, seq: int) -> None:

@@ -21,7 +21,7 @@ from republic.games.events import (
     ManeuverRolled,
     SkirmishersDeployed,
 )
-from republic.games.forms import DiceForm, VersionForm, count_field, die_field
+from republic.games.forms import DiceForm, VersionForm, count_field, die_field, offer
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.move.state import ELSEWHERE, helpful_leaders, moving, state
@@ -57,7 +57,7 @@ class ManeuverForm(DiceForm):
 
     def __init__(self, *args: Any, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["leaders_within_2"].choices = [(str(leader.pk), str(leader)) for leader in leaders]
+        offer(self, "leaders_within_2", [(str(leader.pk), str(leader)) for leader in leaders])
 
 
 def roll_form(game: Game, unit: Unit, leaders: Sequence[Leader], data: Any = None) -> ManeuverForm:

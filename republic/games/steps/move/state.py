@@ -5,10 +5,9 @@ from dataclasses import dataclass
 
 from republic.games.events import FormationChanged, ManeuverRolled, read_all
 from republic.games.ledger import ActionRefused, this_turn
-from republic.games.models import Game, Leader, Unit
+from republic.games.models import Game, Leader, Side, Unit
 from republic.rules.maneuver import ManeuverAction
 from republic.rules.sequence import StepKey
-from republic.rules.troops import LeaderClass
 
 ELSEWHERE = "Units move in the attacker's move step; the game is not there now."
 
@@ -33,14 +32,12 @@ def state(game: Game) -> MoveState:
     events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged]))
     rolls = {rolled.unit: rolled for rolled in read_all(events, ManeuverRolled)}
     changes = Counter(changed.unit for changed in read_all(events, FormationChanged))
-    return MoveState(game, units, rolls, changes, helpful_leaders(game, game.attacker.pk if game.attacker else None))
+    return MoveState(game, units, rolls, changes, helpful_leaders(game, game.attacker))
 
 
-def helpful_leaders(game: Game, side_id: int | None) -> list[Leader]:
-    """Friendly leaders in action whose class adds to a maneuver roll when within 2" (cautious ones add nothing)."""
-    return list(Leader.objects.filter(game=game, command__side_id=side_id, removed=False, hors_de_combat=False,
-                                      leader_class__in=[LeaderClass.ENERGETIC, LeaderClass.PROFICIENT])
-                .select_related("command").order_by("command__order", "pk"))
+def helpful_leaders(game: Game, side: Side | int | None) -> list[Leader]:
+    """Friendly leaders in action whose class adds to a maneuver roll when within 2"."""
+    return list(Leader.objects.filter(game=game).of_side(side).in_action().energetic_or_proficient())
 
 
 def moving(s: MoveState, unit: Unit) -> Unit:
