@@ -54,7 +54,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-            ],
+            ]
         },
     }
 ]
@@ -69,8 +69,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Two phones submitting at once: every write transaction takes SQLite's write lock when it begins, so the
     # second waits for the first (up to the timeout) and then reads the game as the first left it, instead of
     # failing with "database is locked" when it tries to write. WAL lets pages be read meanwhile.
-    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20,
-                                       "init_command": "PRAGMA journal_mode=WAL;"}
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"

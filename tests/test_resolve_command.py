@@ -74,7 +74,10 @@ def test_a_broken_chart_file_is_refused_naming_table_row_and_cell(tmp_path):
 def test_the_command_exits_non_zero_with_one_line_on_stderr():
     proc = subprocess.run(
         [sys.executable, "manage.py", "resolve", "panic", "--json", '{"grade": "green", "panic_hits": 0}'],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 2
     assert proc.stdout == ""

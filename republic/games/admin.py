@@ -11,12 +11,14 @@ from django.contrib import admin, messages
 
 from republic.games.ledger import snapshot
 from republic.games.models import ADVANCED_RULES, Command, Event, Game, Leader, Side, Unit
-from republic.games.text import describe
+from republic.games.text.events import describe
 from republic.rules.troops import UnitKind
 
-LOCKED_MESSAGE = ("{game} is under way (status {status}; events in its log: {events}): its state is read-only "
-                  "in the admin, because a change here would bypass the event log. Make changes on the game page, "
-                  "where each one is recorded as an event (and can be undone).")
+LOCKED_MESSAGE = (
+    "{game} is under way (status {status}; events in its log: {events}): its state is read-only "
+    "in the admin, because a change here would bypass the event log. Make changes on the game page, "
+    "where each one is recorded as an event (and can be undone)."
+)
 
 
 def is_locked(game: Game | None) -> bool:
@@ -51,13 +53,15 @@ class SetUpOnly:
 
 
 class StateAdmin(SetUpOnly, admin.ModelAdmin):
-
     def change_view(self, request, object_id, form_url="", extra_context=None):
         obj = self.get_object(request, admin.utils.unquote(object_id))
         if self.locked(obj):
             game = self.game_of(obj)
-            self.message_user(request, LOCKED_MESSAGE.format(game=game, status=game.get_status_display(),
-                                                             events=game.events.count()), messages.WARNING)
+            self.message_user(
+                request,
+                LOCKED_MESSAGE.format(game=game, status=game.get_status_display(), events=game.events.count()),
+                messages.WARNING,
+            )
         return super().change_view(request, object_id, form_url, extra_context)
 
     def get_actions(self, request):
@@ -106,13 +110,27 @@ class SetUpForm(forms.ModelForm):
 class GameForm(forms.ModelForm):
     class Meta:
         model = Game
-        fields = ("name", "scenario", "demo", "chart_version", "ground_scale", "first_attacker", "advanced_rules",
-                  "status", "game_turn", "player_turn", "step")
+        fields = (
+            "name",
+            "scenario",
+            "demo",
+            "chart_version",
+            "ground_scale",
+            "first_attacker",
+            "advanced_rules",
+            "status",
+            "game_turn",
+            "player_turn",
+            "step",
+        )
 
     advanced_rules = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, label="Advanced rules in use",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Advanced rules in use",
         choices=[(number, f"{number} {title}") for number, title in ADVANCED_RULES.items()],
-        help_text="Played by hand at the table: the app shows them but does not apply them.")
+        help_text="Played by hand at the table: the app shows them but does not apply them.",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -122,8 +140,10 @@ class GameForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         if data.get("status") not in (None, Game.Status.SETTING_UP) and data.get("first_attacker") is None:
-            self.add_error("first_attacker", "Play starts with a first attacker: choose one (or let the sides "
-                                             "choose on the game page).")
+            self.add_error(
+                "first_attacker",
+                "Play starts with a first attacker: choose one (or let the sides choose on the game page).",
+            )
         if data.get("player_turn") not in (None, 1, 2):
             self.add_error("player_turn", "A game turn has player turns 1 and 2.")
         if data.get("game_turn") == 0:
@@ -209,8 +229,9 @@ class SideAdmin(StateAdmin):
 
 
 def _open_commands(**filters):
-    return Command.objects.filter(game__status=Game.Status.SETTING_UP, game__events__isnull=True, **filters) \
-        .select_related("game", "side")
+    return Command.objects.filter(
+        game__status=Game.Status.SETTING_UP, game__events__isnull=True, **filters
+    ).select_related("game", "side")
 
 
 class CommandForm(SetUpForm):
@@ -222,7 +243,8 @@ class CommandForm(SetUpForm):
         super().__init__(*args, **kwargs)
         if "side" in self.fields:
             self.fields["side"].queryset = Side.objects.filter(
-                game__status=Game.Status.SETTING_UP, game__events__isnull=True).select_related("game")
+                game__status=Game.Status.SETTING_UP, game__events__isnull=True
+            ).select_related("game")
             self.fields["side"].label_from_instance = lambda s: f"{s.name} ({s.game})"
         if "parent" in self.fields:
             self.fields["parent"].queryset = _open_commands(level__in=("army", "corps"))
@@ -230,10 +252,15 @@ class CommandForm(SetUpForm):
     def clean(self):
         data = super().clean()
         side, parent, level = data.get("side"), data.get("parent"), data.get("level")
-        if side is not None and self.instance.pk and side.pk != self.instance.side_id and \
-                self.instance.children.exists():
-            self.add_error("side", "Its commands serve on its side: move them first (a chain of command is on one "
-                                   "side).")
+        if (
+            side is not None
+            and self.instance.pk
+            and side.pk != self.instance.side_id
+            and self.instance.children.exists()
+        ):
+            self.add_error(
+                "side", "Its commands serve on its side: move them first (a chain of command is on one side)."
+            )
         if parent is not None and side is not None and parent.side_id != side.pk:
             self.add_error("parent", f"{parent} belongs to {parent.side}, not {side}.")
         levels = list(Command.Level.values)
@@ -316,11 +343,37 @@ class UnitForm(SetUpForm):
 class UnitRowForm(UnitForm):
     class Meta:
         model = Unit
-        fields = ("division", "name", "order", "kind", "grade", "bases_start", "bases", "m_hits", "p_hits_turn",
-                  "base_hits_turn", "p4_event", "forced_move", "formation", "skirmishers_available",
-                  "skirmishers_deployed", "skirmisher_grade", "repeaters", "charge_bonus_used", "destroyed",
-                  "surrendered", "battery_type", "horse", "damage", "limbered", "packed", "saved_fire",
-                  "fired_this_turn", "functions_used", "abandoned")
+        fields = (
+            "division",
+            "name",
+            "order",
+            "kind",
+            "grade",
+            "bases_start",
+            "bases",
+            "m_hits",
+            "p_hits_turn",
+            "base_hits_turn",
+            "p4_event",
+            "forced_move",
+            "formation",
+            "skirmishers_available",
+            "skirmishers_deployed",
+            "skirmisher_grade",
+            "repeaters",
+            "charge_bonus_used",
+            "destroyed",
+            "surrendered",
+            "battery_type",
+            "horse",
+            "damage",
+            "limbered",
+            "packed",
+            "saved_fire",
+            "fired_this_turn",
+            "functions_used",
+            "abandoned",
+        )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -352,10 +405,37 @@ class UnitAdmin(StateAdmin):
     fieldsets = (
         (None, {"fields": ("division", "name", "order", "kind", "grade", "bases_start", "bases")}),
         ("This player turn", {"fields": ("m_hits", "p_hits_turn", "base_hits_turn", "p4_event", "forced_move")}),
-        ("Brigade", {"fields": ("formation", "skirmishers_available", "skirmishers_deployed", "skirmisher_grade",
-                                "repeaters", "charge_bonus_used", "destroyed", "surrendered")}),
-        ("Battery", {"fields": ("battery_type", "horse", "damage", "limbered", "packed", "saved_fire",
-                                "fired_this_turn", "functions_used", "abandoned")}),
+        (
+            "Brigade",
+            {
+                "fields": (
+                    "formation",
+                    "skirmishers_available",
+                    "skirmishers_deployed",
+                    "skirmisher_grade",
+                    "repeaters",
+                    "charge_bonus_used",
+                    "destroyed",
+                    "surrendered",
+                )
+            },
+        ),
+        (
+            "Battery",
+            {
+                "fields": (
+                    "battery_type",
+                    "horse",
+                    "damage",
+                    "limbered",
+                    "packed",
+                    "saved_fire",
+                    "fired_this_turn",
+                    "functions_used",
+                    "abandoned",
+                )
+            },
+        ),
     )
     list_display = ("name", "division", "kind", "grade", "bases", "bases_start", "m_hits", "condition", "game")
     list_filter = ("game", "kind", "grade", "destroyed", "abandoned")
@@ -377,8 +457,19 @@ class UnitAdmin(StateAdmin):
 class EventAdmin(admin.ModelAdmin):
     """The log, read-only: events are the truth. Take a game back from its log page, as an event."""
 
-    list_display = ("seq", "kind", "summary", "provisional", "printed_chart", "game", "game_turn", "player_turn",
-                    "step", "actor", "created")
+    list_display = (
+        "seq",
+        "kind",
+        "summary",
+        "provisional",
+        "printed_chart",
+        "game",
+        "game_turn",
+        "player_turn",
+        "step",
+        "actor",
+        "created",
+    )
     list_display_links = ("seq", "kind")
     list_filter = ("game", "kind", "provisional", "printed_chart")
     search_fields = ("kind", "actor", "payload")

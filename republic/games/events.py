@@ -57,6 +57,14 @@ class Payload:
         return ()
 
 
+@dataclass(frozen=True)
+class UnitEvent(Payload):
+    """An event about one unit: its key ('unit:12') and its name."""
+
+    unit: str
+    name: str
+
+
 class Stored(Protocol):
     kind: str
     payload: Any
@@ -125,9 +133,7 @@ class OrdersChanged(Payload):
 
 
 @dataclass(frozen=True)
-class RallyResolved(Payload):
-    unit: str
-    name: str
+class RallyResolved(UnitEvent):
     inputs: RallyInput
     result: RallyResult
     leaders_within_4: tuple[str, ...] = ()
@@ -150,9 +156,7 @@ class LeaderReplaced(Payload):
 
 
 @dataclass(frozen=True)
-class ManeuverRolled(Payload):
-    unit: str
-    name: str
+class ManeuverRolled(UnitEvent):
     inputs: ManeuverInput
     result: ManeuverResult
     division_leader: str = ""
@@ -165,38 +169,30 @@ class ManeuverRolled(Payload):
 
 
 @dataclass(frozen=True)
-class FormationChanged(Payload):
-    unit: str
-    name: str
+class FormationChanged(UnitEvent):
     before: Formation
     after: Formation
 
 
 @dataclass(frozen=True)
-class SkirmishersDeployed(Payload):
-    unit: str
-    name: str
+class SkirmishersDeployed(UnitEvent):
     before: int
     after: int
     limit: int
 
 
 @dataclass(frozen=True)
-class ChargeBonusUsed(Payload):
-    unit: str
-    name: str
+class ChargeBonusUsed(UnitEvent):
+    pass
 
 
 @dataclass(frozen=True)
-class ChargeBonusCleared(Payload):
-    unit: str
-    name: str
+class ChargeBonusCleared(UnitEvent):
+    pass
 
 
 @dataclass(frozen=True)
-class BatteryFunctionsUsed(Payload):
-    unit: str
-    name: str
+class BatteryFunctionsUsed(UnitEvent):
     inputs: BatteryFunctionsInput
     result: BatteryFunctionsResult
     recorded: tuple[BatteryFunction, ...]
@@ -237,9 +233,7 @@ class SkirmishBlocksRolled(Payload):
 
 
 @dataclass(frozen=True)
-class SkirmishAttacked(Payload):
-    unit: str
-    name: str
+class SkirmishAttacked(UnitEvent):
     target: str
     target_name: str
     inputs: SkirmishAttackInput
@@ -280,18 +274,14 @@ class ArtilleryFired(Payload):
 
 
 @dataclass(frozen=True)
-class FireSaved(Payload):
-    unit: str
-    name: str
+class FireSaved(UnitEvent):
     inputs: SavedFireInput
     result: SavedFireResult
     kept: bool = False  # it held a saved fire marker already
 
 
 @dataclass(frozen=True)
-class DemoralizedPanicTested(Payload):
-    unit: str
-    name: str
+class DemoralizedPanicTested(UnitEvent):
     inputs: DemoralizedPanicInput
     result: DemoralizedPanicResult
     printed: str = ""
@@ -379,8 +369,10 @@ class AssaultRoundResolved(Payload):
     app_outcome: AssaultOutcome | None = None  # what the app's chart said, when the players read their own
 
     def rolls(self) -> tuple[LabelledRoll, ...]:
-        return (LabelledRoll("attacker", self.inputs.attacker.roll),
-                LabelledRoll("defender", self.inputs.defender.roll))
+        return (
+            LabelledRoll("attacker", self.inputs.attacker.roll),
+            LabelledRoll("defender", self.inputs.defender.roll),
+        )
 
     def name_of(self, key: str) -> str:
         return next((u.name for u in self.names if u.unit == key), key)
@@ -462,17 +454,12 @@ class EarlierRecord(Payload):
     summary: str
 
 
-KINDS: dict[str, type[Payload]] = {cls.__name__: cls for cls in (
-    FirstAttackerChosen, StepAdvanced, EventUndone, CorrectionMade, OrdersChanged,
-    RallyResolved, LeaderReplaced,
-    ManeuverRolled, FormationChanged, SkirmishersDeployed, ChargeBonusUsed, ChargeBonusCleared,
-    BatteryFunctionsUsed,
-    SkirmishBlocksDeclared, SkirmishBlocksRolled, SkirmishAttacked, ArtilleryFired, FireSaved,
-    DemoralizedPanicTested, LeaderCheckedForCasualty, HorsDeCombatSkipped,
-    AssaultDeclared, AssaultRoundResolved, AssaultEnded, ChargeDisorderApplied,
-    DivisionPanicTested, AdjoiningDeclared,
-    EarlierRecord,
-)}
+def _leaves(base: type[Payload]) -> list[type[Payload]]:
+    return [leaf for sub in base.__subclasses__() for leaf in (_leaves(sub) if sub.__subclasses__() else [sub])]
+
+
+KINDS: dict[str, type[Payload]] = {kind.__name__: kind for kind in _leaves(Payload)}
+"""Every kind of event, by name: each payload type above."""
 
 
 def kind_of(payload: Payload) -> str:
@@ -495,8 +482,7 @@ P = TypeVar("P", bound=Payload)
 
 def read_all(found: Iterable[Stored], kind: type[P]) -> list[P]:
     """The payloads of the events of this kind among ``found``, in order."""
-    return [payload for event in found if event.kind == kind.__name__
-            if isinstance(payload := payload_of(event), kind)]
+    return [payload for event in found if event.kind == kind.__name__ if isinstance(payload := payload_of(event), kind)]
 
 
 def results(value: Any) -> list[Explained]:

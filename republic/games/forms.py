@@ -20,27 +20,44 @@ class VersionForm(forms.Form):
 def die_field(label: str = "Die (1-10)") -> forms.IntegerField:
     """A die typed from a physical d10, checked 1-10."""
     return forms.IntegerField(
-        label=label, required=False, min_value=1, max_value=10,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", "class": "die-input",
-                                        "min": 1, "max": 10}),
-        error_messages={"min_value": "A d10 shows 1 to 10.", "max_value": "A d10 shows 1 to 10.",
-                        "invalid": "Type the number on the die, 1 to 10."},
+        label=label,
+        required=False,
+        min_value=1,
+        max_value=10,
+        widget=forms.NumberInput(
+            attrs={"inputmode": "numeric", "pattern": "[0-9]*", "class": "die-input", "min": 1, "max": 10}
+        ),
+        error_messages={
+            "min_value": "A d10 shows 1 to 10.",
+            "max_value": "A d10 shows 1 to 10.",
+            "invalid": "Type the number on the die, 1 to 10.",
+        },
     )
 
 
 def count_field(label: str, help_text: str = "", top: int = 9) -> forms.IntegerField:
     """A small whole number the table counts on the table."""
     return forms.IntegerField(
-        label=label, min_value=0, max_value=top, initial=0, help_text=help_text,
+        label=label,
+        min_value=0,
+        max_value=top,
+        initial=0,
+        help_text=help_text,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", "min": 0, "max": top}),
-        error_messages={"min_value": f"0 to {top}.", "max_value": f"0 to {top}.",
-                        "required": "Type a number (0 if none)."})
+        error_messages={
+            "min_value": f"0 to {top}.",
+            "max_value": f"0 to {top}.",
+            "required": "Type a number (0 if none).",
+        },
+    )
 
 
-def inches_field(label: str, help_text: str = "Measured on the table, in this game's scale.", **kwargs: Any
-                 ) -> forms.DecimalField:
-    return forms.DecimalField(label=label, min_value=0, max_value=99, max_digits=5, decimal_places=2,
-                              help_text=help_text, **kwargs)
+def inches_field(
+    label: str, help_text: str = "Measured on the table, in this game's scale.", **kwargs: Any
+) -> forms.DecimalField:
+    return forms.DecimalField(
+        label=label, min_value=0, max_value=99, max_digits=5, decimal_places=2, help_text=help_text, **kwargs
+    )
 
 
 def offer(form: forms.Form, name: str, choices: Any) -> None:

@@ -45,8 +45,9 @@ class StaleGame(Exception):
 
     def __init__(self, game: Game):
         self.game = game
-        super().__init__("The game moved on since this page was drawn: nothing was changed. Here is the game as "
-                         "it stands now.")
+        super().__init__(
+            "The game moved on since this page was drawn: nothing was changed. Here is the game as it stands now."
+        )
 
 
 class ActionRefused(Exception):
@@ -62,11 +63,13 @@ def standing(game: Game) -> "models.QuerySet[Event]":
     return game.events.filter(undone_by__isnull=True, undoes__isnull=True)
 
 
-def this_turn(game: Game, steps: Iterable[StepKey | str],
-              kinds: Iterable[type[Payload]] = ()) -> "models.QuerySet[Event]":
+def this_turn(
+    game: Game, steps: Iterable[StepKey | str], kinds: Iterable[type[Payload]] = ()
+) -> "models.QuerySet[Event]":
     """This player turn's events still in force, in these steps and (if given) of these kinds, in order."""
-    events = standing(game).filter(game_turn=game.game_turn, player_turn=game.player_turn,
-                                   step__in=[str(step) for step in steps])
+    events = standing(game).filter(
+        game_turn=game.game_turn, player_turn=game.player_turn, step__in=[str(step) for step in steps]
+    )
     names = [kind.__name__ for kind in kinds]
     return (events.filter(kind__in=names) if names else events).order_by("seq")
 
@@ -141,22 +144,39 @@ class Action:
         found = results(payload)
         printed = any(result.printed for result in found)
         self.event = Event.objects.create(
-            game=game, seq=game.version, kind=kind_of(payload), actor=self.actor, game_turn=self.position[0],
-            player_turn=self.position[1], step=self.position[2], payload=stored(payload), changes=self.changes,
-            provisional=not printed and any(result.provisional for result in found), printed_chart=printed,
+            game=game,
+            seq=game.version,
+            kind=kind_of(payload),
+            actor=self.actor,
+            game_turn=self.position[0],
+            player_turn=self.position[1],
+            step=self.position[2],
+            payload=stored(payload),
+            changes=self.changes,
+            provisional=not printed and any(result.provisional for result in found),
+            printed_chart=printed,
             undoes=undoes,
         )
         return self.event
 
 
 @contextmanager
-def act(game: Game | int, version: int | None, actor: str = "", *, step: StepKey | tuple[StepKey, ...] = (),
-        elsewhere: str = "") -> Iterator[Action]:
+def act(
+    game: Game | int,
+    version: int | None,
+    actor: str = "",
+    *,
+    step: StepKey | tuple[StepKey, ...] = (),
+    elsewhere: str = "",
+) -> Iterator[Action]:
     """An action on the game as it stands. ``version`` is the one the form was drawn for (None: any);
     ``step`` the step or steps it belongs to, refused with ``elsewhere`` when the game is not there."""
     with transaction.atomic():
-        locked = (Game.objects.select_for_update(of=("self",)).select_related("first_attacker")
-                  .get(pk=game if isinstance(game, int) else game.pk))
+        locked = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("first_attacker")
+            .get(pk=game if isinstance(game, int) else game.pk)
+        )
         if version is not None and locked.version != version:
             raise StaleGame(locked)
         steps = (step,) if isinstance(step, StepKey) else step
@@ -202,8 +222,10 @@ def _revert(action: Action, event: Event) -> None:
         obj = rows[key]
         current = _plain(getattr(obj, change["field"]))
         if current != change["after"]:
-            raise RuntimeError(f"event #{event.seq} cannot be undone: {change['model']} {change['id']} "
-                               f"{change['field']} is {current!r}, not {change['after']!r}")
+            raise RuntimeError(
+                f"event #{event.seq} cannot be undone: {change['model']} {change['id']} "
+                f"{change['field']} is {current!r}, not {change['after']!r}"
+            )
         action.set(obj, change["field"], change["before"])
 
 

@@ -20,15 +20,16 @@ from republic.rules.troops import BatteryFunction, BatteryType, Formation, Grade
 from republic.rules.troops import Leader as LeaderValue
 from republic.rules.units import UnitState
 
-ADVANCED_RULES = {
-    "101": "Cavalry Skirmishers",
-    "102": "Grand Tactical Inexperience",
-}
+ADVANCED_RULES = {"101": "Cavalry Skirmishers", "102": "Grand Tactical Inexperience"}
 """The advanced rules known to the app, by number; a game lists those its players use (the app applies
 none of them yet: the table plays them by hand)."""
 
-BATTERY_LABELS = {BatteryType.H_RIFLE: "H Rifle", BatteryType.M_RIFLE: "M Rifle", BatteryType.M_SB: "M Sb",
-                  BatteryType.L_SB: "L Sb"}
+BATTERY_LABELS = {
+    BatteryType.H_RIFLE: "H Rifle",
+    BatteryType.M_RIFLE: "M Rifle",
+    BatteryType.M_SB: "M Sb",
+    BatteryType.L_SB: "L Sb",
+}
 
 
 def _choices(enum: Any) -> list[tuple[str, str]]:
@@ -176,8 +177,11 @@ class LeaderQuerySet(models.QuerySet["Leader"]):
 
     def energetic_or_proficient(self) -> "LeaderQuerySet":
         """The leaders whose class adds to a maneuver roll or an assault within 2" (cautious ones add nothing)."""
-        return (self.filter(leader_class__in=[LeaderClass.ENERGETIC, LeaderClass.PROFICIENT])
-                .select_related("command").order_by("command__order", "pk"))
+        return (
+            self.filter(leader_class__in=[LeaderClass.ENERGETIC, LeaderClass.PROFICIENT])
+            .select_related("command")
+            .order_by("command__order", "pk")
+        )
 
 
 class Leader(models.Model):
@@ -239,8 +243,12 @@ class Unit(models.Model):
     p_hits_turn = models.PositiveSmallIntegerField(default=0, help_text="P hits this player turn")
     base_hits_turn = models.PositiveSmallIntegerField(default=0, help_text="bases lost this player turn")
     p4_event = models.BooleanField(default=False, help_text="Panic 4 event this player turn")
-    forced_move = models.CharField(max_length=2, blank=True, choices=[(m.value, m.title) for m in ForcedMove],
-                                   help_text="the longest forced move made this player turn")
+    forced_move = models.CharField(
+        max_length=2,
+        blank=True,
+        choices=[(m.value, m.title) for m in ForcedMove],
+        help_text="the longest forced move made this player turn",
+    )
     # brigades
     formation = models.CharField(max_length=20, choices=_choices(Formation), default=Formation.TWO_LINE.value)
     skirmishers_available = models.PositiveSmallIntegerField(default=0)
@@ -251,8 +259,9 @@ class Unit(models.Model):
     destroyed = models.BooleanField(default=False)
     surrendered = models.BooleanField(default=False)
     # batteries
-    battery_type = models.CharField(max_length=10, blank=True,
-                                    choices=[(b.value, BATTERY_LABELS[b]) for b in BatteryType])
+    battery_type = models.CharField(
+        max_length=10, blank=True, choices=[(b.value, BATTERY_LABELS[b]) for b in BatteryType]
+    )
     horse = models.BooleanField(default=False)
     damage = models.PositiveSmallIntegerField(default=0)
     limbered = models.BooleanField(default=False)

@@ -21,13 +21,11 @@ A scenario file (JSON is read as YAML, so both give line numbers)::
                 batteries:
                   - {name: 2nd Maine, type: m_rifle}
 
-A CSV sheet has one row per brigade or battery and names its chain of command in columns (see
-CSV_COLUMNS). Every problem is reported with its line and field, and nothing is created.
+A CSV sheet (scenario_csv.py) becomes the same data. Every problem is reported with its line and field, and
+nothing is created.
 """
 
-import csv
 import datetime
-import io
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -115,7 +113,7 @@ class Scenario:
 # --- reading ---------------------------------------------------------------------------------------
 
 
-class _Reader:
+class Reader:
     """Plain data plus where each piece came from, so a problem can name its line and field."""
 
     def __init__(self, where_of):
@@ -132,8 +130,9 @@ class _Reader:
                 self.fail(_join(path, str(key)), f"unknown field; expected one of {', '.join(sorted(allowed))}")
         return data
 
-    def text(self, data: dict, path: str, key: str, required: bool = True, default: str = "",
-             longest: int | None = 120) -> str:
+    def text(
+        self, data: dict, path: str, key: str, required: bool = True, default: str = "", longest: int | None = 120
+    ) -> str:
         value = data.get(key)
         if value is None or (isinstance(value, str) and not value.strip()):
             if required:
@@ -146,8 +145,9 @@ class _Reader:
             self.fail(_join(path, key), f"at most {longest} characters, got {len(value)}")
         return value
 
-    def whole(self, data: dict, path: str, key: str, default: int | None = None, least: int = 0,
-              most: int = MOST) -> int:
+    def whole(
+        self, data: dict, path: str, key: str, default: int | None = None, least: int = 0, most: int = MOST
+    ) -> int:
         value = data.get(key, default)
         if value is None:
             self.fail(_join(path, key), "missing")
@@ -192,8 +192,9 @@ class _Reader:
         return LeaderSpec(name, value)
 
     def brigade(self, data: Any, path: str) -> BrigadeSpec:
-        data = self.mapping(data, path, {"name", "grade", "bases", "kind", "formation", "skirmishers", "repeaters",
-                                         "m_hits"})
+        data = self.mapping(
+            data, path, {"name", "grade", "bases", "kind", "formation", "skirmishers", "repeaters", "m_hits"}
+        )
         kind = self.choice(data, path, "kind", UnitKind, UnitKind.INFANTRY)
         if kind is UnitKind.ARTILLERY:
             self.fail(_join(path, "kind"), "artillery goes under batteries, not brigades")
@@ -205,17 +206,25 @@ class _Reader:
         if m_hits > 4:
             self.fail(_join(path, "m_hits"), f"a unit carries 0 to 4 M hits, got {m_hits}")
         return BrigadeSpec(
-            name=self.text(data, path, "name"), grade=grade, bases=self.whole(data, path, "bases", least=1),
-            kind=kind, formation=self.choice(data, path, "formation", Formation, Formation.TWO_LINE),
-            skirmishers=skirmishers, repeaters=self.flag(data, path, "repeaters"), m_hits=m_hits,
+            name=self.text(data, path, "name"),
+            grade=grade,
+            bases=self.whole(data, path, "bases", least=1),
+            kind=kind,
+            formation=self.choice(data, path, "formation", Formation, Formation.TWO_LINE),
+            skirmishers=skirmishers,
+            repeaters=self.flag(data, path, "repeaters"),
+            m_hits=m_hits,
         )
 
     def battery(self, data: Any, path: str) -> BatterySpec:
         data = self.mapping(data, path, {"name", "type", "horse", "grade", "damage", "limbered"})
         return BatterySpec(
-            name=self.text(data, path, "name"), battery_type=self.choice(data, path, "type", BatteryType),
-            horse=self.flag(data, path, "horse"), grade=self.choice(data, path, "grade", Grade, Grade.AVERAGE),
-            damage=self.whole(data, path, "damage", 0), limbered=self.flag(data, path, "limbered"),
+            name=self.text(data, path, "name"),
+            battery_type=self.choice(data, path, "type", BatteryType),
+            horse=self.flag(data, path, "horse"),
+            grade=self.choice(data, path, "grade", Grade, Grade.AVERAGE),
+            damage=self.whole(data, path, "damage", 0),
+            limbered=self.flag(data, path, "limbered"),
         )
 
     def command(self, data: Any, path: str, above: str | None) -> CommandSpec:
@@ -229,8 +238,10 @@ class _Reader:
         brigades = self.sequence(data, path, "brigades")
         batteries = self.sequence(data, path, "batteries")
         if level != "division" and (brigades or batteries):
-            self.fail(_join(path, "brigades" if brigades else "batteries"),
-                      "brigades and batteries belong to a division (2.1)")
+            self.fail(
+                _join(path, "brigades" if brigades else "batteries"),
+                "brigades and batteries belong to a division (2.1)",
+            )
         if level == "division" and children:
             self.fail(_join(path, "commands"), "a division commands brigades and batteries, not other commands")
         if level == "division" and not (brigades or batteries):
@@ -239,7 +250,9 @@ class _Reader:
         if orders not in ("attack", "defend", "hold", "maneuver"):
             self.fail(_join(path, "orders"), f"expected attack, defend, hold or maneuver, got {orders!r}")
         return CommandSpec(
-            level=level, name=self.text(data, path, "name"), orders=orders,
+            level=level,
+            name=self.text(data, path, "name"),
+            orders=orders,
             leader=self.leader(data.get("leader"), _join(path, "leader")),
             commands=tuple(self.command(c, f"{path}.commands[{i}]", level) for i, c in enumerate(children)),
             brigades=tuple(self.brigade(b, f"{path}.brigades[{i}]") for i, b in enumerate(brigades)),
@@ -253,8 +266,11 @@ class _Reader:
         return value
 
     def scenario(self, data: Any) -> Scenario:
-        data = self.mapping(data, "", {"scenario", "description", "demo", "ground_scale", "chart", "first_attacker",
-                                       "advanced_rules", "sides"})
+        data = self.mapping(
+            data,
+            "",
+            {"scenario", "description", "demo", "ground_scale", "chart", "first_attacker", "advanced_rules", "sides"},
+        )
         sides_data = self.sequence(data, "", "sides")
         if len(sides_data) != 2:
             self.fail("sides", f"a battle has two sides, got {len(sides_data)}")
@@ -265,28 +281,34 @@ class _Reader:
             commands = self.sequence(side, path, "commands")
             if not commands:
                 self.fail(_join(path, "commands"), "a side needs at least one command")
-            sides.append(SideSpec(
-                name=self.text(side, path, "name", longest=60),
-                players=self.text(side, path, "players", required=False, longest=300),
-                commands=tuple(self.command(c, f"{path}.commands[{j}]", None) for j, c in enumerate(commands)),
-            ))
+            sides.append(
+                SideSpec(
+                    name=self.text(side, path, "name", longest=60),
+                    players=self.text(side, path, "players", required=False, longest=300),
+                    commands=tuple(self.command(c, f"{path}.commands[{j}]", None) for j, c in enumerate(commands)),
+                )
+            )
         if sides[0].name == sides[1].name:
             self.fail("sides[1].name", f"both sides are called {sides[0].name!r}")
         first = self.text(data, "", "first_attacker", required=False)
         if first and first not in (s.name for s in sides):
             self.fail("first_attacker", f"no side is called {first!r}")
         chart = self.text(data, "", "chart", required=False, longest=80)
-        if chart and (not chart.replace("-", "").replace(".", "").replace("_", "").isalnum()
-                      or not chart_path(chart).is_file()):
+        if chart and (
+            not chart.replace("-", "").replace(".", "").replace("_", "").isalnum() or not chart_path(chart).is_file()
+        ):
             shipped = ", ".join(sorted(p.stem for p in CHART_DIR.glob("*.yaml")))
             self.fail("chart", f"no chart called {chart!r} ships with the app; charts: {shipped}")
         rules = self.sequence(data, "", "advanced_rules")
         return Scenario(
-            title=self.text(data, "", "scenario"), sides=tuple(sides),
+            title=self.text(data, "", "scenario"),
+            sides=tuple(sides),
             description=self.text(data, "", "description", required=False, longest=None),
             demo=self.flag(data, "", "demo"),
-            ground_scale=self.choice(data, "", "ground_scale", GroundScale, GroundScale.MEDIUM), chart=chart,
-            first_attacker=first, advanced_rules=tuple(str(r) for r in rules),
+            ground_scale=self.choice(data, "", "ground_scale", GroundScale, GroundScale.MEDIUM),
+            chart=chart,
+            first_attacker=first,
+            advanced_rules=tuple(str(r) for r in rules),
         )
 
 
@@ -319,11 +341,12 @@ def parse_scenario(text: str) -> Scenario:
         line = lines.get(probe, lines.get("", 1))
         return f"line {line}, {path}" if path else f"line {line}"
 
-    return _Reader(where).scenario(data)
+    return Reader(where).scenario(data)
 
 
-def _construct(loader: yaml.SafeLoader, node: yaml.Node, path: str, lines: dict[str, int], above: list,
-               count: list[int]) -> Any:
+def _construct(
+    loader: yaml.SafeLoader, node: yaml.Node, path: str, lines: dict[str, int], above: list, count: list[int]
+) -> Any:
     """Plain data from a YAML node tree, noting the line each path starts on. An alias that contains itself, a
     file that aliases multiply past any order of battle, and a field given twice are refused."""
     line = node.start_mark.line + 1
@@ -340,139 +363,15 @@ def _construct(loader: yaml.SafeLoader, node: yaml.Node, path: str, lines: dict[
             if not isinstance(key, str | int | float | bool) and key is not None:
                 raise ScenarioError(f"line {key_node.start_mark.line + 1}", f"a field name must be text, got {key!r}")
             if key in out:
-                raise ScenarioError(f"line {key_node.start_mark.line + 1}, {_join(path, str(key))}",
-                                    "given twice")
+                raise ScenarioError(f"line {key_node.start_mark.line + 1}, {_join(path, str(key))}", "given twice")
             lines[_join(path, str(key))] = key_node.start_mark.line + 1
             out[key] = _construct(loader, value_node, _join(path, str(key)), lines, [*above, node], count)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_construct(loader, item, f"{path}[{i}]", lines, [*above, node], count)
-                for i, item in enumerate(node.value)]
+        return [
+            _construct(loader, item, f"{path}[{i}]", lines, [*above, node], count) for i, item in enumerate(node.value)
+        ]
     return loader.construct_object(node)
-
-
-CSV_COLUMNS = (
-    "side", "players", "army", "army_leader", "army_leader_value", "corps", "corps_leader", "corps_leader_value",
-    "division", "division_leader", "division_leader_value", "unit", "kind", "grade", "bases", "formation",
-    "skirmishers", "repeaters", "battery_type", "horse",
-)
-"""One row per brigade or battery. Leave army and corps (and their leader columns) empty for divisions
-directly under the side. A battery row has kind 'artillery' and a battery_type; bases do not apply."""
-
-
-def parse_csv(text: str, title: str, ground_scale: GroundScale = GroundScale.MEDIUM) -> Scenario:
-    """An order of battle from a spreadsheet export; a ScenarioError names the line and column."""
-    text = text.lstrip("\ufeff")
-    if not text.strip():
-        raise ScenarioError("", "the file is empty")
-    reader = csv.DictReader(io.StringIO(text))
-    try:
-        header = [h.strip() for h in (reader.fieldnames or [])]
-    except csv.Error as exc:
-        raise ScenarioError("line 1", f"not a readable CSV line: {exc}") from None
-    missing = [c for c in ("side", "division", "division_leader", "division_leader_value", "unit", "kind", "grade")
-               if c not in header]
-    if missing:
-        raise ScenarioError("line 1", f"the header lacks the column '{missing[0]}'; columns: {', '.join(CSV_COLUMNS)}")
-    unknown = [h for h in header if h not in CSV_COLUMNS]
-    if unknown:
-        raise ScenarioError("line 1", f"unknown column '{unknown[0]}'; columns: {', '.join(CSV_COLUMNS)}")
-    sides: dict[str, dict] = {}
-    places: dict[int, int] = {}  # id of each side, command and unit read -> the sheet line it came from
-    conflicts: list[ScenarioError] = []
-    number = 1  # the last line read: a CSV error stops on the next
-    try:
-        for number, raw in enumerate(reader, start=2):
-            if None in raw:
-                raise ScenarioError(f"line {number}", f"more values than the header's {len(header)} columns")
-            row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
-            if not any(row.values()):
-                continue
-            if not row["side"]:
-                raise ScenarioError(f"line {number}, side", "missing")
-            if row["side"] not in sides and len(sides) == 2:
-                raise ScenarioError(f"line {number}, side", f"a battle has two sides ({', '.join(sides)}); "
-                                                            f"this names a third: {row['side']!r}")
-            side = sides.get(row["side"])
-            if side is None:
-                side = sides[row["side"]] = {"name": row["side"], "players": row.get("players", ""), "commands": []}
-                places[id(side)] = number
-            parent_list = side["commands"]
-            for level in LEVELS:
-                name = row.get(level, "")
-                if not name:
-                    if level == "division":
-                        raise ScenarioError(f"line {number}, division", "missing")
-                    continue
-                leader = {"name": row.get(f"{level}_leader", ""), "value": row.get(f"{level}_leader_value", "")}
-                found = next((c for c in parent_list if c["name"] == name and c["level"] == level), None)
-                if found is None:
-                    found = {"level": level, "name": name, "leader": leader,
-                             **({"brigades": [], "batteries": []} if level == "division" else {"commands": []})}
-                    parent_list.append(found)
-                    places[id(found)] = number
-                else:
-                    for key, column in (("name", f"{level}_leader"), ("value", f"{level}_leader_value")):
-                        if leader[key] and not found["leader"][key]:
-                            found["leader"][key] = leader[key]  # the leader may be named on any of its rows
-                        elif leader[key] and leader[key] != found["leader"][key]:
-                            conflicts.append(ScenarioError(f"line {number}, {column}",
-                                                           f"{leader[key]!r} differs from {found['leader'][key]!r} "
-                                                           f"given for the same {level}, {name}, on an earlier line"))
-                division = found
-                parent_list = found.get("commands", [])
-            if row["kind"].lower() == "artillery":
-                unit = {"name": row["unit"], "type": row.get("battery_type", ""), "horse": row.get("horse", ""),
-                        "grade": row["grade"]}
-                division["batteries"].append(unit)
-            else:
-                fields = ("kind", "grade", "bases", "formation", "skirmishers", "repeaters")
-                unit = {"name": row["unit"], **{k: row[k] for k in fields if row.get(k)}}
-                division["brigades"].append(unit)
-            places[id(unit)] = number
-    except csv.Error as exc:
-        raise ScenarioError(f"line {number + 1}", f"not a readable CSV line: {exc}") from None
-    data = {"scenario": title, "ground_scale": ground_scale.value, "sides": list(sides.values())}
-    structure = _structure_lines(data, places)
-
-    def where(path: str) -> str:
-        line, prefix, column = next(((line, prefix, column) for prefix, line, column in structure
-                                     if path == prefix or path.startswith(prefix + ".")), (1, "", ""))
-        field = path[len(prefix):].lstrip(".") if prefix else path
-        if column and field in ("name", "leader", "leader.name", "leader.value"):
-            # a command's name is its level's column; its leader's are <level>_leader and <level>_leader_value
-            field = {"name": column, "leader": f"{column}_leader", "leader.name": f"{column}_leader",
-                     "leader.value": f"{column}_leader_value"}[field]
-        field = field.rsplit(".", 1)[-1]
-        return f"line {line}, {_CSV_NAMES.get(field, field)}"
-
-    scenario = _Reader(where).scenario(data)
-    if conflicts:
-        raise conflicts[0]
-    return scenario
-
-
-_CSV_NAMES = {"type": "battery_type", "name": "unit", "sides": "side"}
-
-
-def _structure_lines(data: dict, places: dict[int, int]) -> list[tuple[str, int, str]]:
-    """Paths of the nested data, most specific first, with the sheet line each came from and, for a command,
-    its level (the column its name is in)."""
-    found: list[tuple[str, int, str]] = []
-
-    def walk(commands: list, path: str):
-        for i, command in enumerate(commands):
-            here = f"{path}.commands[{i}]"
-            for kind in ("brigades", "batteries"):
-                for j, unit in enumerate(command.get(kind, [])):
-                    found.append((f"{here}.{kind}[{j}]", places.get(id(unit), 1), ""))
-            walk(command.get("commands", []), here)
-            found.append((here, places.get(id(command), 1), command["level"]))
-
-    for s, side in enumerate(data["sides"]):
-        walk(side["commands"], f"sides[{s}]")
-        found.append((f"sides[{s}]", places.get(id(side), 1), "side"))
-    return found
 
 
 # --- creating the game -------------------------------------------------------------------------------
@@ -481,8 +380,11 @@ def _structure_lines(data: dict, places: dict[int, int]) -> list[tuple[str, int,
 def create_game(scenario: Scenario, name: str = "") -> Game:
     with transaction.atomic():
         game = Game.objects.create(
-            name=name or scenario.title, scenario=scenario.title, demo=scenario.demo,
-            chart_version=scenario.chart or settings.REPUBLIC_CHART, ground_scale=scenario.ground_scale,
+            name=name or scenario.title,
+            scenario=scenario.title,
+            demo=scenario.demo,
+            chart_version=scenario.chart or settings.REPUBLIC_CHART,
+            ground_scale=scenario.ground_scale,
             advanced_rules=list(scenario.advanced_rules),
         )
         order = iter(range(1, 100_000))
@@ -502,20 +404,45 @@ def create_game(scenario: Scenario, name: str = "") -> Game:
 
 
 def _create_command(game: Game, side: Side, parent: Command | None, spec: CommandSpec, order) -> Command:
-    command = Command.objects.create(game=game, side=side, parent=parent, level=spec.level, name=spec.name,
-                                     orders=spec.orders, order=next(order))
-    Leader.objects.create(game=game, command=command, name=spec.leader.name,
-                          leader_class=spec.leader.value.leader_class.value, rating=spec.leader.value.rating)
+    command = Command.objects.create(
+        game=game, side=side, parent=parent, level=spec.level, name=spec.name, orders=spec.orders, order=next(order)
+    )
+    Leader.objects.create(
+        game=game,
+        command=command,
+        name=spec.leader.name,
+        leader_class=spec.leader.value.leader_class.value,
+        rating=spec.leader.value.rating,
+    )
     for child in spec.commands:
         _create_command(game, side, command, child, order)
     for b in spec.brigades:
         Unit.objects.create(
-            game=game, division=command, name=b.name, order=next(order), grade=b.grade, kind=b.kind,
-            bases_start=b.bases, bases=b.bases, formation=b.formation, skirmishers_available=b.skirmishers,
-            skirmisher_grade=b.grade if b.skirmishers else "", repeaters=b.repeaters, m_hits=b.m_hits,
+            game=game,
+            division=command,
+            name=b.name,
+            order=next(order),
+            grade=b.grade,
+            kind=b.kind,
+            bases_start=b.bases,
+            bases=b.bases,
+            formation=b.formation,
+            skirmishers_available=b.skirmishers,
+            skirmisher_grade=b.grade if b.skirmishers else "",
+            repeaters=b.repeaters,
+            m_hits=b.m_hits,
         )
     for g in spec.batteries:
-        Unit.objects.create(game=game, division=command, name=g.name, order=next(order), grade=g.grade,
-                            kind=UnitKind.ARTILLERY, battery_type=g.battery_type, horse=g.horse, damage=g.damage,
-                            limbered=g.limbered)
+        Unit.objects.create(
+            game=game,
+            division=command,
+            name=g.name,
+            order=next(order),
+            grade=g.grade,
+            kind=UnitKind.ARTILLERY,
+            battery_type=g.battery_type,
+            horse=g.horse,
+            damage=g.damage,
+            limbered=g.limbered,
+        )
     return command

@@ -26,8 +26,7 @@ urlpatterns = [
     path("games/<int:game_id>/maneuver/movement/<int:unit_id>/", maneuver.movement, name="maneuver_movement"),
     path("games/<int:game_id>/maneuver/charge/<int:unit_id>/", maneuver.charge, name="maneuver_charge"),
     path("games/<int:game_id>/maneuver/formation/<int:unit_id>/", maneuver.formation, name="maneuver_formation"),
-    path("games/<int:game_id>/maneuver/skirmishers/<int:unit_id>/", maneuver.skirmishers,
-         name="maneuver_skirmishers"),
+    path("games/<int:game_id>/maneuver/skirmishers/<int:unit_id>/", maneuver.skirmishers, name="maneuver_skirmishers"),
     path("games/<int:game_id>/maneuver/battery/<int:unit_id>/", maneuver.battery, name="maneuver_battery"),
     # fire phase
     path("games/<int:game_id>/fire/skirmish/declare/", fire.declare_blocks, name="fire_skirmish_declare"),
@@ -35,10 +34,14 @@ urlpatterns = [
     path("games/<int:game_id>/fire/skirmish/<int:unit_id>/", fire.skirmish_attack, name="fire_skirmish_attack"),
     path("games/<int:game_id>/fire/artillery/<int:unit_id>/", fire.artillery, name="fire_artillery"),
     path("games/<int:game_id>/fire/artillery/<int:unit_id>/save/", fire.save_fire, name="fire_save"),
-    path("games/<int:game_id>/hors-de-combat/<int:leader_id>/", hors_de_combat.check_leader,
-         name="hors_de_combat_check"),
-    path("games/<int:game_id>/hors-de-combat/<int:leader_id>/skip/", hors_de_combat.skip_leader,
-         name="hors_de_combat_skip"),
+    path(
+        "games/<int:game_id>/hors-de-combat/<int:leader_id>/", hors_de_combat.check_leader, name="hors_de_combat_check"
+    ),
+    path(
+        "games/<int:game_id>/hors-de-combat/<int:leader_id>/skip/",
+        hors_de_combat.skip_leader,
+        name="hors_de_combat_skip",
+    ),
     path("games/<int:game_id>/fire/panic/<int:unit_id>/", fire.panic_test, name="fire_panic"),
     # assault phase
     path("games/<int:game_id>/assault/declare/", assault.declare_assault, name="assault_declare"),

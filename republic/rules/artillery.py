@@ -32,8 +32,15 @@ RANGE_COLUMNS = tuple(f"r{n}" for n in range(1, 11))
 
 COLUMNS = SHIFT_COLUMNS + RANGE_COLUMNS
 
-COLUMN_MODIFIERS = ("deep_target", "square", "saved_fire", "joint_fire_per_base", "moving_cavalry",
-                    "medium_cover", "heavy_cover")
+COLUMN_MODIFIERS = (
+    "deep_target",
+    "square",
+    "saved_fire",
+    "joint_fire_per_base",
+    "moving_cavalry",
+    "medium_cover",
+    "heavy_cover",
+)
 DIE_MODIFIERS = ("enfilade", "battery_hit", "packed_skirmishers", "open_order", "passing_fire")
 
 
@@ -50,18 +57,35 @@ def fire_result(raw: object) -> Hits | None:
 
 
 TABLES = (
-    KeyedSpec("artillery_ranges", "4.2", "Artillery range brackets: upper limit in inches (medium scale)",
-              RANGE_COLUMNS, number, increasing=True),
-    GridSpec("artillery", "4.2", "Artillery table: battery type x range column", tuple(b.value for b in BatteryType),
-             COLUMNS, fire_result),
+    KeyedSpec(
+        "artillery_ranges",
+        "4.2",
+        "Artillery range brackets: upper limit in inches (medium scale)",
+        RANGE_COLUMNS,
+        number,
+        increasing=True,
+    ),
+    GridSpec(
+        "artillery",
+        "4.2",
+        "Artillery table: battery type x range column",
+        tuple(b.value for b in BatteryType),
+        COLUMNS,
+        fire_result,
+    ),
     BandSpec("artillery_drift", "4.2", "Range column drift by modified 1D10 (negative: columns left)", integer),
-    KeyedSpec("artillery_column_modifiers", "4.3", "Range column modifiers (negative: columns left)",
-              COLUMN_MODIFIERS, integer),
+    KeyedSpec(
+        "artillery_column_modifiers",
+        "4.3",
+        "Range column modifiers (negative: columns left)",
+        COLUMN_MODIFIERS,
+        integer,
+    ),
     KeyedSpec("artillery_die_modifiers", "4.4", "Artillery die roll modifiers", DIE_MODIFIERS, integer),
 )
 
 _COLUMN_LABELS = {
-    "deep_target": "Deep Target: three or more bases within 4\" depth",
+    "deep_target": 'Deep Target: three or more bases within 4" depth',
     "square": "Deep Target: infantry in square",
     "saved_fire": "Saved Fire",
     "joint_fire_per_base": "Joint Battery Fire (per base)",
@@ -119,27 +143,48 @@ class ArtilleryFireInput:
         _check_count(self.joint_bases, "joint_bases", 1)
         _check_count(self.damage, "damage")
         if condition_for(self.m_hits) is Condition.DEMORALIZED:
-            raise RulesInputError("m_hits", "the battery is demoralized: unlimbered artillery that is demoralized "
-                                            "is silenced and cannot fire (2.3)")
+            raise RulesInputError(
+                "m_hits",
+                "the battery is demoralized: unlimbered artillery that is demoralized "
+                "is silenced and cannot fire (2.3)",
+            )
         if self.saved_fire and self.joint_bases > 1:
-            raise RulesInputError("saved_fire", "a mass battery block (joint battery fire) may not use saved fire "
-                                                "(4.2, 4.3)")
+            raise RulesInputError(
+                "saved_fire", "a mass battery block (joint battery fire) may not use saved fire (4.2, 4.3)"
+            )
         if self.deep_target and self.cover is not Cover.NONE:
-            raise RulesInputError("deep_target", "the deep target bases must all be in open terrain; it does not "
-                                                 "apply to targets in woods, buildings or behind obstacles (4.3)")
-        kinds = [name for name in ("square", "open_order", "packed_skirmishers", "packed_battery")
-                 if getattr(self, name)]
+            raise RulesInputError(
+                "deep_target",
+                "the deep target bases must all be in open terrain; it does not "
+                "apply to targets in woods, buildings or behind obstacles (4.3)",
+            )
+        kinds = [
+            name for name in ("square", "open_order", "packed_skirmishers", "packed_battery") if getattr(self, name)
+        ]
         if len(kinds) > 1:
             raise RulesInputError(kinds[1], f"a main target cannot be both {kinds[0]} and {kinds[1]}")
         if self.moving_cavalry and kinds and kinds[0] != "open_order":
             raise RulesInputError("moving_cavalry", f"a {kinds[0].replace('_', ' ')} target is not moving cavalry")
 
     @classmethod
-    def of(cls, battery: UnitState, joined: tuple[UnitState, ...], target: UnitState, *, range: float, roll: Roll,
-           scale: GroundScale = GroundScale.MEDIUM, deep_target: bool = False, square: bool = False,
-           moving_cavalry: bool = False, cover: Cover = Cover.NONE, enfilade: bool = False,
-           packed_skirmishers: bool = False, open_order: bool = False,
-           passing_fire: bool = False) -> "ArtilleryFireInput":
+    def of(
+        cls,
+        battery: UnitState,
+        joined: tuple[UnitState, ...],
+        target: UnitState,
+        *,
+        range: float,
+        roll: Roll,
+        scale: GroundScale = GroundScale.MEDIUM,
+        deep_target: bool = False,
+        square: bool = False,
+        moving_cavalry: bool = False,
+        cover: Cover = Cover.NONE,
+        enfilade: bool = False,
+        packed_skirmishers: bool = False,
+        open_order: bool = False,
+        passing_fire: bool = False,
+    ) -> "ArtilleryFireInput":
         """The fire of a battery, with the batteries that join it, at a unit as they stand. A joint group
         fires with its most hit battery's M and damage and no saved fire (4.2); a brigade in open order is an
         open-order target; only a brigade with markers out has packed skirmishers, only mounted troops are
@@ -154,11 +199,22 @@ class ArtilleryFireInput:
         if battery.battery_type is None:
             raise RulesInputError("battery", "only a battery fires on the Artillery table")
         return cls(
-            battery=battery.battery_type, range=range, roll=roll, scale=scale,
-            joint_bases=sum(b.bases for b in group), saved_fire=battery.saved_fire and not joined,
-            m_hits=worst.m_hits, damage=worst.damage, deep_target=deep_target, square=square,
-            moving_cavalry=moving_cavalry, cover=cover, enfilade=enfilade, packed_skirmishers=packed_skirmishers,
-            open_order=open_order or in_open_order, passing_fire=passing_fire,
+            battery=battery.battery_type,
+            range=range,
+            roll=roll,
+            scale=scale,
+            joint_bases=sum(b.bases for b in group),
+            saved_fire=battery.saved_fire and not joined,
+            m_hits=worst.m_hits,
+            damage=worst.damage,
+            deep_target=deep_target,
+            square=square,
+            moving_cavalry=moving_cavalry,
+            cover=cover,
+            enfilade=enfilade,
+            packed_skirmishers=packed_skirmishers,
+            open_order=open_order or in_open_order,
+            passing_fire=passing_fire,
             packed_battery=target.battery and target.packed,
         )
 
@@ -180,8 +236,9 @@ def range_column(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, 
     """The range bracket that holds a distance measured in the game's scale."""
     column, reach, cells = bracket(chart, "artillery_ranges", RANGE_COLUMNS, range_, scale)
     if column is None:
-        raise RulesInputError("range", f"no battery reaches beyond {reach:g}\" at the {scale} scale; "
-                                       f"the target is {range_:g}\" away")
+        raise RulesInputError(
+            "range", f'no battery reaches beyond {reach:g}" at the {scale} scale; the target is {range_:g}" away'
+        )
     return column, cells
 
 
@@ -248,8 +305,11 @@ def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> Artiller
     basic, basic_use = chart.cell("artillery", inputs.battery.value, column)
     if basic is None:
         reach = _reach(chart, inputs.battery, scale_ratio(chart, inputs.scale)[0])
-        raise RulesInputError("range", f"a {inputs.battery} battery reaches {reach:g}\" at the {inputs.scale} "
-                                       f"scale; the target is {inputs.range:g}\" away, out of range")
+        raise RulesInputError(
+            "range",
+            f'a {inputs.battery} battery reaches {reach:g}" at the {inputs.scale} '
+            f'scale; the target is {inputs.range:g}" away, out of range',
+        )
     shifts, shift_cells = column_shifts(chart, inputs)
     modifiers, die_cells = die_modifiers(chart, inputs)
     face = single(inputs.roll)
@@ -311,12 +371,17 @@ class SavedFireInput:
         condition_for(self.m_hits)
 
     @classmethod
-    def of(cls, battery: UnitState, *, moved_this_turn: bool = False,
-           in_command_radius: bool = True) -> "SavedFireInput":
+    def of(
+        cls, battery: UnitState, *, moved_this_turn: bool = False, in_command_radius: bool = True
+    ) -> "SavedFireInput":
         """The battery's own record says whether it moved or fired this turn; the table may know it moved too."""
         moved = moved_this_turn or bool({BatteryFunction.MOVE, BatteryFunction.PROLONG} & set(battery.functions_used))
-        return cls(moved_this_turn=moved, fired_this_phase=battery.fired_this_turn, m_hits=battery.m_hits,
-                   in_command_radius=in_command_radius)
+        return cls(
+            moved_this_turn=moved,
+            fired_this_phase=battery.fired_this_turn,
+            m_hits=battery.m_hits,
+            in_command_radius=in_command_radius,
+        )
 
 
 @dataclass(frozen=True)
@@ -325,18 +390,28 @@ class SavedFireResult(Explained):
     reason: str | None
 
 
-def may_save_fire(*, moved_this_turn: bool = False, fired_this_phase: bool = False, m_hits: int = 0,
-                  mass_battery: bool = False, in_command_radius: bool = True,
-                  passing_fire_this_turn: bool = False) -> str | None:
+def may_save_fire(
+    *,
+    moved_this_turn: bool = False,
+    fired_this_phase: bool = False,
+    m_hits: int = 0,
+    mass_battery: bool = False,
+    in_command_radius: bool = True,
+    passing_fire_this_turn: bool = False,
+) -> str | None:
     """The first reason a battery may not save fire (4.2), or None when it may."""
     condition = condition_for(m_hits)
     reasons = (
         (moved_this_turn, "the battery moved this player turn (R:1067-1069)"),
         (fired_this_phase, "the battery fired in this artillery phase (R:1068-1069)"),
-        (passing_fire_this_turn, "a battery that made passing fire gains no saved fire from the missed phase "
-                                 "(R:1235-1237)"),
-        (condition.m_hits >= Condition.RATTLED.m_hits,
-         f"the battery is {condition}: rattled or worse may not save fire (R:1080-1081)"),
+        (
+            passing_fire_this_turn,
+            "a battery that made passing fire gains no saved fire from the missed phase (R:1235-1237)",
+        ),
+        (
+            condition.m_hits >= Condition.RATTLED.m_hits,
+            f"the battery is {condition}: rattled or worse may not save fire (R:1080-1081)",
+        ),
         (mass_battery, "mass battery blocks may not save fire (R:1066-1067)"),
         (not in_command_radius, "artillery out of command radius may not save fire (R:1077)"),
     )
@@ -352,9 +427,13 @@ def resolve_saved_fire(chart: Chart, inputs: SavedFireInput) -> SavedFireResult:
         in_command_radius=inputs.in_command_radius,
         passing_fire_this_turn=inputs.passing_fire_this_turn,
     )
-    notes = () if reason else (
-        "place a saved fire marker; the next fire moves 1 column left, and any movement (facing, prolonging) "
-        "loses it; one marker at most (4.2)",
+    notes = (
+        ()
+        if reason
+        else (
+            "place a saved fire marker; the next fire moves 1 column left, and any movement (facing, prolonging) "
+            "loses it; one marker at most (4.2)",
+        )
     )
     return SavedFireResult(allowed=reason is None, reason=reason, notes=notes)
 
@@ -370,7 +449,12 @@ def after_saving_fire(battery: UnitState) -> UnitState:
 
 
 MECHANICS = (
-    Mechanic("artillery_fire", "4.2-4.4, 4.6", "One battery's or joint group's fire: the hits it scores",
-             ArtilleryFireInput, resolve_artillery_fire),
+    Mechanic(
+        "artillery_fire",
+        "4.2-4.4, 4.6",
+        "One battery's or joint group's fire: the hits it scores",
+        ArtilleryFireInput,
+        resolve_artillery_fire,
+    ),
     Mechanic("saved_fire", "4.2", "May a battery save its fire this phase", SavedFireInput, resolve_saved_fire),
 )

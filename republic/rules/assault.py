@@ -135,8 +135,9 @@ def resolve_assault_round(chart: Chart, inputs: AssaultRoundInput) -> AssaultRou
     modified = {name: naturals[name] + total(mods[name]) for name in SIDES}
     difference = modified["attacker"] - modified["defender"]
     outcome, cell_use = _table_outcome(chart, column, difference, inputs.attacker.units, notes)
-    table_hits = {name: outcome.hits if outcome.to in (OutcomeSide(name), OutcomeSide.BOTH) else Hits()
-                  for name in SIDES}
+    table_hits = {
+        name: outcome.hits if outcome.to in (OutcomeSide(name), OutcomeSide.BOTH) else Hits() for name in SIDES
+    }
     for name, taken in table_hits.items():
         if taken:
             notes.append(_hit_note(name, taken, f"the {column.title} result at {difference:+d}"))
@@ -187,8 +188,12 @@ def _round_column(inputs: AssaultRoundInput) -> tuple[AssaultColumn, list[str]]:
     return chosen.column, list(chosen.notes)
 
 
-def round_column(attackers: tuple[AssaultUnit, ...], defenders: tuple[AssaultUnit, ...], struck: Struck,
-                 override: AssaultColumn | None = None) -> AssaultColumnResult:
+def round_column(
+    attackers: tuple[AssaultUnit, ...],
+    defenders: tuple[AssaultUnit, ...],
+    struck: Struck,
+    override: AssaultColumn | None = None,
+) -> AssaultColumnResult:
     """The column for the units taking part: each side's greatest share of bases gives its kind, cover and
     open order (5.2, 5.3); ``override`` is a column the table names instead."""
     return assault_column(
@@ -206,8 +211,9 @@ def round_column(attackers: tuple[AssaultUnit, ...], defenders: tuple[AssaultUni
 def _read_sides(chart: Chart, inputs: AssaultRoundInput, notes: list[str]) -> dict[str, "SideReading"]:
     """Steps 2-3: each side's modifiers (5.4), the lesser side's outnumbered modifier among them."""
     readings = {name: side_modifiers(chart, getattr(inputs, name), name == "defender") for name in SIDES}
-    lesser, outnumbered, outnumbered_use, outnumbered_note = outnumbering(chart, inputs.attacker, inputs.defender,
-                                                                          inputs.square_vs_solo_cavalry)
+    lesser, outnumbered, outnumbered_use, outnumbered_note = outnumbering(
+        chart, inputs.attacker, inputs.defender, inputs.square_vs_solo_cavalry
+    )
     if outnumbered is not None and outnumbered_use is not None:
         readings[lesser.value].modifiers.append(outnumbered)
         readings[lesser.value].cells.append(outnumbered_use)
@@ -216,8 +222,9 @@ def _read_sides(chart: Chart, inputs: AssaultRoundInput, notes: list[str]) -> di
     return readings
 
 
-def _table_outcome(chart: Chart, column: AssaultColumn, difference: int, attackers: tuple[AssaultUnit, ...],
-                   notes: list[str]) -> tuple[AssaultOutcome, CellUse]:
+def _table_outcome(
+    chart: Chart, column: AssaultColumn, difference: int, attackers: tuple[AssaultUnit, ...], notes: list[str]
+) -> tuple[AssaultOutcome, CellUse]:
     """Step 4: the column's cell for the modified difference; overrun is for mounted cavalry (5.5)."""
     cell: AssaultOutcome
     cell, use = chart.band(column.table, difference)
@@ -239,8 +246,14 @@ class _NaturalRoll:
     by_unit: dict[str, tuple[int, ...]]
 
 
-def _natural_roll(chart: Chart, inputs: AssaultRoundInput, naturals: dict[str, int], grades: dict[str, Grade],
-                  cells: list[CellUse], notes: list[str]) -> _NaturalRoll:
+def _natural_roll(
+    chart: Chart,
+    inputs: AssaultRoundInput,
+    naturals: dict[str, int],
+    grades: dict[str, Grade],
+    cells: list[CellUse],
+    notes: list[str],
+) -> _NaturalRoll:
     """Step 6: the loser of the natural roll takes M by its grade, one per k points lost (5.1)."""
     m = dict.fromkeys(SIDES, 0)
     by_unit = {name: (0,) * len(getattr(inputs, name).units) for name in SIDES}
@@ -259,8 +272,9 @@ def _natural_roll(chart: Chart, inputs: AssaultRoundInput, naturals: dict[str, i
         each.append(unit_m)
     by_unit[name] = tuple(each)
     if m[name]:
-        notes.append(_hit_note(name, Hits(m=m[name]),
-                               f"losing the natural roll by {lost_by} ({grades[name].value}, rounded up)"))
+        notes.append(
+            _hit_note(name, Hits(m=m[name]), f"losing the natural roll by {lost_by} ({grades[name].value}, rounded up)")
+        )
     if any(unit_m != m[name] for unit_m in each):
         notes.append(f"{name}: natural-roll M by each unit's own grade: {', '.join(map(str, each))}")
     return _NaturalRoll(loser, m, by_unit)
@@ -271,8 +285,9 @@ def outcome_won(outcome: AssaultOutcome) -> bool:
     return outcome.to is OutcomeSide.DEFENDER and outcome.action is not OutcomeAction.ROLL_AGAIN
 
 
-def _win_win(outcome: AssaultOutcome, natural_loser: OutcomeSide, kind: AssaultType,
-             notes: list[str]) -> tuple[dict[str, int], bool]:
+def _win_win(
+    outcome: AssaultOutcome, natural_loser: OutcomeSide, kind: AssaultType, notes: list[str]
+) -> tuple[dict[str, int], bool]:
     """The extra M of an All Out or Mixed Win/Win, and the "C" bonus an All Out one carries on (5.1, 5.2)."""
     extra_m = dict.fromkeys(SIDES, 0)
     if not (outcome_won(outcome) and natural_loser is OutcomeSide.DEFENDER) or kind is AssaultType.GENERAL:
@@ -286,17 +301,25 @@ def _win_win(outcome: AssaultOutcome, natural_loser: OutcomeSide, kind: AssaultT
     return extra_m, False
 
 
-def _follow_up_notes(outcome: AssaultOutcome, modified: dict[str, int], naturals: dict[str, int],
-                     natural_m: dict[str, int], notes: list[str]) -> None:
+def _follow_up_notes(
+    outcome: AssaultOutcome,
+    modified: dict[str, int],
+    naturals: dict[str, int],
+    natural_m: dict[str, int],
+    notes: list[str],
+) -> None:
     if outcome.action is OutcomeAction.BREAK_OFF:
         notes.append("the attacker breaks off out of assault contact and takes the break-off M (5.5)")
     if outcome.action is not OutcomeAction.ROLL_AGAIN:
         return
-    both_lost = [name for name in SIDES
-                 if modified[name] < modified[_other(name)] and naturals[name] < naturals[_other(name)]]
+    both_lost = [
+        name for name in SIDES if modified[name] < modified[_other(name)] and naturals[name] < naturals[_other(name)]
+    ]
     if both_lost:
-        notes.append(f"roll again: the {both_lost[0]} lost both rolls and takes its {natural_m[both_lost[0]]}M "
-                     "now; the next round reads its new condition (5.1)")
+        notes.append(
+            f"roll again: the {both_lost[0]} lost both rolls and takes its {natural_m[both_lost[0]]}M "
+            "now; the next round reads its new condition (5.1)"
+        )
     else:
         notes.append("roll again: apply this round's hits first; the next round reads the new conditions (5.1)")
 
@@ -306,6 +329,11 @@ def _other(name: str) -> str:
 
 
 MECHANICS = (
-    Mechanic("assault_round", "5.1-5.4", "One assault round: modified and natural rolls, the table's outcome and "
-             "the hits on each side", AssaultRoundInput, resolve_assault_round),
+    Mechanic(
+        "assault_round",
+        "5.1-5.4",
+        "One assault round: modified and natural rolls, the table's outcome and the hits on each side",
+        AssaultRoundInput,
+        resolve_assault_round,
+    ),
 )

@@ -34,12 +34,27 @@ PASSAGE_RESULTS = ("shaken", "demoralized", "retreated", "routed")
 FIXED_HITS = ("break_off", "supporting_brigade", "rout_end")
 
 TABLES = (
-    KeyedSpec("assault_fixed_hits", "5.5", "Fixed assault hits: break off, supporting brigade, end of a rout",
-              FIXED_HITS, _no_base_hits),
-    KeyedSpec("passage_of_lines_hits", "5.5", "Lose/lose passage of lines: hits on the friendly unit passed",
-              PASSAGE_RESULTS, _no_base_hits),
-    KeyedSpec("passage_of_lines_reach", "5.5", "Lose/lose passage of lines: reach behind the loser, inches",
-              ("foot", "horse"), number),
+    KeyedSpec(
+        "assault_fixed_hits",
+        "5.5",
+        "Fixed assault hits: break off, supporting brigade, end of a rout",
+        FIXED_HITS,
+        _no_base_hits,
+    ),
+    KeyedSpec(
+        "passage_of_lines_hits",
+        "5.5",
+        "Lose/lose passage of lines: hits on the friendly unit passed",
+        PASSAGE_RESULTS,
+        _no_base_hits,
+    ),
+    KeyedSpec(
+        "passage_of_lines_reach",
+        "5.5",
+        "Lose/lose passage of lines: reach behind the loser, inches",
+        ("foot", "horse"),
+        number,
+    ),
 )
 
 
@@ -77,9 +92,19 @@ class UnitHitsResult(Explained):
     instruction: str
 
 
-def take_hits(chart: Chart, *, grade: Grade, m_hits: int, hits: Hits, horse: bool, scale: GroundScale,
-               already_demoralized_panics: bool = False, required_move: ForcedMove | None = None,
-               notes: Sequence[str] = (), cells: Sequence[CellUse] = ()) -> UnitHitsResult:
+def take_hits(
+    chart: Chart,
+    *,
+    grade: Grade,
+    m_hits: int,
+    hits: Hits,
+    horse: bool,
+    scale: GroundScale,
+    already_demoralized_panics: bool = False,
+    required_move: ForcedMove | None = None,
+    notes: Sequence[str] = (),
+    cells: Sequence[CellUse] = (),
+) -> UnitHitsResult:
     """M hits (assault cause) and P hits on one unit, its panic response, the more severe of that and any
     move the rule requires, and the rout M at the end of a rout."""
     cells, notes = list(cells), list(notes)
@@ -201,10 +226,12 @@ def resolve_passage_of_lines(chart: Chart, inputs: PassageInput) -> PassageResul
         cells.append(reach_cell)
         reach = scaled(reach_raw, ratio)
         if passer.distance > reach:
-            notes.append(f"{name} is {passer.distance:g}\" away, beyond its {reach:g}\" reach: no hits")
+            notes.append(f'{name} is {passer.distance:g}" away, beyond its {reach:g}" reach: no hits')
             continue
-        for key, results in ((_PASSAGE_CONDITION.get(condition_for(passer.m_hits)), m_results),
-                             (_PASSAGE_MOVE.get(passer.move), p_results)):
+        for key, results in (
+            (_PASSAGE_CONDITION.get(condition_for(passer.m_hits)), m_results),
+            (_PASSAGE_MOVE.get(passer.move), p_results),
+        ):
             if key is not None:
                 value: Hits
                 value, use = chart.entry("passage_of_lines_hits", key)
@@ -213,7 +240,9 @@ def resolve_passage_of_lines(chart: Chart, inputs: PassageInput) -> PassageResul
     counted: list[str] = []
     total_hits = Hits()
     categories: tuple[tuple[list[tuple[Hits, str]], Callable[[Hits], int]], ...] = (
-        (m_results, lambda h: h.m), (p_results, lambda h: h.p))
+        (m_results, lambda h: h.m),
+        (p_results, lambda h: h.p),
+    )
     for results, worth in categories:
         ranked = sorted(results, key=lambda r: worth(r[0]), reverse=True)
         for value, label in ranked[:2]:
@@ -221,8 +250,17 @@ def resolve_passage_of_lines(chart: Chart, inputs: PassageInput) -> PassageResul
             counted.append(label)
         for _, label in ranked[2:]:
             notes.append(f"{label} not counted: only the two worst results in each category apply")
-    taken = take_hits(chart, grade=inputs.grade, m_hits=inputs.m_hits, hits=total_hits, horse=inputs.horse,
-                       scale=inputs.scale, already_demoralized_panics=True, notes=tuple(notes), cells=tuple(cells))
+    taken = take_hits(
+        chart,
+        grade=inputs.grade,
+        m_hits=inputs.m_hits,
+        hits=total_hits,
+        horse=inputs.horse,
+        scale=inputs.scale,
+        already_demoralized_panics=True,
+        notes=tuple(notes),
+        cells=tuple(cells),
+    )
     return PassageResult(**{**_fields(taken), "counted": tuple(counted)})
 
 
@@ -252,15 +290,19 @@ class SupportingBrigadeInput:
         check_count(self.bases, "bases", 1)
         check_count(self.supporting_bases, "supporting_bases", 1)
         if 2 * self.supporting_bases >= self.bases:
-            raise RulesInputError("supporting_bases", f"{self.supporting_bases} of {self.bases} bases is not a "
-                                  "minority: the unit took part in the assault and takes its results")
+            raise RulesInputError(
+                "supporting_bases",
+                f"{self.supporting_bases} of {self.bases} bases is not a "
+                "minority: the unit took part in the assault and takes its results",
+            )
         if self.primary_move is not None:
             check_kind(self.primary_move, ForcedMove, "primary_move")
         check_m_hits(self.m_hits)
         check_kind(self.move, ForcedMove, "move")
         if not self.move.faces_enemy:
-            raise RulesInputError("move", f"a supporting brigade disengages, withdraws or falls back, not "
-                                  f"{self.move.title}")
+            raise RulesInputError(
+                "move", f"a supporting brigade disengages, withdraws or falls back, not {self.move.title}"
+            )
         check_kind(self.scale, GroundScale, "scale")
 
 
@@ -311,8 +353,16 @@ def resolve_break_off(chart: Chart, inputs: BreakOffInput) -> UnitHitsResult:
     hit, so a Demoralized unit takes it as a P hit with its panic response."""
     hits, use = fixed_hits(chart, "break_off")
     note = f"breaks off out of assault contact range: {hits} (5.5)"
-    return take_hits(chart, grade=inputs.grade, m_hits=inputs.m_hits, hits=hits, horse=inputs.horse,
-                      scale=inputs.scale, notes=(note,), cells=(use,))
+    return take_hits(
+        chart,
+        grade=inputs.grade,
+        m_hits=inputs.m_hits,
+        hits=hits,
+        horse=inputs.horse,
+        scale=inputs.scale,
+        notes=(note,),
+        cells=(use,),
+    )
 
 
 # --- bridging formations (5.2) ---------------------------------------------------------------------
@@ -361,11 +411,26 @@ def after_hits(unit: UnitState, result: UnitHitsResult) -> UnitState:
 
 
 MECHANICS = (
-    Mechanic("passage_of_lines", "5.5", "Hits on a friendly unit that lose/lose assault losers pass through",
-             PassageInput, resolve_passage_of_lines),
-    Mechanic("supporting_brigade", "5.5", "A minority supporter's hit and move when the primary defender "
-             "retreats or routs", SupportingBrigadeInput, resolve_supporting_brigade),
+    Mechanic(
+        "passage_of_lines",
+        "5.5",
+        "Hits on a friendly unit that lose/lose assault losers pass through",
+        PassageInput,
+        resolve_passage_of_lines,
+    ),
+    Mechanic(
+        "supporting_brigade",
+        "5.5",
+        "A minority supporter's hit and move when the primary defender retreats or routs",
+        SupportingBrigadeInput,
+        resolve_supporting_brigade,
+    ),
     Mechanic("break_off", "5.5", "The morale hit on a unit that breaks off", BreakOffInput, resolve_break_off),
-    Mechanic("bridging_hits", "5.2", "Worst hits of each type for a bridging unit split between assaults",
-             BridgingInput, resolve_bridging_hits),
+    Mechanic(
+        "bridging_hits",
+        "5.2",
+        "Worst hits of each type for a bridging unit split between assaults",
+        BridgingInput,
+        resolve_bridging_hits,
+    ),
 )

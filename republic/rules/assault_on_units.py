@@ -69,9 +69,16 @@ class RoundOnUnits:
         return next((loss for loss in losses if loss.id == unit), None)
 
 
-def resolve_round_on_units(chart: Chart, round_: AssaultRoundResult, attackers: tuple[RoundUnit, ...],
-                           defenders: tuple[RoundUnit, ...], *, struck: Struck = Struck.FRONT, stalled: bool = False,
-                           scale: GroundScale = GroundScale.MEDIUM) -> RoundOnUnits:
+def resolve_round_on_units(
+    chart: Chart,
+    round_: AssaultRoundResult,
+    attackers: tuple[RoundUnit, ...],
+    defenders: tuple[RoundUnit, ...],
+    *,
+    struck: Struck = Struck.FRONT,
+    stalled: bool = False,
+    scale: GroundScale = GroundScale.MEDIUM,
+) -> RoundOnUnits:
     surrendering = round_.outcome.action is OutcomeAction.SURRENDER
     losses: dict[str, AssaultLossesResult] = {}
     surrendered: list[UnitState] = []
@@ -83,16 +90,29 @@ def resolve_round_on_units(chart: Chart, round_: AssaultRoundResult, attackers: 
         if not side.hits:
             continue
         units = tuple(
-            UnitTakingHits.of(m.unit, m.contact, natural_m=side.natural_m_by_unit[i],
-                              retreat_blocked=m.retreat_blocked, out_of_town=m.out_of_town,
-                              across_bridge_or_ford=m.across_bridge_or_ford,
-                              away_from_rear_assault=name == "defender" and struck is Struck.REAR)
+            UnitTakingHits.of(
+                m.unit,
+                m.contact,
+                natural_m=side.natural_m_by_unit[i],
+                retreat_blocked=m.retreat_blocked,
+                out_of_town=m.out_of_town,
+                across_bridge_or_ford=m.across_bridge_or_ford,
+                away_from_rear_assault=name == "defender" and struck is Struck.REAR,
+            )
             for i, m in enumerate(members)
         )
         losses[name] = resolve_assault_losses(
-            chart, AssaultLossesInput(units, side.table_hits, side.natural_m, side.all_out_extra_m, scale))
-    partial = RoundOnUnits(losses.get("attacker"), losses.get("defender"), tuple(u.id for u in surrendered),
-                           tuple(u.bases for u in surrendered), (), (), ())
+            chart, AssaultLossesInput(units, side.table_hits, side.natural_m, side.all_out_extra_m, scale)
+        )
+    partial = RoundOnUnits(
+        losses.get("attacker"),
+        losses.get("defender"),
+        tuple(u.id for u in surrendered),
+        tuple(u.bases for u in surrendered),
+        (),
+        (),
+        (),
+    )
     broke_off, break_through = [], []
     action = round_.outcome.action
     for member in attackers:
@@ -100,12 +120,17 @@ def resolve_round_on_units(chart: Chart, round_: AssaultRoundResult, attackers: 
         if unit.battery or not unit.in_play:
             continue
         if action is OutcomeAction.BREAK_OFF and not stalled:
-            broke_off.append(BrokeOff(unit.id, resolve_break_off(
-                chart, BreakOffInput(unit.grade, unit.m_hits, unit.kind.horse, scale))))
+            broke_off.append(
+                BrokeOff(
+                    unit.id, resolve_break_off(chart, BreakOffInput(unit.grade, unit.m_hits, unit.kind.horse, scale))
+                )
+            )
         elif _breaks_through(action, unit) and not _forced_back(partial.loss(unit.id)):
             break_through.append(unit.id)
     return replace(
-        partial, broke_off=tuple(broke_off), break_through=tuple(break_through),
+        partial,
+        broke_off=tuple(broke_off),
+        break_through=tuple(break_through),
         saved_fire_used=tuple(m.unit.id for m in (*attackers, *defenders) if m.unit.battery),
     )
 

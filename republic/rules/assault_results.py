@@ -29,11 +29,7 @@ from republic.rules.assault_sides import Contact
 from republic.rules.chart import Chart
 from republic.rules.checks import check_count, check_hits, check_kind, check_m_hits
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import (
-    BatteryAction,
-    ForcedMove,
-    battery_response,
-)
+from republic.rules.forced_moves import BatteryAction, ForcedMove, battery_response
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition, MoraleCause, apply_morale_hits, condition_for
 from republic.rules.panic import MAX_PANIC_LEVEL, loss_modifiers, panic_level_read, panic_response
@@ -95,15 +91,34 @@ class UnitTakingHits:
         return self.kind is UnitKind.ARTILLERY
 
     @classmethod
-    def of(cls, unit: UnitState, contact: Contact, *, natural_m: int | None = None, retreat_blocked: bool = False,
-           out_of_town: bool = False, across_bridge_or_ford: bool = False,
-           away_from_rear_assault: bool = False) -> "UnitTakingHits":
+    def of(
+        cls,
+        unit: UnitState,
+        contact: Contact,
+        *,
+        natural_m: int | None = None,
+        retreat_blocked: bool = False,
+        out_of_town: bool = False,
+        across_bridge_or_ford: bool = False,
+        away_from_rear_assault: bool = False,
+    ) -> "UnitTakingHits":
         """A unit as it stands: the P hits it took earlier this phase count toward its next modifier."""
-        return cls(unit.id, unit.kind, unit.grade, unit.bases, m_hits=unit.m_hits,
-                   earlier_panic_hits=unit.p_hits_turn, contact=contact, damage=unit.damage if unit.battery else 0,
-                   limbered=unit.battery and unit.limbered, natural_m=natural_m, retreat_blocked=retreat_blocked,
-                   out_of_town=out_of_town, across_bridge_or_ford=across_bridge_or_ford,
-                   away_from_rear_assault=away_from_rear_assault)
+        return cls(
+            unit.id,
+            unit.kind,
+            unit.grade,
+            unit.bases,
+            m_hits=unit.m_hits,
+            earlier_panic_hits=unit.p_hits_turn,
+            contact=contact,
+            damage=unit.damage if unit.battery else 0,
+            limbered=unit.battery and unit.limbered,
+            natural_m=natural_m,
+            retreat_blocked=retreat_blocked,
+            out_of_town=out_of_town,
+            across_bridge_or_ford=across_bridge_or_ford,
+            away_from_rear_assault=away_from_rear_assault,
+        )
 
 
 @dataclass(frozen=True)
@@ -209,8 +224,10 @@ def _spread_base_hits(units: tuple[UnitTakingHits, ...], b: int) -> tuple[list[i
         if not open_:
             break
         closest = min(_closeness(units[i].contact) for i in open_)
-        pick = min((i for i in open_ if _closeness(units[i].contact) == closest),
-                   key=lambda i: (taken[i], -(units[i].bases - taken[i]), i))
+        pick = min(
+            (i for i in open_ if _closeness(units[i].contact) == closest),
+            key=lambda i: (taken[i], -(units[i].bases - taken[i]), i),
+        )
         taken[pick] += 1
     return taken, b - sum(taken)
 
@@ -238,16 +255,20 @@ def _take_prisoners(units: tuple[UnitTakingHits, ...], left: list[int], pool: in
         open_ = [i for i, u in enumerate(units) if not u.battery and left[i] - taken[i] > 0]
         if not open_:
             break
-        pick = min(open_, key=lambda i: (_closeness(units[i].contact), -units[i].grade.rank,
-                                         -(left[i] - taken[i]), i))
+        pick = min(open_, key=lambda i: (_closeness(units[i].contact), -units[i].grade.rank, -(left[i] - taken[i]), i))
         taken[pick] += 1
     return taken, pool - sum(taken)
 
 
-def assault_losses(chart: Chart, units: tuple[UnitTakingHits, ...], hits: Hits = NO_HITS, natural_m: int = 0,
-                   all_out_extra_m: int = 0, scale: GroundScale = GroundScale.MEDIUM) -> AssaultLossesResult:
-    return resolve_assault_losses(
-        chart, AssaultLossesInput(units, hits, natural_m, all_out_extra_m, scale))
+def assault_losses(
+    chart: Chart,
+    units: tuple[UnitTakingHits, ...],
+    hits: Hits = NO_HITS,
+    natural_m: int = 0,
+    all_out_extra_m: int = 0,
+    scale: GroundScale = GroundScale.MEDIUM,
+) -> AssaultLossesResult:
+    return resolve_assault_losses(chart, AssaultLossesInput(units, hits, natural_m, all_out_extra_m, scale))
 
 
 def resolve_assault_losses(chart: Chart, inputs: AssaultLossesInput) -> AssaultLossesResult:
@@ -261,18 +282,22 @@ def resolve_assault_losses(chart: Chart, inputs: AssaultLossesInput) -> AssaultL
     notes: list[str] = []
     if unassigned:
         notes.append(f"{unassigned} base hit(s) found no infantry or cavalry base left to remove")
-    rounds = [_panic_round(chart, inputs, unit, lost, cells, modifiers) for unit, lost in zip(units, base_hits,
-                                                                                            strict=True)]
+    rounds = [
+        _panic_round(chart, inputs, unit, lost, cells, modifiers) for unit, lost in zip(units, base_hits, strict=True)
+    ]
     left = [0 if r.surrendered else r.unit.bases - r.lost for r in rounds]
     pool = sum(r.loss for r in rounds)
     prisoners, unassigned_prisoners = _take_prisoners(units, left, pool)
     if pool:
-        notes.append(f"loss numbers give {pool} prisoner base(s), taken from all-out contact first, lowest grade "
-                     f"first (5.5)")
+        notes.append(
+            f"loss numbers give {pool} prisoner base(s), taken from all-out contact first, lowest grade first (5.5)"
+        )
     if unassigned_prisoners:
         notes.append(f"{unassigned_prisoners} prisoner base(s) found no base left to take")
-    results = tuple(_unit_loss(chart, inputs.scale, r, taken, dmg, cells)
-                    for r, taken, dmg in zip(rounds, prisoners, damage, strict=True))
+    results = tuple(
+        _unit_loss(chart, inputs.scale, r, taken, dmg, cells)
+        for r, taken, dmg in zip(rounds, prisoners, damage, strict=True)
+    )
     return AssaultLossesResult(
         units=results,
         base_hits=hits.b,
@@ -309,12 +334,25 @@ class _Round:
     surrendered: bool = False
 
 
-def _panic_round(chart: Chart, inputs: AssaultLossesInput, unit: UnitTakingHits, lost: int, cells: list[CellUse],
-                 modifiers: list[Modifier]) -> _Round:
+def _panic_round(
+    chart: Chart,
+    inputs: AssaultLossesInput,
+    unit: UnitTakingHits,
+    lost: int,
+    cells: list[CellUse],
+    modifiers: list[Modifier],
+) -> _Round:
     hits = inputs.hits
     natural = inputs.natural_m if unit.natural_m is None else unit.natural_m
-    parts = [f"{n}M {what}" for n, what in ((hits.m, "from the chart"), (natural, "from the natural roll"),
-                                           (inputs.all_out_extra_m, "for the All-Out win")) if n]
+    parts = [
+        f"{n}M {what}"
+        for n, what in (
+            (hits.m, "from the chart"),
+            (natural, "from the natural roll"),
+            (inputs.all_out_extra_m, "for the All-Out win"),
+        )
+        if n
+    ]
     notes = [" + ".join(parts) + " (5.5)"] if parts else []
     m_taken = hits.m + natural + inputs.all_out_extra_m
     morale = apply_morale_hits(unit.m_hits, m_taken, MoraleCause.ASSAULT)
@@ -323,8 +361,10 @@ def _panic_round(chart: Chart, inputs: AssaultLossesInput, unit: UnitTakingHits,
     level = panic_level_read(panic) if panic else 0
     state = _Round(unit, lost, m_taken, morale.m_after, panic, level, notes)
     if not unit.battery and lost == unit.bases:
-        notes.append("destroyed by base hits" + ("; its P4 event still counts for its division (6.2)"
-                                                  if level == MAX_PANIC_LEVEL else ""))
+        notes.append(
+            "destroyed by base hits"
+            + ("; its P4 event still counts for its division (6.2)" if level == MAX_PANIC_LEVEL else "")
+        )
         return state
     if not panic:
         return state
@@ -337,17 +377,22 @@ def _panic_round(chart: Chart, inputs: AssaultLossesInput, unit: UnitTakingHits,
         state.surrendered = True
         notes.append("its panic move is blocked by the enemy: it surrenders (5.5 Group Surrender)")
     elif not unit.battery:
-        extra, extra_cells = loss_modifiers(chart, cell.move, out_of_town=unit.out_of_town,
-                                            across_bridge_or_ford=unit.across_bridge_or_ford,
-                                            away_from_rear_assault=unit.away_from_rear_assault)
+        extra, extra_cells = loss_modifiers(
+            chart,
+            cell.move,
+            out_of_town=unit.out_of_town,
+            across_bridge_or_ford=unit.across_bridge_or_ford,
+            away_from_rear_assault=unit.away_from_rear_assault,
+        )
         cells.extend(extra_cells)
         modifiers.extend(Modifier(f"{m.label} ({unit.id})", m.value, m.section) for m in extra)
         state.loss = cell.loss + total(extra)
     return state
 
 
-def _unit_loss(chart: Chart, scale: GroundScale, state: _Round, prisoners: int, damage: int,
-               cells: list[CellUse]) -> UnitLoss:
+def _unit_loss(
+    chart: Chart, scale: GroundScale, state: _Round, prisoners: int, damage: int, cells: list[CellUse]
+) -> UnitLoss:
     unit, notes = state.unit, state.notes
     m_after, move = state.m_after, state.move
     if unit.battery:
@@ -419,18 +464,31 @@ def after_assault_loss(unit: UnitState, loss: UnitLoss) -> UnitState:
     """A unit after its side's losses of one round: its bases, morale, P hits of the phase, forced move and
     any Panic 4 event; a battery's damage and limbers, a brigade destroyed or taken."""
     lost = loss.bases_before - loss.bases_after
-    after = replace(with_morale(unit, loss.m_after), p_hits_turn=loss.phase_panic_hits, bases=loss.bases_after,
-                    base_hits_turn=unit.base_hits_turn + lost)
+    after = replace(
+        with_morale(unit, loss.m_after),
+        p_hits_turn=loss.phase_panic_hits,
+        bases=loss.bases_after,
+        base_hits_turn=unit.base_hits_turn + lost,
+    )
     if loss.p4_event:
         after = after_p4_event(after)
     after = after_move(after, loss.move)
     if unit.battery:
-        return replace(after, damage=loss.damage_after, limbered=loss.limbered_after,
-                       abandoned=after.abandoned or loss.abandoned or loss.surrendered)
+        return replace(
+            after,
+            damage=loss.damage_after,
+            limbered=loss.limbered_after,
+            abandoned=after.abandoned or loss.abandoned or loss.surrendered,
+        )
     return replace(after, destroyed=loss.destroyed, surrendered=loss.surrendered)
 
 
 MECHANICS = (
-    Mechanic("assault_losses", "5.5", "Apply a side's assault hits: base hits, morale, panic responses, "
-             "prisoners, surrender, battery fates", AssaultLossesInput, resolve_assault_losses),
+    Mechanic(
+        "assault_losses",
+        "5.5",
+        "Apply a side's assault hits: base hits, morale, panic responses, prisoners, surrender, battery fates",
+        AssaultLossesInput,
+        resolve_assault_losses,
+    ),
 )

@@ -52,12 +52,23 @@ _GRADES = tuple(g.value for g in Grade)
 
 TABLES = (
     KeyedSpec("assault_grade_modifiers", "5.4", "Assault modifiers: troop grade", _GRADES, integer),
-    KeyedSpec("assault_condition_modifiers", "5.4", "Assault modifiers: morale hits",
-              tuple(c.value for c in Condition), integer),
-    KeyedSpec("assault_outnumbering", "5.4", "Assault modifiers: outnumbered ratio, for the lesser side",
-              OUTNUMBERING_STEPS, integer),
-    KeyedSpec("assault_natural_points", "5.1", "Natural-roll points lost per M hit, by grade", _GRADES,
-              _points_per_hit),
+    KeyedSpec(
+        "assault_condition_modifiers",
+        "5.4",
+        "Assault modifiers: morale hits",
+        tuple(c.value for c in Condition),
+        integer,
+    ),
+    KeyedSpec(
+        "assault_outnumbering",
+        "5.4",
+        "Assault modifiers: outnumbered ratio, for the lesser side",
+        OUTNUMBERING_STEPS,
+        integer,
+    ),
+    KeyedSpec(
+        "assault_natural_points", "5.1", "Natural-roll points lost per M hit, by grade", _GRADES, _points_per_hit
+    ),
     KeyedSpec("assault_modifiers", "5.4", "Assault modifiers", MODIFIER_KEYS, integer),
     KeyedSpec("assault_cover_points", "5.2, 5.4", "Cover points", tuple(c.value for c in Cover), integer),
     KeyedSpec("assault_tactical_bonuses", "4.2, 5.1", "Assault tactical bonuses", TACTICAL_BONUSES, integer),
@@ -119,9 +130,18 @@ class AssaultUnit:
         """A unit as it stands, with its contact and the cover the table gives it for the round."""
         if unit.battery:
             return cls(unit.grade, unit.bases, unit.m_hits, UnitKind.ARTILLERY, contact, cover)
-        return cls(unit.grade, unit.bases, unit.m_hits, unit.kind, contact, cover,
-                   open_order=unit.formation is Formation.OPEN_ORDER, repeaters=unit.repeaters,
-                   skirmishers_deployed=unit.skirmishers_deployed, skirmishers_available=unit.skirmishers_available)
+        return cls(
+            unit.grade,
+            unit.bases,
+            unit.m_hits,
+            unit.kind,
+            contact,
+            cover,
+            open_order=unit.formation is Formation.OPEN_ORDER,
+            repeaters=unit.repeaters,
+            skirmishers_deployed=unit.skirmishers_deployed,
+            skirmishers_available=unit.skirmishers_available,
+        )
 
 
 @dataclass(frozen=True)
@@ -157,17 +177,30 @@ class AssaultSide:
         return sum(u.bases for u in self.units)
 
     @classmethod
-    def of(cls, roll: Roll, members: tuple[tuple[UnitState, Contact, Cover], ...], *, leaders_within_2: int = 0,
-           fresh_batteries: int = 0, struck: Struck | None = None, tactical_bonus: bool = False) -> "AssaultSide":
+    def of(
+        cls,
+        roll: Roll,
+        members: tuple[tuple[UnitState, Contact, Cover], ...],
+        *,
+        leaders_within_2: int = 0,
+        fresh_batteries: int = 0,
+        struck: Struck | None = None,
+        tactical_bonus: bool = False,
+    ) -> "AssaultSide":
         """A side from its units as they stand: their batteries with saved fire, the bases they lost this
         turn and the worst P hits of the phase on any one of them (5.4). ``struck`` is for the defender."""
         units = [unit for unit, _, _ in members]
         return cls(
-            roll, tuple(AssaultUnit.of(unit, contact, cover) for unit, contact, cover in members),
-            leaders_within_2=leaders_within_2, fresh_batteries=fresh_batteries,
+            roll,
+            tuple(AssaultUnit.of(unit, contact, cover) for unit, contact, cover in members),
+            leaders_within_2=leaders_within_2,
+            fresh_batteries=fresh_batteries,
             saved_fire_batteries=sum(1 for u in units if u.battery and u.saved_fire),
-            bases_lost=sum(u.base_hits_turn for u in units), worst_panic=max(u.p_hits_turn for u in units),
-            outflanked=struck is Struck.FLANK, rear=struck is Struck.REAR, tactical_bonus=tactical_bonus,
+            bases_lost=sum(u.base_hits_turn for u in units),
+            worst_panic=max(u.p_hits_turn for u in units),
+            outflanked=struck is Struck.FLANK,
+            rear=struck is Struck.REAR,
+            tactical_bonus=tactical_bonus,
         )
 
     @property
@@ -178,8 +211,9 @@ class AssaultSide:
 T = TypeVar("T")
 
 
-def _greatest_share(units: Iterable[AssaultUnit], key: Callable[[AssaultUnit], T],
-                       better: Callable[[T], int] | None = None) -> T:
+def _greatest_share(
+    units: Iterable[AssaultUnit], key: Callable[[AssaultUnit], T], better: Callable[[T], int] | None = None
+) -> T:
     """The value held by the greatest share of bases; on a tie the better one by ``better`` (lower is
     better), or without it the one met first."""
     shares: dict[T, int] = {}
@@ -262,23 +296,44 @@ def side_modifiers(chart: Chart, side: AssaultSide, defender: bool) -> SideReadi
     units, bases = side.units, side.bases
     grade, condition, cover = side_grade(units), side_condition(units), side_cover(units)
     reading = SideReading(grade, condition, cover, [], [])
-    reading.modifiers.append(Modifier(f"troop grade: {grade.value} (greatest share of bases)",
-                                      reading.entry(chart, "assault_grade_modifiers", grade.value), "5.4"))
-    reading.modifiers.append(Modifier(f"morale hits: {condition.value}",
-                                      reading.entry(chart, "assault_condition_modifiers", condition.value), "5.4"))
-    reading.modifiers.append(Modifier(f"cover points: {cover.value} (greatest share of bases)",
-                                      reading.entry(chart, "assault_cover_points", cover.value), "5.2, 5.4"))
+    reading.modifiers.append(
+        Modifier(
+            f"troop grade: {grade.value} (greatest share of bases)",
+            reading.entry(chart, "assault_grade_modifiers", grade.value),
+            "5.4",
+        )
+    )
+    reading.modifiers.append(
+        Modifier(
+            f"morale hits: {condition.value}",
+            reading.entry(chart, "assault_condition_modifiers", condition.value),
+            "5.4",
+        )
+    )
+    reading.modifiers.append(
+        Modifier(
+            f"cover points: {cover.value} (greatest share of bases)",
+            reading.entry(chart, "assault_cover_points", cover.value),
+            "5.2, 5.4",
+        )
+    )
     if 2 * sum(u.bases for u in units if u.repeaters) >= bases:
         reading.each(chart, "repeaters", 1, "repeater equipped (half or more of the bases)")
     reading.each(chart, "leader_within_2", side.leaders_within_2, 'each E or P leader within 2"')
     reading.each(chart, "fresh_battery", side.fresh_batteries, "each fresh artillery battery (did not fire this turn)")
     if side.saved_fire_batteries:
         bonus = reading.entry(chart, "assault_tactical_bonuses", "saved_fire")
-        reading.modifiers.append(Modifier("tactical bonus: each battery with saved fire",
-                                          side.saved_fire_batteries * bonus, "4.2"))
+        reading.modifiers.append(
+            Modifier("tactical bonus: each battery with saved fire", side.saved_fire_batteries * bonus, "4.2")
+        )
     if side.tactical_bonus:
-        reading.modifiers.append(Modifier('tactical bonus "C" from an All Out win',
-                                          reading.entry(chart, "assault_tactical_bonuses", "all_out_win"), "5.1"))
+        reading.modifiers.append(
+            Modifier(
+                'tactical bonus "C" from an All Out win',
+                reading.entry(chart, "assault_tactical_bonuses", "all_out_win"),
+                "5.1",
+            )
+        )
     reading.each(chart, "base_lost", side.bases_lost, "each own base lost this player turn")
     reading.each(chart, "worst_panic_hit", side.worst_panic, "each P hit on the worst single unit this phase")
     deployed = sum(u.skirmishers_deployed for u in units)
@@ -292,8 +347,9 @@ def side_modifiers(chart: Chart, side: AssaultSide, defender: bool) -> SideReadi
     return reading
 
 
-def outnumbering(chart: Chart, attacker: AssaultSide, defender: AssaultSide,
-                 square_vs_solo_cavalry: bool = False) -> tuple[OutcomeSide, Modifier | None, CellUse | None, str]:
+def outnumbering(
+    chart: Chart, attacker: AssaultSide, defender: AssaultSide, square_vs_solo_cavalry: bool = False
+) -> tuple[OutcomeSide, Modifier | None, CellUse | None, str]:
     """The lesser side's modifier for the ratio it is outnumbered by (5.4)."""
     if attacker.bases == defender.bases:
         return OutcomeSide.NONE, None, None, ""

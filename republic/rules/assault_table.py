@@ -177,7 +177,6 @@ class AssaultColumn(StrEnum):
         return self.value.replace("_", " ").title()
 
 
-
 TABLES = tuple(
     BandSpec(column.table, "5.3", f"Assault: {column.title}, by modified difference", AssaultOutcome.parse)
     for column in AssaultColumn
@@ -272,8 +271,9 @@ def assault_column(
         else:
             rules_column = AssaultColumn.PITCHED_BATTLE
         if for_attacker and for_defender:
-            notes.append(f"{len(for_attacker)} attacker and {len(for_defender)} defender advantages cancel "
-                         "one for one (5.3)")
+            notes.append(
+                f"{len(for_attacker)} attacker and {len(for_defender)} defender advantages cancel one for one (5.3)"
+            )
         if not for_attacker and not for_defender:
             notes.append("no advantage either way: Pitched Battle (5.3)")
     notes.extend(f"attacker advantage: {reason}" for reason in for_attacker)
@@ -305,6 +305,11 @@ def resolve_assault_column(chart: Chart, inputs: AssaultColumnInput) -> AssaultC
 
 
 MECHANICS = (
-    Mechanic("assault_column", "5.2, 5.3", "Which assault table: Attacker Advantage, Pitched Battle or Defender "
-             "Advantage, with the reasons", AssaultColumnInput, resolve_assault_column),
+    Mechanic(
+        "assault_column",
+        "5.2, 5.3",
+        "Which assault table: Attacker Advantage, Pitched Battle or Defender Advantage, with the reasons",
+        AssaultColumnInput,
+        resolve_assault_column,
+    ),
 )

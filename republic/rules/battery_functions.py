@@ -16,9 +16,7 @@ from republic.rules.scale import GroundScale, scale_ratio, scaled
 from republic.rules.troops import BatteryFunction
 from republic.rules.units import UnitState
 
-TABLES = (
-    KeyedSpec("artillery_functions", "3.5", "Artillery functions per turn", ("foot", "horse"), inches),
-)
+TABLES = (KeyedSpec("artillery_functions", "3.5", "Artillery functions per turn", ("foot", "horse"), inches),)
 
 MOVEMENT_FUNCTIONS = (BatteryFunction.MOVE, BatteryFunction.UNLIMBER, BatteryFunction.PROLONG, BatteryFunction.LIMBER)
 """The functions used in the maneuver phase; fire is the fire phase's."""
@@ -55,12 +53,26 @@ class BatteryFunctionsInput:
         condition_for(self.m_hits)
 
     @classmethod
-    def planned(cls, unit: UnitState, functions: tuple[BatteryFunction, ...], *, will_fire: bool = False,
-                toward_enemy: bool = False, scale: GroundScale = GroundScale.MEDIUM) -> "BatteryFunctionsInput":
+    def planned(
+        cls,
+        unit: UnitState,
+        functions: tuple[BatteryFunction, ...],
+        *,
+        will_fire: bool = False,
+        toward_enemy: bool = False,
+        scale: GroundScale = GroundScale.MEDIUM,
+    ) -> "BatteryFunctionsInput":
         """The battery's turn so far, then ``functions``, then fire when it will fire in the fire phase."""
         plan = (*unit.functions_used, *functions, *((BatteryFunction.FIRE,) if will_fire else ()))
-        return cls(functions=plan, horse_artillery=unit.horse, limbered=limbered_at_start(unit), m_hits=unit.m_hits,
-                   toward_enemy=toward_enemy, scale=scale, saved_fire=unit.saved_fire)
+        return cls(
+            functions=plan,
+            horse_artillery=unit.horse,
+            limbered=limbered_at_start(unit),
+            m_hits=unit.m_hits,
+            toward_enemy=toward_enemy,
+            scale=scale,
+            saved_fire=unit.saved_fire,
+        )
 
 
 @dataclass(frozen=True)
@@ -117,9 +129,7 @@ def resolve_battery_functions(chart: Chart, inputs: BatteryFunctionsInput) -> Ba
     )
 
 
-def _first_problem(
-    inputs: BatteryFunctionsInput, available: int, condition: Condition
-) -> tuple[str, int | None, bool]:
+def _first_problem(inputs: BatteryFunctionsInput, available: int, condition: Condition) -> tuple[str, int | None, bool]:
     limbered = inputs.limbered
     seen: set[BatteryFunction] = set()
     toward = inputs.toward_enemy
@@ -161,16 +171,26 @@ def _function_problem(function: BatteryFunction, limbered: bool, condition: Cond
     return ""
 
 
-def after_battery_functions(unit: UnitState, result: BatteryFunctionsResult,
-                            functions: tuple[BatteryFunction, ...]) -> UnitState:
+def after_battery_functions(
+    unit: UnitState, result: BatteryFunctionsResult, functions: tuple[BatteryFunction, ...]
+) -> UnitState:
     """The battery after the functions it used now (a fire still to come is not used yet)."""
     if not result.allowed:
         raise ValueError("a refused plan changes nothing")
-    return replace(unit, functions_used=(*unit.functions_used, *functions), limbered=result.limbered_after,
-                   saved_fire=unit.saved_fire and not result.saved_fire_lost)
+    return replace(
+        unit,
+        functions_used=(*unit.functions_used, *functions),
+        limbered=result.limbered_after,
+        saved_fire=unit.saved_fire and not result.saved_fire_lost,
+    )
 
 
 MECHANICS = (
-    Mechanic("battery_functions", "3.5", "Check a battery's planned functions (move, unlimber, fire, prolong, "
-             "limber) for a turn", BatteryFunctionsInput, resolve_battery_functions),
+    Mechanic(
+        "battery_functions",
+        "3.5",
+        "Check a battery's planned functions (move, unlimber, fire, prolong, limber) for a turn",
+        BatteryFunctionsInput,
+        resolve_battery_functions,
+    ),
 )

@@ -22,6 +22,7 @@ from republic.rules import (
     scale,
     sequence,
     skirmish,
+    terrain,
 )
 from republic.rules.chart import Chart, TableSpec, parse_chart
 from republic.rules.errors import RulesInputError
@@ -35,6 +36,7 @@ _CHAPTERS = (
     leaders,
     maneuver,
     movement,
+    terrain,
     battery_functions,
     forced_moves,
     skirmish,

@@ -286,8 +286,11 @@ def _keyed_cells(
     if spec.increasing:
         for lower, upper in pairwise(spec.keys):
             if not cells[(upper, "")].value > cells[(lower, "")].value:
-                raise ChartError(f"must be above '{lower}' ({cells[(lower, '')].raw}): the values rise in order",
-                                 table=spec.name, row=upper)
+                raise ChartError(
+                    f"must be above '{lower}' ({cells[(lower, '')].raw}): the values rise in order",
+                    table=spec.name,
+                    row=upper,
+                )
     return cells
 
 
@@ -333,11 +336,7 @@ def _same_names(table: str, what: str, expected: tuple[str, ...], given: Mapping
     for name in given:
         if name not in expected:
             where = {"row": "" if what == "row" else row}
-            raise ChartError(
-                f"unexpected {what} '{name}'; expected {', '.join(expected)}",
-                table=table,
-                **where,
-            )
+            raise ChartError(f"unexpected {what} '{name}'; expected {', '.join(expected)}", table=table, **where)
     for name in expected:
         if name not in given:
             if what == "row":

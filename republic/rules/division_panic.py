@@ -20,8 +20,9 @@ from republic.rules.units import UnitState, after_bases_lost, after_move, with_m
 
 TABLES = (
     KeyedSpec("panic_pass", "6.1", "Panic 4 pass numbers", tuple(g.value for g in Grade), integer),
-    KeyedSpec("division_panic_modifiers", "6.3", "Panic die roll modifiers", ("unshaken", "each_demoralized_unit"),
-              integer),
+    KeyedSpec(
+        "division_panic_modifiers", "6.3", "Panic die roll modifiers", ("unshaken", "each_demoralized_unit"), integer
+    ),
 )
 
 
@@ -56,8 +57,9 @@ class DivisionUnit:
     @classmethod
     def of(cls, unit: UnitState) -> "DivisionUnit":
         """A unit as the test sees it: one out of play has no bases left but keeps its last condition."""
-        return cls(unit.id, unit.grade, 0 if unit.out_of_play else unit.bases, unit.condition, unit.kind,
-                   unit.forced_move)
+        return cls(
+            unit.id, unit.grade, 0 if unit.out_of_play else unit.bases, unit.condition, unit.kind, unit.forced_move
+        )
 
 
 def check_units(units: tuple[DivisionUnit, ...]) -> None:
@@ -193,7 +195,8 @@ def _unit_outcome(
         morale = apply_morale_hits(unit.condition.m_hits, 1, MoraleCause.DIVISION_ROUT)
         m_hits, condition = morale.m_after - morale.m_before, morale.condition_after
         notes.append(
-            "1M at the end of the division's rout (6.1)" if m_hits
+            "1M at the end of the division's rout (6.1)"
+            if m_hits
             else "already demoralized: no further M or P for the division's rout (6.1)"
         )
     bases_after = unit.bases - deserters
@@ -277,14 +280,24 @@ def division_panic_test(
     }
     if held:
         return DivisionPanicResult(
-            **common, move=None, loss_number=0, deserters=0, units=(), orders_reset_to_defend=False,
-            modifiers=die_modifiers, cells=tuple(cells), notes=tuple(notes),
+            **common,
+            move=None,
+            loss_number=0,
+            deserters=0,
+            units=(),
+            orders_reset_to_defend=False,
+            modifiers=die_modifiers,
+            cells=tuple(cells),
+            notes=tuple(notes),
         )
     result: PanicCell
     result, index_cell = chart.cell("panic_index", grade.value, "p4")
     cells.append(index_cell)
     loss_mods, loss_cells = loss_modifiers(
-        chart, result.move, out_of_town=out_of_town, across_bridge_or_ford=across_bridge_or_ford,
+        chart,
+        result.move,
+        out_of_town=out_of_town,
+        across_bridge_or_ford=across_bridge_or_ford,
         away_from_rear_assault=away_from_rear_assault,
     )
     cells.extend(loss_cells)
@@ -339,8 +352,13 @@ class DivisionPanicInput:
 
 def resolve_division_panic(chart: Chart, inputs: DivisionPanicInput) -> DivisionPanicResult:
     return division_panic_test(
-        chart, inputs.units, inputs.rolls, inputs.scale, out_of_town=inputs.out_of_town,
-        across_bridge_or_ford=inputs.across_bridge_or_ford, away_from_rear_assault=inputs.away_from_rear_assault,
+        chart,
+        inputs.units,
+        inputs.rolls,
+        inputs.scale,
+        out_of_town=inputs.out_of_town,
+        across_bridge_or_ford=inputs.across_bridge_or_ford,
+        away_from_rear_assault=inputs.away_from_rear_assault,
     )
 
 
@@ -351,7 +369,11 @@ def after_division_panic(unit: UnitState, outcome: UnitPanicOutcome) -> UnitStat
 
 
 MECHANICS = (
-    Mechanic("division_panic_test", "6.1, 6.3",
-             "A division's panic test: units (grade, bases, condition), internal and/or adjoining roll",
-             DivisionPanicInput, resolve_division_panic),
+    Mechanic(
+        "division_panic_test",
+        "6.1, 6.3",
+        "A division's panic test: units (grade, bases, condition), internal and/or adjoining roll",
+        DivisionPanicInput,
+        resolve_division_panic,
+    ),
 )

@@ -137,8 +137,9 @@ class ArtilleryHitsResult(Explained):
     unassigned_b: int
 
 
-def share_hits(rolled: Hits, main: FireTarget, tandem: FireTarget | None = None,
-               adjacent: FireTarget | None = None) -> tuple[dict[TargetRole, Hits], int]:
+def share_hits(
+    rolled: Hits, main: FireTarget, tandem: FireTarget | None = None, adjacent: FireTarget | None = None
+) -> tuple[dict[TargetRole, Hits], int]:
     """Each target's share of one fire result, and the B that found no target (4.5, R:1174-1198).
 
     The tandem takes half the main target's M, rounded down, in addition, and one third of the B, rounded
@@ -191,8 +192,10 @@ def _outcome(role: TargetRole, target: FireTarget, share: Hits) -> tuple[TargetO
         if taken.m:
             notes.append(f"{role} target: the marker's {taken.m}M pass to its parent unit (4.5)")
         if taken.b:
-            notes.append(f"{role} target: {taken.b}B lower the parent's skirmisher type from "
-                         f"{skirmisher_type(target.skirmisher_type)} to {new_type} (4.5)")
+            notes.append(
+                f"{role} target: {taken.b}B lower the parent's skirmisher type from "
+                f"{skirmisher_type(target.skirmisher_type)} to {new_type} (4.5)"
+            )
     bases_lost = taken.b if target.kind is TargetKind.UNIT else 0
     outcome = TargetOutcome(
         role=role,
@@ -217,8 +220,15 @@ def resolve_artillery_hits(chart: Chart, inputs: ArtilleryHitsInput) -> Artiller
     the sharing, so the shares always add up to the rolled hits."""
     shares, unassigned = share_hits(inputs.rolled, inputs.main, inputs.tandem, inputs.adjacent)
     # the targets given; share_hits shares only among them
-    given = {role: target for role, target in ((TargetRole.MAIN, inputs.main), (TargetRole.TANDEM, inputs.tandem),
-                                               (TargetRole.ADJACENT, inputs.adjacent)) if target is not None}
+    given = {
+        role: target
+        for role, target in (
+            (TargetRole.MAIN, inputs.main),
+            (TargetRole.TANDEM, inputs.tandem),
+            (TargetRole.ADJACENT, inputs.adjacent),
+        )
+        if target is not None
+    }
     outcomes: list[TargetOutcome] = []
     notes: list[str] = []
     for role, share in shares.items():
@@ -269,8 +279,20 @@ def resolve_fire_hits(unit: UnitState, hits: FireHits) -> FireHitsResult:
     damage a battery; B on packed markers lower the skirmisher type (4.5); a battery with saved fire loses it
     on becoming Rattled or worse (4.2, R:1080-1081)."""
     if unit.out_of_play:
-        return FireHitsResult(hits, True, unit.m_hits, unit.condition, 0, 0, unit.bases, unit.destroyed,
-                              unit.damage, None, False, notes=("out of play: its hits are lost",))
+        return FireHitsResult(
+            hits,
+            True,
+            unit.m_hits,
+            unit.condition,
+            0,
+            0,
+            unit.bases,
+            unit.destroyed,
+            unit.damage,
+            None,
+            False,
+            notes=("out of play: its hits are lost",),
+        )
     morale = apply_morale_hits(unit.m_hits, hits.m, MoraleCause.FIRE)
     notes = list(morale.notes)
     lost = 0 if unit.battery else min(hits.b, unit.bases)
@@ -298,11 +320,19 @@ def after_fire_hits(unit: UnitState, result: FireHitsResult) -> UnitState:
     if result.lost:
         return unit
     hit = with_morale(unit, result.m_after, result.panic_hits)
-    return replace(after_bases_lost(hit, result.bases_lost), damage=result.damage_after,
-                   skirmisher_grade=result.skirmisher_type or unit.skirmisher_grade)
+    return replace(
+        after_bases_lost(hit, result.bases_lost),
+        damage=result.damage_after,
+        skirmisher_grade=result.skirmisher_type or unit.skirmisher_grade,
+    )
 
 
 MECHANICS = (
-    Mechanic("artillery_hits", "4.5, 4.6", "Share a fire result over main, tandem and adjacent targets",
-             ArtilleryHitsInput, resolve_artillery_hits),
+    Mechanic(
+        "artillery_hits",
+        "4.5, 4.6",
+        "Share a fire result over main, tandem and adjacent targets",
+        ArtilleryHitsInput,
+        resolve_artillery_hits,
+    ),
 )

@@ -65,8 +65,13 @@ class BatteryResponse:
 TABLES = (
     KeyedSpec("forced_moves", "3.3", "Forced moves, foot, in inches", tuple(m.value for m in ForcedMove), number),
     KeyedSpec("horse_forced_move_factor", "5.5", "Horse forced moves, times foot", ("factor",), number),
-    KeyedSpec("battery_forced_move", "5.5", "Artillery batteries' forced moves",
-              tuple(m.value for m in ForcedMove), BatteryResponse.parse),
+    KeyedSpec(
+        "battery_forced_move",
+        "5.5",
+        "Artillery batteries' forced moves",
+        tuple(m.value for m in ForcedMove),
+        BatteryResponse.parse,
+    ),
 )
 
 
@@ -122,7 +127,7 @@ def resolve_forced_move(chart: Chart, inputs: ForcedMoveInput) -> ForcedMoveResu
         notes.append(f"already made a {inputs.already_moved.title}: only the difference (6.1)")
     distance = scaled(distance, ratio)
     facing = "facing the enemy" if inputs.move.faces_enemy else "turning away from the enemy"
-    instruction = f"{inputs.move.title.capitalize()}: move {distance:g}\" away from the enemy, {facing}"
+    instruction = f'{inputs.move.title.capitalize()}: move {distance:g}" away from the enemy, {facing}'
     return ForcedMoveResult(
         move=inputs.move,
         distance=distance,
@@ -134,6 +139,11 @@ def resolve_forced_move(chart: Chart, inputs: ForcedMoveInput) -> ForcedMoveResu
 
 
 MECHANICS = (
-    Mechanic("forced_move", "3.3, 5.5, 6.1", "Distance and facing of a forced move in the game's scale",
-             ForcedMoveInput, resolve_forced_move),
+    Mechanic(
+        "forced_move",
+        "3.3, 5.5, 6.1",
+        "Distance and facing of a forced move in the game's scale",
+        ForcedMoveInput,
+        resolve_forced_move,
+    ),
 )

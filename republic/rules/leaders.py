@@ -68,10 +68,16 @@ class HorsDeCombatOutcome(StrEnum):
 HDC_MODIFIERS = ("each_base_hit", "enemy_skirmishers")
 
 TABLES = (
-    BandSpec("hors_de_combat", "4.7", "Hors de combat, by modified double",
-             one_of(*(o.value for o in HorsDeCombatOutcome))),
-    KeyedSpec("hors_de_combat_modifiers", "4.7", "Hors de combat die roll modifiers (added to each die)",
-              HDC_MODIFIERS, integer),
+    BandSpec(
+        "hors_de_combat", "4.7", "Hors de combat, by modified double", one_of(*(o.value for o in HorsDeCombatOutcome))
+    ),
+    KeyedSpec(
+        "hors_de_combat_modifiers",
+        "4.7",
+        "Hors de combat die roll modifiers (added to each die)",
+        HDC_MODIFIERS,
+        integer,
+    ),
 )
 
 
@@ -87,8 +93,9 @@ class HorsDeCombatInput:
     def __post_init__(self) -> None:
         pair(self.roll, "roll")
         if self.base_hits_within_4 < 0:
-            raise RulesInputError("base_hits_within_4", f"a count of base hits cannot be negative, got "
-                                                        f"{self.base_hits_within_4}")
+            raise RulesInputError(
+                "base_hits_within_4", f"a count of base hits cannot be negative, got {self.base_hits_within_4}"
+            )
 
 
 @dataclass(frozen=True)
@@ -121,10 +128,11 @@ def resolve_hors_de_combat(chart: Chart, inputs: HorsDeCombatInput) -> HorsDeCom
         value: int
         value, use = chart.entry("hors_de_combat_modifiers", "enemy_skirmishers")
         cells.append(use)
-        skirmish = Modifier("enemy skirmish marker within 4\"", value, "4.7")
+        skirmish = Modifier('enemy skirmish marker within 4"', value, "4.7")
     modifiers = present(
-        Modifier(f"each base hit (B) within 4\" ({inputs.base_hits_within_4} B)",
-                 per_hit * inputs.base_hits_within_4, "4.7"),
+        Modifier(
+            f'each base hit (B) within 4" ({inputs.base_hits_within_4} B)', per_hit * inputs.base_hits_within_4, "4.7"
+        ),
         skirmish,
     )
     modified = first + total(modifiers)
@@ -262,8 +270,18 @@ def resolve_leader_replacement(chart: Chart, inputs: LeaderReplacementInput) -> 
 
 
 MECHANICS = (
-    Mechanic("hors_de_combat", "4.7", "Leader loss check: 2D10, doubles only, modifiers on each die",
-             HorsDeCombatInput, resolve_hors_de_combat),
-    Mechanic("leader_replacement", "2.5", "Return of a divisional leader or the successor of a fallen army, column "
-             "or corps leader", LeaderReplacementInput, resolve_leader_replacement),
+    Mechanic(
+        "hors_de_combat",
+        "4.7",
+        "Leader loss check: 2D10, doubles only, modifiers on each die",
+        HorsDeCombatInput,
+        resolve_hors_de_combat,
+    ),
+    Mechanic(
+        "leader_replacement",
+        "2.5",
+        "Return of a divisional leader or the successor of a fallen army, column or corps leader",
+        LeaderReplacementInput,
+        resolve_leader_replacement,
+    ),
 )

@@ -55,8 +55,14 @@ _LABELS = {
 }
 
 TABLES = (
-    GridSpec("maneuver", "3.2", "Maneuver table: lowest modified 1D10 for each action",
-             tuple(a.value for a in ROLLED_ACTIONS), tuple(g.value for g in Grade), integer),
+    GridSpec(
+        "maneuver",
+        "3.2",
+        "Maneuver table: lowest modified 1D10 for each action",
+        tuple(a.value for a in ROLLED_ACTIONS),
+        tuple(g.value for g in Grade),
+        integer,
+    ),
     KeyedSpec("maneuver_modifiers", "3.2", "Maneuver die roll modifiers", MODIFIER_KEYS, integer),
 )
 
@@ -79,15 +85,30 @@ class ManeuverInput:
     printed: tuple[ManeuverAction, ...] | None = None  # the actions the players' printed chart allows
 
     @classmethod
-    def of(cls, unit: UnitState, roll: Roll, *, division_leader: Leader | None = None,
-           division_leader_hors_de_combat: bool = False, division_leader_replaced: bool = False,
-           leaders_within_2: tuple[Leader, ...] = (), acting_together: ManeuverAction | None = None,
-           printed: tuple[ManeuverAction, ...] | None = None) -> "ManeuverInput":
+    def of(
+        cls,
+        unit: UnitState,
+        roll: Roll,
+        *,
+        division_leader: Leader | None = None,
+        division_leader_hors_de_combat: bool = False,
+        division_leader_replaced: bool = False,
+        leaders_within_2: tuple[Leader, ...] = (),
+        acting_together: ManeuverAction | None = None,
+        printed: tuple[ManeuverAction, ...] | None = None,
+    ) -> "ManeuverInput":
         """A brigade's roll as it stands, with the friendly leaders the table says are within 2"."""
-        return cls(unit.grade, roll, unit.m_hits, commander_class(division_leader, division_leader_hors_de_combat),
-                   sum(1 for leader in leaders_within_2 if leader.leader_class is LeaderClass.PROFICIENT),
-                   sum(1 for leader in leaders_within_2 if leader.leader_class is LeaderClass.ENERGETIC),
-                   acting_together, division_leader_replaced, printed)
+        return cls(
+            unit.grade,
+            roll,
+            unit.m_hits,
+            commander_class(division_leader, division_leader_hors_de_combat),
+            sum(1 for leader in leaders_within_2 if leader.leader_class is LeaderClass.PROFICIENT),
+            sum(1 for leader in leaders_within_2 if leader.leader_class is LeaderClass.ENERGETIC),
+            acting_together,
+            division_leader_replaced,
+            printed,
+        )
 
     def __post_init__(self) -> None:
         dice.single(self.roll, "roll")
@@ -251,12 +272,21 @@ def maneuver_test(
     commander = division_commander.leader_class if isinstance(division_commander, Leader) else division_commander
     return resolve_maneuver(
         chart,
-        ManeuverInput(grade, roll, m_hits, commander, proficient_leaders_within_2,
-                      energetic_leaders_within_2, acting_together, division_leader_replaced),
+        ManeuverInput(
+            grade,
+            roll,
+            m_hits,
+            commander,
+            proficient_leaders_within_2,
+            energetic_leaders_within_2,
+            acting_together,
+            division_leader_replaced,
+        ),
     )
 
 
 MECHANICS = (
-    Mechanic("maneuver", "3.2", "Maneuver test: the actions a brigade may combine this turn", ManeuverInput,
-             resolve_maneuver),
+    Mechanic(
+        "maneuver", "3.2", "Maneuver test: the actions a brigade may combine this turn", ManeuverInput, resolve_maneuver
+    ),
 )

@@ -161,16 +161,28 @@ def resolve_disorder(chart: Chart, inputs: DisorderInput) -> MoraleResult:
     """Charge and retreat disorder (5.6): one M at the end of the turn, once, whatever caused it."""
     disordered = inputs.used_charge_bonus or inputs.retreated_or_routed
     result = apply_morale_hits(inputs.m_hits, 1 if disordered else 0, MoraleCause.DISORDER)
-    reasons = [r for r, on in (("used charge bonus", inputs.used_charge_bonus),
-                               ("retreated or routed", inputs.retreated_or_routed)) if on]
+    reasons = [
+        r
+        for r, on in (
+            ("used charge bonus", inputs.used_charge_bonus),
+            ("retreated or routed", inputs.retreated_or_routed),
+        )
+        if on
+    ]
     note = f"charge disorder: {' and '.join(reasons)} → 1M (5.6)" if reasons else "no charge disorder"
     return MoraleResult(**{**result.__dict__, "notes": (note, *result.notes)})
 
 
 MECHANICS = (
-    Mechanic("morale", "2.3, 4.6, 5.5", "Apply M hits to a unit: new condition and any P hits", MoraleInput,
-             resolve_morale),
-    Mechanic("charge_disorder", "5.6", "End-of-turn M hit for using the charge bonus or retreating",
-             DisorderInput, resolve_disorder),
+    Mechanic(
+        "morale", "2.3, 4.6, 5.5", "Apply M hits to a unit: new condition and any P hits", MoraleInput, resolve_morale
+    ),
+    Mechanic(
+        "charge_disorder",
+        "5.6",
+        "End-of-turn M hit for using the charge bonus or retreating",
+        DisorderInput,
+        resolve_disorder,
+    ),
 )
 TABLES = ()

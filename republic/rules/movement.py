@@ -1,4 +1,5 @@
-"""Movement (3.1, 3.4, 3.5, 3.6): allowances and their deductions, artillery functions, terrain effects.
+"""Movement (3.1, 3.4): allowances and their deductions, what an inch costs in rough ground, and how far a
+leader moves. Terrain Effects (3.6) are read from terrain.py.
 
 Allowances, bonuses and deductions are Movement Box values in chart inches (the medium ground scale).
 Modifiers stay in chart inches; the distances a result offers are scaled by the game's ratio (1.2).
@@ -9,7 +10,6 @@ which pays "double the normal rough movement cost" (3.4), pays double that again
 ground it can enter at all (heavy forest, ford; marshland is impassable to it).
 """
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -20,155 +20,15 @@ from republic.rules.errors import RulesInputError
 from republic.rules.morale import Restriction
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier
 from republic.rules.scale import GroundScale, scale_ratio, scaled
-from republic.rules.troops import Cover, Grade, UnitKind
+from republic.rules.terrain import Going, TerrainEffects, TerrainFeature, terrain
+from republic.rules.troops import Grade, UnitKind
 from republic.rules.units import UnitState, restricted
-
-
-class TerrainFeature(StrEnum):
-    """The rows of the Terrain Effects table (3.6): features first, then obstacles."""
-
-    LIGHT_BUILDINGS = "light_buildings"
-    MEDIUM_BUILDINGS = "medium_buildings"
-    HEAVY_BUILDINGS = "heavy_buildings"
-    LIGHT_FOREST = "light_forest"
-    MEDIUM_FOREST = "medium_forest"
-    HEAVY_FOREST = "heavy_forest"
-    MARSHLAND = "marshland"
-    VINEYARD = "vineyard"
-    STEEP_ROCKY_GROUND = "steep_rocky_ground"
-    FORD = "ford"
-    RIVER_BANK = "river_bank"
-    STREAM_BANK = "stream_bank"
-    STONE_WALL = "stone_wall"
-    ENTRENCHMENT = "entrenchment"
-    TREELINE = "treeline"
-    HEDGE = "hedge"
-
-    @property
-    def obstacle(self) -> bool:
-        """Obstacles are crossed and charge their penalty once; features charge theirs while within."""
-        return list(TerrainFeature).index(self) >= list(TerrainFeature).index(TerrainFeature.RIVER_BANK)
-
-    @property
-    def title(self) -> str:  # type: ignore[override]  # the display name deliberately shadows str.title()
-        return _TITLES.get(self, self.value.replace("_", " ").capitalize())
-
-
-_TITLES = {
-    TerrainFeature.LIGHT_BUILDINGS: "Light buildings (light stone, medium wood)",
-    TerrainFeature.MEDIUM_BUILDINGS: "Medium buildings (medium stone, heavy wood)",
-    TerrainFeature.HEAVY_BUILDINGS: "Heavy buildings (heavy stone & masonry)",
-    TerrainFeature.LIGHT_FOREST: "Light forest, orchard, grove",
-    TerrainFeature.STEEP_ROCKY_GROUND: "Steep, rocky ground",
-    TerrainFeature.RIVER_BANK: "River bank, cliff",
-    TerrainFeature.STREAM_BANK: "Stream bank, ravine",
-    TerrainFeature.ENTRENCHMENT: "Entrenchment, embankment",
-}
-
-
-class Going(StrEnum):
-    """The Terrain Effects movement column."""
-
-    CLEAR = "clear"  # printed "-"
-    ROUGH = "rough"
-    DOUBLE_ROUGH = "double_rough"
-    IMPASSABLE = "impassable"
-    CROSSING = "crossing"  # printed '-3"': inches paid to cross
-
-
-class AssaultMove(StrEnum):
-    """The Terrain Effects assault move column: who may use the charge bonus in or across the feature."""
-
-    FOOT_ONLY = "foot_only"
-    NOT_ALLOWED = "not_allowed"  # printed "N/A"
-
-
-class Arm(StrEnum):
-    """The classes of the Terrain Effects 'impassable to' column."""
-
-    ARTILLERY = "artillery"
-    HORSE = "horse"
 
 
 class Ground(StrEnum):
     OPEN = "open"
     ROUGH = "rough"
     DOUBLE_ROUGH = "double_rough"
-
-
-_INCHES = re.compile(r'^(-?\d+)\s*"?$')
-_GOING = {"-": Going.CLEAR, "rough": Going.ROUGH, "double rough": Going.DOUBLE_ROUGH, "impassable": Going.IMPASSABLE}
-_ASSAULT = {"foot only": AssaultMove.FOOT_ONLY, "n/a": AssaultMove.NOT_ALLOWED}
-_COVER = {"-": Cover.NONE, "light": Cover.LIGHT, "medium": Cover.MEDIUM, "heavy": Cover.HEAVY}
-_COLUMNS = "movement | assault move | impassable to | cover | spotting depth"
-
-
-@dataclass(frozen=True)
-class TerrainEffects:
-    """One row of the Terrain Effects table, written as printed: 'rough | n/a | artillery | light | 2"'."""
-
-    going: Going
-    crossing_cost: int  # inches, for Going.CROSSING
-    assault_move: AssaultMove
-    impassable_to: tuple[Arm, ...]
-    cover: Cover
-    spotting_depth: int | None  # inches; None where the table shows "-"
-
-    @classmethod
-    def parse(cls, raw: object) -> "TerrainEffects":
-        parts = [p.strip().lower() for p in raw.split("|")] if isinstance(raw, str) else []
-        if len(parts) != 5:
-            raise ValueError(f"a terrain row is written '{_COLUMNS}', got {raw!r}")
-        movement, assault, impassable, cover, depth = parts
-        going, crossing = _going(movement)
-        if assault not in _ASSAULT:
-            raise ValueError(f"assault move is 'foot only' or 'n/a', got {assault!r}")
-        if cover not in _COVER:
-            raise ValueError(f"cover is -, light, medium or heavy, got {cover!r}")
-        return cls(going, crossing, _ASSAULT[assault], _arms(impassable), _COVER[cover], _depth(depth))
-
-    def impassable_for(self, kind: UnitKind) -> bool:
-        """River bank and cliff read 'Impassable' in the movement column: impassable to every unit, the
-        'artillery, horse' beside it notwithstanding."""
-        return self.going is Going.IMPASSABLE or bool(set(self.impassable_to) & _arms_of(kind))
-
-    def charge_bonus_for(self, kind: UnitKind) -> bool:
-        return self.assault_move is AssaultMove.FOOT_ONLY and not kind.horse and kind is not UnitKind.ARTILLERY
-
-
-def _going(text: str) -> tuple[Going, int]:
-    if text in _GOING:
-        return _GOING[text], 0
-    match = _INCHES.match(text)
-    if match and int(match[1]) < 0:
-        return Going.CROSSING, -int(match[1])
-    raise ValueError(f'movement is -, rough, double rough, impassable or a crossing cost like -3", got {text!r}')
-
-
-def _arms(text: str) -> tuple[Arm, ...]:
-    if text == "-":
-        return ()
-    arms = []
-    for name in (p.strip() for p in text.split(",")):
-        if name not in {a.value for a in Arm}:
-            raise ValueError(f"impassable to lists artillery and/or horse, got {name!r}")
-        arms.append(Arm(name))
-    return tuple(arms)
-
-
-def _depth(text: str) -> int | None:
-    if text == "-":
-        return None
-    match = _INCHES.match(text)
-    if not match or int(match[1]) < 0:
-        raise ValueError(f'spotting depth is - or inches like 2", got {text!r}')
-    return int(match[1])
-
-
-def _arms_of(kind: UnitKind) -> set[Arm]:
-    if kind is UnitKind.ARTILLERY:
-        return {Arm.ARTILLERY}
-    return {Arm.HORSE} if kind.horse else set()
 
 
 def inches(raw: object) -> int:
@@ -195,16 +55,7 @@ BOX_KEYS = (
     "wheeled_rough_factor",
 )
 
-TABLES = (
-    KeyedSpec("movement_box", "3.1, 3.4", "Movement Box, chart inches", BOX_KEYS, inches),
-    KeyedSpec("terrain", "3.6", "Terrain Effects", tuple(f.value for f in TerrainFeature), TerrainEffects.parse),
-)
-
-
-def terrain(chart: Chart, feature: TerrainFeature) -> tuple[TerrainEffects, CellUse]:
-    effects: TerrainEffects
-    effects, use = chart.entry("terrain", feature.value)
-    return effects, use
+TABLES = (KeyedSpec("movement_box", "3.1, 3.4", "Movement Box, chart inches", BOX_KEYS, inches),)
 
 
 # --- movement allowance ------------------------------------------------------------------------------
@@ -225,19 +76,36 @@ class MovementInput:
     scale: GroundScale = GroundScale.MEDIUM
 
     @classmethod
-    def of(cls, unit: UnitState, *, formation_changes: int = 0, formation_changes_in_rough: int = 0,
-           charge_bonus: bool = False, passages_of_lines: int = 0, obstacles_crossed: tuple[TerrainFeature, ...] = (),
-           terrain_within: tuple[TerrainFeature, ...] = (), scale: GroundScale = GroundScale.MEDIUM) -> "MovementInput":
+    def of(
+        cls,
+        unit: UnitState,
+        *,
+        formation_changes: int = 0,
+        formation_changes_in_rough: int = 0,
+        charge_bonus: bool = False,
+        passages_of_lines: int = 0,
+        obstacles_crossed: tuple[TerrainFeature, ...] = (),
+        terrain_within: tuple[TerrainFeature, ...] = (),
+        scale: GroundScale = GroundScale.MEDIUM,
+    ) -> "MovementInput":
         """A unit's move as it stands; formation changes are refused to a unit whose condition forbids them (2.3)."""
         if formation_changes:
             refused = restricted(unit, Restriction.CHANGE_FORMATION)
             if refused:
                 raise RulesInputError("formation_changes", refused)
-        return cls(unit.kind, unit.grade, horse_artillery=unit.battery and unit.horse,
-                   formation_changes=formation_changes, formation_changes_in_rough=formation_changes_in_rough,
-                   charge_bonus=charge_bonus, battery_damage=unit.damage if unit.battery else 0,
-                   passages_of_lines=passages_of_lines, obstacles_crossed=obstacles_crossed,
-                   terrain_within=terrain_within, scale=scale)
+        return cls(
+            unit.kind,
+            unit.grade,
+            horse_artillery=unit.battery and unit.horse,
+            formation_changes=formation_changes,
+            formation_changes_in_rough=formation_changes_in_rough,
+            charge_bonus=charge_bonus,
+            battery_damage=unit.damage if unit.battery else 0,
+            passages_of_lines=passages_of_lines,
+            obstacles_crossed=obstacles_crossed,
+            terrain_within=terrain_within,
+            scale=scale,
+        )
 
     def __post_init__(self) -> None:
         for name in ("formation_changes", "formation_changes_in_rough", "battery_damage", "passages_of_lines"):
@@ -257,12 +125,14 @@ class MovementInput:
             raise RulesInputError("charge_bonus", "artillery may not use the assault move bonus (3.1)")
         for i, feature in enumerate(self.obstacles_crossed):
             if not feature.obstacle:
-                raise RulesInputError(f"obstacles_crossed[{i}]",
-                                      f"{feature.title} is not an obstacle; list it in terrain_within")
+                raise RulesInputError(
+                    f"obstacles_crossed[{i}]", f"{feature.title} is not an obstacle; list it in terrain_within"
+                )
         for i, feature in enumerate(self.terrain_within):
             if feature.obstacle:
-                raise RulesInputError(f"terrain_within[{i}]",
-                                      f"{feature.title} is an obstacle; list it in obstacles_crossed")
+                raise RulesInputError(
+                    f"terrain_within[{i}]", f"{feature.title} is an obstacle; list it in obstacles_crossed"
+                )
 
     @property
     def horse(self) -> bool:
@@ -313,8 +183,9 @@ def resolve_movement_allowance(chart: Chart, inputs: MovementInput) -> MovementR
         who = "Trained" if inputs.grade.trained else "Untrained"
         modifiers.append(_each(f"{who} formation change", -box(key), inputs.formation_changes))
     if inputs.formation_changes_in_rough:
-        modifiers.append(_each("Formation change in rough", -box("formation_change_in_rough"),
-                               inputs.formation_changes_in_rough))
+        modifiers.append(
+            _each("Formation change in rough", -box("formation_change_in_rough"), inputs.formation_changes_in_rough)
+        )
     crossed = _read_terrain(chart, "obstacles_crossed", inputs.obstacles_crossed, kind, cells)
     for feature, effects in crossed:
         if effects.crossing_cost:
@@ -326,8 +197,9 @@ def resolve_movement_allowance(chart: Chart, inputs: MovementInput) -> MovementR
     if inputs.battery_damage:
         percent = box("battery_damage_percent")
         damage = min(normal, normal * percent * inputs.battery_damage / 100)
-        modifiers.append(Modifier(f"Battery damage: {percent}% of {normal:g}\" each, x {inputs.battery_damage}",
-                                  -damage, "3.4"))
+        modifiers.append(
+            Modifier(f'Battery damage: {percent}% of {normal:g}" each, x {inputs.battery_damage}', -damage, "3.4")
+        )
 
     ratio, ratio_use = scale_ratio(chart, inputs.scale)
     cells.append(ratio_use)
@@ -344,8 +216,9 @@ def resolve_movement_allowance(chart: Chart, inputs: MovementInput) -> MovementR
             bonus = scaled(box("charge_bonus_cavalry" if kind.horse else "charge_bonus_infantry"), ratio)
             notes.append("using any of the assault move bonus costs 1M at the end of the turn (3.1, 5.6)")
             if barred:
-                notes.append("the assault move bonus may not be used in or across: "
-                             + ", ".join(f.title.lower() for f in barred))
+                notes.append(
+                    "the assault move bonus may not be used in or across: " + ", ".join(f.title.lower() for f in barred)
+                )
     if not inputs.grade.trained and inputs.passages_of_lines:
         notes.append("untrained: moving through another unit counts as rough movement (3.5)")
     if inputs.grade.trained and inputs.passages_of_lines >= 2 and not inputs.charge_bonus:
@@ -411,42 +284,7 @@ def movement_allowance(chart: Chart, kind: UnitKind, grade: Grade, **options: An
     return resolve_movement_allowance(chart, MovementInput(kind, grade, **options))
 
 
-# --- terrain lookup and leaders ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TerrainInput:
-    feature: TerrainFeature
-    kind: UnitKind | None = None  # when given, the result also says what the feature does to this unit
-
-
-@dataclass(frozen=True)
-class TerrainResult(Explained):
-    feature: TerrainFeature
-    title: str
-    obstacle: bool
-    effects: TerrainEffects
-    passable: bool | None  # for the unit kind given
-    charge_bonus: bool | None  # may the unit kind given use the assault move bonus in or across it
-
-
-def resolve_terrain(chart: Chart, inputs: TerrainInput) -> TerrainResult:
-    effects, use = terrain(chart, inputs.feature)
-    kind = inputs.kind
-    notes = []
-    if effects.spotting_depth is not None:
-        notes.append(f"units more than {effects.spotting_depth}\" inside cannot be spotted or fired on by "
-                     "skirmishers or artillery")
-    return TerrainResult(
-        feature=inputs.feature,
-        title=inputs.feature.title,
-        obstacle=inputs.feature.obstacle,
-        effects=effects,
-        passable=None if kind is None else not effects.impassable_for(kind),
-        charge_bonus=None if kind is None else effects.charge_bonus_for(kind),
-        cells=(use,),
-        notes=tuple(notes),
-    )
+# --- leaders ----------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -469,10 +307,18 @@ def resolve_leader_move(chart: Chart, inputs: LeaderMoveInput) -> LeaderMoveResu
 
 
 MECHANICS = (
-    Mechanic("movement_allowance", "3.1, 3.4, 3.5", "A unit's movement for the turn after deductions, its charge "
-             "bonus and what an inch costs in rough ground", MovementInput, resolve_movement_allowance),
-    Mechanic("terrain_effects", "3.6", "Terrain Effects: movement, assault move, impassability, cover, spotting",
-             TerrainInput, resolve_terrain),
-    Mechanic("leader_move", "1.7, 3.1", "How far a leader base moves, in the maneuver or the rally step",
-             LeaderMoveInput, resolve_leader_move),
+    Mechanic(
+        "movement_allowance",
+        "3.1, 3.4, 3.5",
+        "A unit's movement for the turn after deductions, its charge bonus and what an inch costs in rough ground",
+        MovementInput,
+        resolve_movement_allowance,
+    ),
+    Mechanic(
+        "leader_move",
+        "1.7, 3.1",
+        "How far a leader base moves, in the maneuver or the rally step",
+        LeaderMoveInput,
+        resolve_leader_move,
+    ),
 )

@@ -52,8 +52,7 @@ class PanicCell:
 
 
 TABLES = (
-    GridSpec("panic_index", "5.5, 6.1", "Panic Index", tuple(g.value for g in Grade), PANIC_LEVELS,
-             PanicCell.parse),
+    GridSpec("panic_index", "5.5, 6.1", "Panic Index", tuple(g.value for g in Grade), PANIC_LEVELS, PanicCell.parse),
     KeyedSpec("panic_loss_modifiers", "6.3", "Panic base hit modifiers (retreat or rout)", LOSS_CONDITIONS, integer),
 )
 
@@ -188,11 +187,26 @@ class DemoralizedPanicInput:
             raise RulesInputError("bases", f"only a unit with bases left takes the test, got {self.bases}")
 
     @classmethod
-    def of(cls, unit: UnitState, scale: GroundScale = GroundScale.MEDIUM, *, out_of_town: bool = False,
-           across_bridge_or_ford: bool = False, away_from_rear_assault: bool = False) -> "DemoralizedPanicInput":
+    def of(
+        cls,
+        unit: UnitState,
+        scale: GroundScale = GroundScale.MEDIUM,
+        *,
+        out_of_town: bool = False,
+        across_bridge_or_ford: bool = False,
+        away_from_rear_assault: bool = False,
+    ) -> "DemoralizedPanicInput":
         """The test of a unit as it stands: its P hits of this turn are its excess M from fire (4.6)."""
-        return cls(unit.grade, unit.p_hits_turn, unit.bases, unit.kind, scale, out_of_town=out_of_town,
-                   across_bridge_or_ford=across_bridge_or_ford, away_from_rear_assault=away_from_rear_assault)
+        return cls(
+            unit.grade,
+            unit.p_hits_turn,
+            unit.bases,
+            unit.kind,
+            scale,
+            out_of_town=out_of_town,
+            across_bridge_or_ford=across_bridge_or_ford,
+            away_from_rear_assault=away_from_rear_assault,
+        )
 
 
 @dataclass(frozen=True)
@@ -215,9 +229,13 @@ def resolve_demoralized_panic(chart: Chart, inputs: DemoralizedPanicInput) -> De
     "during the course of the player turn")."""
     response = resolve_panic(
         chart,
-        PanicInput(inputs.grade, inputs.panic_hits, out_of_town=inputs.out_of_town,
-                   across_bridge_or_ford=inputs.across_bridge_or_ford,
-                   away_from_rear_assault=inputs.away_from_rear_assault),
+        PanicInput(
+            inputs.grade,
+            inputs.panic_hits,
+            out_of_town=inputs.out_of_town,
+            across_bridge_or_ford=inputs.across_bridge_or_ford,
+            away_from_rear_assault=inputs.away_from_rear_assault,
+        ),
     )
     forced = resolve_forced_move(chart, ForcedMoveInput(response.move, horse=inputs.kind.horse, scale=inputs.scale))
     deserters = min(response.loss, inputs.bases)
@@ -253,9 +271,12 @@ def after_demoralized_panic(unit: UnitState, result: DemoralizedPanicResult) -> 
 
 
 MECHANICS = (
-    Mechanic("panic", "5.5", "Panic Index: forced move and loss number for a unit's P hits", PanicInput,
-             resolve_panic),
-    Mechanic("demoralized_panic_test", "4.7",
-             "Panic move of a demoralized unit whose excess M from fire became P: grade, P hits, bases",
-             DemoralizedPanicInput, resolve_demoralized_panic),
+    Mechanic("panic", "5.5", "Panic Index: forced move and loss number for a unit's P hits", PanicInput, resolve_panic),
+    Mechanic(
+        "demoralized_panic_test",
+        "4.7",
+        "Panic move of a demoralized unit whose excess M from fire became P: grade, P hits, bases",
+        DemoralizedPanicInput,
+        resolve_demoralized_panic,
+    ),
 )

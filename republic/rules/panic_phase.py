@@ -84,8 +84,11 @@ class PanicPhaseInput:
             single(given.roll, f"rolls[{index}].roll")
 
     def neighbours(self, division: str) -> set[str]:
-        return {pair.second if pair.first == division else pair.first
-                for pair in self.adjoining if division in (pair.first, pair.second)}
+        return {
+            pair.second if pair.first == division else pair.first
+            for pair in self.adjoining
+            if division in (pair.first, pair.second)
+        }
 
     def roll_for(self, division: str, trigger: PanicTrigger) -> Roll | None:
         return next((r.roll for r in self.rolls if (r.division, r.trigger) == (division, trigger)), None)
@@ -170,10 +173,17 @@ def _run_rounds(chart: Chart, inputs: PanicPhaseInput) -> tuple[tuple[PanicRound
         for test in pending:
             division = divisions[test.division]
             # every roll is there: _missing found none lacking
-            rolls = {trigger: roll for trigger in test.triggers
-                     if (roll := inputs.roll_for(division.id, trigger)) is not None}
+            rolls = {
+                trigger: roll
+                for trigger in test.triggers
+                if (roll := inputs.roll_for(division.id, trigger)) is not None
+            }
             result = division_panic_test(
-                chart, division.units, rolls, inputs.scale, out_of_town=division.out_of_town,
+                chart,
+                division.units,
+                rolls,
+                inputs.scale,
+                out_of_town=division.out_of_town,
                 across_bridge_or_ford=division.across_bridge_or_ford,
                 away_from_rear_assault=division.away_from_rear_assault,
             )
@@ -196,10 +206,16 @@ def resolve_panic_phase(chart: Chart, inputs: PanicPhaseInput) -> PanicPhaseResu
         field = lacking[0].roll_fields[0]
         raise RulesInputError(field, f"round {len(rounds) + 1} needs this 1D10 roll")
     used = {(t.division, trigger) for r in rounds for t in r.tests for trigger in t.triggers}
-    notes = [f"unused {r.trigger} roll for {r.division}: it never had to test"
-             for r in inputs.rolls if (r.division, r.trigger) not in used]
-    notes.append("once every round is over, remove all panic markers (6.1)" if rounds
-                 else "no division had a P4 event this turn: no panic tests")
+    notes = [
+        f"unused {r.trigger} roll for {r.division}: it never had to test"
+        for r in inputs.rolls
+        if (r.division, r.trigger) not in used
+    ]
+    notes.append(
+        "once every round is over, remove all panic markers (6.1)"
+        if rounds
+        else "no division had a P4 event this turn: no panic tests"
+    )
     cells = (cell for r in rounds for t in r.tests for cell in t.result.cells)
     return PanicPhaseResult(
         rounds=rounds,
@@ -210,7 +226,11 @@ def resolve_panic_phase(chart: Chart, inputs: PanicPhaseInput) -> PanicPhaseResu
 
 
 MECHANICS = (
-    Mechanic("panic_phase", "6.2",
-             "The panic phase in rounds: divisions (units, internal P4 event), adjoining pairs, rolls",
-             PanicPhaseInput, resolve_panic_phase),
+    Mechanic(
+        "panic_phase",
+        "6.2",
+        "The panic phase in rounds: divisions (units, internal P4 event), adjoining pairs, rolls",
+        PanicPhaseInput,
+        resolve_panic_phase,
+    ),
 )

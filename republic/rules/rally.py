@@ -28,14 +28,15 @@ LEADER_POINTS = ("division_leader", "division_leader_hors_de_combat", "other_lea
 DISTANCE_ENTRIES = ("step_inches", "per_step", "most")
 
 TABLES = (
-    GridSpec("rally", "2.3", "Rally Table", tuple(g.value for g in Grade), tuple(c.value for c in CONDITIONS),
-             integer),
+    GridSpec("rally", "2.3", "Rally Table", tuple(g.value for g in Grade), tuple(c.value for c in CONDITIONS), integer),
     KeyedSpec("rally_leader_points", "2.3", "Rally modifiers: each leader rating point", LEADER_POINTS, integer),
-    KeyedSpec("rally_leader_distance", "2.3", "Rally modifier: each 4\" to divisional leader", DISTANCE_ENTRIES,
-              integer),
+    KeyedSpec(
+        "rally_leader_distance", "2.3", 'Rally modifier: each 4" to divisional leader', DISTANCE_ENTRIES, integer
+    ),
     BandSpec("rally_losses", "2.3", "Rally modifier: percentage of unit lost", integer),
-    KeyedSpec("rally_battery_damage", "2.3", "Rally: percentage lost per battery damage", ("percent_per_damage",),
-              integer),
+    KeyedSpec(
+        "rally_battery_damage", "2.3", "Rally: percentage lost per battery damage", ("percent_per_damage",), integer
+    ),
 )
 
 
@@ -118,8 +119,7 @@ def leader_modifiers(
         per_point, use = chart.entry("rally_leader_points", "other_leader_within_4")
         cells.append(use)
         candidates += [
-            Modifier(f"{_RELATION_LABELS[o.relation]} within 4\" ({o.leader})", per_point * o.leader.rating,
-                     "2.2, 2.3")
+            Modifier(f'{_RELATION_LABELS[o.relation]} within 4" ({o.leader})', per_point * o.leader.rating, "2.2, 2.3")
             for o in in_reach
         ]
     notes += [
@@ -146,7 +146,7 @@ def distance_modifier(chart: Chart, distance: float, scale: GroundScale) -> tupl
     ratio, ratio_use = scale_ratio(chart, scale)
     steps = math.floor(round(distance / (step * ratio), 9))
     value = max(most, per_step * steps)
-    label = f"each 4\" to divisional leader ({distance:g}\" away, {steps} step{'s' if steps != 1 else ''})"
+    label = f'each 4" to divisional leader ({distance:g}" away, {steps} step{"s" if steps != 1 else ""})'
     return (Modifier(label, value, "2.3") if value else None), [step_use, per_use, most_use, ratio_use]
 
 
@@ -191,25 +191,48 @@ class RallyInput:
     printed: Condition | None = None  # the new condition the players read off their own printed chart
 
     @classmethod
-    def of(cls, unit: UnitState, roll: Roll, division_leader: Leader, division_leader_distance: float, *,
-           division_leader_hors_de_combat: bool = False, other_leaders: tuple[RallyLeader, ...] = (),
-           scale: GroundScale = GroundScale.MEDIUM, printed: Condition | None = None) -> "RallyInput":
+    def of(
+        cls,
+        unit: UnitState,
+        roll: Roll,
+        division_leader: Leader,
+        division_leader_distance: float,
+        *,
+        division_leader_hors_de_combat: bool = False,
+        other_leaders: tuple[RallyLeader, ...] = (),
+        scale: GroundScale = GroundScale.MEDIUM,
+        printed: Condition | None = None,
+    ) -> "RallyInput":
         """A unit's rally as it stands: a brigade's losses are its bases, a battery's its damage."""
-        losses = ({"battery_damage": unit.damage} if unit.battery
-                  else {"bases_at_start": unit.bases_start, "bases_now": unit.bases})
-        return cls(unit.grade, unit.m_hits, roll, division_leader, division_leader_distance,
-                   division_leader_hors_de_combat, other_leaders=other_leaders, scale=scale, printed=printed,
-                   **losses)
+        losses = (
+            {"battery_damage": unit.damage}
+            if unit.battery
+            else {"bases_at_start": unit.bases_start, "bases_now": unit.bases}
+        )
+        return cls(
+            unit.grade,
+            unit.m_hits,
+            roll,
+            division_leader,
+            division_leader_distance,
+            division_leader_hors_de_combat,
+            other_leaders=other_leaders,
+            scale=scale,
+            printed=printed,
+            **losses,
+        )
 
     def __post_init__(self) -> None:
         if self.m_hits == 0:
-            raise RulesInputError("m_hits", "only a unit with M hits rallies (2.3); a Formed unit has nothing to "
-                                            "recover")
+            raise RulesInputError(
+                "m_hits", "only a unit with M hits rallies (2.3); a Formed unit has nothing to recover"
+            )
         condition_for(self.m_hits)
         single(self.roll, "roll")
         if self.division_leader_distance < 0:
-            raise RulesInputError("division_leader_distance",
-                                  f"a distance cannot be negative, got {self.division_leader_distance:g}")
+            raise RulesInputError(
+                "division_leader_distance", f"a distance cannot be negative, got {self.division_leader_distance:g}"
+            )
         if self.battery_damage is not None:
             _battery_only(self, self.battery_damage)
         else:
@@ -219,8 +242,9 @@ class RallyInput:
 def _battery_only(inputs: RallyInput, damage: int) -> None:
     for name in ("bases_at_start", "bases_now"):
         if getattr(inputs, name) is not None:
-            raise RulesInputError(name, "a battery's losses are its damage; give battery_damage or base counts, "
-                                        "not both")
+            raise RulesInputError(
+                name, "a battery's losses are its damage; give battery_damage or base counts, not both"
+            )
     if damage < 0:
         raise RulesInputError("battery_damage", f"damage cannot be negative, got {damage}")
 
@@ -267,8 +291,11 @@ def resolve_rally(chart: Chart, inputs: RallyInput) -> RallyResult:
         percent, use = battery_lost_percent(chart, inputs.battery_damage)
         cells.append(use)
         if percent >= 100:
-            raise RulesInputError("battery_damage", f"{inputs.battery_damage} damage counts as {percent}% lost "
-                                                    "(2.3): the battery has nothing left to rally")
+            raise RulesInputError(
+                "battery_damage",
+                f"{inputs.battery_damage} damage counts as {percent}% lost "
+                "(2.3): the battery has nothing left to rally",
+            )
     else:
         # without battery damage __post_init__ has required both base counts
         assert inputs.bases_at_start is not None and inputs.bases_now is not None
@@ -281,17 +308,18 @@ def resolve_rally(chart: Chart, inputs: RallyInput) -> RallyResult:
         outcome = rally_outcome(chart, inputs.grade, before, modified)
         old, new, after, table_cells = outcome.old_number, outcome.new_number, outcome.condition, outcome.cells
         if outcome.below_lowest:
-            notes.append(f"new rally number {new} is below the lowest on the {inputs.grade} line: the unit stays "
-                         "Demoralized")
+            notes.append(
+                f"new rally number {new} is below the lowest on the {inputs.grade} line: the unit stays Demoralized"
+            )
     else:
         old, new, after = None, None, inputs.printed
-        table_cells = (CellUse("rally", f"{inputs.grade.value}, {before.value}", after.value, Provenance.PRINTED,
-                               PRINTED_SOURCE),)
+        table_cells = (
+            CellUse("rally", f"{inputs.grade.value}, {before.value}", after.value, Provenance.PRINTED, PRINTED_SOURCE),
+        )
         notes.append(f"new condition read off the players' printed chart for a modified roll of {modified}")
     change = after.m_hits - before.m_hits
     notes.append(
-        "condition unchanged" if change == 0
-        else f"{'improves' if change < 0 else 'worsens'} from {before} to {after}"
+        "condition unchanged" if change == 0 else f"{'improves' if change < 0 else 'worsens'} from {before} to {after}"
     )
     return RallyResult(
         old_number=old,
@@ -309,6 +337,11 @@ def resolve_rally(chart: Chart, inputs: RallyInput) -> RallyResult:
 
 
 MECHANICS = (
-    Mechanic("rally", "2.3", "Rally a unit with M hits: old rally number + modified 1D10 gives its new condition",
-             RallyInput, resolve_rally),
+    Mechanic(
+        "rally",
+        "2.3",
+        "Rally a unit with M hits: old rally number + modified 1D10 gives its new condition",
+        RallyInput,
+        resolve_rally,
+    ),
 )

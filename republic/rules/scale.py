@@ -46,4 +46,5 @@ def bracket(
             return key, scaled(reach, ratio), (ratio_use, use)
     return None, scaled(reach, ratio), (ratio_use, reach_use)
 
+
 MECHANICS = ()

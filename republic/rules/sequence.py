@@ -56,46 +56,122 @@ class Step:
 
 # 1.7 sends the leader replacement to "section 2.5"; the replacement rules are printed under 2.3 (R:571-587).
 STEPS: tuple[Step, ...] = (
-    Step(StepKey.MESSAGES, Phase.COMMAND, "Defenders exchange messages", Actor.DEFENDER, "1.7",
-         "Each defending player may send one written or text message to each friendly player."),
-    Step(StepKey.RALLY, Phase.COMMAND, "Attacker rallies units", Actor.ATTACKER, "2.3",
-         "Roll a rally for every attacking unit with morale hits. Leaders may first move up to 2\" to get "
-         "near the units that need them."),
-    Step(StepKey.REPLACE_LEADERS, Phase.COMMAND, "Attacker replaces hors de combat leaders", Actor.ATTACKER, "2.3",
-         "Bring back each attacking leader flagged hors de combat: a divisional leader returns one rating "
-         "lower (not below 0); a corps or army leader is replaced by the next in the chain of command."),
-    Step(StepKey.MOVE, Phase.MANEUVER, "Attacker moves units", Actor.ATTACKER, "3.1, 3.2",
-         "Roll maneuver for each attacking brigade that needs it, then move the attacking units within "
-         "their movement allowances."),
-    Step(StepKey.SKIRMISH, Phase.FIRE, "Skirmish fire", Actor.BOTH, "4.1",
-         "Both sides at once: first block enemy skirmish markers, then attack with the unblocked ones. "
-         "Hits take effect at the end of the phase."),
-    Step(StepKey.ARTILLERY_FIRE, Phase.FIRE, "Artillery fire", Actor.BOTH, "4.2-4.6",
-         "Both sides fire every battery that may fire; all fire counts as simultaneous. Then put the "
-         "skirmish and artillery hits on the units."),
-    Step(StepKey.FIRE_HORS_DE_COMBAT, Phase.FIRE, "Hors de combat checks", Actor.BOTH, "4.7",
-         "Roll 2D10 for each leader within 4\" of a unit that lost bases this phase; only doubles can "
-         "be a casualty."),
-    Step(StepKey.DEMORALIZED_PANIC, Phase.FIRE, "Demoralized panic test", Actor.BOTH, "4.7",
-         "Each demoralized unit whose extra morale hits from fire became panic hits makes its panic move "
-         "from the Panic Index; bases lost in it desert and are removed at once. No division panic tests "
-         "now."),
-    Step(StepKey.ASSAULTS, Phase.ASSAULT, "Resolve all assaults", Actor.BOTH, "5.1-5.5",
-         "Resolve every assault, round by round, until no attacking unit has an enemy within all-out "
-         "assault contact range to its front."),
-    Step(StepKey.ASSAULT_HORS_DE_COMBAT, Phase.ASSAULT, "Hors de combat checks", Actor.BOTH, "5.6",
-         "Roll 2D10 for each leader within 4\" of a unit that lost bases in the assaults; only doubles "
-         "can be a casualty."),
-    Step(StepKey.CHARGE_DISORDER, Phase.ASSAULT, "Attacker applies charge disorder", Actor.ATTACKER, "5.6",
-         "Give 1M to every unit that used any charge movement or retreated or routed this turn, then close "
-         "ranks of units that lost bases."),
-    Step(StepKey.INTERNAL_PANIC, Phase.PANIC, "Divisional panic tests (internal panic)", Actor.BOTH, "6.1, 6.2",
-         "Every division with a unit that had a Panic 4 event this turn rolls its panic test, all at "
-         "once; then make the moves of the divisions that panicked."),
-    Step(StepKey.ADJOINING_PANIC, Phase.PANIC, "Inter-divisional panic tests (adjoining panic)", Actor.BOTH,
-         "6.2",
-         "Every division adjoining one that just panicked tests for adjoining panic, round after round, "
-         "until no more divisions must test. Each division tests each condition once per phase."),
+    Step(
+        StepKey.MESSAGES,
+        Phase.COMMAND,
+        "Defenders exchange messages",
+        Actor.DEFENDER,
+        "1.7",
+        "Each defending player may send one written or text message to each friendly player.",
+    ),
+    Step(
+        StepKey.RALLY,
+        Phase.COMMAND,
+        "Attacker rallies units",
+        Actor.ATTACKER,
+        "2.3",
+        'Roll a rally for every attacking unit with morale hits. Leaders may first move up to 2" to get '
+        "near the units that need them.",
+    ),
+    Step(
+        StepKey.REPLACE_LEADERS,
+        Phase.COMMAND,
+        "Attacker replaces hors de combat leaders",
+        Actor.ATTACKER,
+        "2.3",
+        "Bring back each attacking leader flagged hors de combat: a divisional leader returns one rating "
+        "lower (not below 0); a corps or army leader is replaced by the next in the chain of command.",
+    ),
+    Step(
+        StepKey.MOVE,
+        Phase.MANEUVER,
+        "Attacker moves units",
+        Actor.ATTACKER,
+        "3.1, 3.2",
+        "Roll maneuver for each attacking brigade that needs it, then move the attacking units within "
+        "their movement allowances.",
+    ),
+    Step(
+        StepKey.SKIRMISH,
+        Phase.FIRE,
+        "Skirmish fire",
+        Actor.BOTH,
+        "4.1",
+        "Both sides at once: first block enemy skirmish markers, then attack with the unblocked ones. "
+        "Hits take effect at the end of the phase.",
+    ),
+    Step(
+        StepKey.ARTILLERY_FIRE,
+        Phase.FIRE,
+        "Artillery fire",
+        Actor.BOTH,
+        "4.2-4.6",
+        "Both sides fire every battery that may fire; all fire counts as simultaneous. Then put the "
+        "skirmish and artillery hits on the units.",
+    ),
+    Step(
+        StepKey.FIRE_HORS_DE_COMBAT,
+        Phase.FIRE,
+        "Hors de combat checks",
+        Actor.BOTH,
+        "4.7",
+        'Roll 2D10 for each leader within 4" of a unit that lost bases this phase; only doubles can be a casualty.',
+    ),
+    Step(
+        StepKey.DEMORALIZED_PANIC,
+        Phase.FIRE,
+        "Demoralized panic test",
+        Actor.BOTH,
+        "4.7",
+        "Each demoralized unit whose extra morale hits from fire became panic hits makes its panic move "
+        "from the Panic Index; bases lost in it desert and are removed at once. No division panic tests "
+        "now.",
+    ),
+    Step(
+        StepKey.ASSAULTS,
+        Phase.ASSAULT,
+        "Resolve all assaults",
+        Actor.BOTH,
+        "5.1-5.5",
+        "Resolve every assault, round by round, until no attacking unit has an enemy within all-out "
+        "assault contact range to its front.",
+    ),
+    Step(
+        StepKey.ASSAULT_HORS_DE_COMBAT,
+        Phase.ASSAULT,
+        "Hors de combat checks",
+        Actor.BOTH,
+        "5.6",
+        'Roll 2D10 for each leader within 4" of a unit that lost bases in the assaults; only doubles '
+        "can be a casualty.",
+    ),
+    Step(
+        StepKey.CHARGE_DISORDER,
+        Phase.ASSAULT,
+        "Attacker applies charge disorder",
+        Actor.ATTACKER,
+        "5.6",
+        "Give 1M to every unit that used any charge movement or retreated or routed this turn, then close "
+        "ranks of units that lost bases.",
+    ),
+    Step(
+        StepKey.INTERNAL_PANIC,
+        Phase.PANIC,
+        "Divisional panic tests (internal panic)",
+        Actor.BOTH,
+        "6.1, 6.2",
+        "Every division with a unit that had a Panic 4 event this turn rolls its panic test, all at "
+        "once; then make the moves of the divisions that panicked.",
+    ),
+    Step(
+        StepKey.ADJOINING_PANIC,
+        Phase.PANIC,
+        "Inter-divisional panic tests (adjoining panic)",
+        Actor.BOTH,
+        "6.2",
+        "Every division adjoining one that just panicked tests for adjoining panic, round after round, "
+        "until no more divisions must test. Each division tests each condition once per phase.",
+    ),
 )
 
 _INDEX = {step.key: index for index, step in enumerate(STEPS)}
@@ -190,15 +266,28 @@ def resolve_first_attacker(chart: Chart, inputs: FirstAttackerInput) -> FirstAtt
     The sides may instead agree, all of them, on an obvious attacker and skip the roll."""
     first, second = single(inputs.first_roll, "first_roll"), single(inputs.second_roll, "second_roll")
     if first == second:
-        return FirstAttackerResult(roll_again=True, high_roller=None, first_attacker=None, second_attacker=None,
-                                   notes=(f"both rolled {first}: roll again",))
+        return FirstAttackerResult(
+            roll_again=True,
+            high_roller=None,
+            first_attacker=None,
+            second_attacker=None,
+            notes=(f"both rolled {first}: roll again",),
+        )
     high = inputs.first_side if first > second else inputs.second_side
     if inputs.choice is None:
-        return FirstAttackerResult(roll_again=False, high_roller=high, first_attacker=None, second_attacker=None,
-                                   notes=(f"{high} rolled high and chooses which side attacks first",))
+        return FirstAttackerResult(
+            roll_again=False,
+            high_roller=high,
+            first_attacker=None,
+            second_attacker=None,
+            notes=(f"{high} rolled high and chooses which side attacks first",),
+        )
     other = inputs.second_side if inputs.choice == inputs.first_side else inputs.first_side
     return FirstAttackerResult(
-        roll_again=False, high_roller=high, first_attacker=inputs.choice, second_attacker=other,
+        roll_again=False,
+        high_roller=high,
+        first_attacker=inputs.choice,
+        second_attacker=other,
         notes=(f"{high} rolled high and chose {inputs.choice} to attack first; the sides then alternate",),
     )
 
@@ -260,8 +349,18 @@ def resolve_turn_sequence(chart: Chart, inputs: TurnSequenceInput) -> TurnSequen
 
 TABLES = ()
 MECHANICS = (
-    Mechanic("first_attacker", "1.6", "Who attacks first: each side's name and 1D10, the high roller's choice",
-             FirstAttackerInput, resolve_first_attacker),
-    Mechanic("turn_sequence", "1.7", "The step at a position (game turn, player turn, step): what to do, the next step",
-             TurnSequenceInput, resolve_turn_sequence),
+    Mechanic(
+        "first_attacker",
+        "1.6",
+        "Who attacks first: each side's name and 1D10, the high roller's choice",
+        FirstAttackerInput,
+        resolve_first_attacker,
+    ),
+    Mechanic(
+        "turn_sequence",
+        "1.7",
+        "The step at a position (game turn, player turn, step): what to do, the next step",
+        TurnSequenceInput,
+        resolve_turn_sequence,
+    ),
 )

@@ -34,13 +34,30 @@ _TYPES = tuple(t.value for t in SKIRMISHER_TYPES)
 _HELD = "take effect at the end of the artillery phase: skirmish and artillery fire are simultaneous (4.1)"
 
 TABLES = (
-    KeyedSpec("skirmish_ranges", "4.1", "Skirmishing: range columns, upper limit in inches (medium scale)",
-              RANGE_BANDS, number, increasing=True),
+    KeyedSpec(
+        "skirmish_ranges",
+        "4.1",
+        "Skirmishing: range columns, upper limit in inches (medium scale)",
+        RANGE_BANDS,
+        number,
+        increasing=True,
+    ),
     KeyedSpec("skirmish_block", "4.1", "Skirmishing: Block (1D10 equal to or above blocks)", _TYPES, integer),
-    GridSpec("skirmish_attack", "4.1", "Skirmishing: Attack (1D10 equal to or above scores 1M), by range",
-             _TYPES, RANGE_BANDS, integer),
-    KeyedSpec("skirmish_flee", "4.1", "Skirmishing: Flee (1D10 equal to or below, green and untrained only)",
-              _TYPES, optional_integer),
+    GridSpec(
+        "skirmish_attack",
+        "4.1",
+        "Skirmishing: Attack (1D10 equal to or above scores 1M), by range",
+        _TYPES,
+        RANGE_BANDS,
+        integer,
+    ),
+    KeyedSpec(
+        "skirmish_flee",
+        "4.1",
+        "Skirmishing: Flee (1D10 equal to or below, green and untrained only)",
+        _TYPES,
+        optional_integer,
+    ),
 )
 
 
@@ -131,17 +148,26 @@ def resolve_skirmish_blocks(chart: Chart, inputs: SkirmishBlocksInput) -> Skirmi
         success = face >= needed
         if attempt.printed is not None:
             success = attempt.printed
-            use = CellUse("skirmish_block", kind.value, "blocked" if success else "not blocked",
-                          Provenance.PRINTED, PRINTED_SOURCE)
+            use = CellUse(
+                "skirmish_block",
+                kind.value,
+                "blocked" if success else "not blocked",
+                Provenance.PRINTED,
+                PRINTED_SOURCE,
+            )
         attempts.append(BlockOutcome(attempt.blocker, kind, attempt.target, face, needed, success))
         cells.append(use)
         if success and attempt.target not in blocked:
             blocked.append(attempt.target)
-    notes = [f"{attempt.blocker} ({attempt.grade}) reads the Veteran line"
-             for attempt in inputs.blocks if attempt.grade is Grade.AVERAGE]
+    notes = [
+        f"{attempt.blocker} ({attempt.grade}) reads the Veteran line"
+        for attempt in inputs.blocks
+        if attempt.grade is Grade.AVERAGE
+    ]
     notes += [f"{target} is blocked and may not attack enemy combat bases this turn (4.1)" for target in blocked]
-    return SkirmishBlocksResult(attempts=tuple(attempts), blocked=tuple(blocked), cells=tuple(cells),
-                                notes=tuple(notes))
+    return SkirmishBlocksResult(
+        attempts=tuple(attempts), blocked=tuple(blocked), cells=tuple(cells), notes=tuple(notes)
+    )
 
 
 # --- attack ------------------------------------------------------------------------------------------
@@ -159,8 +185,14 @@ class SkirmishAttackInput:
     printed: "SkirmishVerdict | None" = None  # the result the players' printed chart gives
 
     @classmethod
-    def of(cls, unit: UnitState, range: float, roll: Roll, scale: GroundScale = GroundScale.MEDIUM,
-           printed: "SkirmishVerdict | None" = None) -> "SkirmishAttackInput":
+    def of(
+        cls,
+        unit: UnitState,
+        range: float,
+        roll: Roll,
+        scale: GroundScale = GroundScale.MEDIUM,
+        printed: "SkirmishVerdict | None" = None,
+    ) -> "SkirmishAttackInput":
         """A marker of a brigade: its markers' grade is the brigade's until artillery lowers it (4.5)."""
         return cls(unit.skirmisher_type, range, roll, scale, printed=printed)
 
@@ -168,8 +200,9 @@ class SkirmishAttackInput:
         _check_range(self.range)
         single(self.roll, "roll")
         if self.blocked:
-            raise RulesInputError("blocked", "a blocked skirmish marker may not attack enemy combat bases this turn "
-                                             "(4.1)")
+            raise RulesInputError(
+                "blocked", "a blocked skirmish marker may not attack enemy combat bases this turn (4.1)"
+            )
 
 
 class SkirmishVerdict(StrEnum):
@@ -203,8 +236,9 @@ def range_band(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, tu
     """The range column for a distance measured in the game's scale; beyond the last one is refused."""
     band, reach, cells = bracket(chart, "skirmish_ranges", RANGE_BANDS, range_, scale)
     if band is None:
-        raise RulesInputError("range", f"skirmish fire reaches {reach:g}\" at the {scale} scale (4.1); "
-                                       f"the target is {range_:g}\" away")
+        raise RulesInputError(
+            "range", f'skirmish fire reaches {reach:g}" at the {scale} scale (4.1); the target is {range_:g}" away'
+        )
     return band, cells
 
 
@@ -224,8 +258,9 @@ def resolve_skirmish_attack(chart: Chart, inputs: SkirmishAttackInput) -> Skirmi
     hit = not fled and face >= needed
     if inputs.printed is not None:
         fled, hit = inputs.printed is SkirmishVerdict.FLEE, inputs.printed is SkirmishVerdict.HIT
-        attack_use = CellUse("skirmish_attack", f"{kind.value}, {band}", inputs.printed.value, Provenance.PRINTED,
-                             PRINTED_SOURCE)
+        attack_use = CellUse(
+            "skirmish_attack", f"{kind.value}, {band}", inputs.printed.value, Provenance.PRINTED, PRINTED_SOURCE
+        )
         flee_use = None
     notes = []
     if inputs.grade is Grade.AVERAGE:
@@ -285,10 +320,25 @@ def resolve_skirmisher_degrade(chart: Chart, inputs: SkirmisherDegradeInput) -> 
 
 
 MECHANICS = (
-    Mechanic("skirmish_blocks", "4.1", "Declared skirmish blocks: which attacking markers are blocked",
-             SkirmishBlocksInput, resolve_skirmish_blocks),
-    Mechanic("skirmish_attack", "4.1", "An unblocked skirmish marker's attack: 1M or not, and whether it flees",
-             SkirmishAttackInput, resolve_skirmish_attack),
-    Mechanic("skirmisher_degrade", "4.5, 4.6", "Artillery B hits on packed markers: the new skirmisher type",
-             SkirmisherDegradeInput, resolve_skirmisher_degrade),
+    Mechanic(
+        "skirmish_blocks",
+        "4.1",
+        "Declared skirmish blocks: which attacking markers are blocked",
+        SkirmishBlocksInput,
+        resolve_skirmish_blocks,
+    ),
+    Mechanic(
+        "skirmish_attack",
+        "4.1",
+        "An unblocked skirmish marker's attack: 1M or not, and whether it flees",
+        SkirmishAttackInput,
+        resolve_skirmish_attack,
+    ),
+    Mechanic(
+        "skirmisher_degrade",
+        "4.5, 4.6",
+        "Artillery B hits on packed markers: the new skirmisher type",
+        SkirmisherDegradeInput,
+        resolve_skirmisher_degrade,
+    ),
 )

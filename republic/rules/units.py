@@ -53,8 +53,15 @@ class UnitState:
 
     def __post_init__(self) -> None:
         condition_for(self.m_hits)
-        for name in ("bases", "bases_start", "p_hits_turn", "base_hits_turn", "damage", "skirmishers_available",
-                     "skirmishers_deployed"):
+        for name in (
+            "bases",
+            "bases_start",
+            "p_hits_turn",
+            "base_hits_turn",
+            "damage",
+            "skirmishers_available",
+            "skirmishers_deployed",
+        ):
             if getattr(self, name) < 0:
                 raise RulesInputError(name, f"cannot be negative, got {getattr(self, name)}")
         if self.battery != (self.battery_type is not None):
@@ -95,8 +102,9 @@ def with_morale(unit: UnitState, m_hits: int, panic_hits: int = 0) -> UnitState:
     """The unit in a new morale condition, with any P hits it took added to this turn's. A battery loses its
     saved fire on becoming Rattled or worse (4.2, R:1080-1081)."""
     rattled = condition_for(m_hits).m_hits >= Condition.RATTLED.m_hits
-    return replace(unit, m_hits=m_hits, p_hits_turn=unit.p_hits_turn + panic_hits,
-                   saved_fire=unit.saved_fire and not rattled)
+    return replace(
+        unit, m_hits=m_hits, p_hits_turn=unit.p_hits_turn + panic_hits, saved_fire=unit.saved_fire and not rattled
+    )
 
 
 def after_morale(unit: UnitState, morale: MoraleResult) -> UnitState:
@@ -113,8 +121,9 @@ def after_move(unit: UnitState, move: ForcedMove | None, abandoned: bool = False
     longest = unit.forced_move
     if longest is None or longest.severity < move.severity:
         longest = move
-    return replace(unit, forced_move=longest, abandoned=unit.abandoned or (unit.battery and abandoned),
-                   saved_fire=False)
+    return replace(
+        unit, forced_move=longest, abandoned=unit.abandoned or (unit.battery and abandoned), saved_fire=False
+    )
 
 
 def after_bases_lost(unit: UnitState, lost: int) -> UnitState:
@@ -125,9 +134,13 @@ def after_bases_lost(unit: UnitState, lost: int) -> UnitState:
         return unit
     bases = unit.bases - lost
     gone = bases == 0
-    return replace(unit, bases=bases, base_hits_turn=unit.base_hits_turn + lost,
-                   destroyed=unit.destroyed or (gone and not unit.battery),
-                   abandoned=unit.abandoned or (gone and unit.battery))
+    return replace(
+        unit,
+        bases=bases,
+        base_hits_turn=unit.base_hits_turn + lost,
+        destroyed=unit.destroyed or (gone and not unit.battery),
+        abandoned=unit.abandoned or (gone and unit.battery),
+    )
 
 
 def after_p4_event(unit: UnitState) -> UnitState:
@@ -137,8 +150,13 @@ def after_p4_event(unit: UnitState) -> UnitState:
 
 def after_surrender(unit: UnitState) -> UnitState:
     """The unit surrenders (5.5 Group Surrender): every base it has left is taken."""
-    return replace(unit, bases=0, base_hits_turn=unit.base_hits_turn + unit.bases,
-                   surrendered=unit.surrendered or not unit.battery, abandoned=unit.abandoned or unit.battery)
+    return replace(
+        unit,
+        bases=0,
+        base_hits_turn=unit.base_hits_turn + unit.bases,
+        surrendered=unit.surrendered or not unit.battery,
+        abandoned=unit.abandoned or unit.battery,
+    )
 
 
 def disorder_input(unit: UnitState, attacker: bool, also_charged: bool = False) -> DisorderInput:
@@ -151,8 +169,16 @@ def disorder_input(unit: UnitState, attacker: bool, also_charged: bool = False) 
 
 def new_player_turn(unit: UnitState) -> UnitState:
     """What lasts one player turn is cleared when it ends (1.7)."""
-    return replace(unit, p_hits_turn=0, base_hits_turn=0, p4_event=False, forced_move=None,
-                   charge_bonus_used=False, fired_this_turn=False, functions_used=())
+    return replace(
+        unit,
+        p_hits_turn=0,
+        base_hits_turn=0,
+        p4_event=False,
+        forced_move=None,
+        charge_bonus_used=False,
+        fired_this_turn=False,
+        functions_used=(),
+    )
 
 
 def rallied(unit: UnitState, condition: Condition) -> UnitState:
@@ -197,9 +223,12 @@ def corrected(unit: UnitState, correction: Correction) -> UnitState:
         return replace(unit, packed=correction is Correction.PACKED)
     step = 1 if correction in (Correction.M_PLUS, Correction.BASE_PLUS, Correction.DAMAGE_PLUS) else -1
     field, limit = {
-        Correction.M_PLUS: ("m_hits", MAX_M_HITS), Correction.M_MINUS: ("m_hits", MAX_M_HITS),
-        Correction.BASE_MINUS: ("bases", unit.bases_start), Correction.BASE_PLUS: ("bases", unit.bases_start),
-        Correction.DAMAGE_PLUS: ("damage", MOST_DAMAGE), Correction.DAMAGE_MINUS: ("damage", MOST_DAMAGE),
+        Correction.M_PLUS: ("m_hits", MAX_M_HITS),
+        Correction.M_MINUS: ("m_hits", MAX_M_HITS),
+        Correction.BASE_MINUS: ("bases", unit.bases_start),
+        Correction.BASE_PLUS: ("bases", unit.bases_start),
+        Correction.DAMAGE_PLUS: ("damage", MOST_DAMAGE),
+        Correction.DAMAGE_MINUS: ("damage", MOST_DAMAGE),
     }[correction]
     value = getattr(unit, field) + step
     if not 0 <= value <= limit:
@@ -259,8 +288,7 @@ def formation_refusal(unit: UnitState, formation: Formation) -> str:
     if formation is Formation.OPEN_ORDER and not unit.grade.trained:
         return "Untrained: may not use open order (1.4: open order must be trained, Green grade or better)"
     if unit.formation is Formation.OPEN_ORDER and unit.skirmishers_deployed > unit.skirmishers_available:
-        return (f"recall skirmishers to {unit.skirmishers_available} first: only open order deploys one per "
-                "base (1.4)")
+        return f"recall skirmishers to {unit.skirmishers_available} first: only open order deploys one per base (1.4)"
     return ""
 
 

@@ -11,8 +11,14 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PHONE = {"width": 360, "height": 740}
 
 
@@ -44,10 +50,22 @@ def phone(browser, live_server):
     page = context.new_page()
     page.problems = []
     page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
-    page.on("console", lambda msg: msg.type == "error" and not msg.text.startswith("Failed to load resource")
-            and page.problems.append(f"console: {msg.text}"))
+    page.on(
+        "console",
+        lambda msg: (
+            msg.type == "error"
+            and not msg.text.startswith("Failed to load resource")
+            and page.problems.append(f"console: {msg.text}")
+        ),
+    )
     page.on("requestfailed", lambda request: page.problems.append(f"request failed: {request.url}"))
-    page.on("response", lambda response: response.status >= 400 and not response.url.endswith("/favicon.ico")
-            and page.problems.append(f"{response.status}: {response.url}"))
+    page.on(
+        "response",
+        lambda response: (
+            response.status >= 400
+            and not response.url.endswith("/favicon.ico")
+            and page.problems.append(f"{response.status}: {response.url}")
+        ),
+    )
     yield page
     context.close()

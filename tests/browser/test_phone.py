@@ -24,8 +24,7 @@ def demo_game(transactional_db) -> Game:
     return create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))
 
 
-def test_a_rally_on_a_phone_swaps_in_the_result_and_undo_brings_the_badge_back(phone, live_server, demo_game,
-                                                                               tmp_path):
+def test_a_rally_on_a_phone_swaps_in_the_result_and_undo_brings_the_badge_back(phone, live_server, demo_game, tmp_path):
     page = phone
     page.goto(f"{live_server.url}/games/{demo_game.pk}/")
 

@@ -4,7 +4,7 @@ from republic.games.events import CorrectionMade, FieldValue, Payload, payload_o
 from republic.games.ledger import act, replay, snapshot
 from republic.games.models import Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
-from republic.games.text import describe
+from republic.games.text.events import describe
 from republic.scenarios import DEMO_SCENARIO
 
 

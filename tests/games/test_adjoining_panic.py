@@ -98,12 +98,16 @@ def test_bad_adjoining_input_is_refused(client, demo):
     game = panicked_heth(client, demo)
     heth = division(game, "Heth's Division")
     prefix = f"adjoining-{heth.pk}"
-    response = client.post(f"/games/{game.pk}/panic/adjoining/{heth.pk}/",
-                           {f"{prefix}-version": game.version, f"{prefix}-adjoining": [str(other_game_division)]},
-                           **HTMX)
+    response = client.post(
+        f"/games/{game.pk}/panic/adjoining/{heth.pk}/",
+        {f"{prefix}-version": game.version, f"{prefix}-adjoining": [str(other_game_division)]},
+        **HTMX,
+    )
     assert "Select a valid choice" in response.content.decode()
-    response = client.post(f"/games/{game.pk}/panic/adjoining/{heth.pk}/",
-                           {f"{prefix}-version": game.version, f"{prefix}-adjoining": [str(heth.pk)]})
+    response = client.post(
+        f"/games/{game.pk}/panic/adjoining/{heth.pk}/",
+        {f"{prefix}-version": game.version, f"{prefix}-adjoining": [str(heth.pk)]},
+    )
     assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
     old = game.version
     declare_post(client, game, heth, [])
@@ -134,8 +138,9 @@ def test_a_division_emptied_by_desertion_still_spreads_panic(client, demo):
     for battery in Unit.objects.filter(game=demo, division=heth).batteries():
         set_state(demo, battery, abandoned=True)
     game = at_step(demo, "internal_panic", Heth=True)
-    panic_post(client, game, heth, die="1", out_of_town="on", across_bridge_or_ford="on",
-               away_from_rear_assault="on")  # Brockenbrough (green, 4 bases): Rt 1 + 3 = 4 desert
+    panic_post(
+        client, game, heth, die="1", out_of_town="on", across_bridge_or_ford="on", away_from_rear_assault="on"
+    )  # Brockenbrough (green, 4 bases): Rt 1 + 3 = 4 desert
     brock = brigade(game, "Brockenbrough's Brigade")
     assert brock.bases == 0 and brock.destroyed
     advance(fresh(game), None, "test")

@@ -44,16 +44,26 @@ def fresh(game: Game) -> Game:
 def attack(client, game, unit, target, die="10", rng="1", roll="typed", htmx=True, version=None):
     """A skirmish attack, for the hits that wait with the artillery's."""
     prefix = f"skirmish-{unit.key}"
-    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die,
-            f"{prefix}-range": rng, f"{prefix}-target": target, "roll": roll}
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        f"{prefix}-die": die,
+        f"{prefix}-range": rng,
+        f"{prefix}-target": target,
+        "roll": roll,
+    }
     return client.post(f"/games/{game.pk}/fire/skirmish/{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 def fire(client, game, unit, target, die="5", rng="3", roll="typed", htmx=True, version=None, **extra):
     prefix = f"fire-{unit.key}"
-    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die,
-            f"{prefix}-range": rng, f"{prefix}-target": target, f"{prefix}-cover": extra.pop("cover", "none"),
-            "roll": roll}
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        f"{prefix}-die": die,
+        f"{prefix}-range": rng,
+        f"{prefix}-target": target,
+        f"{prefix}-cover": extra.pop("cover", "none"),
+        "roll": roll,
+    }
     for key, value in extra.items():
         data[f"{prefix}-{key}"] = value
     return client.post(f"/games/{game.pk}/fire/artillery/{unit.pk}/", data, **(HTMX if htmx else {}))
@@ -61,8 +71,10 @@ def fire(client, game, unit, target, die="5", rng="3", roll="typed", htmx=True, 
 
 def save(client, game, unit, htmx=True, version=None, **extra):
     prefix = f"save-{unit.key}"
-    data = {f"{prefix}-version": game.version if version is None else version,
-            **{f"{prefix}-{k}": v for k, v in extra.items()}}
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        **{f"{prefix}-{k}": v for k, v in extra.items()},
+    }
     return client.post(f"/games/{game.pk}/fire/artillery/{unit.pk}/save/", data, **(HTMX if htmx else {}))
 
 
@@ -148,19 +160,27 @@ def test_printed_chart_hits_are_shared_and_marked(client, demo):
 FRIENDLY = "friendly:Davis's Brigade"  # a brigade of the firing battery's own side: its key is looked up
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    ({"die": "0"}, "A d10 shows 1 to 10."), ({"die": "11"}, "A d10 shows 1 to 10."),
-    ({"die": ""}, "Type the die (1-10) or press Roll for me."),
-    ({"rng": ""}, "This field is required."), ({"rng": "100"}, "less than or equal to 99"),
-    ({"rng": "24"}, "out of range"), ({"rng": "30"}, "no battery reaches"), ({"target": ""}, "This field is required."),
-    ({"target": FRIENDLY}, "Select a valid choice"),  # Davis's: a friendly brigade
-    ({"printed": "3X"}, "Write the hits as on the chart"), ({"printed": "2P"}, "not P"),
-    ({"tandem": "SAME"}, "another unit than the main target"),
-    ({"deep_target": "on", "cover": "heavy"}, "must all be in open terrain"),
-    ({"moving_cavalry": "on"}, "is not mounted cavalry"),
-    ({"packed_skirmishers": "on"}, "has no skirmish markers out"),
-    ({"cover": "deep"}, "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"die": "0"}, "A d10 shows 1 to 10."),
+        ({"die": "11"}, "A d10 shows 1 to 10."),
+        ({"die": ""}, "Type the die (1-10) or press Roll for me."),
+        ({"rng": ""}, "This field is required."),
+        ({"rng": "100"}, "less than or equal to 99"),
+        ({"rng": "24"}, "out of range"),
+        ({"rng": "30"}, "no battery reaches"),
+        ({"target": ""}, "This field is required."),
+        ({"target": FRIENDLY}, "Select a valid choice"),  # Davis's: a friendly brigade
+        ({"printed": "3X"}, "Write the hits as on the chart"),
+        ({"printed": "2P"}, "not P"),
+        ({"tandem": "SAME"}, "another unit than the main target"),
+        ({"deep_target": "on", "cover": "heavy"}, "must all be in open terrain"),
+        ({"moving_cavalry": "on"}, "is not mounted cavalry"),
+        ({"packed_skirmishers": "on"}, "has no skirmish markers out"),
+        ({"cover": "deep"}, "Select a valid choice"),
+    ],
+)
 def test_bad_artillery_fire_changes_nothing(client, demo, extra, message):
     game = at_step(demo, "artillery_fire")
     pegram, iron = battery(game, "Pegram's Battalion (rifles)"), brigade(game, "Iron Brigade (Meredith)")
@@ -217,8 +237,9 @@ def test_saving_fire_over_htmx_and_plain_post_and_its_refusals(client, demo):
 
 def test_fire_in_the_wrong_step_is_refused(client, demo):
     game = at_step(demo, "skirmish")
-    response = fire(client, game, battery(game, "Pegram's Battalion (rifles)"),
-                    brigade(game, "Iron Brigade (Meredith)").key)
+    response = fire(
+        client, game, battery(game, "Pegram's Battalion (rifles)"), brigade(game, "Iron Brigade (Meredith)").key
+    )
     assert "cannot fire now" in response.content.decode()
     assert not Event.objects.filter(game=game, kind="ArtilleryFired").exists()
 

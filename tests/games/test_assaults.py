@@ -7,7 +7,7 @@ from republic.games.events import AssaultDeclared, AssaultEnded, AssaultRoundRes
 from republic.games.models import Command, Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.walk import advance
-from republic.games.text import round_orders
+from republic.games.text.rounds import round_orders
 from republic.rules.assault_table import AssaultOutcome
 from republic.rules.dice import RollSource
 from republic.rules.results import Modifier
@@ -63,8 +63,13 @@ def round_data(game, seq, die="5", die2="5", roll="typed", version=None, cover=N
     game.refresh_from_db()
     prefix = f"round-{seq}"
     declaration: AssaultDeclared = payload(Event.objects.get(game=game, seq=seq))
-    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die,
-            f"{prefix}-die2": die2, f"{prefix}-struck": struck, "roll": roll}
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        f"{prefix}-die": die,
+        f"{prefix}-die2": die2,
+        f"{prefix}-struck": struck,
+        "roll": roll,
+    }
     for member in (*declaration.attackers, *declaration.defenders):
         data[f"{prefix}-cover-{member.unit.replace(':', '_')}"] = "none"
     for unit, value in (cover or {}).items():
@@ -91,8 +96,11 @@ def last_payload(game) -> AssaultRoundResolved:
 
 def end(client, game, seq, htmx=True, version=None):
     game.refresh_from_db()
-    return client.post(f"/games/{game.pk}/assault/{seq}/end/",
-                       {"version": game.version if version is None else version}, **(HTMX if htmx else {}))
+    return client.post(
+        f"/games/{game.pk}/assault/{seq}/end/",
+        {"version": game.version if version is None else version},
+        **(HTMX if htmx else {}),
+    )
 
 
 def fresh(unit):
@@ -123,17 +131,27 @@ def test_the_step_offers_every_free_unit_of_each_side_to_declare(client, game):
     assert "Declare an assault" in page and "No assault declared yet" in page
     davis, calef = brigade(game, "Davis's Brigade"), battery(game, "2nd U.S., Battery A (Calef)")
     assert f'name="declare-a-{slot(davis)}"' in page and f'name="declare-d-{slot(calef)}"' in page
-    for name in ("Archer&#x27;s Brigade", "Pegram&#x27;s Battalion (rifles)", "Iron Brigade (Meredith)",
-                 "2nd U.S., Battery A (Calef)"):
+    for name in (
+        "Archer&#x27;s Brigade",
+        "Pegram&#x27;s Battalion (rifles)",
+        "Iron Brigade (Meredith)",
+        "2nd U.S., Battery A (Calef)",
+    ):
         assert name in page
     assert "Not yet" not in client.post(f"/games/{game.pk}/next/", {"version": game.version}, **HTMX).content.decode()
 
 
 def test_declaring_over_htmx_records_the_assault_with_the_primary_defender_first(client, game):
-    davis, archer, iron, cutler = units(game, "Davis's Brigade", "Archer's Brigade", "Iron Brigade (Meredith)",
-                                        "Cutler's Brigade")
-    response = declare(client, game, [(davis, "all_out"), (archer, "general")],
-                       [(iron, "general"), (cutler, "all_out")], primary=cutler)
+    davis, archer, iron, cutler = units(
+        game, "Davis's Brigade", "Archer's Brigade", "Iron Brigade (Meredith)", "Cutler's Brigade"
+    )
+    response = declare(
+        client,
+        game,
+        [(davis, "all_out"), (archer, "general")],
+        [(iron, "general"), (cutler, "all_out")],
+        primary=cutler,
+    )
     body = response.content.decode()
     assert response.status_code == 200 and body.lstrip().startswith('<div id="live"') and "<html" not in body
     event = Event.objects.get(game=game, kind="AssaultDeclared")
@@ -157,19 +175,35 @@ def test_declaring_by_plain_post_redirects_to_the_game_page(client, game, two):
     assert Event.objects.filter(game=game, kind="AssaultDeclared").count() == 1
 
 
-@pytest.mark.parametrize(("attackers", "defenders", "primary", "message"), [
-    ([], [("Cutler's Brigade", "all_out")], None, "Choose at least one attacking unit"),
-    ([("Davis's Brigade", "all_out")], [], None, "Choose at least one defending unit"),
-    ([("Garnett's Battalion", "general")], [("Cutler's Brigade", "all_out")], None,
-     "Artillery alone does not initiate an assault"),
-    ([("Davis's Brigade", "all_out")], [("Cutler's Brigade", "all_out"), ("Iron Brigade (Meredith)", "general")],
-     None, "Name the primary defender"),
-    ([("Davis's Brigade", "all_out")], [("Cutler's Brigade", "all_out")], "Iron Brigade (Meredith)",
-     "The primary defender must be one of the defending units"),
-    ([("Davis's Brigade", "sideways")], [("Cutler's Brigade", "all_out")], None, "Select a valid choice"),
-])
-def test_a_bad_declaration_is_refused_with_a_message_and_changes_nothing(client, game, attackers, defenders,
-                                                                       primary, message):
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "primary", "message"),
+    [
+        ([], [("Cutler's Brigade", "all_out")], None, "Choose at least one attacking unit"),
+        ([("Davis's Brigade", "all_out")], [], None, "Choose at least one defending unit"),
+        (
+            [("Garnett's Battalion", "general")],
+            [("Cutler's Brigade", "all_out")],
+            None,
+            "Artillery alone does not initiate an assault",
+        ),
+        (
+            [("Davis's Brigade", "all_out")],
+            [("Cutler's Brigade", "all_out"), ("Iron Brigade (Meredith)", "general")],
+            None,
+            "Name the primary defender",
+        ),
+        (
+            [("Davis's Brigade", "all_out")],
+            [("Cutler's Brigade", "all_out")],
+            "Iron Brigade (Meredith)",
+            "The primary defender must be one of the defending units",
+        ),
+        ([("Davis's Brigade", "sideways")], [("Cutler's Brigade", "all_out")], None, "Select a valid choice"),
+    ],
+)
+def test_a_bad_declaration_is_refused_with_a_message_and_changes_nothing(
+    client, game, attackers, defenders, primary, message
+):
     version = game.version
     attackers = [(brigade(game, name), contact) for name, contact in attackers]
     defenders = [(brigade(game, name), contact) for name, contact in defenders]
@@ -223,13 +257,15 @@ def test_the_column_is_shown_with_its_reasons_and_read_again_for_the_table_s_cov
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "Column: Pitched Battle" in page and "no advantage either way" in page
-    preview = client.get(f"/games/{game.pk}/assault/{seq}/column/",
-                         {f"round-{seq}-cover-{slot(cutler)}": "medium"}, **HTMX).content.decode()
+    preview = client.get(
+        f"/games/{game.pk}/assault/{seq}/column/", {f"round-{seq}-cover-{slot(cutler)}": "medium"}, **HTMX
+    ).content.decode()
     assert "Column: Defender Advantage" in preview
     assert "troops in the open assaulting troops in cover" in preview
-    preview = client.get(f"/games/{game.pk}/assault/{seq}/column/",
-                         {f"round-{seq}-cover-{slot(cutler)}": "medium",
-                          f"round-{seq}-column": "attacker_advantage"}).content.decode()
+    preview = client.get(
+        f"/games/{game.pk}/assault/{seq}/column/",
+        {f"round-{seq}-cover-{slot(cutler)}": "medium", f"round-{seq}-column": "attacker_advantage"},
+    ).content.decode()
     assert "Column: Attacker Advantage" in preview and "the rules give Defender Advantage" in preview
     assert client.get(f"/games/{game.pk}/assault/9999/column/").status_code == 404
 
@@ -270,8 +306,10 @@ def test_a_round_over_htmx_applies_the_results_to_the_units_and_shows_the_moves(
     assert response.status_code == 200 and body.lstrip().startswith('<div id="live"')
     event = last_round(game)
     p: AssaultRoundResolved = payload(event)
-    assert [(r.label, r.roll.faces, r.roll.source) for r in p.rolls()] == [("attacker", (10,), "typed"),
-                                                                            ("defender", (2,), "typed")]
+    assert [(r.label, r.roll.faces, r.roll.source) for r in p.rolls()] == [
+        ("attacker", (10,), "typed"),
+        ("defender", (2,), "typed"),
+    ]
     assert outcome(p.result.outcome) == {"to": "defender", "hits": "1B 3P", "action": "carry"}
     assert p.result.defender.natural_m == 3
     assert p.result.win_win is True
@@ -289,7 +327,7 @@ def test_a_round_over_htmx_applies_the_results_to_the_units_and_shows_the_moves(
     assert "Defender: die 2, +1 troop grade: veteran (greatest share of bases) = <strong>3</strong>" in body
     assert "The attackers may carry the position" in body
     assert "Assault 1 · round 2" in body  # follow-up round offered
-    assert 'C&quot; bonus from the last round' in body
+    assert "C&quot; bonus from the last round" in body
     assert state_matches_events(game)
 
 
@@ -311,14 +349,20 @@ def test_roll_for_me_rolls_both_dice_and_says_so(client, game, two):
     assert state_matches_events(game)
 
 
-@pytest.mark.parametrize(("field", "value", "message"), [
-    ("die", "0", "A d10 shows 1 to 10."), ("die", "11", "A d10 shows 1 to 10."),
-    ("die2", "0", "A d10 shows 1 to 10."), ("die2", "11", "A d10 shows 1 to 10."),
-    ("die", "", "Type the die (1-10) or press Roll for me."), ("die2", "six", "Type the number on the die"),
-    ("struck", "sideways", "Select a valid choice"),
-    ("printed", "defender 3Q carry", "Not an assault result"),
-    ("printed", "attacker carry", "follows a defender loss"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("die", "0", "A d10 shows 1 to 10."),
+        ("die", "11", "A d10 shows 1 to 10."),
+        ("die2", "0", "A d10 shows 1 to 10."),
+        ("die2", "11", "A d10 shows 1 to 10."),
+        ("die", "", "Type the die (1-10) or press Roll for me."),
+        ("die2", "six", "Type the number on the die"),
+        ("struck", "sideways", "Select a valid choice"),
+        ("printed", "defender 3Q carry", "Not an assault result"),
+        ("printed", "attacker carry", "follows a defender loss"),
+    ],
+)
 def test_bad_round_input_is_refused_at_the_field_and_changes_nothing(client, game, two, field, value, message):
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
@@ -356,8 +400,12 @@ def test_a_stale_round_changes_nothing(client, game, two):
 
 def test_an_assault_of_another_game_or_no_assault_is_not_found(client, game):
     other = at(create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8"))), "assaults")
-    theirs = declared(client, other, [(brigade(other, "Davis's Brigade"), "all_out")],
-                      [(brigade(other, "Cutler's Brigade"), "all_out")])
+    theirs = declared(
+        client,
+        other,
+        [(brigade(other, "Davis's Brigade"), "all_out")],
+        [(brigade(other, "Cutler's Brigade"), "all_out")],
+    )
     assert not Event.objects.filter(game=game, seq=theirs, kind="AssaultDeclared").exists()
     data = round_data(other, theirs)
     assert client.post(f"/games/{game.pk}/assault/{theirs}/round/", data).status_code == 404
@@ -370,8 +418,9 @@ def test_the_state_fills_in_losses_panic_skirmishers_leaders_and_fresh_batteries
     hall, calef = battery(game, "2nd Maine Light, Battery B (Hall)"), battery(game, "2nd U.S., Battery A (Calef)")
     set_state(game, davis, base_hits_turn=2, p_hits_turn=1, skirmishers_deployed=1)
     set_state(game, calef, fired_this_turn=True)
-    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out"), (hall, "general"), (calef, "general")],
-                   primary=cutler)
+    seq = declared(
+        client, game, [(davis, "all_out")], [(cutler, "all_out"), (hall, "general"), (calef, "general")], primary=cutler
+    )
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "attacker: 8 bases, 2 lost this turn, worst P 1, skirmishers out 1/2" in page
     assert f'value="{slot(hall)}"  id="id_round-{seq}-fresh_0" checked' in page
@@ -394,8 +443,10 @@ def test_saved_fire_gives_its_bonus_once_and_is_used_up(client, game, two):
     set_state(game, garnett, saved_fire=True)
     seq = declared(client, game, [(davis, "all_out"), (garnett, "general")], [(cutler, "all_out")])
     post_round(client, game, seq, die="5", die2="5")
-    assert Modifier("tactical bonus: each battery with saved fire", 1, "4.2") in \
-        last_payload(game).result.attacker.modifiers
+    assert (
+        Modifier("tactical bonus: each battery with saved fire", 1, "4.2")
+        in last_payload(game).result.attacker.modifiers
+    )
     assert fresh(garnett).saved_fire is False
     assert state_matches_events(game)
 
@@ -574,8 +625,9 @@ def test_ending_by_plain_post_and_a_stale_end(client, game, two):
 
 
 def test_several_assaults_are_declared_and_resolved_one_after_another(client, game):
-    davis, cutler, archer, iron = units(game, "Davis's Brigade", "Cutler's Brigade", "Archer's Brigade",
-                                        "Iron Brigade (Meredith)")
+    davis, cutler, archer, iron = units(
+        game, "Davis's Brigade", "Cutler's Brigade", "Archer's Brigade", "Iron Brigade (Meredith)"
+    )
     first = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     second = declared(client, game, [(archer, "general")], [(iron, "all_out")])
     post_round(client, game, second, die="4", die2="4")
@@ -597,8 +649,13 @@ def test_undo_takes_back_a_round_then_the_declaration(client, game, two):
     post_round(client, game, seq, die="10", die2="1")
     client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
     cutler, davis = fresh(cutler), fresh(davis)
-    assert (cutler.bases, cutler.p_hits_turn, cutler.p4_event, cutler.forced_move, cutler.retreated) == (7, 0, False,
-                                                                                                         "", False)
+    assert (cutler.bases, cutler.p_hits_turn, cutler.p4_event, cutler.forced_move, cutler.retreated) == (
+        7,
+        0,
+        False,
+        "",
+        False,
+    )
     assert not Command.objects.get(pk=cutler.division_id).p4_event and not davis.charge_bonus_used
     assert Event.objects.filter(game=game, kind="EventUndone").last().undoes.kind == "AssaultRoundResolved"
     page = client.get(f"/games/{game.pk}/").content.decode()

@@ -28,8 +28,10 @@ def fresh(unit):
 
 
 def test_charge_disorder_is_pending_and_gives_1m_to_each_unit_that_charged_or_retreated(client, demo):
-    davis, archer, cutler, iron = (brigade(demo, name) for name in ("Davis's Brigade", "Archer's Brigade",
-                                                                    "Cutler's Brigade", "Iron Brigade (Meredith)"))
+    davis, archer, cutler, iron = (
+        brigade(demo, name)
+        for name in ("Davis's Brigade", "Archer's Brigade", "Cutler's Brigade", "Iron Brigade (Meredith)")
+    )
     calef = battery(demo, "2nd U.S., Battery A (Calef)")
     set_state(demo, davis, charge_bonus_used=True)
     set_state(demo, archer, forced_move="Re", m_hits=4)

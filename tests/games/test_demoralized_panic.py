@@ -40,8 +40,10 @@ def fresh(game: Game) -> Game:
 
 def panic(client, game, unit, htmx=True, version=None, **extra):
     prefix = f"panic-{unit.key}"
-    data = {f"{prefix}-version": game.version if version is None else version,
-            **{f"{prefix}-{k}": v for k, v in extra.items()}}
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        **{f"{prefix}-{k}": v for k, v in extra.items()},
+    }
     return client.post(f"/games/{game.pk}/fire/panic/{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
@@ -76,7 +78,12 @@ def test_a_panic_4_routs_deserts_and_flags_the_division(client, demo):
     assert result.p4_event and result.deserters == 1
     davis.refresh_from_db()
     assert (davis.forced_move, davis.bases, davis.base_hits_turn, davis.p4_event, davis.retreated) == (
-        "Rt", 7, 1, True, True)
+        "Rt",
+        7,
+        1,
+        True,
+        True,
+    )
     assert Command.objects.get(pk=davis.division_id).p4_event
     undo_last(fresh(game), None, "test")
     davis.refresh_from_db()
@@ -100,8 +107,13 @@ def test_a_battery_that_must_rout_is_abandoned_and_the_printed_chart_may_decide(
     assert pegram.forced_move == "Re" and not pegram.abandoned
 
 
-@pytest.mark.parametrize(("extra", "message"), [({"printed": "X 2"}, "Write the move as D, W, F, Re or Rt"),
-                                                ({"version": ""}, "The form was incomplete: nothing was changed.")])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"printed": "X 2"}, "Write the move as D, W, F, Re or Rt"),
+        ({"version": ""}, "The form was incomplete: nothing was changed."),
+    ],
+)
 def test_bad_panic_forms_change_nothing(client, demo, extra, message):
     davis = brigade(demo, "Davis's Brigade")
     set_state(demo, davis, m_hits=4, p_hits_turn=2)

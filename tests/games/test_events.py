@@ -9,7 +9,8 @@ import pytest
 
 from republic.charts import shipped_chart
 from republic.games import events as ev
-from republic.games.text import cell, describe, words
+from republic.games.text.events import describe, words
+from republic.games.text.terms import cell
 from republic.rules.artillery import ArtilleryFireInput, SavedFireInput, resolve_artillery_fire, resolve_saved_fire
 from republic.rules.assault import AssaultRoundInput, resolve_assault_round
 from republic.rules.assault_on_units import RoundUnit, resolve_round_on_units
@@ -36,11 +37,7 @@ from republic.rules.panic import DemoralizedPanicInput, resolve_demoralized_pani
 from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.results import CellUse, Provenance
 from republic.rules.sequence import StepKey
-from republic.rules.skirmish import (
-    SkirmishAttackInput,
-    resolve_skirmish_attack,
-    resolve_skirmish_blocks,
-)
+from republic.rules.skirmish import SkirmishAttackInput, resolve_skirmish_attack, resolve_skirmish_blocks
 from republic.rules.troops import BatteryFunction, BatteryType, Cover, Formation, Grade, UnitKind
 from republic.rules.troops import Leader as LeaderValue
 from republic.rules.units import Correction, UnitState
@@ -56,37 +53,71 @@ def resolved(name: str) -> tuple[Any, Any]:
 
 
 def unit(key: str, **fields: Any) -> UnitState:
-    return UnitState(key, fields.pop("kind", UnitKind.INFANTRY), fields.pop("grade", Grade.VETERAN),
-                     fields.pop("bases", 4), fields.pop("bases_start", 4), **fields)
+    return UnitState(
+        key,
+        fields.pop("kind", UnitKind.INFANTRY),
+        fields.pop("grade", Grade.VETERAN),
+        fields.pop("bases", 4),
+        fields.pop("bases_start", 4),
+        **fields,
+    )
 
 
 def _round() -> ev.AssaultRoundResolved:
     attackers = (RoundUnit(unit("unit:1", bases=6), Contact.ALL_OUT),)
-    defenders = (RoundUnit(unit("unit:2", grade=Grade.GREEN), Contact.ALL_OUT),
-                 RoundUnit(unit("unit:3", kind=UnitKind.ARTILLERY, bases=1, bases_start=1,
-                                battery_type=BatteryType.M_SB, saved_fire=True), Contact.GENERAL))
-    inputs = AssaultRoundInput(AssaultSide.of(d10(9), tuple((m.unit, m.contact, Cover.NONE) for m in attackers)),
-                               AssaultSide.of(d10(2), tuple((m.unit, m.contact, Cover.LIGHT) for m in defenders),
-                                              struck=Struck.FLANK))
+    defenders = (
+        RoundUnit(unit("unit:2", grade=Grade.GREEN), Contact.ALL_OUT),
+        RoundUnit(
+            unit(
+                "unit:3",
+                kind=UnitKind.ARTILLERY,
+                bases=1,
+                bases_start=1,
+                battery_type=BatteryType.M_SB,
+                saved_fire=True,
+            ),
+            Contact.GENERAL,
+        ),
+    )
+    inputs = AssaultRoundInput(
+        AssaultSide.of(d10(9), tuple((m.unit, m.contact, Cover.NONE) for m in attackers)),
+        AssaultSide.of(d10(2), tuple((m.unit, m.contact, Cover.LIGHT) for m in defenders), struck=Struck.FLANK),
+    )
     printed = CHART.overlay({c.table: "defender 3P 1B carry" for c in AssaultColumn})
     result = resolve_assault_round(printed, inputs)
     on_units = resolve_round_on_units(printed, result, attackers, defenders, struck=Struck.FLANK)
-    conditions = ev.RoundConditions((ev.UnitCover("unit:1", Cover.NONE), ev.UnitCover("unit:2", Cover.LIGHT),
-                                     ev.UnitCover("unit:3", None)), Struck.FLANK, None, AssaultColumn.PITCHED_BATTLE,
-                                    (7,), (), ("unit_3",), printed="defender 3P 1B carry")
+    conditions = ev.RoundConditions(
+        (ev.UnitCover("unit:1", Cover.NONE), ev.UnitCover("unit:2", Cover.LIGHT), ev.UnitCover("unit:3", None)),
+        Struck.FLANK,
+        None,
+        AssaultColumn.PITCHED_BATTLE,
+        (7,),
+        (),
+        ("unit_3",),
+        printed="defender 3P 1B carry",
+    )
     names = tuple(ev.NamedUnit(f"unit:{n}", f"Unit {n}") for n in (1, 2, 3))
-    return ev.AssaultRoundResolved(40, 1, 2, names, conditions, inputs, result, on_units,
-                                   app_outcome=AssaultOutcome.parse("both 1M roll again"))
+    return ev.AssaultRoundResolved(
+        40, 1, 2, names, conditions, inputs, result, on_units, app_outcome=AssaultOutcome.parse("both 1M roll again")
+    )
 
 
 def _division_test() -> ev.DivisionPanicTested:
     units = (DivisionUnit("unit:1", Grade.GREEN, 4), DivisionUnit("unit:2", Grade.VETERAN, 0))
     rolls = {PanicTrigger.INTERNAL: d10(1), PanicTrigger.ADJOINING: d10(2)}
     result = division_panic_test(CHART.overlay({"panic_pass": 7}), units, rolls)
-    return ev.DivisionPanicTested("12", "Heth's Division", 2, tuple(rolls), units,
-                                  (ev.NamedUnit("unit:1", "Archer"), ev.NamedUnit("unit:2", "Davis")),
-                                  tuple(ev.LabelledRoll(f"{t.value} panic", r) for t, r in rolls.items()), result,
-                                  printed_pass=7, app=ev.AppReading(6, False, None, 0))
+    return ev.DivisionPanicTested(
+        "12",
+        "Heth's Division",
+        2,
+        tuple(rolls),
+        units,
+        (ev.NamedUnit("unit:1", "Archer"), ev.NamedUnit("unit:2", "Davis")),
+        tuple(ev.LabelledRoll(f"{t.value} panic", r) for t, r in rolls.items()),
+        result,
+        printed_pass=7,
+        app=ev.AppReading(6, False, None, 0),
+    )
 
 
 def examples() -> list[ev.Payload]:
@@ -108,35 +139,65 @@ def examples() -> list[ev.Payload]:
     block = ev.DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
     return [
         ev.FirstAttackerChosen(3, "Union", "die roll"),
-        ev.StepAdvanced(StepKey.ARTILLERY_FIRE, StepKey.FIRE_HORS_DE_COMBAT,
-                        (ev.UnitFireHits("unit:2", "Cutler", taken),), turn_ended=False),
+        ev.StepAdvanced(
+            StepKey.ARTILLERY_FIRE,
+            StepKey.FIRE_HORS_DE_COMBAT,
+            (ev.UnitFireHits("unit:2", "Cutler", taken),),
+            turn_ended=False,
+        ),
         ev.EventUndone(4),
         ev.CorrectionMade("unit:1", "Davis", Correction.M_PLUS, (ev.FieldValue("m_hits", 1),)),
         ev.OrdersChanged(9, "Heth's Division", "hold"),
         ev.RallyResolved("unit:1", "Davis", rally_inputs, resolve_rally(CHART, rally_inputs), ("A. P. Hill (P1)",)),
         ev.LeaderReplaced(4, "Henry Heth", "Heth's Division", replace_inputs, replace_result),
-        ev.ManeuverRolled("unit:1", "Davis", maneuver_inputs, resolve_maneuver(CHART, maneuver_inputs), "Henry Heth",
-                          LeaderValue.parse("E1")),
+        ev.ManeuverRolled(
+            "unit:1",
+            "Davis",
+            maneuver_inputs,
+            resolve_maneuver(CHART, maneuver_inputs),
+            "Henry Heth",
+            LeaderValue.parse("E1"),
+        ),
         ev.FormationChanged("unit:1", "Davis", Formation.TWO_LINE, Formation.OPEN_ORDER),
         ev.SkirmishersDeployed("unit:1", "Davis", 0, 2, 2),
         ev.ChargeBonusUsed("unit:1", "Davis"),
         ev.ChargeBonusCleared("unit:1", "Davis"),
-        ev.BatteryFunctionsUsed("unit:5", "Calef", functions, resolve_battery_functions(CHART, functions),
-                                (BatteryFunction.LIMBER,)),
+        ev.BatteryFunctionsUsed(
+            "unit:5", "Calef", functions, resolve_battery_functions(CHART, functions), (BatteryFunction.LIMBER,)
+        ),
         ev.SkirmishBlocksDeclared("Union", (block,), ("unit:1#1", "unit:1#2")),
         ev.SkirmishBlocksRolled("Union", (block,), blocks, resolve_skirmish_blocks(CHART, blocks), ("unit:1#1",)),
-        ev.SkirmishAttacked("unit:1", "Davis", "unit:2", "Iron", attack, resolve_skirmish_attack(CHART, attack),
-                            (FireHits("unit:2", m=1),)),
-        ev.ArtilleryFired((ev.NamedUnit("unit:5", "Calef"),), ev.NamedUnit("unit:2", "Cutler"), None, None, fire,
-                          Hits(2, 1), fired, shared, (FireHits("unit:2", 2, 1),)),
+        ev.SkirmishAttacked(
+            "unit:1",
+            "Davis",
+            "unit:2",
+            "Iron",
+            attack,
+            resolve_skirmish_attack(CHART, attack),
+            (FireHits("unit:2", m=1),),
+        ),
+        ev.ArtilleryFired(
+            (ev.NamedUnit("unit:5", "Calef"),),
+            ev.NamedUnit("unit:2", "Cutler"),
+            None,
+            None,
+            fire,
+            Hits(2, 1),
+            fired,
+            shared,
+            (FireHits("unit:2", 2, 1),),
+        ),
         ev.FireSaved("unit:5", "Calef", saved, resolve_saved_fire(CHART, saved)),
-        ev.DemoralizedPanicTested("unit:1", "Davis", demoralized, resolve_demoralized_panic(CHART, demoralized),
-                                  "Re 1"),
+        ev.DemoralizedPanicTested(
+            "unit:1", "Davis", demoralized, resolve_demoralized_panic(CHART, demoralized), "Re 1"
+        ),
         ev.LeaderCheckedForCasualty(4, "Henry Heth", "Heth's Division", hdc, resolve_hors_de_combat(CHART, hdc)),
         ev.HorsDeCombatSkipped(4, "Henry Heth"),
-        ev.AssaultDeclared(1, (ev.Member("unit:1", "Davis", Contact.ALL_OUT),),
-                           (ev.Member("unit:2", "Cutler", Contact.GENERAL),
-                            ev.Member("unit:3", "Hall", Contact.ALL_OUT))),
+        ev.AssaultDeclared(
+            1,
+            (ev.Member("unit:1", "Davis", Contact.ALL_OUT),),
+            (ev.Member("unit:2", "Cutler", Contact.GENERAL), ev.Member("unit:3", "Hall", Contact.ALL_OUT)),
+        ),
         _round(),
         ev.AssaultEnded(40, 1, 2, "Davis against Cutler"),
         ev.ChargeDisorderApplied((ev.Disordered("unit:1", "Davis", disorder, resolve_disorder(CHART, disorder)),)),
@@ -177,8 +238,9 @@ def test_every_kind_of_event_is_worded(payload):
 
 def test_the_words_of_a_few_events_read_as_the_table_says_them():
     found = {type(p): describe(Stored(ev.kind_of(p), ev.stored(p))) for p in examples()}  # type: ignore[arg-type]
-    assert found[ev.StepAdvanced] == ("On to fire: Hors de combat checks (Cutler: 2M 1B, now Rattled, 3 bases left, "
-                                      "skirmishers now green)")
+    assert found[ev.StepAdvanced] == (
+        "On to fire: Hors de combat checks (Cutler: 2M 1B, now Rattled, 3 bases left, skirmishers now green)"
+    )
     assert found[ev.EventUndone] == "Undone: event #4"
     assert found[ev.ArtilleryFired].startswith("Calef fires at Cutler: 2M 1B (printed chart); Cutler 2M 1B")
     assert found[ev.AssaultRoundResolved].startswith("Assault 1, round 2: ")

@@ -40,10 +40,19 @@ def after_fire(client, demo) -> Game:
     demo.refresh_from_db()
     calef, davis = battery(demo, "2nd U.S., Battery A (Calef)"), brigade(demo, "Davis's Brigade")
     prefix = f"fire-{calef.key}"
-    client.post(f"/games/{demo.pk}/fire/artillery/{calef.pk}/",
-                {f"{prefix}-version": demo.version, f"{prefix}-die": "5", f"{prefix}-range": "12",
-                 f"{prefix}-target": davis.key, f"{prefix}-cover": "none", f"{prefix}-printed": "1M 2B",
-                 "roll": "typed"}, **HTMX)
+    client.post(
+        f"/games/{demo.pk}/fire/artillery/{calef.pk}/",
+        {
+            f"{prefix}-version": demo.version,
+            f"{prefix}-die": "5",
+            f"{prefix}-range": "12",
+            f"{prefix}-target": davis.key,
+            f"{prefix}-cover": "none",
+            f"{prefix}-printed": "1M 2B",
+            "roll": "typed",
+        },
+        **HTMX,
+    )
     advance(fresh(demo), None, "test")
     assert fresh(demo).step == "fire_hors_de_combat"
     davis.refresh_from_db()
@@ -53,9 +62,14 @@ def after_fire(client, demo) -> Game:
 
 def check(client, game, who, die="5", die2="5", hits="0", roll="typed", htmx=True, version=None, **extra):
     prefix = f"hdc-leader:{who.pk}"
-    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die,
-            f"{prefix}-die2": die2, f"{prefix}-base_hits_within_4": hits, "roll": roll,
-            **{f"{prefix}-{k}": v for k, v in extra.items()}}
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        f"{prefix}-die": die,
+        f"{prefix}-die2": die2,
+        f"{prefix}-base_hits_within_4": hits,
+        "roll": roll,
+        **{f"{prefix}-{k}": v for k, v in extra.items()},
+    }
     return client.post(f"/games/{game.pk}/hors-de-combat/{who.pk}/", data, **(HTMX if htmx else {}))
 
 
@@ -169,12 +183,19 @@ def test_a_leader_outside_the_losses_may_still_roll(client, after_fire):
     assert "John F. Reynolds (E3)" not in page(client, game)  # hors de combat leaders roll no more
 
 
-@pytest.mark.parametrize(("values", "message"), [
-    ({"die": "0"}, "A d10 shows 1 to 10."), ({"die2": "11"}, "A d10 shows 1 to 10."),
-    ({"die2": ""}, "Type the die (1-10) or press Roll for me."), ({"hits": "-1"}, "greater than or equal to 0"),
-    ({"hits": "100"}, "less than or equal to 99"), ({"hits": "two"}, "Enter a whole number"),
-    ({"hits": ""}, "This field is required."), ({"printed": "dead"}, "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"die": "0"}, "A d10 shows 1 to 10."),
+        ({"die2": "11"}, "A d10 shows 1 to 10."),
+        ({"die2": ""}, "Type the die (1-10) or press Roll for me."),
+        ({"hits": "-1"}, "greater than or equal to 0"),
+        ({"hits": "100"}, "less than or equal to 99"),
+        ({"hits": "two"}, "Enter a whole number"),
+        ({"hits": ""}, "This field is required."),
+        ({"printed": "dead"}, "Select a valid choice"),
+    ],
+)
 def test_bad_checks_change_nothing(client, after_fire, values, message):
     game, heth = after_fire, leader(after_fire, "Henry Heth")
     args = {"die": "5", "die2": "5", "hits": "2", **values}
@@ -234,23 +255,33 @@ def test_after_the_assaults_only_the_assault_losses_count(client, after_fire):
     assert state_matches_events(game)
 
 
-
 def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_taken_off(client, demo):
     """After the assaults the bases lost are read from the rounds' losses and surrenders and the table's own
     corrections in the step (not from the rows' values)."""
     set_state(demo, demo, step="assaults")
     game = fresh(demo)
     archer, iron = brigade(game, "Archer's Brigade"), brigade(game, "Iron Brigade (Meredith)")
-    client.post(f"/games/{game.pk}/assault/declare/",
-                {"declare-version": game.version, f"declare-a-{archer.slot}": "all_out",
-                 f"declare-d-{iron.slot}": "all_out"}, **HTMX)
+    client.post(
+        f"/games/{game.pk}/assault/declare/",
+        {"declare-version": game.version, f"declare-a-{archer.slot}": "all_out", f"declare-d-{iron.slot}": "all_out"},
+        **HTMX,
+    )
     seq = last(game, "AssaultDeclared").seq
     prefix = f"round-{seq}"
-    client.post(f"/games/{game.pk}/assault/{seq}/round/",
-                {f"{prefix}-version": fresh(game).version, f"{prefix}-die": "5", f"{prefix}-die2": "5",
-                 f"{prefix}-struck": "front", f"{prefix}-cover-{iron.slot}": "none",
-                 f"{prefix}-cover-{archer.slot}": "none", f"{prefix}-printed": "defender surrender", "roll": "typed"},
-                **HTMX)
+    client.post(
+        f"/games/{game.pk}/assault/{seq}/round/",
+        {
+            f"{prefix}-version": fresh(game).version,
+            f"{prefix}-die": "5",
+            f"{prefix}-die2": "5",
+            f"{prefix}-struck": "front",
+            f"{prefix}-cover-{iron.slot}": "none",
+            f"{prefix}-cover-{archer.slot}": "none",
+            f"{prefix}-printed": "defender surrender",
+            "roll": "typed",
+        },
+        **HTMX,
+    )
     iron.refresh_from_db()
     assert iron.surrendered and iron.bases == 0  # its 7 bases are taken
     correct(client, game, archer, "base_minus")

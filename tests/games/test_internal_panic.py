@@ -36,8 +36,10 @@ def panic_post(client, game, command, die="5", roll="typed", htmx=True, version=
 
 def declare_post(client, game, command, adjoining=(), htmx=True, version=None):
     prefix = f"adjoining-{command.pk}"
-    data = {f"{prefix}-version": game.version if version is None else version,
-            f"{prefix}-adjoining": [str(c.pk) for c in adjoining]}
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        f"{prefix}-adjoining": [str(c.pk) for c in adjoining],
+    }
     return client.post(f"/games/{game.pk}/panic/adjoining/{command.pk}/", data, **(HTMX if htmx else {}))
 
 
@@ -115,8 +117,9 @@ def test_units_that_already_moved_back_only_make_up_the_difference(client, demo)
     event = Event.objects.get(game=game, kind="DivisionPanicTested")
     units = {u.id: u for u in payload(event).result.units}
     assert units[archer.key].distance == 4 and units[brigade(game, "Davis's Brigade").key].distance == 14
-    assert summary(event).startswith("Heth's Division panics (1 + 2 unshaken = 3 against 6): every unit routs 14\" "
-                                     "(Archer's Brigade 4\");")
+    assert summary(event).startswith(
+        "Heth's Division panics (1 + 2 unshaken = 3 against 6): every unit routs 14\" (Archer's Brigade 4\");"
+    )
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "already made a fall back: only the difference (6.1)" in page
 
@@ -151,19 +154,22 @@ def test_the_printed_chart_can_stand_in_for_the_app_chart(client, demo):
     result = payload(event).result
     assert result.held is False and result.move == ForcedMove.RETREAT  # 5 + 2 = 7 against 8
     assert payload(event).app == AppReading(pass_number=6, held=True, move=None, loss_number=0)
-    assert "every unit retreats 12\"" in summary(event)
+    assert 'every unit retreats 12"' in summary(event)
     assert "1 base deserts from Brockenbrough's Brigade" in summary(event)
     assert "Result read from the players&#x27; printed chart." in client.get(f"/games/{game.pk}/").content.decode()
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    ({"die": "0"}, "A d10 shows 1 to 10."),
-    ({"die": "11"}, "A d10 shows 1 to 10."),
-    ({"die": ""}, "Type the die (1-10) or press Roll for me."),
-    ({"die": "six"}, "Type the number on the die"),
-    ({"printed_pass": "13"}, "A pass number is 1 to 12."),
-    ({"printed_result": "Rt 9"}, "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"die": "0"}, "A d10 shows 1 to 10."),
+        ({"die": "11"}, "A d10 shows 1 to 10."),
+        ({"die": ""}, "Type the die (1-10) or press Roll for me."),
+        ({"die": "six"}, "Type the number on the die"),
+        ({"printed_pass": "13"}, "A pass number is 1 to 12."),
+        ({"printed_result": "Rt 9"}, "Select a valid choice"),
+    ],
+)
 def test_bad_input_is_refused_at_the_field_and_changes_nothing(client, demo, extra, message):
     heth = division(demo, "Heth's Division")
     game = at_step(demo, "internal_panic", Heth=True)

@@ -8,7 +8,7 @@ import pytest
 from republic.games.models import Event, Game, Leader
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.walk import advance
-from republic.games.text import ACTION_ORDER, commander
+from republic.games.text.terms import ACTION_ORDER, commander
 from republic.rules.results import Modifier
 from republic.scenarios import DEMO_SCENARIO
 from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events, summary
@@ -90,8 +90,12 @@ def text(response) -> str:
 
 def card_of(page: str, unit) -> str:
     """The move card of one unit in the page."""
-    match = re.search(rf'<article class="unit-card[^"]*" aria-label="[^"]*" id="move-unit'
-                      rf'{unit.pk}">(.*?)</article>', page, re.S)
+    match = re.search(
+        rf'<article class="unit-card[^"]*" aria-label="[^"]*" id="move-unit'
+        rf'{unit.pk}">(.*?)</article>',
+        page,
+        re.S,
+    )
     assert match, f"no move card for {unit}"
     return match.group(1)
 
@@ -104,7 +108,7 @@ def test_the_move_step_shows_a_card_per_attacking_unit_and_nothing_is_pending(cl
     page = text(client.get(f"/games/{game.pk}/"))
     for name in ("Archer&#x27;s Brigade", "Davis&#x27;s Brigade", "Garnett&#x27;s Battalion"):
         assert f'aria-label="{name}" id="move-' in page
-    assert 'id="move-unit' in page and "Iron Brigade (Meredith)\" id=\"move-" not in page  # defenders: none
+    assert 'id="move-unit' in page and 'Iron Brigade (Meredith)" id="move-' not in page  # defenders: none
     assert "Maneuver roll for Archer" in page and "Still to do before moving on" not in page
     advance(game, None, "test")  # no roll is required work
     assert fresh(game).step == "skirmish"
@@ -149,9 +153,13 @@ def test_leaders_within_2_m_hits_and_acting_together_modify_the_roll(client, dem
     roll_post(client, game, davis, die="1", leaders_within_2=[str(hill.pk), str(heth.pk)], acting_together="assault")
     event = Event.objects.get(game=game, kind="ManeuverRolled")
     labels = {m.label: m.value for m in payload(event).result.modifiers}
-    assert labels == {"Multiple brigades acting together": 1, "Energetic division commander": 1,
-                      'Each proficient leader within 2"': 1, 'Each energetic leader within 2"': 2,
-                      "Each morale hit (x2)": -2}
+    assert labels == {
+        "Multiple brigades acting together": 1,
+        "Energetic division commander": 1,
+        'Each proficient leader within 2"': 1,
+        'Each energetic leader within 2"': 2,
+        "Each morale hit (x2)": -2,
+    }
     assert payload(event).result.modified_roll == 4
     assert list(payload(event).leaders_within_2) == ["A. P. Hill (P1)", "Henry Heth (E1)"]
     # the +1 for acting together counts toward assault only: maneuver (average 4) is judged on 3
@@ -165,7 +173,9 @@ def test_a_cautious_or_just_replaced_division_leader_lowers_the_roll(client, dem
     roll_post(client, fresh(game), archer, die="9")
     event = Event.objects.get(game=game, kind="ManeuverRolled")
     assert {m.label: m.value for m in payload(event).result.modifiers} == {
-        "Cautious division commander": -1, "Leader just replaced": -3}
+        "Cautious division commander": -1,
+        "Leader just replaced": -3,
+    }
     assert payload(event).result.modified_roll == 5
 
 
@@ -179,8 +189,9 @@ def test_a_hors_de_combat_division_leader_adds_no_class_modifier(client, demo):
     event = Event.objects.get(game=game, kind="ManeuverRolled")
     rolled = payload(event)
     assert rolled.inputs.division_commander is None and rolled.result.modifiers == ()
-    assert "hors de combat" in commander(rolled.division_leader, rolled.division_leader_value,
-                                         rolled.division_leader_hors_de_combat, False)
+    assert "hors de combat" in commander(
+        rolled.division_leader, rolled.division_leader_value, rolled.division_leader_hors_de_combat, False
+    )
 
 
 def test_a_plain_post_redirects_and_roll_for_me_rolls(client, demo):
@@ -225,20 +236,29 @@ def test_the_printed_chart_does_not_lift_a_demoralized_brigades_restriction(clie
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
     set_state(demo, archer, m_hits=4)
-    roll_post(client, game, archer, die="10", printed=["assault", "advance", "pull_back"],
-              leaders_within_2=[str(leader(game, "Henry Heth").pk)])
+    roll_post(
+        client,
+        game,
+        archer,
+        die="10",
+        printed=["assault", "advance", "pull_back"],
+        leaders_within_2=[str(leader(game, "Henry Heth").pk)],
+    )
     event = Event.objects.get(game=game, kind="ManeuverRolled")
     assert allowed(event) == ["hold", "pull_back"]
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"die": "0"}, "A d10 shows 1 to 10."),
-    ({"die": "11"}, "A d10 shows 1 to 10."),
-    ({"die": ""}, "Type the die (1-10) or press Roll for me."),
-    ({"die": "six"}, "Type the number on the die"),
-    ({"acting_together": "hold"}, "Select a valid choice"),
-    ({"printed": ["charge"]}, "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"die": "0"}, "A d10 shows 1 to 10."),
+        ({"die": "11"}, "A d10 shows 1 to 10."),
+        ({"die": ""}, "Type the die (1-10) or press Roll for me."),
+        ({"die": "six"}, "Type the number on the die"),
+        ({"acting_together": "hold"}, "Select a valid choice"),
+        ({"printed": ["charge"]}, "Select a valid choice"),
+    ],
+)
 def test_bad_roll_input_is_refused_at_the_field_and_changes_nothing(client, demo, fields, message):
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
@@ -292,10 +312,11 @@ def test_the_allowance_with_the_charge_bonus_over_htmx_records_nothing(client, d
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
     version, events = game.version, Event.objects.filter(game=game).count()
-    response = move_post(client, game, archer, charge_bonus="on", formation_changes="1",
-                         terrain_within=["medium_forest"])
+    response = move_post(
+        client, game, archer, charge_bonus="on", formation_changes="1", terrain_within=["medium_forest"]
+    )
     card = card_of(text(response), archer)
-    assert 'Allowance 9&quot; + charge bonus 4&quot; = 13&quot;' in card
+    assert "Allowance 9&quot; + charge bonus 4&quot; = 13&quot;" in card
     assert "Rough: each inch costs 2&quot; of allowance; 4.5&quot; on that ground alone" in card
     assert "-1 Trained formation change (3.4)" in card
     assert "The assault move bonus may not be used in or across: medium forest" in card
@@ -308,7 +329,7 @@ def test_the_allowance_by_plain_post_shows_the_page_in_the_games_scale(client, d
     set_state(demo, demo, ground_scale="large")
     response = move_post(client, game, gamble, htmx=False)
     assert response.status_code == 200 and "<html" in text(response)
-    assert 'Allowance 15&quot;' in card_of(text(response), gamble) and "large scale" in text(response)
+    assert "Allowance 15&quot;" in card_of(text(response), gamble) and "large scale" in text(response)
 
 
 def test_a_damaged_battery_in_heavy_forest_pays_quadruple_and_the_provisional_cell_is_marked(client, demo):
@@ -316,7 +337,7 @@ def test_a_damaged_battery_in_heavy_forest_pays_quadruple_and_the_provisional_ce
     game = at_move(demo)
     set_state(demo, garnett, damage=1)
     card = card_of(text(move_post(client, game, garnett, terrain_within=["heavy_forest"])), garnett)
-    assert 'Allowance 7.5&quot;' in card
+    assert "Allowance 7.5&quot;" in card
     assert "Rough: each inch costs 4&quot;" in card and "1.75&quot; on that ground alone" in card
     assert "Double rough: each inch costs 8&quot;" in card
     assert "provenance-provisional" in card and "Battery damage: 25%" in card
@@ -331,14 +352,17 @@ def test_the_allowance_counts_this_turns_formation_changes(client, demo):
     assert re.search(r'name="move-unit:\d+-formation_changes" value="1"', card)
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"formation_changes": "-1"}, "0 to 9."),
-    ({"formation_changes": "10"}, "0 to 9."),
-    ({"passages_of_lines": "6"}, "0 to 5."),
-    ({"formation_changes": ""}, "Type a number (0 if none)."),
-    ({"formation_changes": "1", "formation_changes_in_rough": "2"}, "2 changes in rough but only 1 changes"),
-    ({"terrain_within": ["stone_wall"]}, "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"formation_changes": "-1"}, "0 to 9."),
+        ({"formation_changes": "10"}, "0 to 9."),
+        ({"passages_of_lines": "6"}, "0 to 5."),
+        ({"formation_changes": ""}, "Type a number (0 if none)."),
+        ({"formation_changes": "1", "formation_changes_in_rough": "2"}, "2 changes in rough but only 1 changes"),
+        ({"terrain_within": ["stone_wall"]}, "Select a valid choice"),
+    ],
+)
 def test_bad_movement_input_is_refused_at_the_field(client, demo, fields, message):
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
@@ -360,7 +384,7 @@ def test_an_unformed_unit_may_not_count_a_formation_change(client, demo):
     card = card_of(text(move_post(client, game, archer, formation_changes="1")), archer)
     assert "Unformed: may not change formation (2.3)" in card and "Allowance " not in card
     card = card_of(text(move_post(client, game, archer)), archer)
-    assert 'Allowance 10&quot;' in card
+    assert "Allowance 10&quot;" in card
 
 
 def test_the_allowance_of_another_games_unit_is_not_found(client, demo):
@@ -451,13 +475,16 @@ def test_a_formation_change_is_an_event_and_undoes(client, demo):
     assert state_matches_events(game)
 
 
-@pytest.mark.parametrize(("state", "formation", "message"), [
-    ({"m_hits": 1}, "single_line", "Unformed: may not change formation (2.3)"),
-    ({"m_hits": 3}, "single_line", "Shaken: may not change formation (2.3)"),
-    ({"grade": "untrained"}, "open_order", "Untrained: may not use open order"),
-    ({}, "two_line", "is already in two line"),
-    ({}, "wedge", "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    ("state", "formation", "message"),
+    [
+        ({"m_hits": 1}, "single_line", "Unformed: may not change formation (2.3)"),
+        ({"m_hits": 3}, "single_line", "Shaken: may not change formation (2.3)"),
+        ({"grade": "untrained"}, "open_order", "Untrained: may not use open order"),
+        ({}, "two_line", "is already in two line"),
+        ({}, "wedge", "Select a valid choice"),
+    ],
+)
 def test_a_formation_change_the_rules_forbid_is_refused_with_the_reason(client, demo, state, formation, message):
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
@@ -502,13 +529,16 @@ def test_skirmishers_deploy_and_recall_within_the_allowance(client, demo):
     assert state_matches_events(game)
 
 
-@pytest.mark.parametrize(("state", "deployed", "message"), [
-    ({}, "3", "At most 2 for this brigade."),
-    ({}, "-1", "0 or more."),
-    ({}, "", "Type how many are deployed"),
-    ({"m_hits": 2}, "1", "Rattled: may not deploy skirmishers (2.3); it may recall them"),
-    ({"grade": "untrained"}, "1", "Untrained: no skirmishers"),
-])
+@pytest.mark.parametrize(
+    ("state", "deployed", "message"),
+    [
+        ({}, "3", "At most 2 for this brigade."),
+        ({}, "-1", "0 or more."),
+        ({}, "", "Type how many are deployed"),
+        ({"m_hits": 2}, "1", "Rattled: may not deploy skirmishers (2.3); it may recall them"),
+        ({"grade": "untrained"}, "1", "Untrained: no skirmishers"),
+    ],
+)
 def test_skirmishers_the_rules_forbid_are_refused_with_the_reason(client, demo, state, deployed, message):
     davis = brigade(demo, "Davis's Brigade")
     game = at_move(demo)
@@ -578,16 +608,23 @@ def test_a_horse_battery_may_move_unlimber_and_fire(client, demo):
     assert "one kept to fire" in summary(event)
 
 
-@pytest.mark.parametrize(("state", "functions", "flags", "message"), [
-    ({}, ("move",), {}, "the battery is unlimbered; it must limber before it can move (3.5)"),
-    ({"limbered": True}, ("move", "unlimber"), {"will_fire": "on"},
-     "foot artillery has 2 functions a turn; fire would be one more (3.5)"),
-    ({"limbered": True}, ("move", "move"), {}, "a battery may not move twice in a turn (3.5)"),
-    ({"limbered": True, "m_hits": 4}, ("unlimber",), {}, "a demoralized battery may not unlimber (2.3)"),
-    ({"m_hits": 3}, ("prolong",), {"toward_enemy": "on"}, "a shaken battery will not prolong toward an enemy"),
-    ({}, (), {}, "Choose the function(s) the battery used."),
-    ({}, ("fire",), {}, "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    ("state", "functions", "flags", "message"),
+    [
+        ({}, ("move",), {}, "the battery is unlimbered; it must limber before it can move (3.5)"),
+        (
+            {"limbered": True},
+            ("move", "unlimber"),
+            {"will_fire": "on"},
+            "foot artillery has 2 functions a turn; fire would be one more (3.5)",
+        ),
+        ({"limbered": True}, ("move", "move"), {}, "a battery may not move twice in a turn (3.5)"),
+        ({"limbered": True, "m_hits": 4}, ("unlimber",), {}, "a demoralized battery may not unlimber (2.3)"),
+        ({"m_hits": 3}, ("prolong",), {"toward_enemy": "on"}, "a shaken battery will not prolong toward an enemy"),
+        ({}, (), {}, "Choose the function(s) the battery used."),
+        ({}, ("fire",), {}, "Select a valid choice"),
+    ],
+)
 def test_battery_functions_the_rules_forbid_are_refused(client, demo, state, functions, flags, message):
     garnett = battery(demo, "Garnett's Battalion")
     game = at_move(demo)

@@ -20,7 +20,7 @@ import re
 from republic.games.events import LabelledRoll
 from republic.games.ledger import snapshot
 from republic.games.models import Command, Event, Game, Leader, Unit
-from republic.games.text import ACTION_ORDER
+from republic.games.text.terms import ACTION_ORDER
 from republic.rules.artillery import ArtilleryFireInput, resolve_artillery_fire
 from republic.rules.dice import Roll
 from republic.rules.fire_results import FireHits
@@ -39,7 +39,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def _problems(html: str) -> str:
     """The error messages a page or fragment shows, to explain a failed action."""
-    found = re.findall(r'(?:alert-danger[^>]*>|invalid-feedback[^>]*>\s*<p[^>]*><strong>)\s*([^<]+)', html)
+    found = re.findall(r"(?:alert-danger[^>]*>|invalid-feedback[^>]*>\s*<p[^>]*><strong>)\s*([^<]+)", html)
     return " | ".join(text.strip() for text in found) or "(no message on the page)"
 
 
@@ -84,8 +84,9 @@ class Table:
             answered = response.status_code == 302 and response["Location"] == self.url()
         if not answered or self.version != before + 1:
             problems = _problems(body if response.status_code == 200 else self.page())
-            raise AssertionError(f"POST {tail} answered {response.status_code} and recorded "
-                                 f"{self.version - before} event(s): {problems}")
+            raise AssertionError(
+                f"POST {tail} answered {response.status_code} and recorded {self.version - before} event(s): {problems}"
+            )
         if htmx:
             assert "<html" not in body
             assert f'name="version" value="{before + 1}"' in body  # the fragment's forms carry the new version
@@ -122,8 +123,9 @@ class Table:
     # command phase
 
     def rally(self, unit: Unit, die: int, distance: str = "0", htmx: bool = False) -> Event:
-        return self.form(f"rally/{unit.pk}/", f"rally-{unit.key}", htmx, dice=True, die=die,
-                         division_leader_distance=distance)
+        return self.form(
+            f"rally/{unit.pk}/", f"rally-{unit.key}", htmx, dice=True, die=die, division_leader_distance=distance
+        )
 
     def replace_leader(self, leader: Leader, htmx: bool = False) -> Event:
         return self.post(f"replace/{leader.pk}/", {"version": self.version}, htmx)
@@ -144,8 +146,7 @@ class Table:
 
     def use_battery_functions(self, battery: Unit, *functions: str, htmx: bool = False) -> Event:
         named = {f"function_{i}": f for i, f in enumerate(functions, start=1)}
-        return self.form(f"maneuver/battery/{battery.pk}/", f"functions-{battery.key}", htmx, will_fire="on",
-                         **named)
+        return self.form(f"maneuver/battery/{battery.pk}/", f"functions-{battery.key}", htmx, will_fire="on", **named)
 
     # fire phase
 
@@ -155,23 +156,50 @@ class Table:
         return self.form("fire/skirmish/declare/", "skirmish-declare", htmx, **fields)
 
     def roll_blocks(self, *dice: int, htmx: bool = False) -> Event:
-        return self.form("fire/skirmish/blocks/", "skirmish-rolls", htmx, dice=True,
-                         **{f"die_{i}": die for i, die in enumerate(dice)})
+        return self.form(
+            "fire/skirmish/blocks/",
+            "skirmish-rolls",
+            htmx,
+            dice=True,
+            **{f"die_{i}": die for i, die in enumerate(dice)},
+        )
 
     def skirmish_attack(self, unit: Unit, target, range_: str, die: int, htmx: bool = False) -> Event:
-        return self.form(f"fire/skirmish/{unit.pk}/", f"skirmish-{unit.key}", htmx, dice=True, target=target.key,
-                         range=range_, die=die)
+        return self.form(
+            f"fire/skirmish/{unit.pk}/",
+            f"skirmish-{unit.key}",
+            htmx,
+            dice=True,
+            target=target.key,
+            range=range_,
+            die=die,
+        )
 
     def fire_battery(self, battery: Unit, target, range_: str, die: int, htmx: bool = False) -> Event:
-        return self.form(f"fire/artillery/{battery.pk}/", f"fire-{battery.key}", htmx, dice=True, target=target.key,
-                         range=range_, cover="none", die=die)
+        return self.form(
+            f"fire/artillery/{battery.pk}/",
+            f"fire-{battery.key}",
+            htmx,
+            dice=True,
+            target=target.key,
+            range=range_,
+            cover="none",
+            die=die,
+        )
 
     def save_fire(self, battery: Unit, htmx: bool = False) -> Event:
         return self.form(f"fire/artillery/{battery.pk}/save/", f"save-{battery.key}", htmx)
 
     def check_leader(self, leader: Leader, die: int, die2: int, base_hits: int, htmx: bool = False) -> Event:
-        return self.form(f"hors-de-combat/{leader.pk}/", f"hdc-leader:{leader.pk}", htmx, dice=True, die=die,
-                         die2=die2, base_hits_within_4=base_hits)
+        return self.form(
+            f"hors-de-combat/{leader.pk}/",
+            f"hdc-leader:{leader.pk}",
+            htmx,
+            dice=True,
+            die=die,
+            die2=die2,
+            base_hits_within_4=base_hits,
+        )
 
     def pass_leader_over(self, leader: Leader, htmx: bool = False) -> Event:
         return self.post(f"hors-de-combat/{leader.pk}/skip/", {"version": self.version}, htmx)
@@ -183,18 +211,30 @@ class Table:
 
     def declare_assault(self, attackers: dict, defenders: dict, htmx: bool = False) -> int:
         """Units with their contact ('all_out' or 'general'); the assault is known by its event's seq."""
-        fields = {**{f"a-{_slot(u)}": c for u, c in attackers.items()},
-                  **{f"d-{_slot(u)}": c for u, c in defenders.items()}}
+        fields = {
+            **{f"a-{_slot(u)}": c for u, c in attackers.items()},
+            **{f"d-{_slot(u)}": c for u, c in defenders.items()},
+        }
         return self.form("assault/declare/", "declare", htmx, **fields).seq
 
-    def resolve_round(self, seq: int, attacker_die: int, defender_die: int, attacker_leaders=(),
-                      htmx: bool = False) -> Event:
+    def resolve_round(
+        self, seq: int, attacker_die: int, defender_die: int, attacker_leaders=(), htmx: bool = False
+    ) -> Event:
         """One round in the open, defender struck in front; the attacker's E or P leaders within 2" ticked."""
         declared = payload(self.game.events.get(seq=seq))
         covers = {f"cover-{m.unit.replace(':', '_')}": "none" for m in (*declared.attackers, *declared.defenders)}
         leaders = [str(lead.pk) for lead in attacker_leaders]
-        return self.form(f"assault/{seq}/round/", f"round-{seq}", htmx, dice=True, die=attacker_die,
-                         die2=defender_die, struck="front", attacker_leaders=leaders, **covers)
+        return self.form(
+            f"assault/{seq}/round/",
+            f"round-{seq}",
+            htmx,
+            dice=True,
+            die=attacker_die,
+            die2=defender_die,
+            struck="front",
+            attacker_leaders=leaders,
+            **covers,
+        )
 
     def end_assault(self, seq: int, htmx: bool = False) -> Event:
         return self.post(f"assault/{seq}/end/", {"version": self.version}, htmx)
@@ -208,8 +248,12 @@ class Table:
         return self.form(f"panic/test/{division.pk}/", f"panic-{division.pk}", htmx, dice=True, die=die)
 
     def declare_adjoining(self, division: Command, adjoining: list[Command], htmx: bool = False) -> Event:
-        return self.form(f"panic/adjoining/{division.pk}/", f"adjoining-{division.pk}", htmx,
-                         adjoining=[str(d.pk) for d in adjoining])
+        return self.form(
+            f"panic/adjoining/{division.pk}/",
+            f"adjoining-{division.pk}",
+            htmx,
+            adjoining=[str(d.pk) for d in adjoining],
+        )
 
 
 # --- the state ---------------------------------------------------------------------------------------------
@@ -229,8 +273,7 @@ def division(game: Game, name: str) -> Command:
 
 def assert_position(game: Game, game_turn: int, player_turn: int, attacker: str, step: str = "messages") -> None:
     game.refresh_from_db()
-    assert (game.game_turn, game.player_turn, game.step, game.attacker.name) == (game_turn, player_turn, step,
-                                                                                 attacker)
+    assert (game.game_turn, game.player_turn, game.step, game.attacker.name) == (game_turn, player_turn, step, attacker)
 
 
 def assert_state(obj, **expected) -> None:
@@ -251,8 +294,9 @@ def pending_text(table: Table) -> str:
 
 def confederate_turn_1(t: Table) -> None:
     game = t.game
-    davis, pettigrew, cutler = (brigade(game, n) for n in ("Davis's Brigade", "Pettigrew's Brigade",
-                                                            "Cutler's Brigade"))
+    davis, pettigrew, cutler = (
+        brigade(game, n) for n in ("Davis's Brigade", "Pettigrew's Brigade", "Cutler's Brigade")
+    )
     iron = brigade(game, "Iron Brigade (Meredith)")
     rifles, calef = battery(game, "Pegram's Battalion (rifles)"), battery(game, "2nd U.S., Battery A (Calef)")
     heth, hill = leader(game, "Henry Heth"), leader(game, "A. P. Hill")
@@ -325,8 +369,9 @@ def confederate_turn_1(t: Table) -> None:
 
     # assault: Davis (Average, 8 bases, Unformed) against Cutler (Veteran, 6 bases, Rattled), Heth and Hill near
     seq = t.declare_assault({davis: "all_out"}, {cutler: "all_out"}, htmx=True)
-    assert t.next_step_refused() == ("Not yet: finish assault 1 (Davis&#x27;s Brigade against Cutler&#x27;s "
-                                     "Brigade): resolve round 1 or end it")
+    assert t.next_step_refused() == (
+        "Not yet: finish assault 1 (Davis&#x27;s Brigade against Cutler&#x27;s Brigade): resolve round 1 or end it"
+    )
     # attacker 10 - 1 Unformed + 2 leaders within 2" - 4 (all its skirmishers out, -1 a quarter) = 7;
     # defender 1 + 1 Veteran - 2 Rattled - 1 base lost this turn = -1; +8 on Pitched Battle: defender 3P 1B carry.
     # Cutler lost the natural roll by 9 (3 points a hit): 3M, and 1M more for the All-Out Win/Win; 2 + 4 M is
@@ -335,8 +380,17 @@ def confederate_turn_1(t: Table) -> None:
     assert payload(fought).rolls() == (LabelledRoll("attacker", Roll((10,))), LabelledRoll("defender", Roll((1,))))
     assert summary(fought).startswith("Assault 1, round 1: 7 to -1 (+8 on Pitched Battle) → defender 1B 3P carry")
     assert str(payload(fought).result.defender.hits) == "4M 1B 3P"
-    assert_state(cutler, m_hits=4, bases=5, base_hits_turn=2, p_hits_turn=5, p4_event=True, forced_move="Re",
-                 retreated=True, condition="demoralized")
+    assert_state(
+        cutler,
+        m_hits=4,
+        bases=5,
+        base_hits_turn=2,
+        p_hits_turn=5,
+        p4_event=True,
+        forced_move="Re",
+        retreated=True,
+        condition="demoralized",
+    )
     assert_state(wadsworths, p4_event=True)
     assert_state(davis, m_hits=1, bases=8)
     assert t.end_assault(seq).kind == "AssaultEnded"
@@ -371,8 +425,9 @@ def confederate_turn_1(t: Table) -> None:
 
     assert_position(game, 1, 2, "Union")
     assert_state(davis, m_hits=2, bases=8, charge_bonus_used=False, skirmishers_deployed=2)
-    assert_state(cutler, m_hits=4, bases=5, p_hits_turn=0, base_hits_turn=0, p4_event=False, forced_move="",
-                 retreated=False)
+    assert_state(
+        cutler, m_hits=4, bases=5, p_hits_turn=0, base_hits_turn=0, p4_event=False, forced_move="", retreated=False
+    )
     assert_state(iron, m_hits=1, bases=7)
     assert_state(rifles, fired_this_turn=False, functions_used=[])
     assert_state(wadsworths, p4_event=False)
@@ -381,26 +436,35 @@ def confederate_turn_1(t: Table) -> None:
 
 def union_turn_1(t: Table) -> None:
     game = t.game
-    archer, pettigrew, davis = (brigade(game, n) for n in ("Archer's Brigade", "Pettigrew's Brigade",
-                                                            "Davis's Brigade"))
-    iron, cutler, devin = (brigade(game, n) for n in ("Iron Brigade (Meredith)", "Cutler's Brigade",
-                                                       "Devin's Brigade"))
+    archer, pettigrew, davis = (
+        brigade(game, n) for n in ("Archer's Brigade", "Pettigrew's Brigade", "Davis's Brigade")
+    )
+    iron, cutler, devin = (brigade(game, n) for n in ("Iron Brigade (Meredith)", "Cutler's Brigade", "Devin's Brigade"))
     hall, garnett = battery(game, "2nd Maine Light, Battery B (Hall)"), battery(game, "Garnett's Battalion")
     wadsworth, reynolds = leader(game, "James S. Wadsworth"), leader(game, "John F. Reynolds")
 
     t.next_step("rally")
     refused = t.next_step_refused()
-    assert refused == ("Not yet: rally Iron Brigade (Meredith) (Unformed); rally Cutler&#x27;s Brigade "
-                       "(Demoralized)")
+    assert refused == ("Not yet: rally Iron Brigade (Meredith) (Unformed); rally Cutler&#x27;s Brigade (Demoralized)")
     # rally: Wadsworth is hors de combat and not yet replaced, so his rating (1) is subtracted.
     # Iron (Crack, Unformed 13): 13 + 3 - 1 = 15, Crack Formed
     rallied = t.rally(iron, die=3, htmx=True)
     assert summary(rallied).startswith("Iron Brigade (Meredith) rallies: Unformed → Formed")
     # Cutler (Veteran, Demoralized 4, 2 of 7 bases lost is 28%: -2): 4 + 1 - 1 - 2 = 2, below the line
     rallied = t.rally(cutler, die=1)
-    expected = resolve_rally(game.chart, RallyInput(
-        grade=Grade.VETERAN, m_hits=4, roll=Roll((1,)), division_leader=LeaderValue.parse("E1"),
-        division_leader_distance=0, division_leader_hors_de_combat=True, bases_at_start=7, bases_now=5))
+    expected = resolve_rally(
+        game.chart,
+        RallyInput(
+            grade=Grade.VETERAN,
+            m_hits=4,
+            roll=Roll((1,)),
+            division_leader=LeaderValue.parse("E1"),
+            division_leader_distance=0,
+            division_leader_hors_de_combat=True,
+            bases_at_start=7,
+            bases_now=5,
+        ),
+    )
     assert payload(rallied).result.new_number == expected.new_number == 2
     assert_state(iron, m_hits=0, condition="formed")
     assert_state(cutler, m_hits=4, condition="demoralized")
@@ -456,10 +520,12 @@ def union_turn_1(t: Table) -> None:
     # bases against 7, 3:2) = 9; -10 on Pitched Battle: attacker 3P 1B. Iron lost the natural roll by 9 (Crack,
     # 4 points a hit): 3M, Shaken; Panic 3, Crack: Withdraw.
     fought = t.resolve_round(seq, 1, 10, htmx=True)
-    assert summary(fought) == ("Assault 1, round 1: -1 to 9 (-10 on Pitched Battle) → attacker 1B 3P; natural roll "
-                              "lost by the attacker: 3M")
-    assert_state(iron, m_hits=3, bases=6, base_hits_turn=1, p_hits_turn=3, forced_move="W", p4_event=False,
-                 condition="shaken")
+    assert summary(fought) == (
+        "Assault 1, round 1: -1 to 9 (-10 on Pitched Battle) → attacker 1B 3P; natural roll lost by the attacker: 3M"
+    )
+    assert_state(
+        iron, m_hits=3, bases=6, base_hits_turn=1, p_hits_turn=3, forced_move="W", p4_event=False, condition="shaken"
+    )
     assert_state(archer, m_hits=1, bases=4)
     t.end_assault(seq, htmx=True)
     t.next_step("assault_hors_de_combat")
@@ -493,8 +559,9 @@ def union_turn_1(t: Table) -> None:
 
 def confederate_turn_2(t: Table) -> None:
     game = t.game
-    archer, davis, pettigrew = (brigade(game, n) for n in ("Archer's Brigade", "Davis's Brigade",
-                                                            "Pettigrew's Brigade"))
+    archer, davis, pettigrew = (
+        brigade(game, n) for n in ("Archer's Brigade", "Davis's Brigade", "Pettigrew's Brigade")
+    )
     iron, cutler = brigade(game, "Iron Brigade (Meredith)"), brigade(game, "Cutler's Brigade")
     napoleons = battery(game, "Pegram's Battalion (Napoleons)")
     hall = battery(game, "2nd Maine Light, Battery B (Hall)")
@@ -502,8 +569,10 @@ def confederate_turn_2(t: Table) -> None:
     wadsworths, bufords = division(game, "Wadsworth's Division"), division(game, "Buford's Cavalry Division")
 
     t.next_step("rally", htmx=True)
-    assert pending_text(t) == ("rally Archer&#x27;s Brigade (Unformed); rally Davis&#x27;s Brigade (Rattled); "
-                               "rally Pettigrew&#x27;s Brigade (Rattled)")
+    assert pending_text(t) == (
+        "rally Archer&#x27;s Brigade (Unformed); rally Davis&#x27;s Brigade (Rattled); "
+        "rally Pettigrew&#x27;s Brigade (Rattled)"
+    )
     # Heth (E1) adds 1 at any distance; 3" to him is no whole 4" step.
     # Davis (Average, Rattled 10): 10 + 5 + 1 = 16, Unformed (13; Formed needs 17)
     assert "Rattled → Unformed" in summary(t.rally(davis, die=5, distance="3"))
@@ -560,8 +629,10 @@ def confederate_turn_2(t: Table) -> None:
     # internal panic: Crack pass 4 again (Iron 6 bases against Cutler 3 and Hall 1); 1 - 2 x 2 demoralized
     # (Iron and Cutler) = -3: it panics, Crack Panic 4 is Fall back 10"; Cutler has already retreated further
     test = t.division_panic_test(wadsworths, die=1)
-    assert summary(test).startswith("Wadsworth's Division panics (1 − 4 demoralized (2) = -3 against 4): every unit "
-                                   "falls back 10\" (Cutler's Brigade already moved as far)")
+    assert summary(test).startswith(
+        "Wadsworth's Division panics (1 − 4 demoralized (2) = -3 against 4): every unit "
+        "falls back 10\" (Cutler's Brigade already moved as far)"
+    )
     assert_state(wadsworths, panicked=True, orders="defend")
     assert_state(iron, forced_move="F", m_hits=4, bases=6)
     assert_state(hall, forced_move="F", abandoned=False)
@@ -621,8 +692,14 @@ def union_turn_2(t: Table) -> dict:
     # the rest of the turn has nothing to do: no base lost (no hors de combat check), no demoralized unit under
     # fire, no assault, no charge bonus used nor retreat, so no Panic 4 event and no panic test
     assert pending_text(t) == ""
-    for step in ("demoralized_panic", "assaults", "assault_hors_de_combat", "charge_disorder", "internal_panic",
-                 "adjoining_panic"):
+    for step in (
+        "demoralized_panic",
+        "assaults",
+        "assault_hors_de_combat",
+        "charge_disorder",
+        "internal_panic",
+        "adjoining_panic",
+    ):
         t.next_step(step)
     assert "end of player turn 2 of game turn 2" in summary(t.next_step("messages"))
 
@@ -649,17 +726,38 @@ def test_two_game_turns_played_through_the_game_pages_forms(client, demo):
     assert_position(game, 3, 1, "Confederate", "messages")
     events = list(game.events.all())
     assert {e.kind for e in events} == {
-        "StepAdvanced", "RallyResolved", "LeaderReplaced", "ManeuverRolled", "ChargeBonusUsed", "ChargeBonusCleared",
-        "SkirmishersDeployed", "FormationChanged", "BatteryFunctionsUsed", "SkirmishBlocksDeclared",
-        "SkirmishBlocksRolled", "SkirmishAttacked", "ArtilleryFired", "FireSaved", "LeaderCheckedForCasualty",
-        "HorsDeCombatSkipped", "DemoralizedPanicTested", "AssaultDeclared", "AssaultRoundResolved", "AssaultEnded",
-        "ChargeDisorderApplied", "DivisionPanicTested", "AdjoiningDeclared",
+        "StepAdvanced",
+        "RallyResolved",
+        "LeaderReplaced",
+        "ManeuverRolled",
+        "ChargeBonusUsed",
+        "ChargeBonusCleared",
+        "SkirmishersDeployed",
+        "FormationChanged",
+        "BatteryFunctionsUsed",
+        "SkirmishBlocksDeclared",
+        "SkirmishBlocksRolled",
+        "SkirmishAttacked",
+        "ArtilleryFired",
+        "FireSaved",
+        "LeaderCheckedForCasualty",
+        "HorsDeCombatSkipped",
+        "DemoralizedPanicTested",
+        "AssaultDeclared",
+        "AssaultRoundResolved",
+        "AssaultEnded",
+        "ChargeDisorderApplied",
+        "DivisionPanicTested",
+        "AdjoiningDeclared",
     }
     assert sum(e.kind == "StepAdvanced" for e in events) == 4 * 13  # every step of four player turns
     # every die was typed at the table
     assert all(r.roll.source == "typed" for e in events for r in payload(e).rolls())
-    assert [e.step for e in events if e.kind == "DivisionPanicTested"] == ["internal_panic", "internal_panic",
-                                                                          "adjoining_panic"]
+    assert [e.step for e in events if e.kind == "DivisionPanicTested"] == [
+        "internal_panic",
+        "internal_panic",
+        "adjoining_panic",
+    ]
     assert state_matches_events(game)
     assert client.get(f"/games/{game.pk}/log/").status_code == 200
 

@@ -55,12 +55,18 @@ def server(tmp_path) -> Iterator[tuple[str, int]]:
         env = {**os.environ, "DATABASE_URL": database, "REPUBLIC_ALLOWED_HOSTS": "127.0.0.1"}
         manage = [sys.executable, str(ROOT / "manage.py")]
         subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, check=True, cwd=ROOT)
-        loaded = subprocess.run([*manage, "load_demo"], env=env, check=True, cwd=ROOT, capture_output=True,
-                                text=True).stdout
+        loaded = subprocess.run(
+            [*manage, "load_demo"], env=env, check=True, cwd=ROOT, capture_output=True, text=True
+        ).stdout
         game = int(re.search(r"/games/(\d+)/", loaded).group(1))
         port = _free_port()
-        process = subprocess.Popen([*manage, "runserver", f"127.0.0.1:{port}", "--noreload"], env=env, cwd=ROOT,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             address = f"http://127.0.0.1:{port}"
             for _ in range(200):
@@ -87,9 +93,11 @@ class Phone:
 
     def next_step(self) -> tuple[int, str]:
         data = urllib.parse.urlencode({"csrfmiddlewaretoken": self.token, "version": self.version}).encode()
-        request = urllib.request.Request(f"{self.address}/games/{self.game}/next/", data=data,
-                                         headers={"HX-Request": "true", "X-CSRFToken": self.token,
-                                                  "Referer": f"{self.address}/games/{self.game}/"})
+        request = urllib.request.Request(
+            f"{self.address}/games/{self.game}/next/",
+            data=data,
+            headers={"HX-Request": "true", "X-CSRFToken": self.token, "Referer": f"{self.address}/games/{self.game}/"},
+        )
         try:
             with self.opener.open(request, timeout=60) as response:
                 return response.status, response.read().decode()

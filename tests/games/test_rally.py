@@ -18,8 +18,13 @@ def at_rally(game: Game) -> Game:
 
 def rally_post(client, game, unit, die="6", distance="3", roll="typed", htmx=False, version=None, **extra):
     prefix = f"rally-{unit.key}"
-    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die,
-            f"{prefix}-division_leader_distance": distance, "roll": roll, **extra}
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        f"{prefix}-die": die,
+        f"{prefix}-division_leader_distance": distance,
+        "roll": roll,
+        **extra,
+    }
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     return client.post(f"/games/{game.pk}/rally/{unit.pk}/", data, **headers)
 
@@ -73,9 +78,15 @@ def test_roll_for_me_rolls_and_says_so(client, demo):
     assert roll.source is RollSource.APP and 1 <= roll.faces[0] <= 10
 
 
-@pytest.mark.parametrize(("die", "message"), [("0", "A d10 shows 1 to 10."), ("11", "A d10 shows 1 to 10."),
-                                              ("", "Type the die (1-10) or press Roll for me."),
-                                              ("six", "Type the number on the die")])
+@pytest.mark.parametrize(
+    ("die", "message"),
+    [
+        ("0", "A d10 shows 1 to 10."),
+        ("11", "A d10 shows 1 to 10."),
+        ("", "Type the die (1-10) or press Roll for me."),
+        ("six", "Type the number on the die"),
+    ],
+)
 def test_a_bad_die_is_refused_at_the_field_and_changes_nothing(client, demo, die, message):
     davis = brigade(demo, "Davis's Brigade")
     set_state(demo, davis, m_hits=2)

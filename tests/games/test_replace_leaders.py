@@ -58,7 +58,8 @@ def test_a_fallen_corps_leader_gives_way_to_the_best_division_leader_below_him(c
     heth = leader(game, "Henry Heth")
     assert hill.removed and heth.command.name == "Third Corps" and heth.replaced_this_turn
     assert summary(Event.objects.get(game=game, kind="LeaderReplaced")) == (
-        "Henry Heth takes over Third Corps from A. P. Hill")
+        "Henry Heth takes over Third Corps from A. P. Hill"
+    )
     assert state_matches_events(game)
 
 

@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from republic.games.ledger import snapshot
 from republic.games.models import Command, Event, Game, Leader, Side, Unit
-from republic.games.scenario import CSV_COLUMNS, create_game, parse_scenario
+from republic.games.scenario import create_game, parse_scenario
+from republic.games.scenario_csv import CSV_COLUMNS
 from republic.games.steps.walk import advance
 from republic.scenarios import DEMO_SCENARIO
 from tests.games.conftest import battery, brigade, set_state, state_matches_events, summary
@@ -88,8 +89,13 @@ def test_every_admin_list_loads_filters_by_game_and_searches(admin_client, demo,
     assert len(rows) == model.objects.filter(game=demo).count()
     term = {Side: "Union", Command: "Heth", Leader: "Heth", Unit: "Davis", Event: "Davis"}[model]
     found = list(admin_client.get(url, {"q": term, "game__id__exact": demo.pk}).context["cl"].result_list)
-    searched = {Side: lambda r: r.name, Command: lambda r: r.name, Leader: lambda r: r.name + r.command.name,
-                Unit: lambda r: r.name, Event: summary}[model]
+    searched = {
+        Side: lambda r: r.name,
+        Command: lambda r: r.name,
+        Leader: lambda r: r.name + r.command.name,
+        Unit: lambda r: r.name,
+        Event: summary,
+    }[model]
     assert found and all(term in searched(row) for row in found)
     assert model is Event or len(found) < len(rows)
 
@@ -119,22 +125,27 @@ def test_events_are_shown_but_never_added_changed_or_deleted(admin_client, demo)
     event.refresh_from_db()
     assert (summary(event), event.kind) == ("Correction: Davis's Brigade set m hits 2", "CorrectionMade")
     assert admin_client.post(reverse("admin:games_event_delete", args=[event.pk]), {"post": "yes"}).status_code == 403
-    assert "delete_selected" not in admin_client.get(reverse("admin:games_event_changelist")).context["cl"] \
-        .model_admin.get_actions(listing.wsgi_request)
+    assert "delete_selected" not in admin_client.get(reverse("admin:games_event_changelist")).context[
+        "cl"
+    ].model_admin.get_actions(listing.wsgi_request)
     assert Event.objects.filter(pk=event.pk).exists()
 
 
 # --- a game under way: read-only, and saying so -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("pick", [
-    lambda g: g,
-    lambda g: g.sides.get(name="Union"),
-    lambda g: Command.objects.get(game=g, name="Heth's Division"),
-    lambda g: Leader.objects.get(game=g, name="Henry Heth"),
-    lambda g: brigade(g, "Davis's Brigade"),
-    lambda g: battery(g, "Garnett's Battalion"),
-], ids=["game", "side", "command", "leader", "brigade", "battery"])
+@pytest.mark.parametrize(
+    "pick",
+    [
+        lambda g: g,
+        lambda g: g.sides.get(name="Union"),
+        lambda g: Command.objects.get(game=g, name="Heth's Division"),
+        lambda g: Leader.objects.get(game=g, name="Henry Heth"),
+        lambda g: brigade(g, "Davis's Brigade"),
+        lambda g: battery(g, "Garnett's Battalion"),
+    ],
+    ids=["game", "side", "command", "leader", "brigade", "battery"],
+)
 def test_a_game_in_progress_is_read_only_in_the_admin_and_says_why(admin_client, demo, pick):
     obj = pick(demo)
     page = admin_client.get(change_url(obj))
@@ -147,8 +158,12 @@ def test_a_game_in_progress_is_read_only_in_the_admin_and_says_why(admin_client,
     assert response.status_code == 403
     model = type(obj)
     if model is not Game:
-        assert admin_client.post(reverse(f"admin:games_{model._meta.model_name}_delete", args=[obj.pk]),
-                                 {"post": "yes"}).status_code == 403
+        assert (
+            admin_client.post(
+                reverse(f"admin:games_{model._meta.model_name}_delete", args=[obj.pk]), {"post": "yes"}
+            ).status_code
+            == 403
+        )
         assert model.objects.filter(pk=obj.pk).exists()
     assert snapshot(demo) == before
     assert state_matches_events(demo)
@@ -157,8 +172,9 @@ def test_a_game_in_progress_is_read_only_in_the_admin_and_says_why(admin_client,
 def test_a_finished_game_and_a_game_with_events_are_read_only_too(admin_client, demo, setting_up):
     with_events = setting_up
     set_state(with_events, brigade(with_events, "Archer's Brigade"), m_hits=1)
-    assert admin_client.get(change_url(brigade(with_events, "Archer's Brigade"))).context[
-        "has_change_permission"] is False
+    assert (
+        admin_client.get(change_url(brigade(with_events, "Archer's Brigade"))).context["has_change_permission"] is False
+    )
     Game.objects.filter(pk=demo.pk).update(status=Game.Status.FINISHED)
     page = admin_client.get(change_url(brigade(demo, "Davis's Brigade")))
     assert page.context["has_change_permission"] is False and "status finished" in page.content.decode()
@@ -174,10 +190,25 @@ def test_the_game_page_still_changes_a_game_in_progress_after_an_admin_visit(adm
 
 def test_no_new_rows_can_be_attached_to_a_game_in_progress(admin_client, demo):
     heth = Command.objects.get(game=demo, name="Heth's Division")
-    response = admin_client.post(reverse("admin:games_unit_add"), {
-        "division": heth.pk, "name": "Extra", "order": 99, "grade": "green", "kind": "infantry",
-        "bases_start": 3, "bases": 3, "formation": "two_line", "skirmishers_available": 0,
-        "skirmishers_deployed": 0, "m_hits": 0, "p_hits_turn": 0, "base_hits_turn": 0, "functions_used": "[]"})
+    response = admin_client.post(
+        reverse("admin:games_unit_add"),
+        {
+            "division": heth.pk,
+            "name": "Extra",
+            "order": 99,
+            "grade": "green",
+            "kind": "infantry",
+            "bases_start": 3,
+            "bases": 3,
+            "formation": "two_line",
+            "skirmishers_available": 0,
+            "skirmishers_deployed": 0,
+            "m_hits": 0,
+            "p_hits_turn": 0,
+            "base_hits_turn": 0,
+            "functions_used": "[]",
+        },
+    )
     assert response.status_code == 200
     assert "division" in response.context["adminform"].form.errors
     assert not Unit.objects.filter(name="Extra").exists()
@@ -214,10 +245,24 @@ def test_a_brigade_added_while_setting_up_joins_its_division_game_and_setup(admi
     heth = Command.objects.get(game=setting_up, name="Heth's Division")
     form = admin_client.get(reverse("admin:games_unit_add")).context["adminform"].form
     assert set(form.fields["division"].queryset) == set(Command.objects.filter(game=setting_up, level="division"))
-    response = admin_client.post(reverse("admin:games_unit_add"), {
-        "division": heth.pk, "name": "Lane's Brigade", "order": 99, "grade": "green", "kind": "infantry",
-        "bases_start": 5, "bases": 5, "formation": "two_line", "skirmishers_available": 0,
-        "skirmishers_deployed": 0, "m_hits": 0, "p_hits_turn": 0, "base_hits_turn": 0})
+    response = admin_client.post(
+        reverse("admin:games_unit_add"),
+        {
+            "division": heth.pk,
+            "name": "Lane's Brigade",
+            "order": 99,
+            "grade": "green",
+            "kind": "infantry",
+            "bases_start": 5,
+            "bases": 5,
+            "formation": "two_line",
+            "skirmishers_available": 0,
+            "skirmishers_deployed": 0,
+            "m_hits": 0,
+            "p_hits_turn": 0,
+            "base_hits_turn": 0,
+        },
+    )
     assert response.status_code == 302, response.context["adminform"].form.errors
     lane = Unit.objects.get(name="Lane's Brigade")
     assert lane.game == setting_up and lane.division == heth
@@ -282,8 +327,10 @@ def test_play_starts_from_the_edited_setup(client, admin_client, setting_up):
     page = admin_client.get(change_url(archer))
     admin_client.post(change_url(archer), form_data(page, m_hits="2"))
     confederate = setting_up.sides.get(name="Confederate")
-    client.post(f"/games/{setting_up.pk}/first-attacker/", {"version": setting_up.version, "side": confederate.pk,
-                                                            "how": "agreed"})
+    client.post(
+        f"/games/{setting_up.pk}/first-attacker/",
+        {"version": setting_up.version, "side": confederate.pk, "how": "agreed"},
+    )
     setting_up.refresh_from_db()
     assert setting_up.status == Game.Status.IN_PROGRESS
     advance(setting_up, None, "test")
@@ -311,7 +358,8 @@ def test_a_row_stays_in_its_own_game(admin_client, setting_up):
     response = admin_client.post(change_url(archer), form_data(page, division=str(theirs.pk)))
     assert response.status_code == 200
     assert response.context["adminform"].form.errors["division"] == [
-        "Heth's Division is in another game: a row stays in its own game."]
+        "Heth's Division is in another game: a row stays in its own game."
+    ]
     archer.refresh_from_db()
     assert archer.division.game == setting_up
 

@@ -67,9 +67,14 @@ def roll_blocks(client, game, dice: list[str], roll="typed", htmx=True, version=
 
 def attack(client, game, unit, target, die="10", rng="1", roll="typed", htmx=True, version=None, **extra):
     prefix = f"skirmish-{unit.key}"
-    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die,
-            f"{prefix}-range": rng, f"{prefix}-target": target, "roll": roll,
-            **{f"{prefix}-{k}": v for k, v in extra.items()}}
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        f"{prefix}-die": die,
+        f"{prefix}-range": rng,
+        f"{prefix}-target": target,
+        "roll": roll,
+        **{f"{prefix}-{k}": v for k, v in extra.items()},
+    }
     return client.post(f"/games/{game.pk}/fire/skirmish/{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
@@ -85,10 +90,15 @@ def test_blocks_are_declared_before_any_roll_and_the_step_waits_for_them(client,
     response = declare(client, fresh(game), {iron: f"{davis.key}#1"})
     assert is_fragment(response)
     event = last(game, "SkirmishBlocksDeclared")
-    assert payload(event).blocks == (DeclaredBlock(blocker=f"{iron.key}#1",
-                                                   blocker_name="Iron Brigade (Meredith), marker 1",
-                                                   grade=Grade.CRACK, target=f"{davis.key}#1",
-                                                   target_name="Davis's Brigade, marker 1"),)
+    assert payload(event).blocks == (
+        DeclaredBlock(
+            blocker=f"{iron.key}#1",
+            blocker_name="Iron Brigade (Meredith), marker 1",
+            grade=Grade.CRACK,
+            target=f"{davis.key}#1",
+            target_name="Davis's Brigade, marker 1",
+        ),
+    )
     assert "roll the 1 declared skirmish block" in page(client, game)
     refused = client.post(f"/games/{game.pk}/next/", {"version": fresh(game).version}, **HTMX)
     assert "Not yet: roll the 1 declared skirmish block" in refused.content.decode()
@@ -130,8 +140,10 @@ def test_declaring_no_block_goes_straight_to_the_attacks(client, screens):
     assert "<strong>Davis&#x27;s Brigade</strong>: 2 markers to fire" in page(client, game)
 
 
-@pytest.mark.parametrize(("die", "message"), [("0", "A d10 shows 1 to 10."), ("11", "A d10 shows 1 to 10."),
-                                              ("", "Type the die (1-10) or press Roll for me.")])
+@pytest.mark.parametrize(
+    ("die", "message"),
+    [("0", "A d10 shows 1 to 10."), ("11", "A d10 shows 1 to 10."), ("", "Type the die (1-10) or press Roll for me.")],
+)
 def test_a_bad_block_die_changes_nothing(client, screens, die, message):
     game, davis, iron = screens, brigade(screens, "Davis's Brigade"), brigade(screens, "Iron Brigade (Meredith)")
     declare(client, game, {iron: f"{davis.key}#1"})
@@ -210,13 +222,18 @@ def test_skirmish_attack_printed_chart_and_roll_for_me(client, screens):
 FRIENDLY = "friendly:Archer's Brigade"  # a brigade of the attacker's own side: its key is looked up in the test
 
 
-@pytest.mark.parametrize(("field", "value", "message"), [
-    ("die", "0", "A d10 shows 1 to 10."), ("die", "11", "A d10 shows 1 to 10."),
-    ("die", "", "Type the die (1-10) or press Roll for me."), ("range", "", "This field is required."),
-    ("range", "-1", "Ensure this value is greater than or equal to 0"),
-    ("range", "6", "skirmish fire reaches 5&quot; at the medium scale"),
-    ("target", FRIENDLY, "Select a valid choice"),  # Archer's: a friendly brigade
-])
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("die", "0", "A d10 shows 1 to 10."),
+        ("die", "11", "A d10 shows 1 to 10."),
+        ("die", "", "Type the die (1-10) or press Roll for me."),
+        ("range", "", "This field is required."),
+        ("range", "-1", "Ensure this value is greater than or equal to 0"),
+        ("range", "6", "skirmish fire reaches 5&quot; at the medium scale"),
+        ("target", FRIENDLY, "Select a valid choice"),  # Archer's: a friendly brigade
+    ],
+)
 def test_bad_skirmish_attacks_change_nothing(client, screens, field, value, message):
     game, davis, iron = screens, brigade(screens, "Davis's Brigade"), brigade(screens, "Iron Brigade (Meredith)")
     declare(client, game, {})

@@ -117,8 +117,7 @@ def test_next_step_without_a_version_changes_nothing(client, demo):
 @pytest.mark.parametrize(("change", "field", "after"), [("m_plus", "m_hits", 1), ("base_minus", "bases", 3)])
 def test_one_tap_corrections_are_events(client, demo, change, field, after):
     archer = brigade(demo, "Archer's Brigade")
-    client.post(f"/games/{demo.pk}/units/{archer.pk}/{change}/", {"version": demo.version},
-                HTTP_HX_REQUEST="true")
+    client.post(f"/games/{demo.pk}/units/{archer.pk}/{change}/", {"version": demo.version}, HTTP_HX_REQUEST="true")
     archer.refresh_from_db()
     assert getattr(archer, field) == after
     assert payload(Event.objects.get(game=demo, kind="CorrectionMade")).fields[0].field == field
@@ -126,8 +125,9 @@ def test_one_tap_corrections_are_events(client, demo, change, field, after):
 
 def test_a_correction_out_of_range_is_refused(client, demo):
     archer = brigade(demo, "Archer's Brigade")
-    response = client.post(f"/games/{demo.pk}/units/{archer.pk}/m_minus/", {"version": demo.version},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        f"/games/{demo.pk}/units/{archer.pk}/m_minus/", {"version": demo.version}, HTTP_HX_REQUEST="true"
+    )
     assert "cannot go to -1" in response.content.decode()
     assert not Event.objects.filter(game=demo).exists()
 
@@ -195,23 +195,28 @@ def test_a_field_set_twice_in_one_action_is_one_change_and_undoes_cleanly(demo):
 def test_a_divisions_orders_change_as_an_event(client, demo, htmx):
     heth = Command.objects.get(game=demo, name="Heth's Division")
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    client.post(f"/games/{demo.pk}/divisions/{heth.pk}/orders/", {"version": demo.version, "orders": "hold"},
-                **headers)
+    client.post(f"/games/{demo.pk}/divisions/{heth.pk}/orders/", {"version": demo.version, "orders": "hold"}, **headers)
     heth.refresh_from_db()
     assert heth.orders == "hold"
     assert payload(Event.objects.get(game=demo, kind="OrdersChanged")).orders == "hold"
     assert state_matches_events(demo)
 
 
-@pytest.mark.parametrize(("orders", "target", "message"), [
-    ("attack", "Heth's Division", "already has orders to attack"),
-    ("retreat", "Heth's Division", "Select a valid choice"),
-    ("hold", "Third Corps", "is not a division"),
-])
+@pytest.mark.parametrize(
+    ("orders", "target", "message"),
+    [
+        ("attack", "Heth's Division", "already has orders to attack"),
+        ("retreat", "Heth's Division", "Select a valid choice"),
+        ("hold", "Third Corps", "is not a division"),
+    ],
+)
 def test_bad_orders_change_nothing(client, demo, orders, target, message):
     command = Command.objects.get(game=demo, name=target)
-    response = client.post(f"/games/{demo.pk}/divisions/{command.pk}/orders/",
-                           {"version": demo.version, "orders": orders}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        f"/games/{demo.pk}/divisions/{command.pk}/orders/",
+        {"version": demo.version, "orders": orders},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 200
     assert not Event.objects.filter(game=demo).exists()
     assert message in response.content.decode()

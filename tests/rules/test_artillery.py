@@ -124,23 +124,33 @@ def test_every_modified_roll_lands_in_exactly_one_drift_band(chart, modified):
     assert sum(band.holds(modified) for band in bands) == 1
 
 
-@pytest.mark.parametrize(("modified", "shift"), [(14, -2), (10, -2), (9, -1), (8, 0), (3, 0), (2, 1), (1, 2),
-                                                 (-3, 2)])
+@pytest.mark.parametrize(("modified", "shift"), [(14, -2), (10, -2), (9, -1), (8, 0), (3, 0), (2, 1), (1, 2), (-3, 2)])
 def test_drift_moves_two_left_on_ten_and_two_right_on_one(chart, modified, shift):
     """T7 (R:1029-1034)."""
     value, use = chart.band("artillery_drift", modified)
     assert value == shift and use.provenance is Provenance.CONFIRMED
 
 
-@pytest.mark.parametrize(("key", "value"), [("deep_target", -1), ("square", -1), ("saved_fire", -1),
-                                            ("joint_fire_per_base", -1), ("moving_cavalry", 1),
-                                            ("medium_cover", 1), ("heavy_cover", 2)])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("deep_target", -1),
+        ("square", -1),
+        ("saved_fire", -1),
+        ("joint_fire_per_base", -1),
+        ("moving_cavalry", 1),
+        ("medium_cover", 1),
+        ("heavy_cover", 2),
+    ],
+)
 def test_range_column_modifiers_are_the_rules(chart, key, value):
     assert chart.entry("artillery_column_modifiers", key)[0] == value
 
 
-@pytest.mark.parametrize(("key", "value"), [("enfilade", 3), ("battery_hit", -1), ("packed_skirmishers", -2),
-                                            ("open_order", -2), ("passing_fire", -2)])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("enfilade", 3), ("battery_hit", -1), ("packed_skirmishers", -2), ("open_order", -2), ("passing_fire", -2)],
+)
 def test_die_modifiers_are_the_rules(chart, key, value):
     assert chart.entry("artillery_die_modifiers", key)[0] == value
 
@@ -148,8 +158,7 @@ def test_die_modifiers_are_the_rules(chart, key, value):
 # --- fire --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("face", "column"), [(10, "r2"), (9, "r3"), (5, "r4"), (3, "r4"), (2, "r5"),
-                                              (1, "r6")])
+@pytest.mark.parametrize(("face", "column"), [(10, "r2"), (9, "r3"), (5, "r4"), (3, "r4"), (2, "r5"), (1, "r6")])
 def test_the_roll_drifts_the_basic_cell(chart, face, column):
     """T7 (R:1029-1034) through a whole fire: an 8" shot moves two cells left on a 10, two right on a 1."""
     result = fire(chart, "m_sb", 8, face)
@@ -221,8 +230,7 @@ def test_light_cover_moves_no_column(chart):
     assert fire(chart, "h_rifle", 4, 5, cover=Cover.LIGHT).shifts == ()
 
 
-@pytest.mark.parametrize(("battery", "too_far"), [("l_sb", 15.25), ("m_sb", 18.5), ("m_rifle", 22.5),
-                                                  ("h_rifle", 30)])
+@pytest.mark.parametrize(("battery", "too_far"), [("l_sb", 15.25), ("m_sb", 18.5), ("m_rifle", 22.5), ("h_rifle", 30)])
 def test_out_of_range_is_refused(chart, battery, too_far):
     with pytest.raises(RulesInputError) as err:
         fire(chart, battery, too_far, 5)
@@ -247,20 +255,25 @@ def test_fire_reads_provisional_cells_and_says_so(chart):
     assert any(c.table == "artillery_drift" and c.provenance is Provenance.CONFIRMED for c in result.cells)
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"battery": "howitzer", "range": 4, "roll": 5}, "battery"),
-    ({"battery": "m_sb", "range": -2, "roll": 5}, "range"),
-    ({"battery": "m_sb", "range": 4, "roll": [5, 5]}, "roll"),
-    ({"battery": "m_sb", "range": 4, "roll": 0}, "roll"),
-    ({"battery": "m_sb", "range": 4, "roll": 5, "joint_bases": 0}, "joint_bases"),
-    ({"battery": "m_sb", "range": 4, "roll": 5, "damage": -1}, "damage"),
-    ({"battery": "m_sb", "range": 4, "roll": 5, "m_hits": 5}, "m_hits"),
-    ({"battery": "m_sb", "range": 4, "roll": 5, "deep_target": True, "cover": "light"}, "deep_target"),
-    ({"battery": "m_sb", "range": 4, "roll": 5, "square": True, "open_order": True}, "open_order"),
-    ({"battery": "m_sb", "range": 4, "roll": 5, "packed_skirmishers": True, "packed_battery": True},
-     "packed_battery"),
-    ({"battery": "m_sb", "range": 4, "roll": 5, "square": True, "moving_cavalry": True}, "moving_cavalry"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"battery": "howitzer", "range": 4, "roll": 5}, "battery"),
+        ({"battery": "m_sb", "range": -2, "roll": 5}, "range"),
+        ({"battery": "m_sb", "range": 4, "roll": [5, 5]}, "roll"),
+        ({"battery": "m_sb", "range": 4, "roll": 0}, "roll"),
+        ({"battery": "m_sb", "range": 4, "roll": 5, "joint_bases": 0}, "joint_bases"),
+        ({"battery": "m_sb", "range": 4, "roll": 5, "damage": -1}, "damage"),
+        ({"battery": "m_sb", "range": 4, "roll": 5, "m_hits": 5}, "m_hits"),
+        ({"battery": "m_sb", "range": 4, "roll": 5, "deep_target": True, "cover": "light"}, "deep_target"),
+        ({"battery": "m_sb", "range": 4, "roll": 5, "square": True, "open_order": True}, "open_order"),
+        (
+            {"battery": "m_sb", "range": 4, "roll": 5, "packed_skirmishers": True, "packed_battery": True},
+            "packed_battery",
+        ),
+        ({"battery": "m_sb", "range": 4, "roll": 5, "square": True, "moving_cavalry": True}, "moving_cavalry"),
+    ],
+)
 def test_bad_fire_input_names_the_field(data, field):
     with pytest.raises(RulesInputError) as err:
         decode(ArtilleryFireInput, data)
@@ -343,8 +356,9 @@ def test_the_tandem_takes_half_the_main_targets_m_rounded_down(chart, main_m, ta
 
 def test_main_destroyed_by_three_b_and_the_tandem_loses_one_base(chart):
     """R:1258-1259: unit A suffers three base hits, is destroyed, and unit C loses one base."""
-    result = resolve_artillery_hits(chart, ArtilleryHitsInput(Hits(m=4, b=3), unit(2), tandem=unit(3),
-                                                              adjacent=unit(3)))
+    result = resolve_artillery_hits(
+        chart, ArtilleryHitsInput(Hits(m=4, b=3), unit(2), tandem=unit(3), adjacent=unit(3))
+    )
     roles = by_role(result)
     assert roles[TargetRole.MAIN].destroyed and roles[TargetRole.MAIN].bases_lost == 2
     assert roles[TargetRole.TANDEM].bases_lost == 1 and not roles[TargetRole.TANDEM].destroyed
@@ -354,8 +368,9 @@ def test_main_destroyed_by_three_b_and_the_tandem_loses_one_base(chart):
 
 def test_one_base_main_and_tandem_both_go_and_the_adjacent_loses_one(chart):
     """R:1259-1262: A and C of one base each are removed, along with one base from B."""
-    result = resolve_artillery_hits(chart, ArtilleryHitsInput(Hits(m=4, b=3), unit(1), tandem=unit(1),
-                                                              adjacent=unit(4)))
+    result = resolve_artillery_hits(
+        chart, ArtilleryHitsInput(Hits(m=4, b=3), unit(1), tandem=unit(1), adjacent=unit(4))
+    )
     roles = by_role(result)
     assert roles[TargetRole.MAIN].destroyed and roles[TargetRole.TANDEM].destroyed
     assert roles[TargetRole.ADJACENT].bases_lost == 1
@@ -393,8 +408,9 @@ def test_a_packed_skirmish_marker_passes_m_to_its_parent_and_b_lowers_the_type(c
 
 
 def test_a_battery_main_target_absorbs_all_the_b_as_damage(chart):
-    result = resolve_artillery_hits(chart, ArtilleryHitsInput(Hits(b=4), FireTarget(TargetKind.BATTERY),
-                                                              adjacent=unit(3)))
+    result = resolve_artillery_hits(
+        chart, ArtilleryHitsInput(Hits(b=4), FireTarget(TargetKind.BATTERY), adjacent=unit(3))
+    )
     roles = by_role(result)
     assert roles[TargetRole.MAIN].damage == 4 and roles[TargetRole.ADJACENT].share == Hits()
 
@@ -422,28 +438,33 @@ def test_base_hits_are_conserved_and_m_never_negative(m, b, main, tandem, adjace
         capacity = given_targets[role].capacity
         assert capacity is None or share.b <= capacity
     if unassigned:
-        assert all(given_targets[r].capacity is not None and shares[r].b == given_targets[r].capacity
-                   for r in shares)
+        assert all(given_targets[r].capacity is not None and shares[r].b == given_targets[r].capacity for r in shares)
 
 
 @given(st.integers(0, 8), st.integers(0, 10), targets, st.none() | targets)
 def test_the_adjacent_target_is_hit_only_once_main_and_tandem_are_wiped_out(m, b, main, tandem):
     shares, _ = share_hits(Hits(m=m, b=b), main, tandem, FireTarget(TargetKind.UNIT, 8))
     if shares[TargetRole.ADJACENT]:
-        wiped = [shares[r].b == t.capacity for r, t in ((TargetRole.MAIN, main), (TargetRole.TANDEM, tandem))
-                 if t is not None]
+        wiped = [
+            shares[r].b == t.capacity
+            for r, t in ((TargetRole.MAIN, main), (TargetRole.TANDEM, tandem))
+            if t is not None
+        ]
         assert all(wiped)
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"rolled": "2M 1P", "main": {}}, "rolled"),
-    ({"rolled": "2M", "main": {"bases": 0}}, "main.bases"),
-    ({"rolled": "2M", "main": {"m_hits": 5}}, "main.m_hits"),
-    ({"rolled": "2M", "main": {"packed_battery": True}}, "main.packed_battery"),
-    ({"rolled": "2M", "main": {"kind": "skirmish_marker"}}, "main.skirmisher_type"),
-    ({"rolled": "2M", "main": {}, "tandem": {"skirmisher_type": "green"}}, "tandem.skirmisher_type"),
-    ({"rolled": 2, "main": {}}, "rolled"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"rolled": "2M 1P", "main": {}}, "rolled"),
+        ({"rolled": "2M", "main": {"bases": 0}}, "main.bases"),
+        ({"rolled": "2M", "main": {"m_hits": 5}}, "main.m_hits"),
+        ({"rolled": "2M", "main": {"packed_battery": True}}, "main.packed_battery"),
+        ({"rolled": "2M", "main": {"kind": "skirmish_marker"}}, "main.skirmisher_type"),
+        ({"rolled": "2M", "main": {}, "tandem": {"skirmisher_type": "green"}}, "tandem.skirmisher_type"),
+        ({"rolled": 2, "main": {}}, "rolled"),
+    ],
+)
 def test_bad_hits_input_names_the_field(data, field):
     with pytest.raises(RulesInputError) as err:
         decode(ArtilleryHitsInput, data)
@@ -451,8 +472,7 @@ def test_bad_hits_input_names_the_field(data, field):
 
 
 def test_hits_results_encode_for_the_log(chart):
-    inputs = decode(ArtilleryHitsInput, {"rolled": "3M 1B", "main": {"bases": 4, "m_hits": 2},
-                                         "tandem": {"bases": 3}})
+    inputs = decode(ArtilleryHitsInput, {"rolled": "3M 1B", "main": {"bases": 4, "m_hits": 2}, "tandem": {"bases": 3}})
     data = encode(resolve_artillery_hits(chart, inputs))
     assert data["targets"][0]["panic_hits"] == 1 and data["targets"][1]["share"] == "1M"
     assert data["provisional"] is False
@@ -466,15 +486,18 @@ def test_a_stationary_steady_battery_in_command_may_save_fire(chart):
     assert result.allowed and result.reason is None
 
 
-@pytest.mark.parametrize(("kw", "words"), [
-    ({"moved_this_turn": True}, "moved"),
-    ({"fired_this_phase": True}, "fired"),
-    ({"m_hits": 2}, "rattled"),
-    ({"m_hits": 4}, "rattled or worse"),
-    ({"mass_battery": True}, "mass battery"),
-    ({"in_command_radius": False}, "command radius"),
-    ({"passing_fire_this_turn": True}, "passing fire"),
-])
+@pytest.mark.parametrize(
+    ("kw", "words"),
+    [
+        ({"moved_this_turn": True}, "moved"),
+        ({"fired_this_phase": True}, "fired"),
+        ({"m_hits": 2}, "rattled"),
+        ({"m_hits": 4}, "rattled or worse"),
+        ({"mass_battery": True}, "mass battery"),
+        ({"in_command_radius": False}, "command radius"),
+        ({"passing_fire_this_turn": True}, "passing fire"),
+    ],
+)
 def test_each_reason_a_battery_may_not_save_fire(chart, kw, words):
     result = resolve_saved_fire(chart, SavedFireInput(**kw))
     assert not result.allowed and words in result.reason

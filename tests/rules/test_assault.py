@@ -51,8 +51,17 @@ def side(roll, *units, **facts) -> AssaultSide:
     return AssaultSide(d10(roll), units or (unit(),), **facts)
 
 
-def fight(attacker_roll, defender_roll, attackers=(), defenders=(), column=None, attacker_facts=None,
-          defender_facts=None, chart=None, **kw):
+def fight(
+    attacker_roll,
+    defender_roll,
+    attackers=(),
+    defenders=(),
+    column=None,
+    attacker_facts=None,
+    defender_facts=None,
+    chart=None,
+    **kw,
+):
     return resolve_assault_round(
         chart,
         AssaultRoundInput(
@@ -102,9 +111,7 @@ def test_veteran_losing_the_natural_roll_by_one_or_two_still_takes_one_morale_hi
     assert result.attacker.natural_m == 1
 
 
-def test_demoralized_defender_beaten_by_six_and_losing_the_natural_roll_by_two_takes_three_panic_and_one_morale(
-    chart,
-):
+def test_demoralized_defender_beaten_by_six_and_losing_the_natural_roll_by_two_takes_three_panic_and_one_morale(chart):
     """T17 (R:1659-1665): this round gives 3P and 1M; assault_results turns the 1M on a demoralized unit into P4."""
     result = fight(5, 3, [unit()], [unit(m_hits=4)], chart=chart, column=AssaultColumn.PITCHED_BATTLE)
     assert result.defender.condition is Condition.DEMORALIZED
@@ -243,8 +250,10 @@ def test_winners_are_above_the_zero_line_and_the_middle_breaks_off_or_rolls_agai
         outcome = chart.band(table, n)[0]
         if outcome.to is OutcomeSide.DEFENDER and outcome.action is not OutcomeAction.ROLL_AGAIN:
             assert n > 0, (n, outcome)
-        if outcome.to is OutcomeSide.ATTACKER and outcome.action not in (OutcomeAction.ROLL_AGAIN,
-                                                                         OutcomeAction.BREAK_OFF):
+        if outcome.to is OutcomeSide.ATTACKER and outcome.action not in (
+            OutcomeAction.ROLL_AGAIN,
+            OutcomeAction.BREAK_OFF,
+        ):
             assert n < 0, (n, outcome)
     assert chart.band(table, 0)[0].action in (OutcomeAction.ROLL_AGAIN, OutcomeAction.BREAK_OFF)
 
@@ -265,8 +274,10 @@ def test_pitched_battle_six_is_the_derived_three_panic_cell_and_a_tie_costs_mora
 
 
 def test_only_the_attacker_and_defender_advantage_columns_overrun(chart):
-    overruns = {column: any(chart.band(column.table, n)[0].action is OutcomeAction.OVERRUN for n in DIFFERENCES)
-                for column in AssaultColumn}
+    overruns = {
+        column: any(chart.band(column.table, n)[0].action is OutcomeAction.OVERRUN for n in DIFFERENCES)
+        for column in AssaultColumn
+    }
     assert overruns == {AA: True, PB: False, DA: True}
     first_aa = min(n for n in DIFFERENCES if chart.band(AA.table, n)[0].action is OutcomeAction.OVERRUN)
     first_da = min(n for n in DIFFERENCES if chart.band(DA.table, n)[0].action is OutcomeAction.OVERRUN)
@@ -318,8 +329,16 @@ def test_cover_points_are_one_two_three(chart):
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("repeaters", 4), ("leader_within_2", 1), ("fresh_battery", 1), ("base_lost", -1), ("worst_panic_hit", -1),
-     ("skirmish_quarter", -1), ("outflanked", -4), ("rear", -7)],
+    [
+        ("repeaters", 4),
+        ("leader_within_2", 1),
+        ("fresh_battery", 1),
+        ("base_lost", -1),
+        ("worst_panic_hit", -1),
+        ("skirmish_quarter", -1),
+        ("outflanked", -4),
+        ("rear", -7),
+    ],
 )
 def test_assault_modifiers_are_the_ones_the_rules_state(chart, key, value):
     """R:1565-1612."""
@@ -339,8 +358,10 @@ def test_all_out_win_bonus_is_plus_one(chart):
     ("text", "expected"),
     [
         ("defender 3P carry", AssaultOutcome(OutcomeSide.DEFENDER, Hits(p=3), OutcomeAction.CARRY)),
-        ("Defender 2P 1B may breakthrough",
-         AssaultOutcome(OutcomeSide.DEFENDER, Hits(b=1, p=2), OutcomeAction.MAY_BREAKTHROUGH)),
+        (
+            "Defender 2P 1B may breakthrough",
+            AssaultOutcome(OutcomeSide.DEFENDER, Hits(b=1, p=2), OutcomeAction.MAY_BREAKTHROUGH),
+        ),
         ("defender 1P carry position", AssaultOutcome(OutcomeSide.DEFENDER, Hits(p=1), OutcomeAction.CARRY)),
         ("attacker 2P break off", AssaultOutcome(OutcomeSide.ATTACKER, Hits(p=2), OutcomeAction.BREAK_OFF)),
         ("attacker break_off", AssaultOutcome(OutcomeSide.ATTACKER, Hits(), OutcomeAction.BREAK_OFF)),
@@ -374,10 +395,22 @@ def test_outcome_notation_refuses_what_it_cannot_mean(text, problem):
 
 
 def test_severity_orders_outcomes_from_the_defenders_side():
-    worse = [AssaultOutcome.parse(t) for t in (
-        "attacker 4P 2B", "attacker 1P", "attacker break off", "attacker 1M roll again", "roll again",
-        "defender 1M roll again", "defender 1P", "defender 1P carry", "defender 3P 1B may breakthrough",
-        "defender 3P 1B overrun", "defender 3P surrender")]
+    worse = [
+        AssaultOutcome.parse(t)
+        for t in (
+            "attacker 4P 2B",
+            "attacker 1P",
+            "attacker break off",
+            "attacker 1M roll again",
+            "roll again",
+            "defender 1M roll again",
+            "defender 1P",
+            "defender 1P carry",
+            "defender 3P 1B may breakthrough",
+            "defender 3P 1B overrun",
+            "defender 3P surrender",
+        )
+    ]
     severities = [o.severity for o in worse]
     assert severities == sorted(severities)
 
@@ -417,7 +450,12 @@ def test_repeaters_count_when_half_or_more_of_the_bases_carry_them(chart):
 
 def test_leaders_fresh_batteries_saved_fire_and_the_c_bonus_add(chart):
     result = fight(
-        5, 5, [unit()], [unit(), unit(kind=ART, bases=2)], column=PB, chart=chart,
+        5,
+        5,
+        [unit()],
+        [unit(), unit(kind=ART, bases=2)],
+        column=PB,
+        chart=chart,
         attacker_facts={"leaders_within_2": 2, "tactical_bonus": True},
         defender_facts={"fresh_batteries": 2, "saved_fire_batteries": 1, "leaders_within_2": 1},
     )
@@ -440,8 +478,9 @@ def test_skirmishers_out_cost_one_per_quarter_when_their_units_hold_half_the_bas
     holding = unit(bases=4, skirmishers_available=2)
     result = fight(5, 5, [skirmishing, holding], column=PB, chart=chart)
     assert modifier(result.attacker, "skirmishers") == -2  # 2 of 4 markers out: two quarters
-    fewer = fight(5, 5, [unit(bases=3, skirmishers_deployed=2, skirmishers_available=2), unit(bases=4)],
-                  column=PB, chart=chart)
+    fewer = fight(
+        5, 5, [unit(bases=3, skirmishers_deployed=2, skirmishers_available=2), unit(bases=4)], column=PB, chart=chart
+    )
     assert modifier(fewer.attacker, "skirmishers") == 0
 
 
@@ -455,11 +494,20 @@ def test_a_defender_hit_in_the_rear_takes_minus_seven_not_also_the_flank(chart):
 
 @pytest.mark.parametrize(
     ("attacker_bases", "defender_bases", "step"),
-    [(6, 6, None), (6, 8, None), (6, 9, "3:2"), (6, 11, "3:2"), (6, 12, "2:1"), (4, 12, "3:1"), (3, 12, "4:1"),
-     (1, 30, "4:1")],
+    [
+        (6, 6, None),
+        (6, 8, None),
+        (6, 9, "3:2"),
+        (6, 11, "3:2"),
+        (6, 12, "2:1"),
+        (4, 12, "3:1"),
+        (3, 12, "4:1"),
+        (1, 30, "4:1"),
+    ],
 )
-def test_the_side_with_fewer_bases_subtracts_for_the_largest_ratio_it_reaches(chart, attacker_bases,
-                                                                            defender_bases, step):
+def test_the_side_with_fewer_bases_subtracts_for_the_largest_ratio_it_reaches(
+    chart, attacker_bases, defender_bases, step
+):
     result = fight(5, 5, [unit(bases=attacker_bases)], [unit(bases=defender_bases)], column=PB, chart=chart)
     expected = chart.entry("assault_outnumbering", step)[0] if step else 0
     assert modifier(result.attacker, "outnumbered") == expected
@@ -469,15 +517,15 @@ def test_the_side_with_fewer_bases_subtracts_for_the_largest_ratio_it_reaches(ch
 
 
 def test_defenders_struck_in_flank_or_rear_inflict_no_outnumbered_modifier(chart):
-    result = fight(5, 5, [unit(bases=4)], [unit(bases=12)], column=PB, chart=chart,
-                   defender_facts={"outflanked": True})
+    result = fight(5, 5, [unit(bases=4)], [unit(bases=12)], column=PB, chart=chart, defender_facts={"outflanked": True})
     assert modifier(result.attacker, "outnumbered") == 0
     assert any("flank or rear" in note for note in result.notes)
 
 
 def test_infantry_in_square_against_cavalry_alone_suffers_at_most_the_three_to_two_modifier(chart):
-    result = fight(5, 5, [unit(kind=CAV, bases=12)], [unit(bases=3)], column=PB, chart=chart,
-                   square_vs_solo_cavalry=True)
+    result = fight(
+        5, 5, [unit(kind=CAV, bases=12)], [unit(bases=3)], column=PB, chart=chart, square_vs_solo_cavalry=True
+    )
     assert modifier(result.defender, "outnumbered") == chart.entry("assault_outnumbering", "3:2")[0]
 
 
@@ -488,8 +536,7 @@ def test_all_out_win_win_adds_one_morale_hit_and_the_c_bonus(chart):
     result = fight(8, 3, [unit(Grade.VETERAN, contact=Contact.ALL_OUT)], column=PB, chart=chart)
     assert result.assault_type is AssaultType.ALL_OUT and result.win_win
     assert result.defender.hits == Hits(m=2 + 1, p=3)
-    assert (result.defender.table_hits, result.defender.natural_m, result.defender.all_out_extra_m) == (
-        Hits(p=3), 2, 1)
+    assert (result.defender.table_hits, result.defender.natural_m, result.defender.all_out_extra_m) == (Hits(p=3), 2, 1)
     assert result.next_round_tactical_bonus
 
 
@@ -510,8 +557,9 @@ def test_general_assault_gains_nothing_extra(chart):
 
 def test_winning_the_modified_roll_but_losing_the_natural_is_no_win_win(chart):
     """Lose/Win: the natural loser still takes M (R:1388-1390)."""
-    result = fight(4, 6, [unit(contact=Contact.ALL_OUT)], column=PB, chart=chart,
-                   attacker_facts={"leaders_within_2": 8})
+    result = fight(
+        4, 6, [unit(contact=Contact.ALL_OUT)], column=PB, chart=chart, attacker_facts={"leaders_within_2": 8}
+    )
     assert result.difference == 6 and not result.win_win
     assert result.attacker.hits == Hits(m=1)
     assert result.defender.hits == Hits(p=3)
@@ -568,10 +616,13 @@ def test_a_provisional_cell_marks_the_round_provisional(chart):
 
 def test_round_resolves_through_the_catalog_from_json(chart):
     entry = mechanic("assault_round")
-    inputs = decode(entry.inputs, {
-        "attacker": {"roll": 8, "units": [{"grade": "veteran", "bases": 6}]},
-        "defender": {"roll": 3, "units": [{"grade": "average", "bases": 6}]},
-    })
+    inputs = decode(
+        entry.inputs,
+        {
+            "attacker": {"roll": 8, "units": [{"grade": "veteran", "bases": 6}]},
+            "defender": {"roll": 3, "units": [{"grade": "average", "bases": 6}]},
+        },
+    )
     data = encode(entry.resolve(chart, inputs))
     assert data["outcome"] == {"to": "defender", "hits": "3P", "action": "none"}
     assert decode(AssaultOutcome, data["outcome"]) == AssaultOutcome(OutcomeSide.DEFENDER, Hits(p=3))
@@ -615,7 +666,9 @@ def rounds(draw):
         "tactical_bonus": draw(st.booleans()),
     }
     defender = AssaultSide(
-        d10(draw(st.integers(1, 10))), defenders, **facts,
+        d10(draw(st.integers(1, 10))),
+        defenders,
+        **facts,
         fresh_batteries=draw(st.integers(0, batteries)),
         outflanked=draw(st.booleans()),
         rear=draw(st.booleans()),
@@ -623,8 +676,9 @@ def rounds(draw):
     column = draw(st.none() | st.sampled_from(list(AssaultColumn)))
     low = draw(st.integers(1, 9))
     high = draw(st.integers(low + 1, 10))
-    return [AssaultRoundInput(AssaultSide(d10(roll), attackers, **facts), defender, column=column)
-            for roll in (low, high)]
+    return [
+        AssaultRoundInput(AssaultSide(d10(roll), attackers, **facts), defender, column=column) for roll in (low, high)
+    ]
 
 
 @settings(max_examples=300, deadline=None)
@@ -663,14 +717,18 @@ def test_natural_morale_hits_are_never_negative_and_fall_only_on_the_natural_los
         (lambda: AssaultUnit(Grade.AVERAGE, 4, m_hits=5), "m_hits"),
         (lambda: AssaultUnit(Grade.AVERAGE, 4, m_hits=-1), "m_hits"),
         (lambda: AssaultSide(Roll((5, 5)), (unit(),)), "roll"),
-        (lambda: AssaultUnit(Grade.AVERAGE, 4, skirmishers_deployed=3, skirmishers_available=2),
-         "skirmishers_deployed"),
+        (
+            lambda: AssaultUnit(Grade.AVERAGE, 4, skirmishers_deployed=3, skirmishers_available=2),
+            "skirmishers_deployed",
+        ),
         (lambda: AssaultUnit(Grade.AVERAGE, 1, kind=ART, open_order=True), "open_order"),
         (lambda: AssaultSide(d10(5), (unit(),), fresh_batteries=1), "fresh_batteries"),
         (lambda: AssaultSide(d10(5), (unit(),), leaders_within_2=-1), "leaders_within_2"),
         (lambda: AssaultRoundInput(side(5, unit(kind=ART, bases=1)), side(5)), "attacker.units"),
-        (lambda: AssaultRoundInput(side(5, unit(), unit(kind=ART, bases=1), fresh_batteries=1), side(5)),
-         "attacker.fresh_batteries"),
+        (
+            lambda: AssaultRoundInput(side(5, unit(), unit(kind=ART, bases=1), fresh_batteries=1), side(5)),
+            "attacker.fresh_batteries",
+        ),
         (lambda: AssaultRoundInput(side(5, outflanked=True), side(5)), "attacker.outflanked"),
         (lambda: AssaultRoundInput(side(5, rear=True), side(5)), "attacker.rear"),
         (lambda: AssaultRoundInput(side(5), side(5), square_vs_solo_cavalry=True), "square_vs_solo_cavalry"),
@@ -685,16 +743,22 @@ def test_bad_input_is_refused_naming_the_field(build, field):
 
 def test_bad_input_from_json_names_the_nested_field():
     with pytest.raises(RulesInputError) as err:
-        decode(AssaultRoundInput, {
-            "attacker": {"roll": 5, "units": [{"grade": "average", "bases": 4}]},
-            "defender": {"roll": 5, "units": [{"grade": "average", "bases": 4}, {"grade": "green", "bases": 0}]},
-        })
+        decode(
+            AssaultRoundInput,
+            {
+                "attacker": {"roll": 5, "units": [{"grade": "average", "bases": 4}]},
+                "defender": {"roll": 5, "units": [{"grade": "average", "bases": 4}, {"grade": "green", "bases": 0}]},
+            },
+        )
     assert err.value.field == "defender.units[1].bases"
     with pytest.raises(RulesInputError) as err:
-        decode(AssaultRoundInput, {
-            "attacker": {"roll": [4, 6], "units": [{"grade": "average", "bases": 4}]},
-            "defender": {"roll": 5, "units": [{"grade": "average", "bases": 4}]},
-        })
+        decode(
+            AssaultRoundInput,
+            {
+                "attacker": {"roll": [4, 6], "units": [{"grade": "average", "bases": 4}]},
+                "defender": {"roll": 5, "units": [{"grade": "average", "bases": 4}]},
+            },
+        )
     assert err.value.field == "attacker.roll"
 
 

@@ -60,8 +60,7 @@ def test_demoralized_brigade_taking_3p_and_1m_suffers_panic_4_with_its_effects(c
 
 def test_infantry_and_two_batteries_losing_1b_lose_one_base_and_one_damage(chart):
     """R:1637-1642: the infantry loses one base and one of the batteries takes one damage."""
-    result = assault_losses(chart, (unit("inf"), unit("bty A", ART, bases=1), unit("bty B", ART, bases=1)),
-                            Hits(b=1))
+    result = assault_losses(chart, (unit("inf"), unit("bty A", ART, bases=1), unit("bty B", ART, bases=1)), Hits(b=1))
     units = by_id(result)
     assert units["inf"].base_hits == 1 and units["inf"].bases_after == 5
     assert sorted(u.damage_taken for u in (units["bty A"], units["bty B"])) == [0, 1]
@@ -97,8 +96,9 @@ def test_untrained_with_two_panic_hits_retreats(chart):
 
 def test_average_unit_routing_out_of_a_rear_assault_a_town_and_across_a_bridge_loses_four_prisoners(chart):
     """T20 (R:1891-1895): the loss number 1 plus 1B for each condition, taken as prisoners (R:1702-1712)."""
-    result = assault_losses(chart, (unit(out_of_town=True, across_bridge_or_ford=True,
-                                         away_from_rear_assault=True),), Hits(p=4))
+    result = assault_losses(
+        chart, (unit(out_of_town=True, across_bridge_or_ford=True, away_from_rear_assault=True),), Hits(p=4)
+    )
     loss = result.units[0]
     assert loss.move is ForcedMove.ROUT
     assert (loss.loss_number, loss.prisoners, loss.bases_after) == (4, 4, 2)
@@ -116,8 +116,7 @@ def test_base_hits_spread_evenly_with_the_odd_one_to_the_unit_with_most_bases(ch
 
 
 def test_all_out_contact_units_take_base_hits_before_general_contact_units(chart):
-    result = assault_losses(chart, (unit("near", bases=2), unit("far", bases=5, contact=Contact.GENERAL)),
-                            Hits(b=4))
+    result = assault_losses(chart, (unit("near", bases=2), unit("far", bases=5, contact=Contact.GENERAL)), Hits(b=4))
     units = by_id(result)
     assert (units["near"].base_hits, units["far"].base_hits) == (2, 2)
     assert units["near"].destroyed and result.destroyed == ("near",)
@@ -142,8 +141,15 @@ def test_batteries_alone_take_the_base_hits_as_damage(chart):
 
 
 def test_battery_damage_goes_to_the_least_damaged_battery_in_closest_contact(chart):
-    result = assault_losses(chart, (unit("worn", ART, bases=1, damage=2), unit("fresh", ART, bases=1),
-                                    unit("rear", ART, bases=1, contact=Contact.GENERAL)), Hits(b=1))
+    result = assault_losses(
+        chart,
+        (
+            unit("worn", ART, bases=1, damage=2),
+            unit("fresh", ART, bases=1),
+            unit("rear", ART, bases=1, contact=Contact.GENERAL),
+        ),
+        Hits(b=1),
+    )
     units = by_id(result)
     assert (units["fresh"].damage_taken, units["worn"].damage_taken, units["rear"].damage_taken) == (1, 0, 0)
 
@@ -207,8 +213,11 @@ def test_forced_moves_follow_the_game_scale(chart):
 
 
 def test_prisoners_come_from_the_lowest_grade_in_all_out_contact_first(chart):
-    units = (unit("vet", grade=Grade.VETERAN, bases=4), unit("green", grade=Grade.GREEN, bases=2),
-             unit("far", grade=Grade.UNTRAINED, bases=4, contact=Contact.GENERAL))
+    units = (
+        unit("vet", grade=Grade.VETERAN, bases=4),
+        unit("green", grade=Grade.GREEN, bases=2),
+        unit("far", grade=Grade.UNTRAINED, bases=4, contact=Contact.GENERAL),
+    )
     result = assault_losses(chart, units, Hits(p=4))
     out = by_id(result)
     pool = sum(u.loss_number for u in result.units)
@@ -221,8 +230,10 @@ def test_prisoners_come_from_the_lowest_grade_in_all_out_contact_first(chart):
 
 
 def test_general_contact_units_give_prisoners_once_all_out_bases_are_gone(chart):
-    units = (unit("near", grade=Grade.GREEN, bases=1, out_of_town=True),
-             unit("far", grade=Grade.GREEN, bases=6, contact=Contact.GENERAL))
+    units = (
+        unit("near", grade=Grade.GREEN, bases=1, out_of_town=True),
+        unit("far", grade=Grade.GREEN, bases=6, contact=Contact.GENERAL),
+    )
     result = assault_losses(chart, units, Hits(p=4))
     out = by_id(result)
     assert out["near"].prisoners == 1 and out["near"].destroyed
@@ -265,8 +276,7 @@ def test_unlimbered_battery_required_to_retreat_limbers_and_takes_one_damage(cha
 
 
 def test_limbered_battery_required_to_retreat_takes_no_limbering_damage(chart):
-    loss = assault_losses(chart, (unit("bty", ART, grade=Grade.UNTRAINED, bases=1, limbered=True),),
-                          Hits(p=2)).units[0]
+    loss = assault_losses(chart, (unit("bty", ART, grade=Grade.UNTRAINED, bases=1, limbered=True),), Hits(p=2)).units[0]
     assert loss.move is ForcedMove.RETREAT and loss.damage_taken == 0
 
 
@@ -299,12 +309,13 @@ def test_battery_forced_moves_get_no_kinder_as_the_move_gets_worse(chart):
     assert ranks == sorted(ranks)
     assert [r.action for r in responses].count(BatteryAction.ABANDONED) == 1
     assert responses[-1].action is BatteryAction.ABANDONED  # rout
-    assert all(chart.entry("battery_forced_move", m.value)[1].provenance is Provenance.CONFIRMED
-               for m in ForcedMove)
+    assert all(chart.entry("battery_forced_move", m.value)[1].provenance is Provenance.CONFIRMED for m in ForcedMove)
 
 
-@pytest.mark.parametrize(("key", "hits"), [("shaken", Hits(m=1)), ("demoralized", Hits(m=2)),
-                                           ("retreated", Hits(p=1)), ("routed", Hits(p=2))])
+@pytest.mark.parametrize(
+    ("key", "hits"),
+    [("shaken", Hits(m=1)), ("demoralized", Hits(m=2)), ("retreated", Hits(p=1)), ("routed", Hits(p=2))],
+)
 def test_passage_of_lines_table_is_the_rules_table(chart, key, hits):
     """R:1679-1690."""
     value, use = chart.entry("passage_of_lines_hits", key)
@@ -344,29 +355,41 @@ def test_shaken_loser_retreating_through_friends_gives_them_1m_and_1p(chart):
 
 def test_unit_already_demoralized_goes_straight_to_panic_4_when_passed_through(chart):
     """R:1689-1691."""
-    result = resolve_passage_of_lines(chart, PassageInput((passer(m_hits=3, move=ForcedMove.WITHDRAW),),
-                                                          Grade.AVERAGE, m_hits=4))
+    result = resolve_passage_of_lines(
+        chart, PassageInput((passer(m_hits=3, move=ForcedMove.WITHDRAW),), Grade.AVERAGE, m_hits=4)
+    )
     assert (result.panic_hits, result.panic_level, result.p4_event, result.m_after) == (4, 4, True, 4)
 
 
 def test_only_the_two_worst_results_in_each_category_count(chart):
-    passers = tuple(passer(m_hits=m, move=mv, id=f"u{i}") for i, (m, mv) in enumerate(
-        [(4, ForcedMove.ROUT), (3, ForcedMove.RETREAT), (4, ForcedMove.ROUT), (4, ForcedMove.ROUT)]))
+    passers = tuple(
+        passer(m_hits=m, move=mv, id=f"u{i}")
+        for i, (m, mv) in enumerate(
+            [(4, ForcedMove.ROUT), (3, ForcedMove.RETREAT), (4, ForcedMove.ROUT), (4, ForcedMove.ROUT)]
+        )
+    )
     result = resolve_passage_of_lines(chart, PassageInput(passers, Grade.CRACK))
     assert result.hits_taken == Hits(m=4, p=4)
     assert len(result.counted) == 4
 
 
 def test_lesser_conditions_and_moves_inflict_nothing_on_the_unit_passed(chart):
-    result = resolve_passage_of_lines(chart, PassageInput((passer(m_hits=2, move=ForcedMove.FALL_BACK),),
-                                                          Grade.GREEN, m_hits=1))
+    result = resolve_passage_of_lines(
+        chart, PassageInput((passer(m_hits=2, move=ForcedMove.FALL_BACK),), Grade.GREEN, m_hits=1)
+    )
     assert result.hits_taken == Hits() and result.m_after == 1 and result.move is None
 
 
-@pytest.mark.parametrize(("kind", "distance", "hit"), [(INF, 3.0, True), (INF, 3.5, False),
-                                                        (UnitKind.CAVALRY_MOUNTED, 6.0, True),
-                                                        (UnitKind.CAVALRY_MOUNTED, 6.5, False),
-                                                        (ART, 1.0, False)])
+@pytest.mark.parametrize(
+    ("kind", "distance", "hit"),
+    [
+        (INF, 3.0, True),
+        (INF, 3.5, False),
+        (UnitKind.CAVALRY_MOUNTED, 6.0, True),
+        (UnitKind.CAVALRY_MOUNTED, 6.5, False),
+        (ART, 1.0, False),
+    ],
+)
 def test_passage_of_lines_reaches_3_inches_for_foot_and_6_for_horse(chart, kind, distance, hit):
     result = resolve_passage_of_lines(chart, PassageInput((passer(distance=distance, kind=kind),), Grade.VETERAN))
     assert bool(result.hits_taken) is hit
@@ -386,14 +409,16 @@ def test_a_loser_that_did_not_lose_both_rolls_passes_through_harmlessly(chart):
 
 
 def test_supporter_of_a_retreating_defender_takes_1m_and_disengages(chart):
-    result = resolve_supporting_brigade(chart, SupportingBrigadeInput(
-        Grade.AVERAGE, bases=6, supporting_bases=2, primary_move=ForcedMove.RETREAT))
+    result = resolve_supporting_brigade(
+        chart, SupportingBrigadeInput(Grade.AVERAGE, bases=6, supporting_bases=2, primary_move=ForcedMove.RETREAT)
+    )
     assert (result.m_after, result.move, result.distance) == (1, ForcedMove.DISENGAGE, 6.0)
 
 
 def test_supporter_may_choose_to_fall_back(chart):
-    result = resolve_supporting_brigade(chart, SupportingBrigadeInput(
-        Grade.AVERAGE, 6, 2, ForcedMove.ROUT, move=ForcedMove.FALL_BACK))
+    result = resolve_supporting_brigade(
+        chart, SupportingBrigadeInput(Grade.AVERAGE, 6, 2, ForcedMove.ROUT, move=ForcedMove.FALL_BACK)
+    )
     assert (result.m_after, result.move) == (1, ForcedMove.FALL_BACK)
 
 
@@ -404,8 +429,7 @@ def test_supporter_takes_nothing_when_the_primary_defender_held_or_fell_back_fac
 
 
 def test_demoralized_supporter_takes_its_m_as_a_panic_hit_and_the_worse_move(chart):
-    result = resolve_supporting_brigade(chart, SupportingBrigadeInput(
-        Grade.UNTRAINED, 6, 2, ForcedMove.ROUT, m_hits=4))
+    result = resolve_supporting_brigade(chart, SupportingBrigadeInput(Grade.UNTRAINED, 6, 2, ForcedMove.ROUT, m_hits=4))
     panic_move = panic_cell(chart, Grade.UNTRAINED, 1).move
     assert result.panic_hits == 1
     assert result.move is max(panic_move, ForcedMove.DISENGAGE, key=lambda m: m.severity)
@@ -425,16 +449,19 @@ def test_a_demoralized_unit_breaking_off_takes_a_panic_hit(chart):
 # --- registration and codec ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["assault_losses", "passage_of_lines", "supporting_brigade", "break_off",
-                                  "bridging_hits"])
+@pytest.mark.parametrize(
+    "name", ["assault_losses", "passage_of_lines", "supporting_brigade", "break_off", "bridging_hits"]
+)
 def test_mechanics_are_registered(name):
     assert mechanic(name).name == name
 
 
 def test_assault_losses_resolve_from_json_and_say_they_read_provisional_cells(chart):
     m = mechanic("assault_losses")
-    inputs = decode(m.inputs, {"units": [{"id": "1st", "kind": "infantry", "grade": "green", "bases": 5}],
-                               "hits": "1B 3P", "natural_m": 1})
+    inputs = decode(
+        m.inputs,
+        {"units": [{"id": "1st", "kind": "infantry", "grade": "green", "bases": 5}], "hits": "1B 3P", "natural_m": 1},
+    )
     data = encode(m.resolve(chart, inputs))
     assert data["units"][0]["bases_after"] <= 4 and data["provisional"] is True
 
@@ -442,23 +469,37 @@ def test_assault_losses_resolve_from_json_and_say_they_read_provisional_cells(ch
 # --- bad input -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}] * 2 + [
-        {"id": "c", "kind": "infantry", "grade": "green", "bases": 0}]}, "units[2].bases"),
-    ({"units": [{"id": "a", "kind": "infantry", "grade": "elite", "bases": 3}]}, "units[0].grade"),
-    ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3, "m_hits": 5}]}, "units[0].m_hits"),
-    ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3, "damage": 1}]}, "units[0].damage"),
-    ({"units": [{"id": "a", "kind": "cavalry_mounted", "grade": "green", "bases": 3, "limbered": True}]},
-     "units[0].limbered"),
-    ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3, "natural_m": -1}]},
-     "units[0].natural_m"),
-    ({"units": [{"id": "", "kind": "infantry", "grade": "green", "bases": 3}]}, "units[0].id"),
-    ({"units": []}, "units"),
-    ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}], "hits": "2X"}, "hits"),
-    ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}], "natural_m": -2}, "natural_m"),
-    ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}], "all_out_extra_m": -1},
-     "all_out_extra_m"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        (
+            {
+                "units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}] * 2
+                + [{"id": "c", "kind": "infantry", "grade": "green", "bases": 0}]
+            },
+            "units[2].bases",
+        ),
+        ({"units": [{"id": "a", "kind": "infantry", "grade": "elite", "bases": 3}]}, "units[0].grade"),
+        ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3, "m_hits": 5}]}, "units[0].m_hits"),
+        ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3, "damage": 1}]}, "units[0].damage"),
+        (
+            {"units": [{"id": "a", "kind": "cavalry_mounted", "grade": "green", "bases": 3, "limbered": True}]},
+            "units[0].limbered",
+        ),
+        (
+            {"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3, "natural_m": -1}]},
+            "units[0].natural_m",
+        ),
+        ({"units": [{"id": "", "kind": "infantry", "grade": "green", "bases": 3}]}, "units[0].id"),
+        ({"units": []}, "units"),
+        ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}], "hits": "2X"}, "hits"),
+        ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}], "natural_m": -2}, "natural_m"),
+        (
+            {"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}], "all_out_extra_m": -1},
+            "all_out_extra_m",
+        ),
+    ],
+)
 def test_bad_assault_losses_input_names_the_field(data, field):
     with pytest.raises(RulesInputError) as err:
         decode(AssaultLossesInput, data)
@@ -471,19 +512,28 @@ def test_a_unit_listed_twice_is_refused_by_its_position():
     assert err.value.field == "units[2].id"
 
 
-@pytest.mark.parametrize(("cls", "data", "field"), [
-    (PassageInput, {"passers": [], "grade": "green"}, "passers"),
-    (PassageInput, {"passers": [{"m_hits": 3, "move": "Re", "distance": -1}], "grade": "green"},
-     "passers[0].distance"),
-    (PassageInput, {"passers": [{"m_hits": 3, "move": "Re", "distance": 1}], "grade": "green", "m_hits": 7},
-     "m_hits"),
-    (SupportingBrigadeInput, {"grade": "green", "bases": 6, "supporting_bases": 3}, "supporting_bases"),
-    (SupportingBrigadeInput, {"grade": "green", "bases": 6, "supporting_bases": 0}, "supporting_bases"),
-    (SupportingBrigadeInput, {"grade": "green", "bases": 6, "supporting_bases": 2, "move": "Re"}, "move"),
-    (BreakOffInput, {"grade": "green", "m_hits": -1}, "m_hits"),
-    (BridgingInput, {"assaults": ["2M"]}, "assaults"),
-    (BridgingInput, {"assaults": ["2M", "1Q"]}, "assaults[1]"),
-])
+@pytest.mark.parametrize(
+    ("cls", "data", "field"),
+    [
+        (PassageInput, {"passers": [], "grade": "green"}, "passers"),
+        (
+            PassageInput,
+            {"passers": [{"m_hits": 3, "move": "Re", "distance": -1}], "grade": "green"},
+            "passers[0].distance",
+        ),
+        (
+            PassageInput,
+            {"passers": [{"m_hits": 3, "move": "Re", "distance": 1}], "grade": "green", "m_hits": 7},
+            "m_hits",
+        ),
+        (SupportingBrigadeInput, {"grade": "green", "bases": 6, "supporting_bases": 3}, "supporting_bases"),
+        (SupportingBrigadeInput, {"grade": "green", "bases": 6, "supporting_bases": 0}, "supporting_bases"),
+        (SupportingBrigadeInput, {"grade": "green", "bases": 6, "supporting_bases": 2, "move": "Re"}, "move"),
+        (BreakOffInput, {"grade": "green", "m_hits": -1}, "m_hits"),
+        (BridgingInput, {"assaults": ["2M"]}, "assaults"),
+        (BridgingInput, {"assaults": ["2M", "1Q"]}, "assaults[1]"),
+    ],
+)
 def test_bad_input_to_the_other_mechanics_names_the_field(cls, data, field):
     with pytest.raises(RulesInputError) as err:
         decode(cls, data)
@@ -495,18 +545,43 @@ def test_bad_input_to_the_other_mechanics_names_the_field(cls, data, field):
 units_strategy = st.lists(
     st.builds(
         lambda kind, grade, bases, m, contact, blocked, town, limbered: UnitTakingHits(
-            "x", kind, grade, bases, m_hits=m, contact=contact, retreat_blocked=blocked, out_of_town=town,
-            limbered=limbered and kind is ART),
-        st.sampled_from(list(UnitKind)), st.sampled_from(list(Grade)), st.integers(1, 8), st.integers(0, 4),
-        st.sampled_from(list(Contact)), st.booleans(), st.booleans(), st.booleans()),
-    min_size=1, max_size=5,
-).map(lambda us: tuple(UnitTakingHits(f"u{i}", **{k: v for k, v in u.__dict__.items() if k != "id"})
-                       for i, u in enumerate(us)))
+            "x",
+            kind,
+            grade,
+            bases,
+            m_hits=m,
+            contact=contact,
+            retreat_blocked=blocked,
+            out_of_town=town,
+            limbered=limbered and kind is ART,
+        ),
+        st.sampled_from(list(UnitKind)),
+        st.sampled_from(list(Grade)),
+        st.integers(1, 8),
+        st.integers(0, 4),
+        st.sampled_from(list(Contact)),
+        st.booleans(),
+        st.booleans(),
+        st.booleans(),
+    ),
+    min_size=1,
+    max_size=5,
+).map(
+    lambda us: tuple(
+        UnitTakingHits(f"u{i}", **{k: v for k, v in u.__dict__.items() if k != "id"}) for i, u in enumerate(us)
+    )
+)
 
 
 @settings(max_examples=200, deadline=None)
-@given(units=units_strategy, m=st.integers(0, 5), b=st.integers(0, 25), p=st.integers(0, 6),
-       natural=st.integers(0, 4), extra=st.integers(0, 1))
+@given(
+    units=units_strategy,
+    m=st.integers(0, 5),
+    b=st.integers(0, 25),
+    p=st.integers(0, 6),
+    natural=st.integers(0, 4),
+    extra=st.integers(0, 1),
+)
 def test_base_hits_are_conserved_and_morale_stays_on_the_ladder(chart, units, m, b, p, natural, extra):
     result = assault_losses(chart, units, Hits(m=m, b=b, p=p), natural_m=natural, all_out_extra_m=extra)
     assert result.bases_removed + result.unassigned_base_hits == b

@@ -22,8 +22,9 @@ F = BatteryFunction
 
 
 def plan(chart, unit, *functions, will_fire=False, toward_enemy=False):
-    return resolve_battery_functions(chart, BatteryFunctionsInput.planned(unit, functions, will_fire=will_fire,
-                                                                          toward_enemy=toward_enemy))
+    return resolve_battery_functions(
+        chart, BatteryFunctionsInput.planned(unit, functions, will_fire=will_fire, toward_enemy=toward_enemy)
+    )
 
 
 # --- functions a turn ------------------------------------------------------------------------------
@@ -40,15 +41,18 @@ def test_foot_artillery_has_two_functions_and_horse_artillery_three(chart, horse
 # --- the turn so far -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("limbered_now", "used", "at_start"), [
-    (True, (), True),
-    (False, (), False),
-    (False, (F.UNLIMBER,), True),
-    (True, (F.LIMBER,), False),
-    (True, (F.UNLIMBER, F.LIMBER), True),
-    (False, (F.LIMBER, F.MOVE, F.UNLIMBER), False),
-    (False, (F.FIRE,), False),
-])
+@pytest.mark.parametrize(
+    ("limbered_now", "used", "at_start"),
+    [
+        (True, (), True),
+        (False, (), False),
+        (False, (F.UNLIMBER,), True),
+        (True, (F.LIMBER,), False),
+        (True, (F.UNLIMBER, F.LIMBER), True),
+        (False, (F.LIMBER, F.MOVE, F.UNLIMBER), False),
+        (False, (F.FIRE,), False),
+    ],
+)
 def test_a_battery_began_the_turn_as_its_functions_so_far_taken_back_leave_it(limbered_now, used, at_start):
     assert limbered_at_start(battery(limbered=limbered_now, functions_used=used)) is at_start
 
@@ -107,11 +111,14 @@ def test_a_refused_plan_changes_nothing(chart):
         after_battery_functions(unit, refused, (F.FIRE,))
 
 
-@pytest.mark.parametrize(("m_hits", "functions", "toward", "words"), [
-    (4, (F.UNLIMBER,), False, "demoralized battery may not unlimber"),
-    (3, (F.MOVE,), True, "shaken battery will not move toward"),
-    (4, (F.MOVE,), True, "demoralized battery will not move toward"),
-])
+@pytest.mark.parametrize(
+    ("m_hits", "functions", "toward", "words"),
+    [
+        (4, (F.UNLIMBER,), False, "demoralized battery may not unlimber"),
+        (3, (F.MOVE,), True, "shaken battery will not move toward"),
+        (4, (F.MOVE,), True, "demoralized battery will not move toward"),
+    ],
+)
 def test_a_batterys_condition_forbids_what_2_3_forbids(chart, m_hits, functions, toward, words):
     result = plan(chart, battery(limbered=True, m_hits=m_hits), *functions, toward_enemy=toward)
     assert not result.allowed and words in result.problem
@@ -172,11 +179,14 @@ def test_a_battery_after_its_functions_still_knows_how_it_began_the_turn(limbere
 # --- a battery's forced move (5.5) ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("raw", "action", "damage"), [
-    ("limber", BatteryAction.LIMBER, 0),
-    ("limber 1B", BatteryAction.LIMBER, 1),
-    ("abandoned", BatteryAction.ABANDONED, 0),
-])
+@pytest.mark.parametrize(
+    ("raw", "action", "damage"),
+    [
+        ("limber", BatteryAction.LIMBER, 0),
+        ("limber 1B", BatteryAction.LIMBER, 1),
+        ("abandoned", BatteryAction.ABANDONED, 0),
+    ],
+)
 def test_a_battery_response_is_written_as_on_the_chart(raw, action, damage):
     response = BatteryResponse.parse(raw)
     assert (response.action, response.damage) == (action, damage)
@@ -189,15 +199,19 @@ def test_a_malformed_battery_response_is_refused(raw):
         BatteryResponse.parse(raw)
 
 
-@pytest.mark.parametrize(("move", "action", "damage"), [
-    (ForcedMove.DISENGAGE, BatteryAction.LIMBER, 0),
-    (ForcedMove.WITHDRAW, BatteryAction.LIMBER, 0),
-    (ForcedMove.FALL_BACK, BatteryAction.LIMBER, 0),
-    (ForcedMove.RETREAT, BatteryAction.LIMBER, 1),
-    (ForcedMove.ROUT, BatteryAction.ABANDONED, 0),
-])
+@pytest.mark.parametrize(
+    ("move", "action", "damage"),
+    [
+        (ForcedMove.DISENGAGE, BatteryAction.LIMBER, 0),
+        (ForcedMove.WITHDRAW, BatteryAction.LIMBER, 0),
+        (ForcedMove.FALL_BACK, BatteryAction.LIMBER, 0),
+        (ForcedMove.RETREAT, BatteryAction.LIMBER, 1),
+        (ForcedMove.ROUT, BatteryAction.ABANDONED, 0),
+    ],
+)
 def test_a_battery_limbers_for_a_short_move_takes_a_damage_to_retreat_and_is_abandoned_to_rout(
-        chart, move, action, damage):
+    chart, move, action, damage
+):
     """5.5 (R:1654-1658)."""
     response, use = battery_response(chart, move)
     assert (response.action, response.damage) == (action, damage)

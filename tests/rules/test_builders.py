@@ -10,17 +10,12 @@ from republic.rules.assault_sides import AssaultSide, AssaultUnit, Contact
 from republic.rules.assault_table import Struck
 from republic.rules.dice import d10
 from republic.rules.errors import RulesInputError
-from republic.rules.maneuver import (
-    ManeuverAction,
-    ManeuverInput,
-    charge_refusal,
-    commander_class,
-    resolve_maneuver,
-)
+from republic.rules.maneuver import ManeuverAction, ManeuverInput, charge_refusal, commander_class, resolve_maneuver
 from republic.rules.morale import Condition
-from republic.rules.movement import MovementInput, TerrainFeature, resolve_movement_allowance
+from republic.rules.movement import MovementInput, resolve_movement_allowance
 from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.skirmish import SkirmishAttackInput, resolve_skirmish_attack
+from republic.rules.terrain import TerrainFeature
 from republic.rules.troops import Cover, Formation, Grade, Leader, LeaderClass, UnitKind
 from tests.rules.unit_states import battery, brigade
 
@@ -30,7 +25,11 @@ from tests.rules.unit_states import battery, brigade
 def test_a_brigades_move_reads_its_kind_and_grade(chart):
     inputs = MovementInput.of(brigade(kind=UnitKind.CAVALRY_MOUNTED, grade=Grade.VETERAN), charge_bonus=True)
     assert (inputs.kind, inputs.grade, inputs.horse_artillery, inputs.battery_damage) == (
-        UnitKind.CAVALRY_MOUNTED, Grade.VETERAN, False, 0)
+        UnitKind.CAVALRY_MOUNTED,
+        Grade.VETERAN,
+        False,
+        0,
+    )
     result = resolve_movement_allowance(chart, inputs)
     assert (result.normal, result.charge_bonus) == (18.0, 7.0)
 
@@ -47,8 +46,9 @@ def test_a_foot_battery_is_not_horse_artillery(chart):
 
 
 def test_a_formed_brigade_pays_for_its_formation_changes(chart):
-    inputs = MovementInput.of(brigade(), formation_changes=2, formation_changes_in_rough=1,
-                              terrain_within=(TerrainFeature.MEDIUM_FOREST,))
+    inputs = MovementInput.of(
+        brigade(), formation_changes=2, formation_changes_in_rough=1, terrain_within=(TerrainFeature.MEDIUM_FOREST,)
+    )
     assert resolve_movement_allowance(chart, inputs).allowance == 10 - 2 - 2
 
 
@@ -91,8 +91,14 @@ def test_a_formed_unit_has_nothing_to_rally():
 
 
 def test_the_rally_takes_the_leaders_and_the_printed_reading_from_the_table(chart):
-    inputs = RallyInput.of(brigade(m_hits=3), d10(5), Leader.parse("E2"), 9.0, division_leader_hors_de_combat=True,
-                           printed=Condition.RATTLED)
+    inputs = RallyInput.of(
+        brigade(m_hits=3),
+        d10(5),
+        Leader.parse("E2"),
+        9.0,
+        division_leader_hors_de_combat=True,
+        printed=Condition.RATTLED,
+    )
     assert inputs.division_leader_hors_de_combat and inputs.printed is Condition.RATTLED
     assert resolve_rally(chart, inputs).m_hits == 2
 
@@ -119,29 +125,37 @@ def test_a_cautious_commander_costs_one(chart):
 def test_a_commander_hors_de_combat_adds_nothing_either_way(chart):
     """2.5, 4.7: out of action and unable to contribute."""
     for leader in ("E2", "C2"):
-        inputs = ManeuverInput.of(brigade(), d10(5), division_leader=Leader.parse(leader),
-                                  division_leader_hors_de_combat=True)
+        inputs = ManeuverInput.of(
+            brigade(), d10(5), division_leader=Leader.parse(leader), division_leader_hors_de_combat=True
+        )
         assert inputs.division_commander is None
         assert resolve_maneuver(chart, inputs).modified_roll == 5
 
 
 def test_a_replaced_leader_and_acting_together_come_from_the_table(chart):
-    inputs = ManeuverInput.of(brigade(), d10(8), division_leader_replaced=True,
-                              acting_together=ManeuverAction.ADVANCE,
-                              printed=(ManeuverAction.ADVANCE,))
+    inputs = ManeuverInput.of(
+        brigade(),
+        d10(8),
+        division_leader_replaced=True,
+        acting_together=ManeuverAction.ADVANCE,
+        printed=(ManeuverAction.ADVANCE,),
+    )
     assert inputs.division_leader_replaced and inputs.acting_together is ManeuverAction.ADVANCE
     assert inputs.printed == (ManeuverAction.ADVANCE,)
     assert resolve_maneuver(chart, inputs).modified_roll == 8 - 3 + 1
 
 
-@pytest.mark.parametrize(("leader", "hors_de_combat", "expected"), [
-    (None, False, None),
-    (Leader.parse("E1"), False, LeaderClass.ENERGETIC),
-    (Leader.parse("P0"), False, LeaderClass.PROFICIENT),
-    (Leader.parse("C-1"), False, LeaderClass.CAUTIOUS),
-    (Leader.parse("C-1"), True, None),
-    (Leader.parse("E4"), True, None),
-])
+@pytest.mark.parametrize(
+    ("leader", "hors_de_combat", "expected"),
+    [
+        (None, False, None),
+        (Leader.parse("E1"), False, LeaderClass.ENERGETIC),
+        (Leader.parse("P0"), False, LeaderClass.PROFICIENT),
+        (Leader.parse("C-1"), False, LeaderClass.CAUTIOUS),
+        (Leader.parse("C-1"), True, None),
+        (Leader.parse("E4"), True, None),
+    ],
+)
 def test_the_commanders_class_as_the_roll_reads_it(leader, hors_de_combat, expected):
     assert commander_class(leader, hors_de_combat) is expected
 
@@ -165,8 +179,7 @@ def test_a_roll_allowing_any_forward_action_allows_the_charge(forward):
 
 
 def test_a_brigades_marker_attacks_with_its_lowered_skirmisher_type(chart):
-    unit = brigade(grade=Grade.VETERAN, skirmisher_grade=Grade.GREEN, skirmishers_available=2,
-                   skirmishers_deployed=2)
+    unit = brigade(grade=Grade.VETERAN, skirmisher_grade=Grade.GREEN, skirmishers_available=2, skirmishers_deployed=2)
     inputs = SkirmishAttackInput.of(unit, 1.5, d10(9))
     assert inputs.grade is Grade.GREEN
     result = resolve_skirmish_attack(chart, inputs)
@@ -182,12 +195,29 @@ def test_an_average_brigades_marker_reads_the_veteran_line(chart):
 
 
 def test_a_brigade_takes_part_with_its_bases_hits_formation_repeaters_and_markers():
-    unit = brigade(bases=5, bases_start=6, m_hits=2, kind=UnitKind.CAVALRY_DISMOUNTED,
-                   formation=Formation.OPEN_ORDER, repeaters=True, skirmishers_available=4, skirmishers_deployed=3)
+    unit = brigade(
+        bases=5,
+        bases_start=6,
+        m_hits=2,
+        kind=UnitKind.CAVALRY_DISMOUNTED,
+        formation=Formation.OPEN_ORDER,
+        repeaters=True,
+        skirmishers_available=4,
+        skirmishers_deployed=3,
+    )
     taking_part = AssaultUnit.of(unit, Contact.ALL_OUT, Cover.MEDIUM)
-    assert taking_part == AssaultUnit(Grade.AVERAGE, 5, 2, UnitKind.CAVALRY_DISMOUNTED, Contact.ALL_OUT, Cover.MEDIUM,
-                                      open_order=True, repeaters=True, skirmishers_deployed=3,
-                                      skirmishers_available=4)
+    assert taking_part == AssaultUnit(
+        Grade.AVERAGE,
+        5,
+        2,
+        UnitKind.CAVALRY_DISMOUNTED,
+        Contact.ALL_OUT,
+        Cover.MEDIUM,
+        open_order=True,
+        repeaters=True,
+        skirmishers_deployed=3,
+        skirmishers_available=4,
+    )
 
 
 def test_a_battery_takes_part_as_artillery_with_one_base():
@@ -214,8 +244,10 @@ def test_a_side_counts_its_saved_fire_batteries_its_bases_lost_this_turn_and_its
     assert side.struck is Struck.FRONT
 
 
-@pytest.mark.parametrize(("struck", "outflanked", "rear"), [(None, False, False), (Struck.FRONT, False, False),
-                                                            (Struck.FLANK, True, False), (Struck.REAR, False, True)])
+@pytest.mark.parametrize(
+    ("struck", "outflanked", "rear"),
+    [(None, False, False), (Struck.FRONT, False, False), (Struck.FLANK, True, False), (Struck.REAR, False, True)],
+)
 def test_where_the_defender_is_struck_is_the_tables_word(struck, outflanked, rear):
     side = AssaultSide.of(d10(5), ((brigade(), Contact.ALL_OUT, Cover.NONE),), struck=struck)
     assert (side.outflanked, side.rear) == (outflanked, rear)
@@ -232,10 +264,13 @@ def test_a_sides_losses_and_saved_fire_come_through_as_its_die_modifiers(chart):
     """5.4 (R:1587-1594) and the saved fire tactical bonus (4.2): two bases lost this turn, -2; the worst
     unit's one P hit, -1; one battery with saved fire, +1."""
     attackers = ((brigade("att"), Contact.ALL_OUT, Cover.NONE),)
-    defenders = ((brigade("def", bases=4, bases_start=6, base_hits_turn=2, p_hits_turn=1), Contact.ALL_OUT,
-                  Cover.NONE), (battery("guns", saved_fire=True), Contact.ALL_OUT, Cover.NONE))
-    result = resolve_assault_round(chart, AssaultRoundInput(AssaultSide.of(d10(5), attackers),
-                                                            AssaultSide.of(d10(5), defenders)))
+    defenders = (
+        (brigade("def", bases=4, bases_start=6, base_hits_turn=2, p_hits_turn=1), Contact.ALL_OUT, Cover.NONE),
+        (battery("guns", saved_fire=True), Contact.ALL_OUT, Cover.NONE),
+    )
+    result = resolve_assault_round(
+        chart, AssaultRoundInput(AssaultSide.of(d10(5), attackers), AssaultSide.of(d10(5), defenders))
+    )
     labels = {m.label: m.value for m in result.defender.modifiers}
     assert labels["each own base lost this player turn"] == -2
     assert labels["each P hit on the worst single unit this phase"] == -1
@@ -246,13 +281,21 @@ def test_a_unit_takes_the_rounds_hits_with_its_p_hits_so_far_and_a_batterys_dama
     unit = brigade(bases=4, bases_start=6, m_hits=1, p_hits_turn=2)
     taking = UnitTakingHits.of(unit, Contact.GENERAL, natural_m=2, retreat_blocked=True, out_of_town=True)
     assert (taking.id, taking.kind, taking.bases, taking.m_hits, taking.earlier_panic_hits) == (
-        "1st", UnitKind.INFANTRY, 4, 1, 2)
+        "1st",
+        UnitKind.INFANTRY,
+        4,
+        1,
+        2,
+    )
     assert (taking.contact, taking.natural_m, taking.retreat_blocked, taking.out_of_town) == (
-        Contact.GENERAL, 2, True, True)
+        Contact.GENERAL,
+        2,
+        True,
+        True,
+    )
     assert (taking.damage, taking.limbered) == (0, False)
     guns = UnitTakingHits.of(battery(damage=2, limbered=True), Contact.ALL_OUT)
     assert (guns.kind, guns.damage, guns.limbered) == (UnitKind.ARTILLERY, 2, True)
-
 
 
 def test_a_battery_that_fired_or_moved_this_turn_may_not_save_fire(chart):

@@ -54,8 +54,12 @@ def with_value(data, path, value):
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-1000, 1000) | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=8) | st.sampled_from(["", "E9", "2M 9X", "crack", "Rt", "demoralized", "-1"]),
+    st.none()
+    | st.booleans()
+    | st.integers(-1000, 1000)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+    | st.sampled_from(["", "E9", "2M 9X", "crack", "Rt", "demoralized", "-1"]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=6,
 )

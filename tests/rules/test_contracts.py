@@ -54,8 +54,13 @@ def test_leader_values_are_written_class_then_rating():
 
 @pytest.mark.parametrize(
     ("m_hits", "condition"),
-    [(0, Condition.FORMED), (1, Condition.UNFORMED), (2, Condition.RATTLED), (3, Condition.SHAKEN),
-     (4, Condition.DEMORALIZED)],
+    [
+        (0, Condition.FORMED),
+        (1, Condition.UNFORMED),
+        (2, Condition.RATTLED),
+        (3, Condition.SHAKEN),
+        (4, Condition.DEMORALIZED),
+    ],
 )
 def test_morale_ladder_one_step_per_m_hit(m_hits, condition):
     """T23 (R:483-506)."""
@@ -122,8 +127,9 @@ def test_average_unit_routing_out_of_a_rear_assault_a_town_and_across_a_bridge_l
     from republic.rules.panic import PanicInput, resolve_panic
     from republic.rules.troops import Grade
 
-    result = resolve_panic(chart, PanicInput(Grade.AVERAGE, 4, out_of_town=True, across_bridge_or_ford=True,
-                                             away_from_rear_assault=True))
+    result = resolve_panic(
+        chart, PanicInput(Grade.AVERAGE, 4, out_of_town=True, across_bridge_or_ford=True, away_from_rear_assault=True)
+    )
     assert result.move is ForcedMove.ROUT and result.loss == 4
 
 
@@ -135,7 +141,6 @@ def test_veteran_two_panic_hits_withdraw_and_untrained_retreat(chart):
     veteran = resolve_panic(chart, PanicInput(Grade.VETERAN, 2))
     assert (veteran.move, veteran.loss, veteran.provisional) == (ForcedMove.WITHDRAW, 0, False)
     assert resolve_panic(chart, PanicInput(Grade.UNTRAINED, 2)).move is ForcedMove.RETREAT
-
 
 
 @given(st.integers(0, 4), st.integers(0, 12), st.sampled_from(list(MoraleCause)))

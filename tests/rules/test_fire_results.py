@@ -81,12 +81,15 @@ def test_a_battery_with_saved_fire_fires_one_column_left_and_then_has_none(chart
     assert after.fired_this_turn and not after.saved_fire
 
 
-@pytest.mark.parametrize(("target", "options", "field"), [
-    (brigade(), {"packed_skirmishers": True}, "packed_skirmishers"),
-    (battery("target"), {"packed_skirmishers": True}, "packed_skirmishers"),
-    (brigade(), {"moving_cavalry": True}, "moving_cavalry"),
-    (brigade(kind=UnitKind.CAVALRY_DISMOUNTED), {"moving_cavalry": True}, "moving_cavalry"),
-])
+@pytest.mark.parametrize(
+    ("target", "options", "field"),
+    [
+        (brigade(), {"packed_skirmishers": True}, "packed_skirmishers"),
+        (battery("target"), {"packed_skirmishers": True}, "packed_skirmishers"),
+        (brigade(), {"moving_cavalry": True}, "moving_cavalry"),
+        (brigade(kind=UnitKind.CAVALRY_DISMOUNTED), {"moving_cavalry": True}, "moving_cavalry"),
+    ],
+)
 def test_target_flags_the_target_cannot_have_are_refused(target, options, field):
     with pytest.raises(RulesInputError) as error:
         ArtilleryFireInput.of(battery(), (), target, range=5.0, roll=d10(5), **options)
@@ -159,8 +162,10 @@ def test_the_hits_of_the_phase_are_summed_per_unit():
     assert totals == {"a": FireHits("a", 3, 1), "b": FireHits("b", 0, 1)}
 
 
-hits_lists = st.lists(st.builds(FireHits, st.sampled_from(["a", "b", "c"]), st.integers(0, 3), st.integers(0, 3),
-                                st.integers(0, 2)), max_size=8)
+hits_lists = st.lists(
+    st.builds(FireHits, st.sampled_from(["a", "b", "c"]), st.integers(0, 3), st.integers(0, 3), st.integers(0, 2)),
+    max_size=8,
+)
 
 
 @given(hits_lists)
@@ -187,8 +192,7 @@ def test_a_battery_is_a_battery_target_packed_as_it_stands():
 
 
 def test_packed_markers_are_a_target_of_the_brigades_skirmisher_type():
-    unit = brigade(grade=Grade.VETERAN, skirmisher_grade=Grade.GREEN, skirmishers_available=2,
-                   skirmishers_deployed=2)
+    unit = brigade(grade=Grade.VETERAN, skirmisher_grade=Grade.GREEN, skirmishers_available=2, skirmishers_deployed=2)
     target = FireTarget.of(unit, packed_skirmishers=True)
     assert (target.kind, target.skirmisher_type, target.capacity) == (TargetKind.SKIRMISH_MARKER, Grade.GREEN, None)
 
@@ -206,8 +210,9 @@ def test_b_a_unit_hit_earlier_in_the_phase_cannot_absorb_pass_on_to_the_tandem()
 
 def test_one_fire_leaves_m_and_b_on_the_main_target_and_its_share_on_the_tandem(chart):
     """4.5 (R:1255-1259): unit A takes 4M and is wiped out by 3B; unit C takes 2M and the carried-over B."""
-    result = resolve_artillery_hits(chart, ArtilleryHitsInput(Hits(m=4, b=3), FireTarget(bases=2),
-                                                              tandem=FireTarget(bases=3)))
+    result = resolve_artillery_hits(
+        chart, ArtilleryHitsInput(Hits(m=4, b=3), FireTarget(bases=2), tandem=FireTarget(bases=3))
+    )
     waiting = fire_hits(result, {TargetRole.MAIN: "A", TargetRole.TANDEM: "C"})
     assert waiting == (FireHits("A", m=4, b=2), FireHits("C", m=2, b=1))
 
@@ -219,14 +224,16 @@ def test_a_markers_m_wait_on_its_brigade_and_its_b_on_the_brigades_skirmishers(c
 
 
 def test_a_packed_batterys_doubled_hits_wait_on_it_as_m_and_damage(chart):
-    result = resolve_artillery_hits(chart, ArtilleryHitsInput(Hits(m=1, b=1), FireTarget(TargetKind.BATTERY,
-                                                                                         packed_battery=True)))
+    result = resolve_artillery_hits(
+        chart, ArtilleryHitsInput(Hits(m=1, b=1), FireTarget(TargetKind.BATTERY, packed_battery=True))
+    )
     assert fire_hits(result, {TargetRole.MAIN: "bty"}) == (FireHits("bty", m=2, b=2),)
 
 
 def test_a_target_the_fire_left_untouched_has_nothing_waiting(chart):
-    result = resolve_artillery_hits(chart, ArtilleryHitsInput(Hits(m=1), FireTarget(bases=4),
-                                                              adjacent=FireTarget(bases=4)))
+    result = resolve_artillery_hits(
+        chart, ArtilleryHitsInput(Hits(m=1), FireTarget(bases=4), adjacent=FireTarget(bases=4))
+    )
     assert fire_hits(result, {TargetRole.MAIN: "A", TargetRole.ADJACENT: "B"}) == (FireHits("A", m=1),)
 
 
@@ -238,15 +245,20 @@ def test_a_rattled_unit_taking_3m_1b_is_demoralized_with_one_p_hit_and_loses_a_b
     unit = brigade(m_hits=2)
     result = resolve_fire_hits(unit, FireHits("1st", m=3, b=1))
     assert (result.condition_after, result.panic_hits, result.bases_lost, result.bases_after) == (
-        Condition.DEMORALIZED, 1, 1, 5)
+        Condition.DEMORALIZED,
+        1,
+        1,
+        5,
+    )
     after = after_fire_hits(unit, result)
     assert (after.m_hits, after.p_hits_turn, after.bases, after.base_hits_turn) == (4, 1, 5, 1)
 
 
 def test_a_unit_demoralized_at_the_start_of_the_phase_takes_every_m_as_a_p():
     """4.6 example (R:1276-1278)."""
-    after = after_fire_hits(brigade(m_hits=4, p_hits_turn=1), resolve_fire_hits(brigade(m_hits=4),
-                                                                                 FireHits("1st", m=3)))
+    after = after_fire_hits(
+        brigade(m_hits=4, p_hits_turn=1), resolve_fire_hits(brigade(m_hits=4), FireHits("1st", m=3))
+    )
     assert (after.m_hits, after.p_hits_turn) == (4, 4)
 
 
@@ -268,13 +280,16 @@ def test_b_on_a_battery_is_damage_and_never_removes_it():
     assert (after.damage, after.bases, after.abandoned) == (4, 1, False) and after.in_play
 
 
-@pytest.mark.parametrize(("grade", "lowered", "marker_b", "after"), [
-    (Grade.VETERAN, None, 1, Grade.GREEN),
-    (Grade.AVERAGE, None, 1, Grade.GREEN),
-    (Grade.CRACK, None, 2, Grade.GREEN),
-    (Grade.VETERAN, Grade.GREEN, 1, Grade.UNTRAINED),
-    (Grade.GREEN, None, 5, Grade.UNTRAINED),
-])
+@pytest.mark.parametrize(
+    ("grade", "lowered", "marker_b", "after"),
+    [
+        (Grade.VETERAN, None, 1, Grade.GREEN),
+        (Grade.AVERAGE, None, 1, Grade.GREEN),
+        (Grade.CRACK, None, 2, Grade.GREEN),
+        (Grade.VETERAN, Grade.GREEN, 1, Grade.UNTRAINED),
+        (Grade.GREEN, None, 5, Grade.UNTRAINED),
+    ],
+)
 def test_b_on_packed_markers_lower_the_brigades_skirmisher_type(grade, lowered, marker_b, after):
     """4.5 (R:1244-1248): each B drops the unit's skirmishers one level; Veteran to Green with one."""
     unit = brigade(grade=grade, skirmisher_grade=lowered, skirmishers_available=2, skirmishers_deployed=2)
@@ -305,8 +320,9 @@ def test_a_battery_without_saved_fire_has_none_to_lose():
     assert not result.saved_fire_lost and not after_fire_hits(battery(), result).saved_fire
 
 
-@pytest.mark.parametrize("gone", [brigade(destroyed=True, bases=0, bases_start=6), brigade(surrendered=True),
-                                  battery(abandoned=True)])
+@pytest.mark.parametrize(
+    "gone", [brigade(destroyed=True, bases=0, bases_start=6), brigade(surrendered=True), battery(abandoned=True)]
+)
 def test_hits_on_a_unit_already_out_of_play_are_lost(gone):
     result = resolve_fire_hits(gone, FireHits(gone.id, m=2, b=2))
     assert result.lost and "out of play" in result.notes[0]

@@ -27,8 +27,11 @@ from republic.rules.leaders import (
 from republic.rules.results import Provenance
 from republic.rules.troops import Leader
 
-OWN, ADJOINING, SIDE = (CommandRelation.CHAIN_OF_COMMAND, CommandRelation.ADJOINING_SAME_CORPS,
-                        CommandRelation.SAME_SIDE_OTHER)
+OWN, ADJOINING, SIDE = (
+    CommandRelation.CHAIN_OF_COMMAND,
+    CommandRelation.ADJOINING_SAME_CORPS,
+    CommandRelation.SAME_SIDE_OTHER,
+)
 
 # --- class and reach ---------------------------------------------------------------------------------
 
@@ -43,8 +46,14 @@ def test_leader_class_questions_for_maneuver_and_assault(text, e, p, c):
 
 @pytest.mark.parametrize(
     ("rating", "reach"),
-    [(-1, {OWN}), (0, {OWN}), (1, {OWN}), (2, {OWN, ADJOINING}), (3, {OWN, ADJOINING, SIDE}),
-     (4, {OWN, ADJOINING, SIDE})],
+    [
+        (-1, {OWN}),
+        (0, {OWN}),
+        (1, {OWN}),
+        (2, {OWN, ADJOINING}),
+        (3, {OWN, ADJOINING, SIDE}),
+        (4, {OWN, ADJOINING, SIDE}),
+    ],
 )
 def test_a_ratings_rally_bonus_reaches_further_from_two_and_three(rating, reach):
     """2.2 (R:452-476)."""
@@ -72,8 +81,9 @@ def test_double_five_near_a_brigade_that_lost_two_bases_reads_seven_seven(chart)
 
 
 def test_a_roll_that_is_not_a_double_has_no_effect_and_reads_no_table(chart):
-    result = resolve_hors_de_combat(chart, HorsDeCombatInput(Roll((10, 9)), base_hits_within_4=6,
-                                                             enemy_skirmishers_within_4=True))
+    result = resolve_hors_de_combat(
+        chart, HorsDeCombatInput(Roll((10, 9)), base_hits_within_4=6, enemy_skirmishers_within_4=True)
+    )
     assert result.outcome is HorsDeCombatOutcome.NO_EFFECT
     assert not result.double and result.modified_pair is None
     assert result.cells == () and result.modifiers == ()
@@ -170,11 +180,15 @@ def corps_candidates() -> tuple[Candidate, ...]:
 
 def test_fallen_corps_leader_is_replaced_by_the_highest_rated_division_leader(chart):
     result = resolve_leader_replacement(
-        chart, LeaderReplacementInput(LeaderRank.CORPS, Leader.parse("E3"), name="Reynolds",
-                                      candidates=corps_candidates())
+        chart,
+        LeaderReplacementInput(LeaderRank.CORPS, Leader.parse("E3"), name="Reynolds", candidates=corps_candidates()),
     )
     assert (result.name, str(result.leader), result.rank, result.former_rank) == (
-        "Wadsworth", "P2", LeaderRank.CORPS, LeaderRank.DIVISION)
+        "Wadsworth",
+        "P2",
+        LeaderRank.CORPS,
+        LeaderRank.DIVISION,
+    )
     assert result.division_leader_replaced
     assert any("fresh divisional leader" in n for n in result.notes)
 
@@ -185,8 +199,9 @@ def test_fallen_army_leader_goes_to_the_next_rank_even_over_a_better_rated_lower
         Candidate("Sedgwick", LeaderRank.CORPS, Leader.parse("P1")),
         Candidate("Sickles", LeaderRank.CORPS, Leader.parse("E0")),
     )
-    result = resolve_leader_replacement(chart, LeaderReplacementInput(LeaderRank.ARMY, Leader.parse("P1"),
-                                                                      candidates=candidates))
+    result = resolve_leader_replacement(
+        chart, LeaderReplacementInput(LeaderRank.ARMY, Leader.parse("P1"), candidates=candidates)
+    )
     assert result.name == "Sedgwick" and not result.division_leader_replaced
 
 
@@ -195,8 +210,9 @@ def test_a_tie_on_rating_takes_the_first_listed_and_says_who_else_tied(chart):
         Candidate("Ames", LeaderRank.DIVISION, Leader.parse("E2")),
         Candidate("Gibbon", LeaderRank.DIVISION, Leader.parse("E2")),
     )
-    result = resolve_leader_replacement(chart, LeaderReplacementInput(LeaderRank.CORPS, Leader.parse("E3"),
-                                                                      candidates=candidates))
+    result = resolve_leader_replacement(
+        chart, LeaderReplacementInput(LeaderRank.CORPS, Leader.parse("E3"), candidates=candidates)
+    )
     assert result.name == "Ames"
     assert any("Gibbon" in n and "tied" in n for n in result.notes)
 
@@ -208,8 +224,14 @@ def test_a_tie_on_rating_takes_the_first_listed_and_says_who_else_tied(chart):
         (LeaderRank.ARMY, (), "candidates"),
         (LeaderRank.DIVISION, (Candidate("Ames", LeaderRank.DIVISION, Leader.parse("E2")),), "candidates"),
         (LeaderRank.CORPS, (Candidate("Ames", LeaderRank.CORPS, Leader.parse("E2")),), "candidates[0].rank"),
-        (LeaderRank.CORPS, (Candidate("Ames", LeaderRank.DIVISION, Leader.parse("E2")),
-                            Candidate("Meade", LeaderRank.ARMY, Leader.parse("P1"))), "candidates[1].rank"),
+        (
+            LeaderRank.CORPS,
+            (
+                Candidate("Ames", LeaderRank.DIVISION, Leader.parse("E2")),
+                Candidate("Meade", LeaderRank.ARMY, Leader.parse("P1")),
+            ),
+            "candidates[1].rank",
+        ),
     ],
 )
 def test_bad_replacement_input_names_its_field(rank, candidates, field):
@@ -225,14 +247,21 @@ def test_an_empty_candidate_list_is_refused_with_a_reason():
 
 def test_leader_replacement_is_registered_and_decodes_candidates(chart):
     replacement = mechanic("leader_replacement")
-    inputs = decode(replacement.inputs, {
-        "rank": "corps", "leader": "E3",
-        "candidates": [{"name": "Ames", "rank": "division", "leader": "E2"},
-                       {"name": "Barlow", "rank": "division", "leader": "E0"}],
-    })
+    inputs = decode(
+        replacement.inputs,
+        {
+            "rank": "corps",
+            "leader": "E3",
+            "candidates": [
+                {"name": "Ames", "rank": "division", "leader": "E2"},
+                {"name": "Barlow", "rank": "division", "leader": "E0"},
+            ],
+        },
+    )
     assert replacement.resolve(chart, inputs).name == "Ames"
     with pytest.raises(RulesInputError) as err:
-        decode(replacement.inputs, {"rank": "corps", "leader": "E3", "candidates": [{"name": "Ames",
-                                                                                     "rank": "colonel",
-                                                                                     "leader": "E2"}]})
+        decode(
+            replacement.inputs,
+            {"rank": "corps", "leader": "E3", "candidates": [{"name": "Ames", "rank": "colonel", "leader": "E2"}]},
+        )
     assert err.value.field == "candidates[0].rank"

@@ -7,13 +7,7 @@ from hypothesis import strategies as st
 from republic.rules.codec import decode, encode
 from republic.rules.dice import Roll, d10
 from republic.rules.errors import RulesInputError
-from republic.rules.maneuver import (
-    ROLLED_ACTIONS,
-    ManeuverAction,
-    ManeuverInput,
-    maneuver_test,
-    resolve_maneuver,
-)
+from republic.rules.maneuver import ROLLED_ACTIONS, ManeuverAction, ManeuverInput, maneuver_test, resolve_maneuver
 from republic.rules.results import Provenance
 from republic.rules.troops import Grade, Leader, LeaderClass
 
@@ -121,8 +115,9 @@ def test_die_roll_modifiers_add_up(chart, options, total):
 
 
 def test_each_modifier_is_labelled_in_the_rules_words(chart):
-    result = maneuver_test(chart, Grade.AVERAGE, d10(5), m_hits=2, energetic_leaders_within_2=1,
-                           division_leader_replaced=True)
+    result = maneuver_test(
+        chart, Grade.AVERAGE, d10(5), m_hits=2, energetic_leaders_within_2=1, division_leader_replaced=True
+    )
     labels = {m.label: m.value for m in result.modifiers}
     assert labels == {'Each energetic leader within 2"': 2, "Each morale hit (x2)": -2, "Leader just replaced": -3}
 

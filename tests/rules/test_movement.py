@@ -9,22 +9,24 @@ from republic.rules.codec import decode, encode
 from republic.rules.errors import RulesInputError
 from republic.rules.movement import (
     BOX_KEYS,
-    Arm,
-    AssaultMove,
-    Going,
     Ground,
     LeaderMoveInput,
     MovementInput,
-    TerrainEffects,
-    TerrainFeature,
-    TerrainInput,
     movement_allowance,
     resolve_leader_move,
     resolve_movement_allowance,
-    resolve_terrain,
 )
 from republic.rules.results import Provenance
 from republic.rules.scale import GroundScale
+from republic.rules.terrain import (
+    Arm,
+    AssaultMove,
+    Going,
+    TerrainEffects,
+    TerrainFeature,
+    TerrainInput,
+    resolve_terrain,
+)
 from republic.rules.troops import BatteryFunction, Cover, Grade, UnitKind
 
 T = TerrainFeature
@@ -54,8 +56,9 @@ def reach(result, ground):
 )
 def test_foot_moves_ten_and_horse_eighteen_with_their_charge_bonus(chart, kind, horse_artillery, normal, bonus):
     """3.1 (R:605-610): foot 10", horse 18"; charge bonus infantry 4", cavalry 7"; none for artillery."""
-    result = movement_allowance(chart, kind, Grade.VETERAN, horse_artillery=horse_artillery,
-                                charge_bonus=bonus is not None)
+    result = movement_allowance(
+        chart, kind, Grade.VETERAN, horse_artillery=horse_artillery, charge_bonus=bonus is not None
+    )
     assert result.normal == result.allowance == normal
     assert result.charge_bonus == (bonus or 0)
     assert result.with_charge == normal + (bonus or 0)
@@ -81,18 +84,21 @@ def test_using_the_charge_bonus_warns_of_the_end_of_turn_morale_hit(chart):
         (Grade.UNTRAINED, 3, 0, 0),
     ],
 )
-def test_formation_changes_cost_one_inch_trained_four_untrained_and_two_more_in_rough(chart, grade, changes,
-                                                                                      in_rough, left):
+def test_formation_changes_cost_one_inch_trained_four_untrained_and_two_more_in_rough(
+    chart, grade, changes, in_rough, left
+):
     """3.4 (R:719-720, 727-735)."""
-    result = movement_allowance(chart, UnitKind.INFANTRY, grade, formation_changes=changes,
-                                formation_changes_in_rough=in_rough)
+    result = movement_allowance(
+        chart, UnitKind.INFANTRY, grade, formation_changes=changes, formation_changes_in_rough=in_rough
+    )
     assert result.allowance == left
     assert all(m.section == "3.4" for m in result.modifiers)
 
 
 def test_formation_change_deductions_are_named_in_the_rules_words(chart):
-    result = movement_allowance(chart, UnitKind.INFANTRY, Grade.UNTRAINED, formation_changes=2,
-                                formation_changes_in_rough=1)
+    result = movement_allowance(
+        chart, UnitKind.INFANTRY, Grade.UNTRAINED, formation_changes=2, formation_changes_in_rough=1
+    )
     assert {m.label: m.value for m in result.modifiers} == {
         "Untrained formation change (x2)": -8,
         "Formation change in rough": -2,
@@ -111,8 +117,14 @@ def test_deductions_beyond_the_allowance_leave_nothing_and_say_so(chart):
 )
 def test_each_battery_damage_takes_a_quarter_of_the_normal_allowance(chart, damage, horse, changes, left):
     """3.4 (R:730-732)."""
-    result = movement_allowance(chart, UnitKind.ARTILLERY, Grade.VETERAN, horse_artillery=horse,
-                                battery_damage=damage, formation_changes=changes)
+    result = movement_allowance(
+        chart,
+        UnitKind.ARTILLERY,
+        Grade.VETERAN,
+        horse_artillery=horse,
+        battery_damage=damage,
+        formation_changes=changes,
+    )
     assert result.allowance == left
     normal = 18 if horse else 10
     damage_term = next(m for m in result.modifiers if m.label.startswith("Battery damage"))
@@ -120,8 +132,7 @@ def test_each_battery_damage_takes_a_quarter_of_the_normal_allowance(chart, dama
 
 
 @pytest.mark.parametrize(
-    ("scale", "normal", "bonus"),
-    [(GroundScale.SMALL, 7.5, 3), (GroundScale.MEDIUM, 10, 4), (GroundScale.LARGE, 15, 6)],
+    ("scale", "normal", "bonus"), [(GroundScale.SMALL, 7.5, 3), (GroundScale.MEDIUM, 10, 4), (GroundScale.LARGE, 15, 6)]
 )
 def test_distances_follow_the_ground_scale(chart, scale, normal, bonus):
     """1.2 (R:112-118)."""
@@ -130,8 +141,7 @@ def test_distances_follow_the_ground_scale(chart, scale, normal, bonus):
 
 
 def test_modifiers_stay_in_chart_inches_while_the_allowance_is_scaled(chart):
-    result = movement_allowance(chart, UnitKind.INFANTRY, Grade.GREEN, formation_changes=2,
-                                scale=GroundScale.LARGE)
+    result = movement_allowance(chart, UnitKind.INFANTRY, Grade.GREEN, formation_changes=2, scale=GroundScale.LARGE)
     assert result.modifier_total == -2
     assert result.allowance == 12  # (10 - 2) x 1.5
 
@@ -180,11 +190,14 @@ def test_marshland_is_impassable_to_artillery(chart):
 
 def test_crossing_obstacles_costs_their_inches_each_time(chart):
     """Terrain Effects (R:929-934, 947-958): stream bank -3", treeline and hedge -1"."""
-    result = movement_allowance(chart, UnitKind.INFANTRY, Grade.VETERAN,
-                                obstacles_crossed=(T.STREAM_BANK, T.HEDGE, T.STREAM_BANK, T.STONE_WALL))
+    result = movement_allowance(
+        chart, UnitKind.INFANTRY, Grade.VETERAN, obstacles_crossed=(T.STREAM_BANK, T.HEDGE, T.STREAM_BANK, T.STONE_WALL)
+    )
     assert result.allowance == 10 - 3 - 1 - 3
-    assert {m.label: m.value for m in result.modifiers} == {"Crossing stream bank, ravine (x2)": -6,
-                                                            "Crossing hedge": -1}
+    assert {m.label: m.value for m in result.modifiers} == {
+        "Crossing stream bank, ravine (x2)": -6,
+        "Crossing hedge": -1,
+    }
     assert all(m.section == "3.6" for m in result.modifiers)
 
 
@@ -212,13 +225,25 @@ def test_dismounted_cavalry_crosses_a_stone_wall_on_foot(chart):
 
 def test_charge_bonus_is_barred_in_and_across_features_marked_n_a_and_for_cavalry_in_foot_only(chart):
     """Terrain Effects note 2 (R:961-962)."""
-    infantry = movement_allowance(chart, UnitKind.INFANTRY, Grade.VETERAN, charge_bonus=True,
-                                  obstacles_crossed=(T.HEDGE, T.TREELINE), terrain_within=(T.LIGHT_FOREST,))
+    infantry = movement_allowance(
+        chart,
+        UnitKind.INFANTRY,
+        Grade.VETERAN,
+        charge_bonus=True,
+        obstacles_crossed=(T.HEDGE, T.TREELINE),
+        terrain_within=(T.LIGHT_FOREST,),
+    )
     assert infantry.charge_bonus == 4
     assert infantry.charge_bonus_barred_in == (T.HEDGE,)
     assert any("may not be used in or across: hedge" in note for note in infantry.notes)
-    cavalry = movement_allowance(chart, UnitKind.CAVALRY_MOUNTED, Grade.VETERAN, charge_bonus=True,
-                                 obstacles_crossed=(T.TREELINE,), terrain_within=(T.LIGHT_FOREST,))
+    cavalry = movement_allowance(
+        chart,
+        UnitKind.CAVALRY_MOUNTED,
+        Grade.VETERAN,
+        charge_bonus=True,
+        obstacles_crossed=(T.TREELINE,),
+        terrain_within=(T.LIGHT_FOREST,),
+    )
     assert set(cavalry.charge_bonus_barred_in) == {T.TREELINE, T.LIGHT_FOREST}
 
 
@@ -228,8 +253,7 @@ def test_charge_bonus_is_barred_in_and_across_features_marked_n_a_and_for_cavalr
 @pytest.mark.parametrize(("passages", "bonus"), [(0, 4), (1, 4), (2, 0), (3, 0)])
 def test_trained_units_pass_one_unit_free_and_a_second_bars_the_charge_bonus(chart, passages, bonus):
     """3.5 (R:768-771)."""
-    result = movement_allowance(chart, UnitKind.INFANTRY, Grade.AVERAGE, charge_bonus=True,
-                                passages_of_lines=passages)
+    result = movement_allowance(chart, UnitKind.INFANTRY, Grade.AVERAGE, charge_bonus=True, passages_of_lines=passages)
     assert result.charge_bonus == bonus
     assert bool(result.charge_bonus_refused) == (bonus == 0)
     assert result.allowance == 10
@@ -261,8 +285,7 @@ def test_one_more_formation_change_never_leaves_more_movement(chart, kind, grade
 @given(damage=st.integers(0, 6), horse=st.booleans())
 def test_more_battery_damage_never_leaves_more_movement(chart, damage, horse):
     less = movement_allowance(chart, UnitKind.ARTILLERY, Grade.GREEN, horse_artillery=horse, battery_damage=damage)
-    more = movement_allowance(chart, UnitKind.ARTILLERY, Grade.GREEN, horse_artillery=horse,
-                              battery_damage=damage + 1)
+    more = movement_allowance(chart, UnitKind.ARTILLERY, Grade.GREEN, horse_artillery=horse, battery_damage=damage + 1)
     assert 0 <= more.allowance <= less.allowance
 
 
@@ -338,19 +361,23 @@ def test_terrain_rows_read_as_printed(chart, feature, going, assault, impassable
     """Terrain Effects (R:847-961)."""
     effects = chart.entry("terrain", feature.value)[0]
     assert (effects.going, effects.assault_move, effects.impassable_to, effects.spotting_depth) == (
-        going, assault, impassable, depth)
+        going,
+        assault,
+        impassable,
+        depth,
+    )
 
 
 @pytest.mark.parametrize(
     "raw",
     [
         "rough | n/a | - | light",
-        "swampy | n/a | - | light | 1\"",
-        "rough | sometimes | - | light | 1\"",
-        "rough | n/a | infantry | light | 1\"",
-        "rough | n/a | - | 2 | 1\"",
+        'swampy | n/a | - | light | 1"',
+        'rough | sometimes | - | light | 1"',
+        'rough | n/a | infantry | light | 1"',
+        'rough | n/a | - | 2 | 1"',
         "rough | n/a | - | light | deep",
-        "+3\" | n/a | - | light | 1\"",
+        '+3" | n/a | - | light | 1"',
         3,
     ],
 )
@@ -532,8 +559,16 @@ def test_unknown_terrain_feature_is_refused_naming_the_field():
 
 
 def test_the_movement_mechanic_resolves_from_json(chart):
-    inputs = decode(MovementInput, {"kind": "cavalry_mounted", "grade": "veteran", "charge_bonus": True,
-                                    "obstacles_crossed": ["treeline"], "scale": "large"})
+    inputs = decode(
+        MovementInput,
+        {
+            "kind": "cavalry_mounted",
+            "grade": "veteran",
+            "charge_bonus": True,
+            "obstacles_crossed": ["treeline"],
+            "scale": "large",
+        },
+    )
     data = encode(resolve_movement_allowance(chart, inputs))
     assert (data["allowance"], data["charge_bonus"], data["with_charge"]) == (25.5, 10.5, 36)
     assert data["charge_bonus_barred_in"] == ["treeline"]

@@ -240,8 +240,7 @@ def test_a_higher_roll_never_does_worse(chart, grade, face, demoralized):
     assert high.held or not low.held
 
 
-@given(st.lists(st.tuples(st.sampled_from(list(Grade)), st.integers(0, 5)), min_size=1, max_size=6),
-       st.integers(0, 12))
+@given(st.lists(st.tuples(st.sampled_from(list(Grade)), st.integers(0, 5)), min_size=1, max_size=6), st.integers(0, 12))
 def test_deserters_empty_every_worse_grade_before_touching_a_better_one(grades, count):
     units = [unit(str(i), g, b) for i, (g, b) in enumerate(grades)]
     taken, short = allocate_deserters(units, count)
@@ -263,8 +262,7 @@ def test_deserters_within_a_grade_are_spread_one_base_at_a_time():
 
 
 def test_division_panic_test_mechanic_decodes_json(chart):
-    data = {"units": [{"id": "1st brigade", "grade": "green", "bases": 6, "condition": "shaken"}],
-            "internal_roll": 3}
+    data = {"units": [{"id": "1st brigade", "grade": "green", "bases": 6, "condition": "shaken"}], "internal_roll": 3}
     result = resolve_division_panic(chart, decode(DivisionPanicInput, data))
     assert encode(result)["provisional"] is True  # the pass numbers are provisional
     assert result.modified_roll == 3
@@ -277,8 +275,13 @@ def test_division_panic_test_mechanic_decodes_json(chart):
         ({"units": [{"id": "a", "grade": "green", "bases": -1}], "internal_roll": 3}, "units[0].bases"),
         ({"units": [{"id": " ", "grade": "green", "bases": 1}], "internal_roll": 3}, "units[0].id"),
         ({"units": [{"id": "a", "grade": "elite", "bases": 1}], "internal_roll": 3}, "units[0].grade"),
-        ({"units": [{"id": "a", "grade": "green", "bases": 1}, {"id": "a", "grade": "green", "bases": 1}],
-          "internal_roll": 3}, "units[1].id"),
+        (
+            {
+                "units": [{"id": "a", "grade": "green", "bases": 1}, {"id": "a", "grade": "green", "bases": 1}],
+                "internal_roll": 3,
+            },
+            "units[1].id",
+        ),
         ({"units": [{"id": "a", "grade": "green", "bases": 0}], "internal_roll": 3}, "units"),
         ({"units": [{"id": "a", "grade": "green", "bases": 1}]}, "internal_roll"),
         ({"units": [{"id": "a", "grade": "green", "bases": 1}], "adjoining_roll": [3, 4]}, "adjoining_roll"),
@@ -323,8 +326,11 @@ def test_a_division_tests_each_condition_once_per_phase(chart):
 
 
 def test_missing_roll_is_named_so_the_table_can_ask_for_it(chart):
-    inputs = phase([("1st", BROKEN, True), ("2nd-division", STEADY, False)], pairs=[("1st", "2nd-division")],
-                   rolls=[("1st", INTERNAL, 1)])
+    inputs = phase(
+        [("1st", BROKEN, True), ("2nd-division", STEADY, False)],
+        pairs=[("1st", "2nd-division")],
+        rolls=[("1st", INTERNAL, 1)],
+    )
     with pytest.raises(RulesInputError) as err:
         resolve_panic_phase(chart, inputs)
     assert err.value.field == "rolls.2nd-division.adjoining"
@@ -339,8 +345,11 @@ def test_the_table_is_asked_for_round_one_dice_first(chart):
 
 
 def test_a_holding_division_spreads_no_panic(chart):
-    inputs = phase([("1st", STEADY, True), ("2nd", STEADY, False)], pairs=[("1st", "2nd")],
-                   rolls=[("1st", INTERNAL, 10), ("2nd", ADJOINING, 1)])
+    inputs = phase(
+        [("1st", STEADY, True), ("2nd", STEADY, False)],
+        pairs=[("1st", "2nd")],
+        rolls=[("1st", INTERNAL, 10), ("2nd", ADJOINING, 1)],
+    )
     result = resolve_panic_phase(chart, inputs)
     assert len(result.rounds) == 1 and result.panicked == ()
     assert any("unused adjoining roll for 2nd" in note for note in result.notes)
@@ -356,8 +365,9 @@ def phases(draw):
     n = draw(st.integers(1, 6))
     ids = [f"d{i}" for i in range(n)]
     divisions = [(d, draw(st.sampled_from([STEADY, BROKEN])), draw(st.booleans())) for d in ids]
-    pairs = draw(st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids)).filter(lambda p: p[0] != p[1]),
-                          max_size=n * 2))
+    pairs = draw(
+        st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids)).filter(lambda p: p[0] != p[1]), max_size=n * 2)
+    )
     rolls = [(d, trigger, draw(st.integers(1, 10))) for d in ids for trigger in PanicTrigger]
     return phase(divisions, pairs, rolls)
 
@@ -386,23 +396,64 @@ def test_panic_phase_ends_within_two_rounds_per_division_and_tests_no_condition_
 @pytest.mark.parametrize(
     ("data", "field"),
     [
-        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": -1}]}]},
-         "divisions[0].units[0].bases"),
-        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]},
-                        {"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}]}, "divisions[1].id"),
-        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
-          "adjoining": [{"first": "a", "second": "z"}]}, "adjoining[0].second"),
-        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
-          "adjoining": [{"first": "a", "second": "a"}]}, "adjoining[0]"),
-        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
-          "rolls": [{"division": "z", "trigger": "internal", "roll": 3}]}, "rolls[0].division"),
-        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
-          "rolls": [{"division": "a", "trigger": "internal", "roll": 3},
-                    {"division": "a", "trigger": "internal", "roll": 4}]}, "rolls[1]"),
-        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
-          "rolls": [{"division": "a", "trigger": "internal", "roll": [3, 3]}]}, "rolls[0].roll"),
-        ({"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
-          "rolls": [{"division": "a", "trigger": "sideways", "roll": 3}]}, "rolls[0].trigger"),
+        (
+            {"divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": -1}]}]},
+            "divisions[0].units[0].bases",
+        ),
+        (
+            {
+                "divisions": [
+                    {"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]},
+                    {"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]},
+                ]
+            },
+            "divisions[1].id",
+        ),
+        (
+            {
+                "divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+                "adjoining": [{"first": "a", "second": "z"}],
+            },
+            "adjoining[0].second",
+        ),
+        (
+            {
+                "divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+                "adjoining": [{"first": "a", "second": "a"}],
+            },
+            "adjoining[0]",
+        ),
+        (
+            {
+                "divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+                "rolls": [{"division": "z", "trigger": "internal", "roll": 3}],
+            },
+            "rolls[0].division",
+        ),
+        (
+            {
+                "divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+                "rolls": [
+                    {"division": "a", "trigger": "internal", "roll": 3},
+                    {"division": "a", "trigger": "internal", "roll": 4},
+                ],
+            },
+            "rolls[1]",
+        ),
+        (
+            {
+                "divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+                "rolls": [{"division": "a", "trigger": "internal", "roll": [3, 3]}],
+            },
+            "rolls[0].roll",
+        ),
+        (
+            {
+                "divisions": [{"id": "a", "units": [{"id": "u", "grade": "green", "bases": 1}]}],
+                "rolls": [{"division": "a", "trigger": "sideways", "roll": 3}],
+            },
+            "rolls[0].trigger",
+        ),
     ],
 )
 def test_bad_panic_phase_input_names_the_field(data, field):
@@ -436,11 +487,14 @@ def test_demoralized_unit_cannot_desert_more_bases_than_it_has(chart):
     assert result.deserters == 1 and result.bases_after == 0 and result.level == 4
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"grade": "green", "panic_hits": 0, "bases": 3}, "panic_hits"),
-    ({"grade": "green", "panic_hits": 2, "bases": 0}, "bases"),
-    ({"grade": "green", "panic_hits": 2, "bases": 3, "kind": "zeppelin"}, "kind"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"grade": "green", "panic_hits": 0, "bases": 3}, "panic_hits"),
+        ({"grade": "green", "panic_hits": 2, "bases": 0}, "bases"),
+        ({"grade": "green", "panic_hits": 2, "bases": 3, "kind": "zeppelin"}, "kind"),
+    ],
+)
 def test_bad_demoralized_panic_input_names_the_field(data, field):
     with pytest.raises(RulesInputError) as err:
         decode(DemoralizedPanicInput, data)

@@ -5,22 +5,12 @@ unit after its division panicked, and the panic phase fed from unit states."""
 import pytest
 
 from republic.rules.dice import d10
-from republic.rules.division_panic import (
-    DivisionUnit,
-    PanicTrigger,
-    after_division_panic,
-    division_panic_test,
-)
+from republic.rules.division_panic import DivisionUnit, PanicTrigger, after_division_panic, division_panic_test
 from republic.rules.errors import RulesInputError
 from republic.rules.fire_results import FireHits, after_fire_hits, resolve_fire_hits
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import Condition
-from republic.rules.panic import (
-    DemoralizedPanicInput,
-    after_demoralized_panic,
-    battery_fate,
-    resolve_demoralized_panic,
-)
+from republic.rules.panic import DemoralizedPanicInput, after_demoralized_panic, battery_fate, resolve_demoralized_panic
 from republic.rules.panic_phase import DivisionPair, PanicPhaseInput, PhaseDivision, PhaseRoll, resolve_panic_phase
 from republic.rules.results import Provenance
 from republic.rules.scale import GroundScale
@@ -56,9 +46,10 @@ def test_a_battery_limbering_for_a_short_move_needs_no_word(chart, move):
     assert battery_fate(chart, UnitKind.ARTILLERY, move) == (False, [], [])
 
 
-@pytest.mark.parametrize(("kind", "move"), [(UnitKind.INFANTRY, ForcedMove.ROUT),
-                                            (UnitKind.CAVALRY_MOUNTED, ForcedMove.ROUT),
-                                            (UnitKind.ARTILLERY, None)])
+@pytest.mark.parametrize(
+    ("kind", "move"),
+    [(UnitKind.INFANTRY, ForcedMove.ROUT), (UnitKind.CAVALRY_MOUNTED, ForcedMove.ROUT), (UnitKind.ARTILLERY, None)],
+)
 def test_only_a_battery_that_moves_has_a_fate(chart, kind, move):
     assert battery_fate(chart, kind, move) == (False, [], [])
 
@@ -73,11 +64,9 @@ def test_a_batterys_fate_follows_the_charts_battery_forced_moves(chart):
 
 
 def test_the_test_of_a_unit_as_it_stands_reads_its_p_hits_of_the_turn():
-    unit = brigade(grade=Grade.GREEN, bases=5, bases_start=6, m_hits=4, p_hits_turn=3,
-                   kind=UnitKind.CAVALRY_MOUNTED)
+    unit = brigade(grade=Grade.GREEN, bases=5, bases_start=6, m_hits=4, p_hits_turn=3, kind=UnitKind.CAVALRY_MOUNTED)
     inputs = DemoralizedPanicInput.of(unit, GroundScale.LARGE, out_of_town=True)
-    assert (inputs.grade, inputs.panic_hits, inputs.bases, inputs.kind) == (Grade.GREEN, 3, 5,
-                                                                          UnitKind.CAVALRY_MOUNTED)
+    assert (inputs.grade, inputs.panic_hits, inputs.bases, inputs.kind) == (Grade.GREEN, 3, 5, UnitKind.CAVALRY_MOUNTED)
     assert inputs.scale is GroundScale.LARGE and inputs.out_of_town and not inputs.across_bridge_or_ford
 
 
@@ -120,8 +109,9 @@ def test_loss_modifiers_add_deserters_to_a_routing_unit(chart):
     """6.3: out of town and across a ford, +1B each."""
     unit = brigade(grade=Grade.AVERAGE, m_hits=4, p_hits_turn=4)
     plain = resolve_demoralized_panic(chart, DemoralizedPanicInput.of(unit))
-    worse = resolve_demoralized_panic(chart, DemoralizedPanicInput.of(unit, out_of_town=True,
-                                                                      across_bridge_or_ford=True))
+    worse = resolve_demoralized_panic(
+        chart, DemoralizedPanicInput.of(unit, out_of_town=True, across_bridge_or_ford=True)
+    )
     assert plain.move is ForcedMove.ROUT
     assert worse.deserters == plain.deserters + 2
     assert after_demoralized_panic(unit, worse).bases == unit.bases - worse.deserters
@@ -171,15 +161,24 @@ def test_a_horse_unit_moves_double_in_the_games_scale(chart):
 
 
 def test_a_unit_in_play_is_seen_with_its_bases_condition_and_move_of_the_turn():
-    unit = brigade("2nd", grade=Grade.GREEN, bases=5, bases_start=6, m_hits=3, forced_move=ForcedMove.FALL_BACK,
-                   kind=UnitKind.CAVALRY_DISMOUNTED)
+    unit = brigade(
+        "2nd",
+        grade=Grade.GREEN,
+        bases=5,
+        bases_start=6,
+        m_hits=3,
+        forced_move=ForcedMove.FALL_BACK,
+        kind=UnitKind.CAVALRY_DISMOUNTED,
+    )
     seen = DivisionUnit.of(unit)
-    assert seen == DivisionUnit("2nd", Grade.GREEN, 5, Condition.SHAKEN, UnitKind.CAVALRY_DISMOUNTED,
-                                ForcedMove.FALL_BACK)
+    assert seen == DivisionUnit(
+        "2nd", Grade.GREEN, 5, Condition.SHAKEN, UnitKind.CAVALRY_DISMOUNTED, ForcedMove.FALL_BACK
+    )
 
 
-@pytest.mark.parametrize("gone", [brigade(destroyed=True, m_hits=4), brigade(surrendered=True, m_hits=4),
-                                  battery(abandoned=True, m_hits=4)])
+@pytest.mark.parametrize(
+    "gone", [brigade(destroyed=True, m_hits=4), brigade(surrendered=True, m_hits=4), battery(abandoned=True, m_hits=4)]
+)
 def test_a_unit_out_of_play_has_no_bases_but_its_last_condition_still_counts(chart, gone):
     """6.3 (R:1888-1890): destroyed and surrendered units still count if they were last demoralized."""
     seen = DivisionUnit.of(gone)
@@ -203,8 +202,9 @@ def routing_division(chart):
         "broken": brigade("broken", bases=3, m_hits=4),
         "guns": battery("guns", grade=Grade.VETERAN),
     }
-    result = division_panic_test(chart, tuple(DivisionUnit.of(u) for u in units.values()),
-                                 {PanicTrigger.INTERNAL: d10(1)})
+    result = division_panic_test(
+        chart, tuple(DivisionUnit.of(u) for u in units.values()), {PanicTrigger.INTERNAL: d10(1)}
+    )
     assert result.panicked and result.move is ForcedMove.ROUT and result.loss_number == 1
     return units, {outcome.id: outcome for outcome in result.units}
 
@@ -253,8 +253,11 @@ def test_a_battery_of_a_routing_division_is_abandoned(chart):
 
 def test_a_battery_of_a_retreating_division_is_not_abandoned(chart):
     guns = battery("guns", grade=Grade.VETERAN)
-    result = division_panic_test(chart, (DivisionUnit.of(brigade("vet", grade=Grade.VETERAN)), DivisionUnit.of(guns)),
-                                 {PanicTrigger.INTERNAL: d10(1)})
+    result = division_panic_test(
+        chart,
+        (DivisionUnit.of(brigade("vet", grade=Grade.VETERAN)), DivisionUnit.of(guns)),
+        {PanicTrigger.INTERNAL: d10(1)},
+    )
     outcome = next(o for o in result.units if o.id == "guns")
     assert result.move is ForcedMove.RETREAT and not outcome.abandoned
     after = after_division_panic(guns, outcome)
@@ -283,9 +286,14 @@ def test_a_destroyed_units_p4_event_makes_its_division_test_and_a_failure_spread
     first = division("1st div", brigade("a"), destroyed)
     second = division("2nd div", brigade("b", grade=Grade.CRACK))
     assert first.internal and not second.internal
-    result = resolve_panic_phase(chart, PanicPhaseInput(
-        (first, second), (DivisionPair("1st div", "2nd div"),),
-        (PhaseRoll("1st div", PanicTrigger.INTERNAL, d10(1)), PhaseRoll("2nd div", PanicTrigger.ADJOINING, d10(9)))))
+    result = resolve_panic_phase(
+        chart,
+        PanicPhaseInput(
+            (first, second),
+            (DivisionPair("1st div", "2nd div"),),
+            (PhaseRoll("1st div", PanicTrigger.INTERNAL, d10(1)), PhaseRoll("2nd div", PanicTrigger.ADJOINING, d10(9))),
+        ),
+    )
     assert [[t.division for t in r.tests] for r in result.rounds] == [["1st div"], ["2nd div"]]
     assert result.panicked == ("1st div",)
 
@@ -298,8 +306,11 @@ def test_a_battery_with_saved_fire_that_retreats_with_its_division_loses_it(char
     from tests.rules.unit_states import battery, brigade
 
     guns = battery("guns", grade=Grade.VETERAN, saved_fire=True)
-    result = division_panic_test(chart, (DivisionUnit.of(brigade("vet", grade=Grade.VETERAN)), DivisionUnit.of(guns)),
-                                 {PanicTrigger.INTERNAL: d10(1)})
+    result = division_panic_test(
+        chart,
+        (DivisionUnit.of(brigade("vet", grade=Grade.VETERAN)), DivisionUnit.of(guns)),
+        {PanicTrigger.INTERNAL: d10(1)},
+    )
     outcome = next(o for o in result.units if o.id == "guns")
     assert outcome.move is ForcedMove.RETREAT
     assert not after_division_panic(guns, outcome).saved_fire

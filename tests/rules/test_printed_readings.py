@@ -104,21 +104,26 @@ def test_an_overlaid_band_table_is_one_open_band_for_any_number(chart):
         assert value == -1 and use.key == "any number" and use.provenance is Provenance.PRINTED
 
 
-@pytest.mark.parametrize(("low", "high", "label"), [(None, None, "any number"), (None, 11, "11 or less"),
-                                                    (87, None, "87 or more"), (25, 25, "25"), (3, 8, "3 to 8")])
+@pytest.mark.parametrize(
+    ("low", "high", "label"),
+    [(None, None, "any number"), (None, 11, "11 or less"), (87, None, "87 or more"), (25, 25, "25"), (3, 8, "3 to 8")],
+)
 def test_a_band_is_labelled_by_its_ends(low, high, label):
     assert Band(low, high, Cell(0, Provenance.PROVISIONAL)).label() == label
 
 
-@pytest.mark.parametrize(("table", "raw"), [
-    ("panic_index", "X 3"),
-    ("panic_pass", "six"),
-    ("panic_pass", True),
-    ("assault_pitched_battle", "attacker carry"),
-    ("assault_defender_advantage", "defender break off"),
-    ("battery_forced_move", "limber 1M"),
-    ("artillery", "2P"),
-])
+@pytest.mark.parametrize(
+    ("table", "raw"),
+    [
+        ("panic_index", "X 3"),
+        ("panic_pass", "six"),
+        ("panic_pass", True),
+        ("assault_pitched_battle", "attacker carry"),
+        ("assault_defender_advantage", "defender break off"),
+        ("battery_forced_move", "limber 1M"),
+        ("artillery", "2P"),
+    ],
+)
 def test_a_bad_printed_value_is_refused_naming_its_table(chart, table, raw):
     with pytest.raises(ChartError) as error:
         chart.overlay({table: raw})
@@ -152,8 +157,9 @@ def test_a_printed_panic_index_cell_still_takes_the_loss_modifiers_of_a_retreat(
 def test_a_printed_fall_back_takes_no_loss_modifiers(chart):
     """6.3: the +1B are for a unit retreating or routing only."""
     printed = chart.overlay({"panic_index": "F 1"})
-    result = resolve_demoralized_panic(printed, DemoralizedPanicInput(Grade.AVERAGE, 2, 6, out_of_town=True,
-                                                                      across_bridge_or_ford=True))
+    result = resolve_demoralized_panic(
+        printed, DemoralizedPanicInput(Grade.AVERAGE, 2, 6, out_of_town=True, across_bridge_or_ford=True)
+    )
     assert (result.move, result.deserters, result.modifiers) == (ForcedMove.FALL_BACK, 1, ())
 
 
@@ -190,13 +196,15 @@ def test_a_printed_pass_number_decides_the_division_panic_test(chart):
 def pitched_round(chart, attacker_face=5, defender_face=5, attackers=None, defenders=None):
     attackers = attackers or (AssaultUnit(Grade.AVERAGE, 4),)
     defenders = defenders or (AssaultUnit(Grade.AVERAGE, 4),)
-    return resolve_assault_round(chart, AssaultRoundInput(AssaultSide(d10(attacker_face), attackers),
-                                                          AssaultSide(d10(defender_face), defenders)))
+    return resolve_assault_round(
+        chart, AssaultRoundInput(AssaultSide(d10(attacker_face), attackers), AssaultSide(d10(defender_face), defenders))
+    )
 
 
 @pytest.mark.parametrize(("attacker", "defender"), [(1, 10), (5, 5), (10, 1)])
-def test_a_printed_assault_outcome_over_the_three_columns_is_the_outcome_whatever_the_difference(chart, attacker,
-                                                                                               defender):
+def test_a_printed_assault_outcome_over_the_three_columns_is_the_outcome_whatever_the_difference(
+    chart, attacker, defender
+):
     printed = chart.overlay(dict.fromkeys(COLUMN_TABLES, "defender 2P carry"))
     result = pitched_round(printed, attacker, defender)
     assert result.outcome == AssaultOutcome(OutcomeSide.DEFENDER, Hits(p=2), OutcomeAction.CARRY)
@@ -239,8 +247,16 @@ def test_a_printed_win_with_a_won_natural_roll_in_an_all_out_assault_is_a_win_wi
 
 
 def rally(chart, printed, **overrides):
-    fields = {"grade": Grade.GREEN, "m_hits": 2, "roll": d10(6), "division_leader": Leader.parse("P0"),
-              "division_leader_distance": 2.0, "bases_at_start": 8, "bases_now": 6, "printed": printed}
+    fields = {
+        "grade": Grade.GREEN,
+        "m_hits": 2,
+        "roll": d10(6),
+        "division_leader": Leader.parse("P0"),
+        "division_leader_distance": 2.0,
+        "bases_at_start": 8,
+        "bases_now": 6,
+        "printed": printed,
+    }
     return resolve_rally(chart, RallyInput(**{**fields, **overrides}))
 
 
@@ -322,22 +338,27 @@ def test_an_overlaid_maneuver_table_is_read_like_the_stored_one(chart):
 
 
 def test_a_printed_block_decides_whatever_the_die_shows(chart):
-    inputs = SkirmishBlocksInput((
-        BlockAttempt("a", Grade.CRACK, "x", d10(10), printed=False),
-        BlockAttempt("b", Grade.UNTRAINED, "y", d10(1), printed=True),
-        BlockAttempt("c", Grade.GREEN, "z", d10(10)),
-    ))
+    inputs = SkirmishBlocksInput(
+        (
+            BlockAttempt("a", Grade.CRACK, "x", d10(10), printed=False),
+            BlockAttempt("b", Grade.UNTRAINED, "y", d10(1), printed=True),
+            BlockAttempt("c", Grade.GREEN, "z", d10(10)),
+        )
+    )
     result = resolve_skirmish_blocks(chart, inputs)
     assert [a.blocked for a in result.attempts] == [False, True, True]
     assert result.blocked == ("y", "z")
-    assert [(c.provenance, c.value) for c in result.cells[:2]] == [(Provenance.PRINTED, "not blocked"),
-                                                                  (Provenance.PRINTED, "blocked")]
+    assert [(c.provenance, c.value) for c in result.cells[:2]] == [
+        (Provenance.PRINTED, "not blocked"),
+        (Provenance.PRINTED, "blocked"),
+    ]
     assert result.cells[2].provenance is Provenance.PROVISIONAL
 
 
-@pytest.mark.parametrize(("verdict", "hit", "fled"), [(SkirmishVerdict.HIT, True, False),
-                                                      (SkirmishVerdict.MISS, False, False),
-                                                      (SkirmishVerdict.FLEE, False, True)])
+@pytest.mark.parametrize(
+    ("verdict", "hit", "fled"),
+    [(SkirmishVerdict.HIT, True, False), (SkirmishVerdict.MISS, False, False), (SkirmishVerdict.FLEE, False, True)],
+)
 def test_a_printed_skirmish_attack_verdict_stands_whatever_the_die(chart, verdict, hit, fled):
     result = resolve_skirmish_attack(chart, SkirmishAttackInput(Grade.GREEN, 3.0, d10(5), printed=verdict))
     assert (result.hit, result.m_hits, result.fled) == (hit, int(hit), fled)
@@ -348,8 +369,9 @@ def test_a_printed_skirmish_attack_verdict_stands_whatever_the_die(chart, verdic
 
 
 def test_a_printed_hit_on_a_roll_of_one_scores_the_m(chart):
-    result = resolve_skirmish_attack(chart, SkirmishAttackInput(Grade.UNTRAINED, 1.0, d10(1),
-                                                                printed=SkirmishVerdict.HIT))
+    result = resolve_skirmish_attack(
+        chart, SkirmishAttackInput(Grade.UNTRAINED, 1.0, d10(1), printed=SkirmishVerdict.HIT)
+    )
     assert result.hit and not result.fled and result.m_hits == 1
 
 
@@ -371,6 +393,7 @@ def test_a_marker_that_fled_returns_to_its_brigade(chart):
 
 def test_a_marker_flees_no_further_than_none_out():
     unit = brigade(grade=Grade.GREEN, skirmishers_available=2)
-    fled = resolve_skirmish_attack(load_chart(SHIPPED), SkirmishAttackInput.of(unit, 1.0, d10(1),
-                                                                               printed=SkirmishVerdict.FLEE))
+    fled = resolve_skirmish_attack(
+        load_chart(SHIPPED), SkirmishAttackInput.of(unit, 1.0, d10(1), printed=SkirmishVerdict.FLEE)
+    )
     assert after_skirmish_attack(unit, fled).skirmishers_deployed == 0

@@ -12,14 +12,7 @@ from republic.rules.dice import Roll, d10
 from republic.rules.errors import RulesInputError
 from republic.rules.leaders import CommandRelation
 from republic.rules.morale import Condition
-from republic.rules.rally import (
-    RallyInput,
-    RallyLeader,
-    distance_modifier,
-    lost_percent,
-    rally_outcome,
-    resolve_rally,
-)
+from republic.rules.rally import RallyInput, RallyLeader, distance_modifier, lost_percent, rally_outcome, resolve_rally
 from republic.rules.results import Provenance
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, Leader
@@ -167,8 +160,18 @@ def test_other_leaders_give_their_rally_bonus_only_within_their_ratings_reach(ch
 
 @pytest.mark.parametrize(
     ("start", "now", "percent", "modifier"),
-    [(8, 8, 0, 0), (8, 7, 12, -1), (4, 3, 25, -2), (8, 6, 25, -2), (3, 2, 33, -2), (8, 5, 37, -3), (2, 1, 50, -4),
-     (3, 1, 66, -5), (4, 1, 75, -6), (8, 1, 87, -7)],
+    [
+        (8, 8, 0, 0),
+        (8, 7, 12, -1),
+        (4, 3, 25, -2),
+        (8, 6, 25, -2),
+        (3, 2, 33, -2),
+        (8, 5, 37, -3),
+        (2, 1, 50, -4),
+        (3, 1, 66, -5),
+        (4, 1, 75, -6),
+        (8, 1, 87, -7),
+    ],
 )
 def test_bases_lost_give_a_whole_percent_and_its_band(chart, start, now, percent, modifier):
     assert lost_percent(start, now) == percent
@@ -177,8 +180,9 @@ def test_bases_lost_give_a_whole_percent_and_its_band(chart, start, now, percent
     assert result.modifier_total == modifier
 
 
-@pytest.mark.parametrize(("damage", "percent", "modifier"), [(0, 0, 0), (1, 20, -1), (2, 40, -3), (3, 60, -4),
-                                                              (4, 80, -6)])
+@pytest.mark.parametrize(
+    ("damage", "percent", "modifier"), [(0, 0, 0), (1, 20, -1), (2, 40, -3), (3, 60, -4), (4, 80, -6)]
+)
 def test_each_battery_damage_counts_as_twenty_percent_lost(chart, damage, percent, modifier):
     """R:569-570."""
     result = resolve_rally(chart, rally_input(bases_at_start=None, bases_now=None, battery_damage=damage))
@@ -188,16 +192,21 @@ def test_each_battery_damage_counts_as_twenty_percent_lost(chart, damage, percen
 
 
 def test_demoralized_unit_below_the_lowest_number_stays_demoralized_and_says_so(chart):
-    result = resolve_rally(chart, rally_input(m_hits=4, roll=d10(1), division_leader=Leader.parse("C-1"),
-                                              division_leader_distance=30.0, bases_now=1))
+    result = resolve_rally(
+        chart,
+        rally_input(
+            m_hits=4, roll=d10(1), division_leader=Leader.parse("C-1"), division_leader_distance=30.0, bases_now=1
+        ),
+    )
     assert result.new_number < result.old_number
     assert result.condition_after is Condition.DEMORALIZED and result.m_hits == 4
     assert any("stays Demoralized" in n for n in result.notes)
 
 
 def test_a_unit_can_rally_all_the_way_to_formed(chart):
-    result = resolve_rally(chart, rally_input(grade=Grade.CRACK, m_hits=4, roll=d10(10), bases_now=8,
-                                              division_leader=Leader.parse("E4")))
+    result = resolve_rally(
+        chart, rally_input(grade=Grade.CRACK, m_hits=4, roll=d10(10), bases_now=8, division_leader=Leader.parse("E4"))
+    )
     assert result.condition_after is Condition.FORMED and result.m_hits == 0
 
 
@@ -283,8 +292,15 @@ def test_rally_results_stay_on_the_ladder_and_never_worsen_with_a_higher_die(
     chart, grade, m_hits, face, rating, fallen, distance, lost
 ):
     leader = Leader.parse(f"P{rating}")
-    common = {"grade": grade, "m_hits": m_hits, "division_leader": leader, "division_leader_hors_de_combat": fallen,
-              "division_leader_distance": distance, "bases_at_start": 8, "bases_now": 8 - lost}
+    common = {
+        "grade": grade,
+        "m_hits": m_hits,
+        "division_leader": leader,
+        "division_leader_hors_de_combat": fallen,
+        "division_leader_distance": distance,
+        "bases_at_start": 8,
+        "bases_now": 8 - lost,
+    }
     low = resolve_rally(chart, RallyInput(roll=d10(face), **common))
     high = resolve_rally(chart, RallyInput(roll=d10(face + 1), **common))
     assert 0 <= low.m_hits <= 4 and 0 <= high.m_hits <= 4
@@ -339,8 +355,15 @@ def test_a_battery_with_all_its_strength_lost_cannot_rally(chart):
     ],
 )
 def test_decoding_rally_input_names_the_field_that_does_not_fit(data, field):
-    base = {"grade": "green", "m_hits": 2, "roll": 6, "division_leader": "P0", "division_leader_distance": 2,
-            "bases_at_start": 8, "bases_now": 6}
+    base = {
+        "grade": "green",
+        "m_hits": 2,
+        "roll": 6,
+        "division_leader": "P0",
+        "division_leader_distance": 2,
+        "bases_at_start": 8,
+        "bases_now": 6,
+    }
     with pytest.raises(RulesInputError) as err:
         decode(RallyInput, {**base, **data})
     assert err.value.field == field
@@ -348,6 +371,16 @@ def test_decoding_rally_input_names_the_field_that_does_not_fit(data, field):
 
 def test_rally_is_registered_and_resolves_decoded_input(chart):
     rally = mechanic("rally")
-    inputs = decode(rally.inputs, {"grade": "green", "m_hits": 2, "roll": 4, "division_leader": "P0",
-                                   "division_leader_distance": 2, "bases_at_start": 4, "bases_now": 3})
+    inputs = decode(
+        rally.inputs,
+        {
+            "grade": "green",
+            "m_hits": 2,
+            "roll": 4,
+            "division_leader": "P0",
+            "division_leader_distance": 2,
+            "bases_at_start": 4,
+            "bases_now": 3,
+        },
+    )
     assert rally.resolve(chart, inputs).condition_after is Condition.RATTLED

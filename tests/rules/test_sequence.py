@@ -29,11 +29,19 @@ from republic.rules.sequence import (
 def test_one_player_turn_runs_the_steps_of_1_7_in_order():
     """R:356-385."""
     assert [s.key for s in STEPS] == [
-        StepKey.MESSAGES, StepKey.RALLY, StepKey.REPLACE_LEADERS,
+        StepKey.MESSAGES,
+        StepKey.RALLY,
+        StepKey.REPLACE_LEADERS,
         StepKey.MOVE,
-        StepKey.SKIRMISH, StepKey.ARTILLERY_FIRE, StepKey.FIRE_HORS_DE_COMBAT, StepKey.DEMORALIZED_PANIC,
-        StepKey.ASSAULTS, StepKey.ASSAULT_HORS_DE_COMBAT, StepKey.CHARGE_DISORDER,
-        StepKey.INTERNAL_PANIC, StepKey.ADJOINING_PANIC,
+        StepKey.SKIRMISH,
+        StepKey.ARTILLERY_FIRE,
+        StepKey.FIRE_HORS_DE_COMBAT,
+        StepKey.DEMORALIZED_PANIC,
+        StepKey.ASSAULTS,
+        StepKey.ASSAULT_HORS_DE_COMBAT,
+        StepKey.CHARGE_DISORDER,
+        StepKey.INTERNAL_PANIC,
+        StepKey.ADJOINING_PANIC,
     ]
 
 
@@ -51,8 +59,14 @@ def test_every_step_says_who_acts_where_the_rule_is_and_what_to_do(step):
 
 @pytest.mark.parametrize(
     ("key", "actor"),
-    [(StepKey.MESSAGES, Actor.DEFENDER), (StepKey.RALLY, Actor.ATTACKER), (StepKey.MOVE, Actor.ATTACKER),
-     (StepKey.SKIRMISH, Actor.BOTH), (StepKey.CHARGE_DISORDER, Actor.ATTACKER), (StepKey.INTERNAL_PANIC, Actor.BOTH)],
+    [
+        (StepKey.MESSAGES, Actor.DEFENDER),
+        (StepKey.RALLY, Actor.ATTACKER),
+        (StepKey.MOVE, Actor.ATTACKER),
+        (StepKey.SKIRMISH, Actor.BOTH),
+        (StepKey.CHARGE_DISORDER, Actor.ATTACKER),
+        (StepKey.INTERNAL_PANIC, Actor.BOTH),
+    ],
 )
 def test_who_acts_follows_1_7(key, actor):
     assert step_for(key).actor is actor

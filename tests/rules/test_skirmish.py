@@ -90,13 +90,16 @@ def test_average_markers_read_the_veteran_line():
     assert lowered_type(Grade.AVERAGE, 1) is Grade.GREEN
 
 
-@pytest.mark.parametrize(("grade", "hits", "after"), [
-    (Grade.CRACK, 1, Grade.VETERAN),
-    (Grade.CRACK, 2, Grade.GREEN),
-    (Grade.GREEN, 1, Grade.UNTRAINED),
-    (Grade.UNTRAINED, 1, Grade.UNTRAINED),
-    (Grade.VETERAN, 0, Grade.VETERAN),
-])
+@pytest.mark.parametrize(
+    ("grade", "hits", "after"),
+    [
+        (Grade.CRACK, 1, Grade.VETERAN),
+        (Grade.CRACK, 2, Grade.GREEN),
+        (Grade.GREEN, 1, Grade.UNTRAINED),
+        (Grade.UNTRAINED, 1, Grade.UNTRAINED),
+        (Grade.VETERAN, 0, Grade.VETERAN),
+    ],
+)
 def test_each_b_on_a_packed_marker_lowers_the_type_one_line(chart, grade, hits, after):
     result = resolve_skirmisher_degrade(chart, SkirmisherDegradeInput(grade, hits))
     assert result.type_after is after
@@ -122,10 +125,10 @@ def block(blocker, grade, target, face):
 
 def test_a_block_succeeds_on_the_number_or_above(chart):
     needed = chart.entry("skirmish_block", "veteran")[0]
-    result = resolve_skirmish_blocks(chart, SkirmishBlocksInput((
-        block("d1", Grade.VETERAN, "a1", needed),
-        block("d2", Grade.VETERAN, "a2", needed - 1),
-    )))
+    result = resolve_skirmish_blocks(
+        chart,
+        SkirmishBlocksInput((block("d1", Grade.VETERAN, "a1", needed), block("d2", Grade.VETERAN, "a2", needed - 1))),
+    )
     assert [a.blocked for a in result.attempts] == [True, False]
     assert result.blocked == ("a1",)
     assert all(a.needed == needed for a in result.attempts)
@@ -134,11 +137,16 @@ def test_a_block_succeeds_on_the_number_or_above(chart):
 
 def test_several_defenders_may_try_one_attacker_and_one_success_blocks_it(chart):
     needed = chart.entry("skirmish_block", "green")[0]
-    result = resolve_skirmish_blocks(chart, SkirmishBlocksInput((
-        block("d1", Grade.GREEN, "a1", needed - 1),
-        block("d2", Grade.GREEN, "a1", needed),
-        block("d3", Grade.CRACK, "a1", 10),
-    )))
+    result = resolve_skirmish_blocks(
+        chart,
+        SkirmishBlocksInput(
+            (
+                block("d1", Grade.GREEN, "a1", needed - 1),
+                block("d2", Grade.GREEN, "a1", needed),
+                block("d3", Grade.CRACK, "a1", 10),
+            )
+        ),
+    )
     assert result.blocked == ("a1",)
     assert len(result.cells) == 3
 
@@ -213,8 +221,9 @@ def test_a_higher_attack_roll_never_does_worse(grade, face, distance):
     assert high.m_hits >= low.m_hits and (high.fled <= low.fled)
 
 
-@pytest.mark.parametrize(("scale", "reach"), [(GroundScale.SMALL, 3.75), (GroundScale.MEDIUM, 5.0),
-                                              (GroundScale.LARGE, 7.5)])
+@pytest.mark.parametrize(
+    ("scale", "reach"), [(GroundScale.SMALL, 3.75), (GroundScale.MEDIUM, 5.0), (GroundScale.LARGE, 7.5)]
+)
 def test_skirmish_reach_is_five_inches_in_the_games_scale(chart, scale, reach):
     assert resolve_skirmish_attack(chart, SkirmishAttackInput(Grade.CRACK, reach, d10(10), scale)).band == "r2"
     with pytest.raises(RulesInputError) as err:
@@ -234,13 +243,16 @@ def test_a_blocked_marker_may_not_attack():
     assert err.value.field == "blocked"
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"grade": "elite", "range": 3, "roll": 5}, "grade"),
-    ({"grade": "green", "range": -1, "roll": 5}, "range"),
-    ({"grade": "green", "range": 3, "roll": [5, 6]}, "roll"),
-    ({"grade": "green", "range": 3, "roll": 11}, "roll"),
-    ({"grade": "green", "range": 3, "roll": 5, "scale": "huge"}, "scale"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"grade": "elite", "range": 3, "roll": 5}, "grade"),
+        ({"grade": "green", "range": -1, "roll": 5}, "range"),
+        ({"grade": "green", "range": 3, "roll": [5, 6]}, "roll"),
+        ({"grade": "green", "range": 3, "roll": 11}, "roll"),
+        ({"grade": "green", "range": 3, "roll": 5, "scale": "huge"}, "scale"),
+    ],
+)
 def test_bad_attack_input_names_the_field(data, field):
     with pytest.raises(RulesInputError) as err:
         decode(SkirmishAttackInput, data)

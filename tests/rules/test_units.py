@@ -41,8 +41,18 @@ MOVES = list(ForcedMove)
 # --- the state itself ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("field", ["bases", "bases_start", "p_hits_turn", "base_hits_turn", "damage",
-                                   "skirmishers_available", "skirmishers_deployed"])
+@pytest.mark.parametrize(
+    "field",
+    [
+        "bases",
+        "bases_start",
+        "p_hits_turn",
+        "base_hits_turn",
+        "damage",
+        "skirmishers_available",
+        "skirmishers_deployed",
+    ],
+)
 def test_a_negative_count_is_refused_naming_its_field(field):
     with pytest.raises(RulesInputError) as error:
         replace(brigade(), **{field: -1})
@@ -63,28 +73,45 @@ def test_a_battery_and_only_a_battery_has_a_battery_type():
         replace(brigade(), battery_type=battery().battery_type)
 
 
-@pytest.mark.parametrize(("m_hits", "condition"), [(0, Condition.FORMED), (1, Condition.UNFORMED),
-                                                   (2, Condition.RATTLED), (3, Condition.SHAKEN),
-                                                   (4, Condition.DEMORALIZED)])
+@pytest.mark.parametrize(
+    ("m_hits", "condition"),
+    [
+        (0, Condition.FORMED),
+        (1, Condition.UNFORMED),
+        (2, Condition.RATTLED),
+        (3, Condition.SHAKEN),
+        (4, Condition.DEMORALIZED),
+    ],
+)
 def test_the_condition_is_one_step_down_the_ladder_per_m_hit(m_hits, condition):
     assert brigade(m_hits=m_hits).condition is condition
 
 
-@pytest.mark.parametrize(("unit", "in_play"), [
-    (brigade(), True),
-    (brigade(bases=0, bases_start=6), False),
-    (brigade(destroyed=True), False),
-    (brigade(surrendered=True), False),
-    (battery(abandoned=True), False),
-    (battery(damage=3), True),
-])
+@pytest.mark.parametrize(
+    ("unit", "in_play"),
+    [
+        (brigade(), True),
+        (brigade(bases=0, bases_start=6), False),
+        (brigade(destroyed=True), False),
+        (brigade(surrendered=True), False),
+        (battery(abandoned=True), False),
+        (battery(damage=3), True),
+    ],
+)
 def test_a_unit_is_in_play_with_bases_left_and_not_destroyed_surrendered_or_abandoned(unit, in_play):
     assert unit.in_play is in_play
 
 
-@pytest.mark.parametrize(("move", "retreated"), [(None, False), (ForcedMove.DISENGAGE, False),
-                                                 (ForcedMove.FALL_BACK, False), (ForcedMove.RETREAT, True),
-                                                 (ForcedMove.ROUT, True)])
+@pytest.mark.parametrize(
+    ("move", "retreated"),
+    [
+        (None, False),
+        (ForcedMove.DISENGAGE, False),
+        (ForcedMove.FALL_BACK, False),
+        (ForcedMove.RETREAT, True),
+        (ForcedMove.ROUT, True),
+    ],
+)
 def test_only_a_retreat_or_a_rout_counts_as_retreated(move, retreated):
     assert brigade(forced_move=move).retreated is retreated
 
@@ -120,12 +147,15 @@ def test_no_forced_move_changes_nothing():
     assert after_move(unit, None) == unit
 
 
-@pytest.mark.parametrize(("first", "second", "longest"), [
-    (ForcedMove.WITHDRAW, ForcedMove.FALL_BACK, ForcedMove.FALL_BACK),
-    (ForcedMove.FALL_BACK, ForcedMove.WITHDRAW, ForcedMove.FALL_BACK),
-    (ForcedMove.DISENGAGE, ForcedMove.ROUT, ForcedMove.ROUT),
-    (ForcedMove.RETREAT, ForcedMove.RETREAT, ForcedMove.RETREAT),
-])
+@pytest.mark.parametrize(
+    ("first", "second", "longest"),
+    [
+        (ForcedMove.WITHDRAW, ForcedMove.FALL_BACK, ForcedMove.FALL_BACK),
+        (ForcedMove.FALL_BACK, ForcedMove.WITHDRAW, ForcedMove.FALL_BACK),
+        (ForcedMove.DISENGAGE, ForcedMove.ROUT, ForcedMove.ROUT),
+        (ForcedMove.RETREAT, ForcedMove.RETREAT, ForcedMove.RETREAT),
+    ],
+)
 def test_a_unit_remembers_the_longest_forced_move_of_the_turn(first, second, longest):
     """6.1 (R:1833-1840): a division's panic move only tops up the longest move already made."""
     assert after_move(after_move(brigade(), first), second).forced_move is longest
@@ -172,10 +202,14 @@ def test_losing_no_base_changes_nothing():
 
 
 @given(st.integers(0, 12), st.integers(1, 12), st.integers(0, 5), st.integers(0, 20), st.booleans())
-def test_lost_bases_never_go_negative_and_base_hits_grow_by_exactly_the_bases_removed(bases, start, earlier, lost,
-                                                                                      is_battery):
-    unit = (battery(bases=min(bases, 1), base_hits_turn=earlier) if is_battery
-            else brigade(bases=bases, bases_start=max(start, bases), base_hits_turn=earlier))
+def test_lost_bases_never_go_negative_and_base_hits_grow_by_exactly_the_bases_removed(
+    bases, start, earlier, lost, is_battery
+):
+    unit = (
+        battery(bases=min(bases, 1), base_hits_turn=earlier)
+        if is_battery
+        else brigade(bases=bases, bases_start=max(start, bases), base_hits_turn=earlier)
+    )
     after = after_bases_lost(unit, lost)
     removed = unit.bases - after.bases
     assert after.bases >= 0
@@ -230,8 +264,9 @@ def test_a_battery_never_uses_the_charge_bonus():
     assert not disorder_input(battery(charge_bonus_used=True), attacker=True, also_charged=True).used_charge_bonus
 
 
-@pytest.mark.parametrize(("move", "disordered"), [(ForcedMove.FALL_BACK, False), (ForcedMove.RETREAT, True),
-                                                  (ForcedMove.ROUT, True)])
+@pytest.mark.parametrize(
+    ("move", "disordered"), [(ForcedMove.FALL_BACK, False), (ForcedMove.RETREAT, True), (ForcedMove.ROUT, True)]
+)
 def test_a_unit_that_retreated_or_routed_this_turn_suffers_disorder(move, disordered):
     inputs = disorder_input(brigade(m_hits=1, forced_move=move), attacker=False)
     assert inputs.retreated_or_routed is disordered
@@ -247,19 +282,45 @@ def test_charge_and_retreat_together_still_give_one_disorder_hit():
 
 
 def test_a_new_player_turn_clears_what_lasts_one_turn_and_keeps_the_rest():
-    unit = brigade(m_hits=2, bases=4, bases_start=6, p_hits_turn=3, base_hits_turn=2, p4_event=True,
-                   forced_move=ForcedMove.RETREAT, charge_bonus_used=True, formation=Formation.OPEN_ORDER,
-                   skirmishers_available=2, skirmishers_deployed=3, skirmisher_grade=Grade.GREEN)
+    unit = brigade(
+        m_hits=2,
+        bases=4,
+        bases_start=6,
+        p_hits_turn=3,
+        base_hits_turn=2,
+        p4_event=True,
+        forced_move=ForcedMove.RETREAT,
+        charge_bonus_used=True,
+        formation=Formation.OPEN_ORDER,
+        skirmishers_available=2,
+        skirmishers_deployed=3,
+        skirmisher_grade=Grade.GREEN,
+    )
     after = new_player_turn(unit)
-    assert (after.p_hits_turn, after.base_hits_turn, after.p4_event, after.forced_move,
-            after.charge_bonus_used) == (0, 0, False, None, False)
-    assert (after.m_hits, after.bases, after.formation, after.skirmishers_deployed,
-            after.skirmisher_grade) == (2, 4, Formation.OPEN_ORDER, 3, Grade.GREEN)
+    assert (after.p_hits_turn, after.base_hits_turn, after.p4_event, after.forced_move, after.charge_bonus_used) == (
+        0,
+        0,
+        False,
+        None,
+        False,
+    )
+    assert (after.m_hits, after.bases, after.formation, after.skirmishers_deployed, after.skirmisher_grade) == (
+        2,
+        4,
+        Formation.OPEN_ORDER,
+        3,
+        Grade.GREEN,
+    )
 
 
 def test_a_batterys_fire_and_functions_last_one_turn_but_its_saved_fire_and_damage_stay():
-    unit = battery(fired_this_turn=True, functions_used=(BatteryFunction.UNLIMBER, BatteryFunction.FIRE),
-                   saved_fire=True, damage=2, limbered=False)
+    unit = battery(
+        fired_this_turn=True,
+        functions_used=(BatteryFunction.UNLIMBER, BatteryFunction.FIRE),
+        saved_fire=True,
+        damage=2,
+        limbered=False,
+    )
     after = new_player_turn(unit)
     assert not after.fired_this_turn and after.functions_used == ()
     assert after.saved_fire and after.damage == 2 and not after.limbered
@@ -282,13 +343,16 @@ def test_the_correction_lists_offer_each_unit_only_its_own():
     assert not Correction.M_PLUS.for_battery and not Correction.M_PLUS.for_brigade
 
 
-@pytest.mark.parametrize(("unit", "correction"), [
-    (battery(), Correction.BASE_MINUS),
-    (battery(), Correction.BASE_PLUS),
-    (brigade(), Correction.DAMAGE_PLUS),
-    (brigade(), Correction.PACKED),
-    (brigade(), Correction.UNPACKED),
-])
+@pytest.mark.parametrize(
+    ("unit", "correction"),
+    [
+        (battery(), Correction.BASE_MINUS),
+        (battery(), Correction.BASE_PLUS),
+        (brigade(), Correction.DAMAGE_PLUS),
+        (brigade(), Correction.PACKED),
+        (brigade(), Correction.UNPACKED),
+    ],
+)
 def test_a_correction_for_the_other_kind_of_unit_is_refused(unit, correction):
     with pytest.raises(RulesInputError) as error:
         corrected(unit, correction)
@@ -368,8 +432,9 @@ def test_a_brigade_in_close_order_deploys_its_troop_lists_markers():
 def test_a_brigade_in_open_order_deploys_one_marker_per_combat_base():
     """1.4 (R:269-270)."""
     assert skirmisher_limit(brigade(bases=5, formation=Formation.OPEN_ORDER, skirmishers_available=2)) == 5
-    assert skirmisher_limit(brigade(bases=1, bases_start=6, formation=Formation.OPEN_ORDER,
-                                    skirmishers_available=2)) == 2
+    assert (
+        skirmisher_limit(brigade(bases=1, bases_start=6, formation=Formation.OPEN_ORDER, skirmishers_available=2)) == 2
+    )
 
 
 def test_a_rattled_brigade_may_set_no_more_markers_than_it_has_out():

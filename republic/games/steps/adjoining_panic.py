@@ -1,6 +1,7 @@
 """Inter-divisional panic tests, adjoining panic (1.7, 6.2): the table names the divisions adjoining each one
 that panicked, then those divisions test, round after round, until no more must."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -16,24 +17,27 @@ from republic.rules.sequence import StepKey
 
 
 def pending(s: PanicState) -> list[str]:
-    return ([f"say which divisions adjoin {s.name(d)}, which panicked" for d in s.undeclared]
-            + [pending_words(s, t) + f" (round {s.round_number})" for t in s.lacking])
+    return [f"say which divisions adjoin {s.name(d)}, which panicked" for d in s.undeclared] + [
+        pending_words(s, t) + f" (round {s.round_number})" for t in s.lacking
+    ]
 
 
 class AdjoiningForm(VersionForm):
     adjoining = forms.MultipleChoiceField(
-        label='Divisions adjoining it', required=False, widget=forms.CheckboxSelectMultiple,
+        label="Divisions adjoining it",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
         help_text='Their closest units are within 3" of its closest units, or within line of sight if that is '
-                  "less (6.2). Leave all unticked if none adjoins it.")
+        "less (6.2). Leave all unticked if none adjoins it.",
+    )
 
-    def __init__(self, *args: Any, choices: list[tuple[str, str]] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+    def __init__(self, *args: Any, choices: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         offer(self, "adjoining", list(choices))
 
 
 def _choices(s: PanicState, division_id: str) -> list[tuple[str, str]]:
-    return [(key, f"{s.divisions[key].name} ({s.divisions[key].side.name})") for key in s.phase
-            if key != division_id]
+    return [(key, f"{s.divisions[key].name} ({s.divisions[key].side.name})") for key in s.phase if key != division_id]
 
 
 def prefix(division_id: str) -> str:
@@ -42,15 +46,24 @@ def prefix(division_id: str) -> str:
 
 def adjoining_form(s: PanicState, division_id: str, data: Any = None) -> AdjoiningForm:
     already = [first for first, others in s.declared.items() if division_id in others]
-    return AdjoiningForm(data, prefix=prefix(division_id), choices=_choices(s, division_id),
-                         initial={"version": s.game.version, "adjoining": already})
+    return AdjoiningForm(
+        data,
+        prefix=prefix(division_id),
+        choices=_choices(s, division_id),
+        initial={"version": s.game.version, "adjoining": already},
+    )
 
 
 def declare_adjoining(game: Game, division: Command, form: AdjoiningForm, actor: str) -> Event:
     data = form.cleaned_data
     key = str(division.pk)
-    with act(game, data["version"], actor, step=StepKey.ADJOINING_PANIC,
-             elsewhere="Adjoining divisions are named in the adjoining panic step.") as action:
+    with act(
+        game,
+        data["version"],
+        actor,
+        step=StepKey.ADJOINING_PANIC,
+        elsewhere="Adjoining divisions are named in the adjoining panic step.",
+    ) as action:
         s = state(action.game)
         if key not in s.undeclared:
             raise ActionRefused(f"{division.name} has no adjoining divisions to name now.")
@@ -59,13 +72,28 @@ def declare_adjoining(game: Game, division: Command, form: AdjoiningForm, actor:
 
 
 def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
-    declare = [{"division": s.divisions[key], "form": bound.get(prefix(key)) or adjoining_form(s, key),
-                "action": reverse("games:panic_adjoining", args=[s.game.pk, key])} for key in s.undeclared]
+    declare = [
+        {
+            "division": s.divisions[key],
+            "form": bound.get(prefix(key)) or adjoining_form(s, key),
+            "action": reverse("games:panic_adjoining", args=[s.game.pk, key]),
+        }
+        for key in s.undeclared
+    ]
     panicked = [t.division for r in s.rounds for t in r.tests if t.panicked]
-    declared = [{"division": s.divisions[k], "names": [s.name(o) for o in others if o in s.divisions]}
-                for k, others in s.declared.items() if k in s.divisions]
-    return {"declare": declare, "tests": panic_rows(s, bound), "played": played(s), "declared": declared,
-            "round": s.round_number, "any_panicked": bool(panicked)}
+    declared = [
+        {"division": s.divisions[k], "names": [s.name(o) for o in others if o in s.divisions]}
+        for k, others in s.declared.items()
+        if k in s.divisions
+    ]
+    return {
+        "declare": declare,
+        "tests": panic_rows(s, bound),
+        "played": played(s),
+        "declared": declared,
+        "round": s.round_number,
+        "any_panicked": bool(panicked),
+    }
 
 
 STEP = Step("games/steps/panic_adjoining.html", state, pending, panel)

@@ -2,6 +2,7 @@
 simultaneous, so the hits wait, and leaving the step puts every skirmish and artillery hit of the phase on the
 units at once."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,8 @@ from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Step
 from republic.games.steps.fire_hits import waiting, waiting_rows
-from republic.games.text import done, unit_label
+from republic.games.text.events import done
+from republic.games.text.terms import unit_label
 from republic.rules.artillery import (
     ArtilleryFireInput,
     SavedFireInput,
@@ -51,8 +53,7 @@ class ArtilleryState:
     done: list[Event]
 
     def enemies(self, battery: Unit) -> list[Unit]:
-        return [u for u in self.units.values() if u.division.side_id != battery.division.side_id
-                and not u.out_of_play]
+        return [u for u in self.units.values() if u.division.side_id != battery.division.side_id and not u.out_of_play]
 
     def partners(self, battery: Unit) -> list[Unit]:
         return [b for b in self.ready if b.division.side_id == battery.division.side_id and b.pk != battery.pk]
@@ -61,12 +62,24 @@ class ArtilleryState:
 def state(game: Game) -> ArtilleryState:
     """Batteries that may still fire or save fire: not abandoned, limbered or silenced (demoralized), not fired
     this player turn and not announced as saving fire this step (4.2)."""
-    units = {u.key: u for u in Unit.objects.filter(game=game).select_related("division__side")
-             .order_by("division__side__order", "order")}
+    units = {
+        u.key: u
+        for u in Unit.objects.filter(game=game)
+        .select_related("division__side")
+        .order_by("division__side__order", "order")
+    }
     events = list(this_turn(game, [StepKey.ARTILLERY_FIRE], [ArtilleryFired, FireSaved]))
     saved = {p.unit for p in read_all(events, FireSaved)}
-    ready = [u for u in units.values() if u.battery and not u.abandoned and not u.limbered and not u.fired_this_turn
-             and u.m_hits < MAX_M_HITS and u.key not in saved]
+    ready = [
+        u
+        for u in units.values()
+        if u.battery
+        and not u.abandoned
+        and not u.limbered
+        and not u.fired_this_turn
+        and u.m_hits < MAX_M_HITS
+        and u.key not in saved
+    ]
     return ArtilleryState(game, units, ready, waiting(game), events)
 
 
@@ -76,33 +89,43 @@ def pending(s: ArtilleryState) -> list[str]:
 
 class ArtilleryFireForm(DiceForm):
     joined = forms.MultipleChoiceField(
-        label="Joint battery fire with", required=False, widget=forms.CheckboxSelectMultiple,
+        label="Joint battery fire with",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
         help_text="Batteries firing at the same target at the same range (4.2). The group fires as this "
-                  "battery's type and range: the others downgrade to join.")
+        "battery's type and range: the others downgrade to join.",
+    )
     target = forms.ChoiceField(label="Main target")
     range = inches_field("Range to the main target (inches)")
-    deep_target = forms.BooleanField(label="Deep target: three or more combat bases within 4\" depth, in the open",
-                                     required=False)
+    deep_target = forms.BooleanField(
+        label='Deep target: three or more combat bases within 4" depth, in the open', required=False
+    )
     square = forms.BooleanField(label="The target is infantry in square", required=False)
     moving_cavalry = forms.BooleanField(label="Over half the target is moving cavalry", required=False)
     cover = forms.ChoiceField(label="Half or more of the target in cover", choices=COVER_CHOICES, initial="none")
     enfilade = forms.BooleanField(label="Enfilade fire", required=False)
     packed_skirmishers = forms.BooleanField(
-        label="Firing at the target's packed skirmish markers (under 2\" apart)", required=False,
-        help_text="M go to the brigade, each B lowers its skirmisher type (4.5).")
-    open_order = forms.BooleanField(label="At open order", required=False,
-                                    help_text="Set for you when the target brigade is in open order.")
+        label="Firing at the target's packed skirmish markers (under 2\" apart)",
+        required=False,
+        help_text="M go to the brigade, each B lowers its skirmisher type (4.5).",
+    )
+    open_order = forms.BooleanField(
+        label="At open order", required=False, help_text="Set for you when the target brigade is in open order."
+    )
     passing_fire = forms.BooleanField(label="Passing fire", required=False)
-    tandem = forms.ChoiceField(label="Tandem target (within 3\" of the main target's front, in the open)",
-                               required=False)
-    adjacent = forms.ChoiceField(label="Adjacent target (next to the main target, same range bracket)",
-                                 required=False)
+    tandem = forms.ChoiceField(
+        label="Tandem target (within 3\" of the main target's front, in the open)", required=False
+    )
+    adjacent = forms.ChoiceField(label="Adjacent target (next to the main target, same range bracket)", required=False)
     die = die_field()
-    printed = forms.CharField(label="Or: the result from your printed chart", required=False, max_length=20,
-                              help_text="Written as on the chart, like 2M 1B, or - for no effect.")
+    printed = forms.CharField(
+        label="Or: the result from your printed chart",
+        required=False,
+        max_length=20,
+        help_text="Written as on the chart, like 2M 1B, or - for no effect.",
+    )
 
-    def __init__(self, *args: Any, partners: list[Unit] = (), targets: list[Unit] = (),  # type: ignore[assignment]
-                 **kwargs: Any) -> None:
+    def __init__(self, *args: Any, partners: Sequence[Unit] = (), targets: Sequence[Unit] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         offer(self, "joined", [(b.key, f"{b.name} ({b.get_battery_type_display()})") for b in partners])
         choices = [(u.key, unit_label(u)) for u in targets]
@@ -133,14 +156,18 @@ class ArtilleryFireForm(DiceForm):
 
 
 class SaveFireForm(VersionForm):
-    moved_this_turn = forms.BooleanField(label="It moved this player turn (also facing or prolonging)",
-                                         required=False)
+    moved_this_turn = forms.BooleanField(label="It moved this player turn (also facing or prolonging)", required=False)
     out_of_command_radius = forms.BooleanField(label="It is out of command radius", required=False)
 
 
 def fire_form(s: ArtilleryState, battery: Unit, data: Any = None) -> ArtilleryFireForm:
-    return ArtilleryFireForm(data, prefix=f"fire-{battery.key}", initial={"version": s.game.version},
-                             partners=s.partners(battery), targets=s.enemies(battery))
+    return ArtilleryFireForm(
+        data,
+        prefix=f"fire-{battery.key}",
+        initial={"version": s.game.version},
+        partners=s.partners(battery),
+        targets=s.enemies(battery),
+    )
 
 
 def save_form(s: ArtilleryState, battery: Unit, data: Any = None) -> SaveFireForm:
@@ -165,17 +192,33 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
         if len(joined) != len(data["joined"]):
             raise ActionRefused("A battery chosen for joint fire cannot fire now.")
         enemies = {u.key: u for u in s.enemies(firing)}
-        roles = {role: enemies.get(data.get(name) or "") for role, name in
-                 ((TargetRole.MAIN, "target"), (TargetRole.TANDEM, "tandem"), (TargetRole.ADJACENT, "adjacent"))}
+        roles = {
+            role: enemies.get(data.get(name) or "")
+            for role, name in (
+                (TargetRole.MAIN, "target"),
+                (TargetRole.TANDEM, "tandem"),
+                (TargetRole.ADJACENT, "adjacent"),
+            )
+        }
         target = roles[TargetRole.MAIN]
         if target is None:
             raise RulesInputError("target", "Choose one of the enemy's units in play.")
         inputs = ArtilleryFireInput.of(
-            firing.to_rules(), tuple(b.to_rules() for b in joined), target.to_rules(), range=float(data["range"]),
-            roll=form.rolls("die")[0], scale=action.game.scale, deep_target=data["deep_target"],
-            square=data["square"], moving_cavalry=data["moving_cavalry"], cover=Cover(data["cover"]),
-            enfilade=data["enfilade"], packed_skirmishers=data["packed_skirmishers"],
-            open_order=data["open_order"], passing_fire=data["passing_fire"])
+            firing.to_rules(),
+            tuple(b.to_rules() for b in joined),
+            target.to_rules(),
+            range=float(data["range"]),
+            roll=form.rolls("die")[0],
+            scale=action.game.scale,
+            deep_target=data["deep_target"],
+            square=data["square"],
+            moving_cavalry=data["moving_cavalry"],
+            cover=Cover(data["cover"]),
+            enfilade=data["enfilade"],
+            packed_skirmishers=data["packed_skirmishers"],
+            open_order=data["open_order"],
+            passing_fire=data["passing_fire"],
+        )
         printed: Hits | None = data.get("printed")
         chart = action.game.chart.overlay({"artillery": str(printed)}) if printed is not None else action.game.chart
         result = resolve_artillery_fire(chart, inputs)
@@ -187,18 +230,34 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
             packed = role is TargetRole.MAIN and data["packed_skirmishers"]
             return FireTarget.of(unit.to_rules(), s.waiting.get(unit.key), packed_skirmishers=packed)
 
-        shared = resolve_artillery_hits(chart, ArtilleryHitsInput(
-            result.result, aimed(TargetRole.MAIN) or FireTarget(), aimed(TargetRole.TANDEM),
-            aimed(TargetRole.ADJACENT)))
+        shared = resolve_artillery_hits(
+            chart,
+            ArtilleryHitsInput(
+                result.result,
+                aimed(TargetRole.MAIN) or FireTarget(),
+                aimed(TargetRole.TANDEM),
+                aimed(TargetRole.ADJACENT),
+            ),
+        )
         group = [firing, *joined]
         for member in group:
             action.apply(member, after_firing(member.to_rules()))
         worst = max(group, key=lambda b: b.m_hits + b.damage).name if joined else ""
         named = {role: NamedUnit(u.key, u.name) for role, u in roles.items() if u is not None}
-        return action.record(ArtilleryFired(
-            tuple(NamedUnit(b.key, b.name) for b in group), named[TargetRole.MAIN], named.get(TargetRole.TANDEM),
-            named.get(TargetRole.ADJACENT), inputs=inputs, printed=printed, result=result, shared=shared,
-            hits=fire_hits(shared, {role: u.unit for role, u in named.items()}), worst=worst))
+        return action.record(
+            ArtilleryFired(
+                tuple(NamedUnit(b.key, b.name) for b in group),
+                named[TargetRole.MAIN],
+                named.get(TargetRole.TANDEM),
+                named.get(TargetRole.ADJACENT),
+                inputs=inputs,
+                printed=printed,
+                result=result,
+                shared=shared,
+                hits=fire_hits(shared, {role: u.unit for role, u in named.items()}),
+                worst=worst,
+            )
+        )
 
 
 def save_fire(game: Game, battery: Unit, form: SaveFireForm, actor: str) -> Event:
@@ -207,12 +266,15 @@ def save_fire(game: Game, battery: Unit, form: SaveFireForm, actor: str) -> Even
     with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
         saving = _ready(state(action.game), battery, refusal)
         before = saving.to_rules()
-        inputs = SavedFireInput.of(before, moved_this_turn=data["moved_this_turn"],
-                                   in_command_radius=not data["out_of_command_radius"])
+        inputs = SavedFireInput.of(
+            before, moved_this_turn=data["moved_this_turn"], in_command_radius=not data["out_of_command_radius"]
+        )
         result = resolve_saved_fire(action.game.chart, inputs)
         if not result.allowed:
-            raise RulesInputError("moved_this_turn" if data["moved_this_turn"] else "__all__",
-                                  f"{saving.name} may not save fire: {result.reason}")
+            raise RulesInputError(
+                "moved_this_turn" if data["moved_this_turn"] else "__all__",
+                f"{saving.name} may not save fire: {result.reason}",
+            )
         action.apply(saving, after_saving_fire(before))
         return action.record(FireSaved(saving.key, saving.name, inputs, result, kept=before.saved_fire))
 
@@ -236,11 +298,16 @@ def panel(s: ArtilleryState, bound: Bound) -> dict[str, Any]:
     rows = []
     for battery in s.ready:
         prefix, save_prefix = f"fire-{battery.key}", f"save-{battery.key}"
-        rows.append({"battery": battery, "form": bound.get(prefix) or fire_form(s, battery),
-                     "save": bound.get(save_prefix) or save_form(s, battery),
-                     "open": prefix in bound or save_prefix in bound,
-                     "action": reverse("games:fire_artillery", args=[s.game.pk, battery.pk]),
-                     "save_action": reverse("games:fire_save", args=[s.game.pk, battery.pk])})
+        rows.append(
+            {
+                "battery": battery,
+                "form": bound.get(prefix) or fire_form(s, battery),
+                "save": bound.get(save_prefix) or save_form(s, battery),
+                "open": prefix in bound or save_prefix in bound,
+                "action": reverse("games:fire_artillery", args=[s.game.pk, battery.pk]),
+                "save_action": reverse("games:fire_save", args=[s.game.pk, battery.pk]),
+            }
+        )
     return {"battery_rows": rows, "pending_hits": waiting_rows(s.waiting, s.units), "done": [done(e) for e in s.done]}
 
 

@@ -1,6 +1,7 @@
 """Attacker applies charge disorder (1.7, 5.6): 1M to every unit that used charge movement or retreated or
 routed this turn, once, then the table closes ranks."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -12,7 +13,7 @@ from republic.games.forms import VersionForm, offer
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Step
-from republic.games.text import describe
+from republic.games.text.events import describe
 from republic.rules.morale import DisorderInput, resolve_disorder
 from republic.rules.sequence import StepKey
 from republic.rules.units import after_morale, disorder_input
@@ -47,17 +48,26 @@ def pending(s: DisorderState) -> list[str]:
 
 
 def reasons(why: DisorderInput) -> str:
-    return " and ".join(words for on, words in ((why.used_charge_bonus, "used its charge movement"),
-                                                (why.retreated_or_routed, "retreated or routed")) if on)
+    return " and ".join(
+        words
+        for on, words in (
+            (why.used_charge_bonus, "used its charge movement"),
+            (why.retreated_or_routed, "retreated or routed"),
+        )
+        if on
+    )
 
 
 class DisorderForm(VersionForm):
     also = forms.MultipleChoiceField(
-        label="Also used charge movement this turn", required=False, widget=forms.CheckboxSelectMultiple,
+        label="Also used charge movement this turn",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
         help_text="Units that spent any of their assault bonus move, in the maneuver phase or to carry a position "
-                  "or break through (5.5, 5.6).")
+        "or break through (5.5, 5.6).",
+    )
 
-    def __init__(self, *args: Any, candidates: list[Unit] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+    def __init__(self, *args: Any, candidates: Sequence[Unit] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         offer(self, "also", [(u.slot, u.name) for u in candidates])
 
@@ -68,14 +78,22 @@ def disorder_form(s: DisorderState, data: Any = None) -> DisorderForm:
 
 def apply_disorder(game: Game, form: DisorderForm, actor: str) -> Event:
     data = form.cleaned_data
-    with act(game, data["version"], actor, step=StepKey.CHARGE_DISORDER,
-             elsewhere="Charge disorder is applied in its own step, after the assaults.") as action:
+    with act(
+        game,
+        data["version"],
+        actor,
+        step=StepKey.CHARGE_DISORDER,
+        elsewhere="Charge disorder is applied in its own step, after the assaults.",
+    ) as action:
         s = state(action.game)
         if s.applied:
             raise ActionRefused("Charge disorder is already applied this turn.")
         units = [(unit, why, False) for unit, why in s.disordered]
-        units += [(unit, disorder_input(unit.to_rules(), True, also_charged=True), True) for unit in s.others
-                  if unit.slot in data["also"]]
+        units += [
+            (unit, disorder_input(unit.to_rules(), True, also_charged=True), True)
+            for unit in s.others
+            if unit.slot in data["also"]
+        ]
         if not units:
             raise ActionRefused("No unit suffers charge disorder this turn.")
         done = []

@@ -13,7 +13,7 @@ from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Step
-from republic.games.text import done
+from republic.games.text.events import done
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.panic import (
     DemoralizedPanicInput,
@@ -37,9 +37,12 @@ def state(game: Game) -> PanicTestState:
     events = list(this_turn(game, [StepKey.DEMORALIZED_PANIC], [DemoralizedPanicTested]))
     tested = {p.unit for p in read_all(events, DemoralizedPanicTested)}
     sides = [side.pk for side in (game.attacker, game.defender) if side is not None]
-    units = sorted(Unit.objects.filter(game=game, division__side__in=sides, m_hits=MAX_M_HITS, p_hits_turn__gt=0,
-                                       bases__gt=0).in_play().in_battle_order(),
-                   key=lambda u: sides.index(u.division.side_id))
+    units = sorted(
+        Unit.objects.filter(game=game, division__side__in=sides, m_hits=MAX_M_HITS, p_hits_turn__gt=0, bases__gt=0)
+        .in_play()
+        .in_battle_order(),
+        key=lambda u: sides.index(u.division.side_id),
+    )
     return PanicTestState(game, [u for u in units if u.key not in tested], events)
 
 
@@ -49,10 +52,15 @@ def pending(s: PanicTestState) -> list[str]:
 
 class DemoralizedPanicForm(VersionForm):
     out_of_town = forms.BooleanField(label="Retreating or routing out of town terrain", required=False)
-    across_bridge_or_ford = forms.BooleanField(label="Retreating or routing across a bridge or fordable stream",
-                                               required=False)
-    printed = forms.CharField(label="Or: the move and loss from your printed Panic Index", required=False,
-                              max_length=10, help_text="Like F, Re 1 or Rt 2: the move, then the bases that desert.")
+    across_bridge_or_ford = forms.BooleanField(
+        label="Retreating or routing across a bridge or fordable stream", required=False
+    )
+    printed = forms.CharField(
+        label="Or: the move and loss from your printed Panic Index",
+        required=False,
+        max_length=10,
+        help_text="Like F, Re 1 or Rt 2: the move, then the bases that desert.",
+    )
 
     def clean_printed(self) -> PanicCell | None:
         text = self.cleaned_data.get("printed", "").strip()
@@ -76,20 +84,31 @@ def panic_test(game: Game, unit: Unit, form: DemoralizedPanicForm, actor: str) -
         if testing is None:
             raise ActionRefused(refusal)
         before = testing.to_rules()
-        inputs = DemoralizedPanicInput.of(before, action.game.scale, out_of_town=data["out_of_town"],
-                                          across_bridge_or_ford=data["across_bridge_or_ford"])
+        inputs = DemoralizedPanicInput.of(
+            before,
+            action.game.scale,
+            out_of_town=data["out_of_town"],
+            across_bridge_or_ford=data["across_bridge_or_ford"],
+        )
         printed: PanicCell | None = data.get("printed")
         chart = action.game.chart.overlay({"panic_index": str(printed)}) if printed else action.game.chart
         result = resolve_demoralized_panic(chart, inputs)
         action.apply(testing, after_demoralized_panic(before, result))
-        return action.record(DemoralizedPanicTested(testing.key, testing.name, inputs, result,
-                                                    str(printed) if printed else ""))
+        return action.record(
+            DemoralizedPanicTested(testing.key, testing.name, inputs, result, str(printed) if printed else "")
+        )
 
 
 def panel(s: PanicTestState, bound: Bound) -> dict[str, Any]:
-    rows = [{"unit": unit, "form": bound.get(f"panic-{unit.key}") or panic_form(s.game, unit),
-             "level": panic_level_read(unit.p_hits_turn),
-             "action": reverse("games:fire_panic", args=[s.game.pk, unit.pk])} for unit in s.to_test]
+    rows = [
+        {
+            "unit": unit,
+            "form": bound.get(f"panic-{unit.key}") or panic_form(s.game, unit),
+            "level": panic_level_read(unit.p_hits_turn),
+            "action": reverse("games:fire_panic", args=[s.game.pk, unit.pk]),
+        }
+        for unit in s.to_test
+    ]
     return {"panic_rows": rows, "done": [done(e) for e in s.done]}
 
 

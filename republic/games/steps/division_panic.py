@@ -27,7 +27,7 @@ from republic.games.events import (
 from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Command, Event, Game, Unit
-from republic.games.text import describe
+from republic.games.text.events import describe
 from republic.rules.division_panic import (
     DivisionUnit,
     PanicTrigger,
@@ -58,7 +58,8 @@ LOSS_CONDITIONS = {
 }
 PRINTED_RESULTS = [("", "use the app's chart")] + [
     (str(PanicCell(move, loss)), str(PanicCell(move, loss)))
-    for move in (ForcedMove.FALL_BACK, ForcedMove.RETREAT, ForcedMove.ROUT) for loss in range(4)
+    for move in (ForcedMove.FALL_BACK, ForcedMove.RETREAT, ForcedMove.ROUT)
+    for loss in range(4)
 ]
 
 
@@ -84,15 +85,22 @@ class PanicState:
 
 
 def state(game: Game) -> PanicState:
-    divisions = {str(d.pk): d for d in Command.objects.filter(game=game, level=Command.Level.DIVISION)
-                 .select_related("side").order_by("side__order", "order", "pk")}
+    divisions = {
+        str(d.pk): d
+        for d in Command.objects.filter(game=game, level=Command.Level.DIVISION)
+        .select_related("side")
+        .order_by("side__order", "order", "pk")
+    }
     units: dict[str, list[Unit]] = {key: [] for key in divisions}
     for unit in Unit.objects.filter(game=game).order_by("order", "pk"):
         units[str(unit.division_id)].append(unit)
     for members in units.values():
         members.sort(key=lambda u: u.battery)  # brigades, then batteries
-    tests = [(e, p) for e in this_turn(game, PANIC_STEPS, [DivisionPanicTested])
-             if isinstance(p := payload_of(e), DivisionPanicTested)]
+    tests = [
+        (e, p)
+        for e in this_turn(game, PANIC_STEPS, [DivisionPanicTested])
+        if isinstance(p := payload_of(e), DivisionPanicTested)
+    ]
     recorded = {(p.division, trigger): p for _, p in tests for trigger in p.triggers}
     units_then: dict[str, tuple[DivisionUnit, ...]] = {}
     for _, p in tests:
@@ -110,8 +118,12 @@ def state(game: Game) -> PanicState:
         adjoining = payload_of(event)
         assert isinstance(adjoining, AdjoiningDeclared)
         declared[adjoining.division] = list(adjoining.adjoining)
-    pairs = tuple(DivisionPair(first, second) for first, others in declared.items() for second in others
-                  if first in phase and second in phase and first != second)
+    pairs = tuple(
+        DivisionPair(first, second)
+        for first, others in declared.items()
+        for second in others
+        if first in phase and second in phase and first != second
+    )
     inputs = PanicPhaseInput(divisions=tuple(phase.values()), adjoining=pairs, scale=game.scale)
     rounds: tuple[PanicRound, ...] = ()
     lacking: tuple[PendingTest, ...] = ()
@@ -127,8 +139,7 @@ def state(game: Game) -> PanicState:
         lacking = tuple(t for t in pending if any((t.division, tr) not in recorded for tr in t.triggers))
         if lacking:
             break
-        played = tuple(PhaseTest(t.division, t.triggers, recorded[(t.division, t.triggers[0])].result)
-                       for t in pending)
+        played = tuple(PhaseTest(t.division, t.triggers, recorded[(t.division, t.triggers[0])].result) for t in pending)
         rounds = (*rounds, PanicRound(len(rounds) + 1, played))
     return PanicState(game, divisions, units, phase, rounds, lacking, undeclared, declared, tests, empty)
 
@@ -147,16 +158,20 @@ class PanicTestForm(DiceForm):
     away_from_rear_assault = forms.BooleanField(label=LOSS_CONDITIONS["away_from_rear_assault"], required=False)
     die = die_field()
     printed_pass = forms.IntegerField(
-        label="Pass number from your printed chart", required=False, min_value=1, max_value=12,
-        error_messages={"min_value": "A pass number is 1 to 12.", "max_value": "A pass number is 1 to 12."})
-    printed_result = forms.ChoiceField(label="Panic 4 result (move and loss) from your printed chart",
-                                       required=False, choices=PRINTED_RESULTS)
+        label="Pass number from your printed chart",
+        required=False,
+        min_value=1,
+        max_value=12,
+        error_messages={"min_value": "A pass number is 1 to 12.", "max_value": "A pass number is 1 to 12."},
+    )
+    printed_result = forms.ChoiceField(
+        label="Panic 4 result (move and loss) from your printed chart", required=False, choices=PRINTED_RESULTS
+    )
 
-    def __init__(self, *args: Any, triggers: Sequence[PanicTrigger] = (PanicTrigger.INTERNAL,),
-                 **kwargs: Any) -> None:
+    def __init__(self, *args: Any, triggers: Sequence[PanicTrigger] = (PanicTrigger.INTERNAL,), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.triggers = tuple(triggers)
-        self.dice_fields = ("die", "die2")[:len(self.triggers)]
+        self.dice_fields = ("die", "die2")[: len(self.triggers)]
         if len(self.triggers) > 1:
             self.fields["die2"] = die_field()
         for name, trigger in zip(self.dice_fields, self.triggers, strict=True):
@@ -168,8 +183,7 @@ def form_prefix(division_id: str) -> str:
 
 
 def panic_form(game: Game, division_id: str, triggers: Sequence[PanicTrigger], data: Any = None) -> PanicTestForm:
-    return PanicTestForm(data, prefix=form_prefix(division_id), initial={"version": game.version},
-                         triggers=triggers)
+    return PanicTestForm(data, prefix=form_prefix(division_id), initial={"version": game.version}, triggers=triggers)
 
 
 def lacking_test(s: PanicState, division: Command) -> PendingTest | None:
@@ -178,22 +192,28 @@ def lacking_test(s: PanicState, division: Command) -> PendingTest | None:
 
 def roll_panic_test(game: Game, division: Command, form: PanicTestForm, actor: str) -> Event:
     data = form.cleaned_data
-    with act(game, data["version"], actor, step=PANIC_STEPS,
-             elsewhere="Panic tests are rolled in the panic phase.") as action:
+    with act(
+        game, data["version"], actor, step=PANIC_STEPS, elsewhere="Panic tests are rolled in the panic phase."
+    ) as action:
         s = state(action.game)
         test = lacking_test(s, division)
         if test is None:
             raise ActionRefused(f"{division.name} has no panic test to roll now.")
         if test.triggers != form.triggers:
-            raise ActionRefused(f"{division.name} now tests for {' and '.join(t.value for t in test.triggers)} "
-                                "panic: nothing was changed. Here is the form again.")
+            raise ActionRefused(
+                f"{division.name} now tests for {' and '.join(t.value for t in test.triggers)} "
+                "panic: nothing was changed. Here is the form again."
+            )
         units = s.units[test.division]
         engine_units = s.phase[test.division].units
         rolls = dict(zip(form.triggers, form.rolls(), strict=True))
         conditions = {name: bool(data.get(name)) for name in LOSS_CONDITIONS}
         printed_pass, printed_p4 = data.get("printed_pass"), data.get("printed_result") or ""
-        readings = {name: value for name, value in (("panic_pass", printed_pass), ("panic_index", printed_p4))
-                    if value not in (None, "")}
+        readings = {
+            name: value
+            for name, value in (("panic_pass", printed_pass), ("panic_index", printed_p4))
+            if value not in (None, "")
+        }
         chart = action.game.chart
         result = division_panic_test(chart.overlay(readings), engine_units, rolls, action.game.scale, **conditions)
         app = None
@@ -209,11 +229,23 @@ def roll_panic_test(game: Game, division: Command, form: PanicTestForm, actor: s
             action.set(command, "panicked", True)
             if result.orders_reset_to_defend:
                 action.set(command, "orders", Command.Orders.DEFEND.value)
-        return action.record(DivisionPanicTested(
-            test.division, division.name, s.round_number, test.triggers, engine_units,
-            tuple(NamedUnit(u.key, u.name) for u in units),
-            tuple(LabelledRoll(f"{trigger.value} panic", roll) for trigger, roll in rolls.items()), result,
-            action.game.scale, printed_pass=printed_pass, printed_result=printed_p4, app=app, **conditions))
+        return action.record(
+            DivisionPanicTested(
+                test.division,
+                division.name,
+                s.round_number,
+                test.triggers,
+                engine_units,
+                tuple(NamedUnit(u.key, u.name) for u in units),
+                tuple(LabelledRoll(f"{trigger.value} panic", roll) for trigger, roll in rolls.items()),
+                result,
+                action.game.scale,
+                printed_pass=printed_pass,
+                printed_result=printed_p4,
+                app=app,
+                **conditions,
+            )
+        )
 
 
 def panic_rows(s: PanicState, bound: dict[str, Any]) -> list[dict[str, Any]]:
@@ -225,28 +257,44 @@ def panic_rows(s: PanicState, bound: dict[str, Any]) -> list[dict[str, Any]]:
         grade = average_grade(engine_units)
         pass_number, pass_cell = chart.entry("panic_pass", grade.value)
         modifiers, _ = panic_die_modifiers(chart, engine_units)
-        rows.append({
-            "division": division,
-            "triggers": " and ".join(t.value for t in test.triggers),
-            "form": bound.get(form_prefix(test.division)) or panic_form(s.game, test.division, test.triggers),
-            "prefix": form_prefix(test.division),
-            "action": reverse("games:panic_test", args=[s.game.pk, division.pk]),
-            "units": [{"unit": u, "condition": u.condition.value, "kind": "battery" if u.battery
-                       else u.get_kind_display(), "bases": u.bases, "out": u.out_of_play,
-                       "moved": ForcedMove(u.forced_move).title if u.forced_move else ""}
-                      for u in s.units[test.division]],
-            "grade": grade.value,
-            "pass_number": pass_number,
-            "pass_provisional": pass_cell.provenance is Provenance.PROVISIONAL,
-            "modifiers": [f"{m.value:+g} {m.label}" for m in modifiers],
-        })
+        rows.append(
+            {
+                "division": division,
+                "triggers": " and ".join(t.value for t in test.triggers),
+                "form": bound.get(form_prefix(test.division)) or panic_form(s.game, test.division, test.triggers),
+                "prefix": form_prefix(test.division),
+                "action": reverse("games:panic_test", args=[s.game.pk, division.pk]),
+                "units": [
+                    {
+                        "unit": u,
+                        "condition": u.condition.value,
+                        "kind": "battery" if u.battery else u.get_kind_display(),
+                        "bases": u.bases,
+                        "out": u.out_of_play,
+                        "moved": ForcedMove(u.forced_move).title if u.forced_move else "",
+                    }
+                    for u in s.units[test.division]
+                ],
+                "grade": grade.value,
+                "pass_number": pass_number,
+                "pass_provisional": pass_cell.provenance is Provenance.PROVISIONAL,
+                "modifiers": [f"{m.value:+g} {m.label}" for m in modifiers],
+            }
+        )
     return rows
 
 
 def played(s: PanicState) -> list[dict[str, Any]]:
     """Every test of the phase so far, with each unit's instruction when its division panicked."""
-    return [{"event": event, "summary": describe(event), "round": p.round, "held": p.result.held,
-             "units": [{"name": p.name_of(u.id), "instruction": u.instruction, "notes": u.notes}
-                       for u in p.result.units]}
-            for event, p in s.tests]
-
+    return [
+        {
+            "event": event,
+            "summary": describe(event),
+            "round": p.round,
+            "held": p.result.held,
+            "units": [
+                {"name": p.name_of(u.id), "instruction": u.instruction, "notes": u.notes} for u in p.result.units
+            ],
+        }
+        for event, p in s.tests
+    ]

@@ -6,7 +6,7 @@ from typing import Any
 from republic.games.events import ArtilleryFired, SkirmishAttacked, payload_of
 from republic.games.ledger import this_turn
 from republic.games.models import Game, Unit
-from republic.games.text import hits
+from republic.games.text.terms import hits
 from republic.rules.fire_results import FireHits, waiting_hits
 from republic.rules.sequence import StepKey
 

@@ -25,7 +25,7 @@ from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.base import Bound, Step
-from republic.games.text import done
+from republic.games.text.events import done
 from republic.rules.dice import Roll
 from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat
 from republic.rules.sequence import StepKey
@@ -36,17 +36,25 @@ PHASE_STEPS = {
     StepKey.FIRE_HORS_DE_COMBAT: (StepKey.SKIRMISH, StepKey.ARTILLERY_FIRE),
     StepKey.ASSAULT_HORS_DE_COMBAT: (StepKey.ASSAULTS,),
 }
-_CORRECTED = {Correction.BASE_MINUS: 1, Correction.BASE_PLUS: -1, Correction.DAMAGE_PLUS: 1,
-              Correction.DAMAGE_MINUS: -1}
-PRINTED = [("", "use the app's chart"), (HorsDeCombatOutcome.NO_EFFECT.value, "no effect"),
-           (HorsDeCombatOutcome.HORS_DE_COMBAT.value, "hors de combat")]
+_CORRECTED = {
+    Correction.BASE_MINUS: 1,
+    Correction.BASE_PLUS: -1,
+    Correction.DAMAGE_PLUS: 1,
+    Correction.DAMAGE_MINUS: -1,
+}
+PRINTED = [
+    ("", "use the app's chart"),
+    (HorsDeCombatOutcome.NO_EFFECT.value, "no effect"),
+    (HorsDeCombatOutcome.HORS_DE_COMBAT.value, "hors de combat"),
+]
 
 
 def losses_this_phase(game: Game, units: dict[str, Unit]) -> dict[str, int]:
     """Bases lost by brigades, and damage taken by batteries, per unit in the phase this check follows."""
     lost: dict[str, int] = defaultdict(int)
-    for event in this_turn(game, PHASE_STEPS.get(game.step_key, ()),
-                           [StepAdvanced, AssaultRoundResolved, CorrectionMade]):
+    for event in this_turn(
+        game, PHASE_STEPS.get(game.step_key, ()), [StepAdvanced, AssaultRoundResolved, CorrectionMade]
+    ):
         payload = payload_of(event)
         if isinstance(payload, StepAdvanced):
             for taken in payload.fire_hits:
@@ -76,8 +84,11 @@ class CheckState:
 
     def pending(self) -> list[tuple[Leader, int]]:
         """Leaders whose own command lost bases this phase: each must roll or be passed over as not within 4"."""
-        return [(leader, self.by_command[leader.command_id]) for leader in self.to_check
-                if self.by_command.get(leader.command_id)]
+        return [
+            (leader, self.by_command[leader.command_id])
+            for leader in self.to_check
+            if self.by_command.get(leader.command_id)
+        ]
 
 
 def state(game: Game) -> CheckState:
@@ -90,14 +101,21 @@ def state(game: Game) -> CheckState:
     events = list(this_turn(game, [game.step_key], [LeaderCheckedForCasualty, HorsDeCombatSkipped]))
     checked = {p.leader for p in read_all(events, LeaderCheckedForCasualty)}
     checked |= {p.leader for p in read_all(events, HorsDeCombatSkipped)}
-    leaders = (Leader.objects.filter(game=game).in_action()
-               .select_related("command__side").order_by("command__side__order", "command__order", "pk"))
+    leaders = (
+        Leader.objects.filter(game=game)
+        .in_action()
+        .select_related("command__side")
+        .order_by("command__side__order", "command__order", "pk")
+    )
     return CheckState(game, lost, units, dict(by_command), [lr for lr in leaders if lr.pk not in checked], events)
 
 
 def pending(s: CheckState) -> list[str]:
-    return [f"hors de combat check for {leader.name} ({leader.command.name} lost {hits} base"
-            f"{'s' if hits > 1 else ''}), or pass him over if not within 4\"" for leader, hits in s.pending()]
+    return [
+        f"hors de combat check for {leader.name} ({leader.command.name} lost {hits} base"
+        f'{"s" if hits > 1 else ""}), or pass him over if not within 4"'
+        for leader, hits in s.pending()
+    ]
 
 
 class HorsDeCombatForm(DiceForm):
@@ -105,11 +123,15 @@ class HorsDeCombatForm(DiceForm):
     die = die_field("First die (1-10)")
     die2 = die_field("Second die (1-10)")
     base_hits_within_4 = forms.IntegerField(
-        label="Base hits (B) within 4\" this phase", min_value=0, max_value=99, initial=0,
+        label='Base hits (B) within 4" this phase',
+        min_value=0,
+        max_value=99,
+        initial=0,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         help_text="Filled in with the bases your own command lost this phase; count every friendly base hit "
-                  "within 4\" of the leader.")
-    enemy_skirmishers_within_4 = forms.BooleanField(label="An enemy skirmish marker is within 4\"", required=False)
+        'within 4" of the leader.',
+    )
+    enemy_skirmishers_within_4 = forms.BooleanField(label='An enemy skirmish marker is within 4"', required=False)
     printed = forms.ChoiceField(label="Or: the result from your printed chart", required=False, choices=PRINTED)
 
 
@@ -129,9 +151,11 @@ def check_leader(game: Game, leader: Leader, form: HorsDeCombatForm, actor: str)
         if checking is None:
             raise ActionRefused(refusal)
         first, second = form.rolls("die", "die2")
-        inputs = HorsDeCombatInput(roll=Roll((first.faces[0], second.faces[0]), first.source),
-                                   base_hits_within_4=data["base_hits_within_4"],
-                                   enemy_skirmishers_within_4=data["enemy_skirmishers_within_4"])
+        inputs = HorsDeCombatInput(
+            roll=Roll((first.faces[0], second.faces[0]), first.source),
+            base_hits_within_4=data["base_hits_within_4"],
+            enemy_skirmishers_within_4=data["enemy_skirmishers_within_4"],
+        )
         printed = data.get("printed")
         chart = action.game.chart.overlay({"hors_de_combat": printed}) if printed else action.game.chart
         result = resolve_hors_de_combat(chart, inputs)
@@ -154,17 +178,28 @@ def panel(s: CheckState, bound: Bound) -> dict[str, Any]:
     rows = []
     for leader in s.to_check:
         hits = s.by_command.get(leader.command_id, 0)
-        rows.append({"leader": leader, "hits": hits, "pending": leader.pk in must, "open": prefix(leader) in bound,
-                     "form": bound.get(prefix(leader)) or check_form(s.game, leader, hits),
-                     "action": reverse("games:hors_de_combat_check", args=[s.game.pk, leader.pk]),
-                     "skip_action": reverse("games:hors_de_combat_skip", args=[s.game.pk, leader.pk])})
+        rows.append(
+            {
+                "leader": leader,
+                "hits": hits,
+                "pending": leader.pk in must,
+                "open": prefix(leader) in bound,
+                "form": bound.get(prefix(leader)) or check_form(s.game, leader, hits),
+                "action": reverse("games:hors_de_combat_check", args=[s.game.pk, leader.pk]),
+                "skip_action": reverse("games:hors_de_combat_skip", args=[s.game.pk, leader.pk]),
+            }
+        )
     losses = []
     for key, n in s.lost.items():
         unit = s.units[key]
         losses.append(f"{unit.name}: {n} {'damage' if unit.battery else 'base' + ('s' if n > 1 else '')}")
-    return {"must_rows": [r for r in rows if r["pending"]], "other_rows": [r for r in rows if not r["pending"]],
-            "losses": losses, "done": [done(e) for e in s.done],
-            "open_others": any(r["open"] for r in rows if not r["pending"])}
+    return {
+        "must_rows": [r for r in rows if r["pending"]],
+        "other_rows": [r for r in rows if not r["pending"]],
+        "losses": losses,
+        "done": [done(e) for e in s.done],
+        "open_others": any(r["open"] for r in rows if not r["pending"]),
+    }
 
 
 STEP = Step("games/steps/hors_de_combat.html", state, pending, panel)

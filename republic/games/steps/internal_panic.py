@@ -12,8 +12,12 @@ def pending(s: PanicState) -> list[str]:
 
 
 def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
-    return {"tests": panic_rows(s, bound), "played": played(s), "empty": s.empty,
-            "any_p4": any(d.internal for d in s.phase.values()) or bool(s.empty)}
+    return {
+        "tests": panic_rows(s, bound),
+        "played": played(s),
+        "empty": s.empty,
+        "any_p4": any(d.internal for d in s.phase.values()) or bool(s.empty),
+    }
 
 
 STEP = Step("games/steps/panic_internal.html", state, pending, panel)

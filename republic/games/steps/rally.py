@@ -12,7 +12,8 @@ from republic.games.forms import DiceForm, die_field, inches_field, offer
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps.base import Bound, Step
-from republic.games.text import condition, done
+from republic.games.text.events import done
+from republic.games.text.terms import condition
 from republic.rules.leaders import CommandRelation
 from republic.rules.morale import Condition
 from republic.rules.rally import RallyInput, RallyLeader, resolve_rally
@@ -33,8 +34,14 @@ class RallyState:
 def state(game: Game) -> RallyState:
     rallied = list(this_turn(game, [StepKey.RALLY], [RallyResolved]))
     done = {p.unit for p in read_all(rallied, RallyResolved)}
-    units = (Unit.objects.filter(game=game, m_hits__gt=0).of_side(game.attacker).in_play().in_battle_order()
-             .select_related("division__parent__parent").prefetch_related("division__leaders"))
+    units = (
+        Unit.objects.filter(game=game, m_hits__gt=0)
+        .of_side(game.attacker)
+        .in_play()
+        .in_battle_order()
+        .select_related("division__parent__parent")
+        .prefetch_related("division__leaders")
+    )
     leaders = list(Leader.objects.filter(game=game).of_side(game.attacker).in_action().select_related("command"))
     return RallyState(game, [u for u in units if u.key not in done], leaders, rallied)
 
@@ -44,13 +51,17 @@ def pending(s: RallyState) -> list[str]:
 
 
 class RallyForm(DiceForm):
-    division_leader_distance = inches_field('Distance to the division leader (inches)', initial=0)
+    division_leader_distance = inches_field("Distance to the division leader (inches)", initial=0)
     leaders_within_4 = forms.MultipleChoiceField(
-        label='Other leaders within 4"', required=False, widget=forms.CheckboxSelectMultiple,
-        help_text="Corps and army leaders of the chain count; rating 2 and 3 leaders also reach further (2.2).")
+        label='Other leaders within 4"',
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Corps and army leaders of the chain count; rating 2 and 3 leaders also reach further (2.2).",
+    )
     die = die_field()
-    printed = forms.ChoiceField(label="Or: new condition from your printed chart", required=False,
-                                choices=PRINTED_CONDITIONS)
+    printed = forms.ChoiceField(
+        label="Or: new condition from your printed chart", required=False, choices=PRINTED_CONDITIONS
+    )
 
     def __init__(self, *args: Any, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -67,13 +78,11 @@ def other_leaders(unit: Unit, leaders: list[Leader]) -> list[Leader]:
 
 
 def side_leaders(game: Game, unit: Unit) -> list[Leader]:
-    return list(Leader.objects.filter(game=game).of_side(unit.division.side_id).in_action()
-                .select_related("command"))
+    return list(Leader.objects.filter(game=game).of_side(unit.division.side_id).in_action().select_related("command"))
 
 
 def form(game: Game, unit: Unit, leaders: list[Leader], data: Any = None) -> RallyForm:
-    return RallyForm(data, prefix=prefix(unit), initial={"version": game.version},
-                     leaders=other_leaders(unit, leaders))
+    return RallyForm(data, prefix=prefix(unit), initial={"version": game.version}, leaders=other_leaders(unit, leaders))
 
 
 def _relation(unit: Unit, leader: Leader) -> CommandRelation:
@@ -97,14 +106,20 @@ def rally(game: Game, unit: Unit, form: RallyForm, actor: str) -> Event:
         chosen = [others[pk] for pk in data["leaders_within_4"] if pk in others]
         printed = data.get("printed")
         inputs = RallyInput.of(
-            unit.to_rules(), form.rolls("die")[0], leader.value, float(data["division_leader_distance"]),
+            unit.to_rules(),
+            form.rolls("die")[0],
+            leader.value,
+            float(data["division_leader_distance"]),
             division_leader_hors_de_combat=leader.hors_de_combat,
             other_leaders=tuple(RallyLeader(o.value, _relation(unit, o)) for o in chosen),
-            scale=action.game.scale, printed=Condition(printed) if printed else None)
+            scale=action.game.scale,
+            printed=Condition(printed) if printed else None,
+        )
         result = resolve_rally(action.game.chart, inputs)
         action.apply(unit, rallied(unit.to_rules(), result.condition_after))
-        return action.record(RallyResolved(unit.key, unit.name, inputs, result,
-                                           tuple(str(leader) for leader in chosen)))
+        return action.record(
+            RallyResolved(unit.key, unit.name, inputs, result, tuple(str(leader) for leader in chosen))
+        )
 
 
 def _refuse(message: str) -> Any:
@@ -112,9 +127,15 @@ def _refuse(message: str) -> Any:
 
 
 def panel(s: RallyState, bound: Bound) -> dict[str, Any]:
-    rows = [{"unit": unit, "prefix": prefix(unit),
-             "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),
-             "action": reverse("games:rally", args=[s.game.pk, unit.pk])} for unit in s.to_rally]
+    rows = [
+        {
+            "unit": unit,
+            "prefix": prefix(unit),
+            "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),
+            "action": reverse("games:rally", args=[s.game.pk, unit.pk]),
+        }
+        for unit in s.to_rally
+    ]
     return {"rally_rows": rows, "rallied": [done(e) for e in s.rallied]}
 
 

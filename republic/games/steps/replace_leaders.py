@@ -40,11 +40,13 @@ def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Even
         command = fallen.command
         candidates: tuple[Candidate, ...] = ()
         if command.level != Command.Level.DIVISION:
-            below = Leader.objects.filter(game=action.game, command__parent=command).in_action() \
-                .select_related("command")
+            below = (
+                Leader.objects.filter(game=action.game, command__parent=command).in_action().select_related("command")
+            )
             candidates = tuple(Candidate(c.name, _RANK[c.command.level], c.value) for c in below)
-        inputs = LeaderReplacementInput(rank=_RANK[command.level], leader=fallen.value, name=fallen.name,
-                                        candidates=candidates)
+        inputs = LeaderReplacementInput(
+            rank=_RANK[command.level], leader=fallen.value, name=fallen.name, candidates=candidates
+        )
         result = resolve_leader_replacement(action.game.chart, inputs)
         action.set(fallen, "hors_de_combat", False)
         successor = ""
@@ -61,8 +63,12 @@ def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Even
 
 
 def panel(s: ReplaceState, bound: Bound) -> dict[str, Any]:
-    return {"fallen": [{"leader": leader, "action": reverse("games:replace_leader", args=[s.game.pk, leader.pk])}
-                       for leader in s.fallen]}
+    return {
+        "fallen": [
+            {"leader": leader, "action": reverse("games:replace_leader", args=[s.game.pk, leader.pk])}
+            for leader in s.fallen
+        ]
+    }
 
 
 STEP = Step("games/steps/replace_leaders.html", state, pending, panel)

@@ -2,6 +2,7 @@
 each unblocked attacking marker may fire once. Blocks and attacks are optional ("may"); blocks once declared
 must be rolled. The hits wait for the end of the artillery step."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,8 @@ from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Side, Unit
 from republic.games.steps.base import Bound, Step
 from republic.games.steps.fire_hits import waiting, waiting_rows
-from republic.games.text import done, unit_label
+from republic.games.text.events import done
+from republic.games.text.terms import unit_label
 from republic.rules.fire_results import FireHits
 from republic.rules.sequence import StepKey
 from republic.rules.skirmish import (
@@ -34,8 +36,12 @@ from republic.rules.skirmish import (
 )
 
 PRINTED_BLOCKS = [("", "use the app's chart"), ("blocked", "blocked"), ("failed", "not blocked")]
-PRINTED_ATTACK = [("", "use the app's chart"), (SkirmishVerdict.HIT.value, "hit: 1M on the target"),
-                  (SkirmishVerdict.MISS.value, "no effect"), (SkirmishVerdict.FLEE.value, "the marker flees")]
+PRINTED_ATTACK = [
+    ("", "use the app's chart"),
+    (SkirmishVerdict.HIT.value, "hit: 1M on the target"),
+    (SkirmishVerdict.MISS.value, "no effect"),
+    (SkirmishVerdict.FLEE.value, "the marker flees"),
+]
 
 
 @dataclass(frozen=True)
@@ -100,8 +106,7 @@ class SkirmishState:
 
 def state(game: Game) -> SkirmishState:
     units = {u.key: u for u in Unit.objects.filter(game=game).in_battle_order()}
-    events = list(this_turn(game, [StepKey.SKIRMISH], [SkirmishBlocksDeclared, SkirmishBlocksRolled,
-                                                       SkirmishAttacked]))
+    events = list(this_turn(game, [StepKey.SKIRMISH], [SkirmishBlocksDeclared, SkirmishBlocksRolled, SkirmishAttacked]))
     payloads = [payload_of(e) for e in events]
     declared = [p for p in payloads if isinstance(p, SkirmishBlocksDeclared)]
     rolled = [p for p in payloads if isinstance(p, SkirmishBlocksRolled)]
@@ -116,9 +121,16 @@ def state(game: Game) -> SkirmishState:
                 found.extend(Marker(unit, n) for n in range(1, count + 1))
         return found
 
-    return SkirmishState(game, units, markers(game.attacker.pk if game.attacker else None),
-                         markers(game.defender.pk if game.defender else None),
-                         declared[-1] if declared else None, rolled[-1] if rolled else None, attacks, events)
+    return SkirmishState(
+        game,
+        units,
+        markers(game.attacker.pk if game.attacker else None),
+        markers(game.defender.pk if game.defender else None),
+        declared[-1] if declared else None,
+        rolled[-1] if rolled else None,
+        attacks,
+        events,
+    )
 
 
 def side_name(side: Side | None) -> str:
@@ -136,19 +148,23 @@ def pending(s: SkirmishState) -> list[str]:
 
 
 class DeclareBlocksForm(VersionForm):
-    def __init__(self, *args: Any, blockers: list[Marker] = (), targets: list[Marker] = (),  # type: ignore[assignment]
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, blockers: Sequence[Marker] = (), targets: Sequence[Marker] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "no block")] + [(t.id, t.label) for t in targets]
         for marker in blockers:
             self.fields[marker.field] = forms.ChoiceField(
                 label=f"{marker.label} ({marker.brigade.to_rules().skirmisher_type.value}) tries to block",
-                required=False, choices=choices)
+                required=False,
+                choices=choices,
+            )
 
 
 def declare_form(s: SkirmishState, data: Any = None) -> DeclareBlocksForm:
-    return DeclareBlocksForm(data, prefix="skirmish-declare", initial={"version": s.game.version},
-                             blockers=s.defenders, targets=s.attackers)
+    return DeclareBlocksForm(
+        data, prefix="skirmish-declare", initial={"version": s.game.version}, blockers=s.defenders, targets=s.attackers
+    )
 
 
 class BlockRollsForm(DiceForm):
@@ -158,12 +174,17 @@ class BlockRollsForm(DiceForm):
         for i, block in enumerate(blocks):
             self.fields[f"die_{i}"] = die_field(f"{block.blocker_name} blocks {block.target_name}: die")
             self.fields[f"printed_{i}"] = forms.ChoiceField(
-                label=f"Or: {block.blocker_name}'s block by your printed chart", required=False, choices=PRINTED_BLOCKS)
+                label=f"Or: {block.blocker_name}'s block by your printed chart", required=False, choices=PRINTED_BLOCKS
+            )
 
 
 def rolls_form(s: SkirmishState, data: Any = None) -> BlockRollsForm:
-    return BlockRollsForm(data, prefix="skirmish-rolls", initial={"version": s.game.version},
-                          blocks=s.declared.blocks if s.declared else ())
+    return BlockRollsForm(
+        data,
+        prefix="skirmish-rolls",
+        initial={"version": s.game.version},
+        blocks=s.declared.blocks if s.declared else (),
+    )
 
 
 def declare_blocks(game: Game, form: DeclareBlocksForm, actor: str) -> Event:
@@ -175,9 +196,12 @@ def declare_blocks(game: Game, form: DeclareBlocksForm, actor: str) -> Event:
         names = {m.id: m.label for m in s.attackers}
         blocks = tuple(
             DeclaredBlock(marker.id, marker.label, marker.brigade.to_rules().skirmisher_type, target, names[target])
-            for marker in s.defenders if (target := form.cleaned_data.get(marker.field)) in names)
-        return action.record(SkirmishBlocksDeclared(side_name(action.game.defender), blocks,
-                                                    tuple(m.id for m in s.attackers)))
+            for marker in s.defenders
+            if (target := form.cleaned_data.get(marker.field)) in names
+        )
+        return action.record(
+            SkirmishBlocksDeclared(side_name(action.game.defender), blocks, tuple(m.id for m in s.attackers))
+        )
 
 
 def roll_blocks(game: Game, form: BlockRollsForm, actor: str) -> Event:
@@ -189,16 +213,20 @@ def roll_blocks(game: Game, form: BlockRollsForm, actor: str) -> Event:
         blocks = s.declared.blocks
         rolls = form.rolls()
         printed = [form.cleaned_data.get(f"printed_{i}") for i in range(len(blocks))]
-        inputs = SkirmishBlocksInput(tuple(
-            BlockAttempt(b.blocker_name, b.grade, b.target_name, roll, printed=p == "blocked" if p else None)
-            for b, roll, p in zip(blocks, rolls, printed, strict=True)))
+        inputs = SkirmishBlocksInput(
+            tuple(
+                BlockAttempt(b.blocker_name, b.grade, b.target_name, roll, printed=p == "blocked" if p else None)
+                for b, roll, p in zip(blocks, rolls, printed, strict=True)
+            )
+        )
         result = resolve_skirmish_blocks(action.game.chart, inputs)
         blocked: list[str] = []
         for block, outcome in zip(blocks, result.attempts, strict=True):
             if outcome.blocked and block.target not in blocked:
                 blocked.append(block.target)
-        return action.record(SkirmishBlocksRolled(side_name(action.game.defender), blocks, inputs, result,
-                                                  tuple(blocked)))
+        return action.record(
+            SkirmishBlocksRolled(side_name(action.game.defender), blocks, inputs, result, tuple(blocked))
+        )
 
 
 # --- the attacks --------------------------------------------------------------------------------------
@@ -210,14 +238,15 @@ class SkirmishAttackForm(DiceForm):
     die = die_field()
     printed = forms.ChoiceField(label="Or: result from your printed chart", required=False, choices=PRINTED_ATTACK)
 
-    def __init__(self, *args: Any, targets: list[Unit] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+    def __init__(self, *args: Any, targets: Sequence[Unit] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         offer(self, "target", [("", "choose the target"), *((u.key, unit_label(u)) for u in targets)])
 
 
 def attack_form(s: SkirmishState, brigade: Unit, data: Any = None) -> SkirmishAttackForm:
-    return SkirmishAttackForm(data, prefix=f"skirmish-{brigade.key}", initial={"version": s.game.version},
-                              targets=s.enemies())
+    return SkirmishAttackForm(
+        data, prefix=f"skirmish-{brigade.key}", initial={"version": s.game.version}, targets=s.enemies()
+    )
 
 
 def skirmish_attack(game: Game, brigade: Unit, form: SkirmishAttackForm, actor: str) -> Event:
@@ -230,8 +259,13 @@ def skirmish_attack(game: Game, brigade: Unit, form: SkirmishAttackForm, actor: 
         if firing is None or target is None:
             raise ActionRefused(refusal)
         printed = data.get("printed")
-        inputs = SkirmishAttackInput.of(firing.to_rules(), float(data["range"]), form.rolls("die")[0],
-                                        action.game.scale, SkirmishVerdict(printed) if printed else None)
+        inputs = SkirmishAttackInput.of(
+            firing.to_rules(),
+            float(data["range"]),
+            form.rolls("die")[0],
+            action.game.scale,
+            SkirmishVerdict(printed) if printed else None,
+        )
         result = resolve_skirmish_attack(action.game.chart, inputs)
         action.apply(firing, after_skirmish_attack(firing.to_rules(), result))
         hits = (FireHits(target.key, m=result.m_hits),) if result.hit else ()
@@ -241,8 +275,11 @@ def skirmish_attack(game: Game, brigade: Unit, form: SkirmishAttackForm, actor: 
 def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
     game = s.game
     context: dict[str, Any] = {
-        "stage": s.stage, "attackers": s.attackers, "defenders": s.defenders,
-        "pending_hits": waiting_rows(waiting(game), s.units), "done": [done(e) for e in s.done],
+        "stage": s.stage,
+        "attackers": s.attackers,
+        "defenders": s.defenders,
+        "pending_hits": waiting_rows(waiting(game), s.units),
+        "done": [done(e) for e in s.done],
         "declare_url": reverse("games:fire_skirmish_declare", args=[game.pk]),
         "rolls_url": reverse("games:fire_skirmish_blocks", args=[game.pk]),
     }
@@ -252,15 +289,23 @@ def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
     elif s.stage == "roll" and s.declared:
         roll = bound.get("skirmish-rolls") or rolls_form(s)
         context["roll_form"] = roll
-        context["roll_rows"] = [{"die": roll[f"die_{i}"], "printed": roll[f"printed_{i}"]}
-                                for i in range(len(s.declared.blocks))]
+        context["roll_rows"] = [
+            {"die": roll[f"die_{i}"], "printed": roll[f"printed_{i}"]} for i in range(len(s.declared.blocks))
+        ]
     else:
         rows = []
         for brigade, left in s.attacks_left():
             prefix = f"skirmish-{brigade.key}"
-            rows.append({"brigade": brigade, "left": left, "form": bound.get(prefix) or attack_form(s, brigade),
-                         "open": prefix in bound, "grade": brigade.to_rules().skirmisher_type,
-                         "action": reverse("games:fire_skirmish_attack", args=[game.pk, brigade.pk])})
+            rows.append(
+                {
+                    "brigade": brigade,
+                    "left": left,
+                    "form": bound.get(prefix) or attack_form(s, brigade),
+                    "open": prefix in bound,
+                    "grade": brigade.to_rules().skirmisher_type,
+                    "action": reverse("games:fire_skirmish_attack", args=[game.pk, brigade.pk]),
+                }
+            )
         context["attack_rows"] = rows
     return context
 

@@ -9,18 +9,26 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
 
 from republic.games.ledger import ActionRefused, StaleGame
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.views.page import page_context
 from republic.rules.errors import RulesInputError
 
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as the htmx middleware leaves it."""
+
+    htmx: HtmxDetails
+
+
 ACTOR_SESSION_KEY = "republic_actor"
 LAST_EVENT_KEY = "republic_last_event"
 INCOMPLETE = "The form was incomplete: nothing was changed."
 
 
-def actor_of(request: HttpRequest) -> str:
+def actor_of(request: HtmxHttpRequest) -> str:
     name: str = request.session.get(ACTOR_SESSION_KEY, "")
     if request.user.is_authenticated:
         return name or request.user.get_username()
@@ -44,49 +52,60 @@ def command_of(game: Game, command_id: int) -> Command:
     return get_object_or_404(Command, pk=command_id, game=game)
 
 
-def _last_event(request: HttpRequest, game: Game) -> Event | None:
+def _last_event(request: HtmxHttpRequest, game: Game) -> Event | None:
     last = request.session.get(LAST_EVENT_KEY)
     return Event.objects.filter(pk=last, game=game).select_related("undoes").first() if last else None
 
 
-def context(request: HttpRequest, game: Game, event: Event | None = None, forms: dict[str, Any] | None = None,
-            error: str = "") -> dict[str, Any]:
+def context(
+    request: HtmxHttpRequest,
+    game: Game,
+    event: Event | None = None,
+    forms: dict[str, Any] | None = None,
+    error: str = "",
+) -> dict[str, Any]:
     return page_context(game, actor_of(request), event or _last_event(request, game), forms, error)
 
 
-def done(request: HttpRequest, game: Game, event: Event) -> HttpResponse:
+def done(request: HtmxHttpRequest, game: Game, event: Event) -> HttpResponse:
     request.session[LAST_EVENT_KEY] = event.pk
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return live(request, game, event)
     return redirect("games:game", game_id=game.pk)
 
 
-def live(request: HttpRequest, game: Game, event: Event | None = None, forms: dict[str, Any] | None = None,
-         error: str = "") -> HttpResponse:
+def live(
+    request: HtmxHttpRequest,
+    game: Game,
+    event: Event | None = None,
+    forms: dict[str, Any] | None = None,
+    error: str = "",
+) -> HttpResponse:
     """The game page's live part (position, step panel, last result, unit cards) as one fragment."""
     fresh = game_or_404(game.pk)
     return render(request, "games/game.html#live", context(request, fresh, event, forms, error))
 
 
-def invalid(request: HttpRequest, game: Game, bound: dict[str, Any], error: str = "") -> HttpResponse:
-    if request.htmx:  # type: ignore[attr-defined]
+def invalid(request: HtmxHttpRequest, game: Game, bound: dict[str, Any], error: str = "") -> HttpResponse:
+    if request.htmx:
         return live(request, game, forms=bound, error=error)
     return render(request, "games/game.html", context(request, game_or_404(game.pk), forms=bound, error=error))
 
 
-def stale(request: HttpRequest, game: Game, message: str) -> HttpResponse:
-    if request.htmx:  # type: ignore[attr-defined]
+def stale(request: HtmxHttpRequest, game: Game, message: str) -> HttpResponse:
+    if request.htmx:
         return live(request, game, error=message)
     messages.error(request, message)
     return redirect("games:game", game_id=game.pk)
 
 
-def client_redirect(request: HttpRequest, url: str) -> HttpResponse:
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)  # type: ignore[attr-defined]
+def client_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def form_action(request: HttpRequest, game: Game, form: forms.Form, prefix: str | None,
-                act: Callable[[], Event]) -> HttpResponse:
+def form_action(
+    request: HtmxHttpRequest, game: Game, form: forms.Form, prefix: str | None, act: Callable[[], Event]
+) -> HttpResponse:
     """Run ``act`` for a valid form and answer as every action does: a form without its version, a stale
     version or a refusal shows the fresh state with the message; an engine error lands at the field it
     names ('targets[1]' is the targets field); an invalid form is drawn again with its errors."""
@@ -106,8 +125,12 @@ def form_action(request: HttpRequest, game: Game, form: forms.Form, prefix: str 
             return done(request, game, event)
     if prefix is None:
         # a form drawn without a place for field errors: say them as the page's message
-        problems = [f"{name.replace('_', ' ')}: {' '.join(map(str, errors))}" if name != "__all__"
-                    else " ".join(map(str, errors)) for name, errors in form.errors.items()]
+        problems = [
+            f"{name.replace('_', ' ')}: {' '.join(map(str, errors))}"
+            if name != "__all__"
+            else " ".join(map(str, errors))
+            for name, errors in form.errors.items()
+        ]
         return stale(request, game, "Nothing was changed. " + "; ".join(problems))
     return invalid(request, game, {prefix: form})
 

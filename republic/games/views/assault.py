@@ -1,6 +1,6 @@
 """The assault phase's actions: declaring, a round, the column preview, ending, charge disorder."""
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -10,18 +10,20 @@ from republic.games.steps import charge_disorder
 from republic.games.steps.assaults import declare, rounds
 from republic.games.steps.assaults.state import declared_in, state
 from republic.games.views import answers
+from republic.games.views.answers import HtmxHttpRequest
 
 
 @require_POST
-def declare_assault(request: HttpRequest, game_id: int) -> HttpResponse:
+def declare_assault(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = declare.declare_form(state(game), request.POST)
-    return answers.form_action(request, game, form, "declare",
-                               lambda: declare.declare_assault(game, form, answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, "declare", lambda: declare.declare_assault(game, form, answers.actor_of(request))
+    )
 
 
 @require_POST
-def round_of(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
+def round_of(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     declared_in(game, seq)
     s = state(game)
@@ -30,12 +32,13 @@ def round_of(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
     except ActionRefused as exc:
         return answers.stale(request, game, str(exc))
     form = rounds.round_form(game, assault, s.leaders, request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: rounds.resolve_round(game, seq, form, answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, form.prefix, lambda: rounds.resolve_round(game, seq, form, answers.actor_of(request))
+    )
 
 
 @require_GET
-def column(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
+def column(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     """The column for the conditions as the round form holds them now (htmx preview; changes nothing)."""
     game = answers.game_or_404(game_id)
     declared_in(game, seq)
@@ -48,17 +51,23 @@ def column(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
 
 
 @require_POST
-def end(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
+def end(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     declared_in(game, seq)
     form = VersionForm(request.POST)
-    return answers.form_action(request, game, form, None, lambda: declare.end_assault(
-        game, seq, form.cleaned_data["version"], answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        None,
+        lambda: declare.end_assault(game, seq, form.cleaned_data["version"], answers.actor_of(request)),
+    )
 
 
 @require_POST
-def disorder(request: HttpRequest, game_id: int) -> HttpResponse:
+def disorder(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = charge_disorder.disorder_form(charge_disorder.state(game), request.POST)
-    return answers.form_action(request, game, form, "disorder",
-                               lambda: charge_disorder.apply_disorder(game, form, answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, "disorder", lambda: charge_disorder.apply_disorder(game, form, answers.actor_of(request))
+    )

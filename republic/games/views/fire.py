@@ -1,64 +1,87 @@
 """The fire phase's actions: skirmish blocks and attacks, artillery fire and saved fire, the demoralized panic
 test."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.steps import artillery_fire, demoralized_panic, skirmish
 from republic.games.views import answers
+from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.sequence import StepKey
 
 
 @require_POST
-def declare_blocks(request: HttpRequest, game_id: int) -> HttpResponse:
+def declare_blocks(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = skirmish.declare_form(skirmish.state(game), request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: skirmish.declare_blocks(game, form, answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, form.prefix, lambda: skirmish.declare_blocks(game, form, answers.actor_of(request))
+    )
 
 
 @require_POST
-def roll_blocks(request: HttpRequest, game_id: int) -> HttpResponse:
+def roll_blocks(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     state = skirmish.state(game)
     if game.step_key is not StepKey.SKIRMISH or state.declared is None:
         return answers.stale(request, game, "There are no declared skirmish blocks to roll now.")
     form = skirmish.rolls_form(state, request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: skirmish.roll_blocks(game, form, answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, form.prefix, lambda: skirmish.roll_blocks(game, form, answers.actor_of(request))
+    )
 
 
 @require_POST
-def skirmish_attack(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def skirmish_attack(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     brigade = answers.unit_of(game, unit_id)
     form = skirmish.attack_form(skirmish.state(game), brigade, request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: skirmish.skirmish_attack(game, brigade, form, answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: skirmish.skirmish_attack(game, brigade, form, answers.actor_of(request)),
+    )
 
 
 @require_POST
-def artillery(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def artillery(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     battery = answers.unit_of(game, unit_id)
     form = artillery_fire.fire_form(artillery_fire.state(game), battery, request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: artillery_fire.fire_battery(game, battery, form, answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: artillery_fire.fire_battery(game, battery, form, answers.actor_of(request)),
+    )
 
 
 @require_POST
-def save_fire(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def save_fire(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     battery = answers.unit_of(game, unit_id)
     form = artillery_fire.save_form(artillery_fire.state(game), battery, request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: artillery_fire.save_fire(game, battery, form, answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: artillery_fire.save_fire(game, battery, form, answers.actor_of(request)),
+    )
 
 
 @require_POST
-def panic_test(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def panic_test(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
     form = demoralized_panic.panic_form(game, unit, request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: demoralized_panic.panic_test(game, unit, form, answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: demoralized_panic.panic_test(game, unit, form, answers.actor_of(request)),
+    )

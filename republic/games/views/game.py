@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -12,50 +12,54 @@ from republic.games.events import CorrectionMade, FieldValue, OrdersChanged
 from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, StaleGame, act, undo_last, undo_to
 from republic.games.models import Command, Event, Game, Unit
-from republic.games.scenario import ScenarioError, create_game, parse_csv, parse_scenario
+from republic.games.scenario import ScenarioError, create_game, parse_scenario
+from republic.games.scenario_csv import parse_csv
 from republic.games.steps.walk import advance, choose_first_attacker
-from republic.games.text import result_card
+from republic.games.text.events import result_card
 from republic.games.views import answers
+from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
 from republic.rules.units import Correction, corrected
 
 
-def game_list(request: HttpRequest) -> HttpResponse:
+def game_list(request: HtmxHttpRequest) -> HttpResponse:
     games = Game.objects.prefetch_related("sides").order_by("-updated")
     return render(request, "games/list.html", {"games": games, "upload": ScenarioUploadForm()})
 
 
-def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     return render(request, "games/game.html", answers.context(request, game))
 
 
-def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     entries = [result_card(e) for e in game.events.select_related("undoes").order_by("seq")]
     return render(request, "games/log.html", {"game": game, "entries": entries})
 
 
 @require_POST
-def next_step(request: HttpRequest, game_id: int) -> HttpResponse:
+def next_step(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = VersionForm(request.POST)
-    return answers.form_action(request, game, form, None,
-                               lambda: advance(game, form.cleaned_data["version"], answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, None, lambda: advance(game, form.cleaned_data["version"], answers.actor_of(request))
+    )
 
 
 @require_POST
-def undo(request: HttpRequest, game_id: int) -> HttpResponse:
+def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = VersionForm(request.POST)
-    return answers.form_action(request, game, form, None,
-                               lambda: undo_last(game, form.cleaned_data["version"], answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, None, lambda: undo_last(game, form.cleaned_data["version"], answers.actor_of(request))
+    )
 
 
 @staff_member_required
 @require_POST
-def go_back(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
+def go_back(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     """A game master takes the game back to just after event ``seq``; every undo is recorded."""
     game = answers.game_or_404(game_id)
     form = VersionForm(request.POST)
@@ -68,9 +72,16 @@ def go_back(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
     return redirect("games:game_log", game_id=game.pk)
 
 
-_FIELDS = {Correction.M_PLUS: "m_hits", Correction.M_MINUS: "m_hits", Correction.BASE_MINUS: "bases",
-           Correction.BASE_PLUS: "bases", Correction.DAMAGE_PLUS: "damage", Correction.DAMAGE_MINUS: "damage",
-           Correction.PACKED: "packed", Correction.UNPACKED: "packed"}
+_FIELDS = {
+    Correction.M_PLUS: "m_hits",
+    Correction.M_MINUS: "m_hits",
+    Correction.BASE_MINUS: "bases",
+    Correction.BASE_PLUS: "bases",
+    Correction.DAMAGE_PLUS: "damage",
+    Correction.DAMAGE_MINUS: "damage",
+    Correction.PACKED: "packed",
+    Correction.UNPACKED: "packed",
+}
 
 
 def correct(game: Game, unit: Unit, correction: Correction, version: int, actor: str) -> Event:
@@ -83,19 +94,25 @@ def correct(game: Game, unit: Unit, correction: Correction, version: int, actor:
             raise ActionRefused(f"{fresh.name} {exc.problem}: nothing was changed.") from None
         action.apply(fresh, after)
         field = _FIELDS[correction]
-        return action.record(CorrectionMade(fresh.key, fresh.name, correction,
-                                            (FieldValue(field, getattr(after, field)),)))
+        return action.record(
+            CorrectionMade(fresh.key, fresh.name, correction, (FieldValue(field, getattr(after, field)),))
+        )
 
 
 @require_POST
-def correct_unit(request: HttpRequest, game_id: int, unit_id: int, change: str) -> HttpResponse:
+def correct_unit(request: HtmxHttpRequest, game_id: int, unit_id: int, change: str) -> HttpResponse:
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
     if change not in set(Correction):
         return answers.stale(request, game, "No such correction.")
     form = VersionForm(request.POST)
-    return answers.form_action(request, game, form, None, lambda: correct(
-        game, unit, Correction(change), form.cleaned_data["version"], answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        None,
+        lambda: correct(game, unit, Correction(change), form.cleaned_data["version"], answers.actor_of(request)),
+    )
 
 
 class OrdersForm(VersionForm):
@@ -115,12 +132,19 @@ def give_orders(game: Game, division: Command, orders: str, version: int, actor:
 
 
 @require_POST
-def set_orders(request: HttpRequest, game_id: int, division_id: int) -> HttpResponse:
+def set_orders(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     division = answers.command_of(game, division_id)
     form = OrdersForm(request.POST)
-    return answers.form_action(request, game, form, None, lambda: give_orders(
-        game, division, form.cleaned_data["orders"], form.cleaned_data["version"], answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        None,
+        lambda: give_orders(
+            game, division, form.cleaned_data["orders"], form.cleaned_data["version"], answers.actor_of(request)
+        ),
+    )
 
 
 class FirstAttackerForm(VersionForm):
@@ -129,14 +153,24 @@ class FirstAttackerForm(VersionForm):
 
 
 @require_POST
-def first_attacker(request: HttpRequest, game_id: int) -> HttpResponse:
+def first_attacker(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     form = FirstAttackerForm(request.POST)
     if not form.is_valid() or not game.sides.filter(pk=form.cleaned_data["side"]).exists():
         return answers.stale(request, game, "Choose one of this game's sides: nothing was changed.")
-    return answers.form_action(request, game, form, None, lambda: choose_first_attacker(
-        game, form.cleaned_data["side"], form.cleaned_data["version"], answers.actor_of(request),
-        form.cleaned_data["how"]))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        None,
+        lambda: choose_first_attacker(
+            game,
+            form.cleaned_data["side"],
+            form.cleaned_data["version"],
+            answers.actor_of(request),
+            form.cleaned_data["how"],
+        ),
+    )
 
 
 class ActorForm(forms.Form):
@@ -144,7 +178,7 @@ class ActorForm(forms.Form):
 
 
 @require_POST
-def set_actor(request: HttpRequest, game_id: int) -> HttpResponse:
+def set_actor(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     form = ActorForm(request.POST)
     if form.is_valid():
         request.session[answers.ACTOR_SESSION_KEY] = form.cleaned_data["name"].strip()
@@ -154,12 +188,13 @@ def set_actor(request: HttpRequest, game_id: int) -> HttpResponse:
 class ScenarioUploadForm(forms.Form):
     file = forms.FileField(label="Scenario file (YAML, JSON) or order of battle (CSV)")
     name = forms.CharField(max_length=120, required=False, label="Name of this game")
-    ground_scale = forms.ChoiceField(choices=[(s.value, s.value) for s in GroundScale], initial="medium",
-                                     label="Ground scale (CSV only)")
+    ground_scale = forms.ChoiceField(
+        choices=[(s.value, s.value) for s in GroundScale], initial="medium", label="Ground scale (CSV only)"
+    )
 
 
 @require_POST
-def new_game(request: HttpRequest) -> HttpResponse:
+def new_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ScenarioUploadForm(request.POST, request.FILES)
     if form.is_valid():
         upload = form.cleaned_data["file"]

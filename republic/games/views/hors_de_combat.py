@@ -1,26 +1,37 @@
 """The hors de combat checks' actions, after the fire phase and after the assaults."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.forms import VersionForm
 from republic.games.steps import hors_de_combat
 from republic.games.views import answers
+from republic.games.views.answers import HtmxHttpRequest
 
 
 @require_POST
-def check_leader(request: HttpRequest, game_id: int, leader_id: int) -> HttpResponse:
+def check_leader(request: HtmxHttpRequest, game_id: int, leader_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     leader = answers.leader_of(game, leader_id)
     form = hors_de_combat.check_form(game, leader, data=request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: hors_de_combat.check_leader(game, leader, form, answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: hors_de_combat.check_leader(game, leader, form, answers.actor_of(request)),
+    )
 
 
 @require_POST
-def skip_leader(request: HttpRequest, game_id: int, leader_id: int) -> HttpResponse:
+def skip_leader(request: HtmxHttpRequest, game_id: int, leader_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     leader = answers.leader_of(game, leader_id)
     form = VersionForm(request.POST)
-    return answers.form_action(request, game, form, None, lambda: hors_de_combat.skip_leader(
-        game, leader, form.cleaned_data["version"], answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        None,
+        lambda: hors_de_combat.skip_leader(game, leader, form.cleaned_data["version"], answers.actor_of(request)),
+    )

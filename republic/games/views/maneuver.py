@@ -1,26 +1,28 @@
 """The attacker's move step's actions: a maneuver roll, a movement allowance worked out, the charge bonus,
 formation, skirmishers and a battery's functions."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.ledger import ActionRefused
 from republic.games.steps.move import batteries, brigades
 from republic.games.views import answers
+from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.errors import RulesInputError
 
 
 @require_POST
-def roll(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def roll(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
     form = brigades.roll_form_for(game, unit, request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: brigades.roll_maneuver(game, unit, form, answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, form.prefix, lambda: brigades.roll_maneuver(game, unit, form, answers.actor_of(request))
+    )
 
 
 @require_POST
-def movement(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def movement(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     """The allowance as the card shows it; nothing is recorded, so no version is needed."""
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
@@ -38,38 +40,50 @@ def movement(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
 
 
 @require_POST
-def charge(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def charge(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
     form = brigades.ChargeForm(request.POST)
     if not form.is_valid():
         return answers.stale(request, game, answers.INCOMPLETE)
-    return answers.form_action(request, game, form, None,
-                               lambda: brigades.mark_charge_bonus(game, unit, form, answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, None, lambda: brigades.mark_charge_bonus(game, unit, form, answers.actor_of(request))
+    )
 
 
 @require_POST
-def formation(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def formation(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
     form = brigades.formation_form(game, unit, request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: brigades.change_formation(game, unit, form, answers.actor_of(request)))
+    return answers.form_action(
+        request, game, form, form.prefix, lambda: brigades.change_formation(game, unit, form, answers.actor_of(request))
+    )
 
 
 @require_POST
-def skirmishers(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def skirmishers(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
     form = brigades.skirmisher_form(game, unit, brigades.skirmisher_limit(unit.to_rules()), request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: brigades.deploy_skirmishers(game, unit, form, answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: brigades.deploy_skirmishers(game, unit, form, answers.actor_of(request)),
+    )
 
 
 @require_POST
-def battery(request: HttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+def battery(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
     form = batteries.functions_form(game, unit, request.POST)
-    return answers.form_action(request, game, form, form.prefix,
-                               lambda: batteries.use_battery_functions(game, unit, form, answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: batteries.use_battery_functions(game, unit, form, answers.actor_of(request)),
+    )

@@ -4,15 +4,21 @@ from typing import Any
 
 from republic.games.models import Command, Event, Game, Unit
 from republic.games.steps import step_of
-from republic.games.text import condition, describe, result_card
+from republic.games.text.events import describe, result_card
+from republic.games.text.terms import condition
 from republic.rules.sequence import STEPS, Phase, step_for
 from republic.rules.units import BATTERY_CORRECTIONS, BRIGADE_CORRECTIONS, Correction
 
 CONDITION_CLASSES = ("formed", "unformed", "rattled", "shaken", "demoralized")
 CORRECTION_LABELS = {
-    Correction.M_PLUS: "+ M hit", Correction.M_MINUS: "− M hit", Correction.BASE_MINUS: "− base",
-    Correction.BASE_PLUS: "+ base", Correction.DAMAGE_PLUS: "+ damage", Correction.DAMAGE_MINUS: "− damage",
-    Correction.PACKED: "packed", Correction.UNPACKED: "normal frontage",
+    Correction.M_PLUS: "+ M hit",
+    Correction.M_MINUS: "− M hit",
+    Correction.BASE_MINUS: "− base",
+    Correction.BASE_PLUS: "+ base",
+    Correction.DAMAGE_PLUS: "+ damage",
+    Correction.DAMAGE_MINUS: "− damage",
+    Correction.PACKED: "packed",
+    Correction.UNPACKED: "normal frontage",
 }
 
 
@@ -35,8 +41,11 @@ def unit_card(unit: Unit) -> dict[str, Any]:
 
 
 def order_of_battle(game: Game) -> list[dict[str, Any]]:
-    divisions = (Command.objects.filter(game=game, level=Command.Level.DIVISION)
-                 .select_related("side", "parent").prefetch_related("leaders"))
+    divisions = (
+        Command.objects.filter(game=game, level=Command.Level.DIVISION)
+        .select_related("side", "parent")
+        .prefetch_related("leaders")
+    )
     units: dict[int, list[Unit]] = {}
     for unit in Unit.objects.filter(game=game).order_by("order"):
         units.setdefault(unit.division_id, []).append(unit)
@@ -44,17 +53,20 @@ def order_of_battle(game: Game) -> list[dict[str, Any]]:
     for division in divisions:
         side = sides.setdefault(division.side_id, {"side": division.side, "divisions": []})
         members = units.get(division.pk, [])
-        side["divisions"].append({
-            "division": division,
-            "leader": division.leader,
-            "p4_event": any(u.p4_event for u in members),
-            "cards": [unit_card(u) for u in sorted(members, key=lambda u: (u.battery, u.order))],
-        })
+        side["divisions"].append(
+            {
+                "division": division,
+                "leader": division.leader,
+                "p4_event": any(u.p4_event for u in members),
+                "cards": [unit_card(u) for u in sorted(members, key=lambda u: (u.battery, u.order))],
+            }
+        )
     return list(sides.values())
 
 
-def page_context(game: Game, actor: str, event: Event | None = None, forms: dict[str, Any] | None = None,
-                 error: str = "") -> dict[str, Any]:
+def page_context(
+    game: Game, actor: str, event: Event | None = None, forms: dict[str, Any] | None = None, error: str = ""
+) -> dict[str, Any]:
     forms = forms or {}
     step = step_for(game.step_key)
     in_progress = game.in_progress
@@ -69,8 +81,9 @@ def page_context(game: Game, actor: str, event: Event | None = None, forms: dict
     return {
         "game": game,
         "step": step,
-        "phases": [{"phase": p, "current": p == step.phase, "steps": [s for s in STEPS if s.phase == p]}
-                   for p in Phase],
+        "phases": [
+            {"phase": p, "current": p == step.phase, "steps": [s for s in STEPS if s.phase == p]} for p in Phase
+        ],
         "attacker": game.attacker,
         "defender": game.defender,
         "in_progress": in_progress,

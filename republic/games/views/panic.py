@@ -1,6 +1,6 @@
 """The panic phase's actions: a division's panic test, the divisions adjoining one that panicked."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.models import Command
@@ -14,12 +14,13 @@ from republic.games.steps.division_panic import (
     state,
 )
 from republic.games.views import answers
+from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.division_panic import PanicTrigger
 from republic.rules.sequence import StepKey
 
 
 @require_POST
-def panic_test(request: HttpRequest, game_id: int, division_id: int) -> HttpResponse:
+def panic_test(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     division = answers.command_of(game, division_id)
     if division.level != Command.Level.DIVISION:
@@ -28,12 +29,17 @@ def panic_test(request: HttpRequest, game_id: int, division_id: int) -> HttpResp
     form = panic_form(game, str(division.pk), test.triggers if test else (PanicTrigger.INTERNAL,), request.POST)
     if test is None and not form.is_valid() and "version" not in form.errors:
         return answers.stale(request, game, f"{division.name} has no panic test to roll now.")
-    return answers.form_action(request, game, form, form_prefix(str(division.pk)),
-                               lambda: roll_panic_test(game, division, form, answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        form_prefix(str(division.pk)),
+        lambda: roll_panic_test(game, division, form, answers.actor_of(request)),
+    )
 
 
 @require_POST
-def adjoining(request: HttpRequest, game_id: int, division_id: int) -> HttpResponse:
+def adjoining(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     division = answers.command_of(game, division_id)
     if division.level != Command.Level.DIVISION:
@@ -44,6 +50,10 @@ def adjoining(request: HttpRequest, game_id: int, division_id: int) -> HttpRespo
     open_here = key in s.undeclared and game.step_key is StepKey.ADJOINING_PANIC
     if not open_here and not form.is_valid() and "version" not in form.errors:
         return answers.stale(request, game, f"{division.name} has no adjoining divisions to name now.")
-    return answers.form_action(request, game, form, adjoining_panic.prefix(key),
-                               lambda: adjoining_panic.declare_adjoining(game, division, form,
-                                                                         answers.actor_of(request)))
+    return answers.form_action(
+        request,
+        game,
+        form,
+        adjoining_panic.prefix(key),
+        lambda: adjoining_panic.declare_adjoining(game, division, form, answers.actor_of(request)),
+    )

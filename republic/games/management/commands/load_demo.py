@@ -30,5 +30,7 @@ class Command(BaseCommand):
         if password:
             self.stdout.write(f"Game master sign-in at http://{host}/admin/ as gm, password {password}")
         else:
-            self.stdout.write("Game master: sign in as gm (password printed when the account was made; "
-                              "reset it with: python manage.py changepassword gm)")
+            self.stdout.write(
+                "Game master: sign in as gm (password printed when the account was made; "
+                "reset it with: python manage.py changepassword gm)"
+            )

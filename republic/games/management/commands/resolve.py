@@ -1,7 +1,7 @@
 """Resolve one mechanic of the rules from JSON, for scripts and for checking the engine by hand.
 
-    python manage.py resolve --list
-    python manage.py resolve rally --json '{"grade": "green", "m_hits": 2, "roll": 6, ...}'
+python manage.py resolve --list
+python manage.py resolve rally --json '{"grade": "green", "m_hits": 2, "roll": 6, ...}'
 """
 
 import json
@@ -46,8 +46,13 @@ class Command(BaseCommand):
 
 def _catalog() -> list[dict]:
     return [
-        {"name": m.name, "section": m.section, "summary": m.summary, "inputs": describe(m.inputs),
-         "example": EXAMPLES[m.name]}
+        {
+            "name": m.name,
+            "section": m.section,
+            "summary": m.summary,
+            "inputs": describe(m.inputs),
+            "example": EXAMPLES[m.name],
+        }
         for m in MECHANICS.values()
     ]
 

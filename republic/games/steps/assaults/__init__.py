@@ -9,12 +9,17 @@ from republic.games.steps.assaults.declare import declare_form
 from republic.games.steps.assaults.rounds import column_for, prefix, read_conditions, round_form
 from republic.games.steps.assaults.state import Assault, AssaultState, state
 from republic.games.steps.base import Bound, Step
-from republic.games.text import FOLLOW_UP, describe, next_hint, round_orders, side_facts, words
+from republic.games.text.events import describe, words
+from republic.games.text.rounds import FOLLOW_UP, next_hint, round_orders
+from republic.games.text.terms import side_facts
 
 
 def pending(s: AssaultState) -> list[str]:
-    return [f"finish assault {a.number} ({a.title}): resolve round {len(a.rounds) + 1} or end it"
-            for a in s.assaults if a.open]
+    return [
+        f"finish assault {a.number} ({a.title}): resolve round {len(a.rounds) + 1} or end it"
+        for a in s.assaults
+        if a.open
+    ]
 
 
 def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:

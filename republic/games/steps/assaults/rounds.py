@@ -29,10 +29,18 @@ from republic.rules.sequence import StepKey
 from republic.rules.troops import Cover
 
 OUT = "out"
-COVER_CHOICES = [(Cover.NONE.value, "open"), (Cover.LIGHT.value, "light (1)"), (Cover.MEDIUM.value, "medium (2)"),
-                 (Cover.HEAVY.value, "heavy (3)"), (OUT, "not in round")]
-STRUCK_CHOICES = [(Struck.FRONT.value, "front"), (Struck.FLANK.value, "flank (outflanked)"),
-                  (Struck.REAR.value, "rear")]
+COVER_CHOICES = [
+    (Cover.NONE.value, "open"),
+    (Cover.LIGHT.value, "light (1)"),
+    (Cover.MEDIUM.value, "medium (2)"),
+    (Cover.HEAVY.value, "heavy (3)"),
+    (OUT, "not in round"),
+]
+STRUCK_CHOICES = [
+    (Struck.FRONT.value, "front"),
+    (Struck.FLANK.value, "flank (outflanked)"),
+    (Struck.REAR.value, "rear"),
+]
 COLUMN_CHOICES = [("", "As the rules give")] + [(c.value, c.title) for c in AssaultColumn]
 FLAGS = ("surrounded", "out_of_town", "across_water")
 
@@ -80,8 +88,9 @@ def taking_part(assault: Assault, conditions: Conditions, side: str) -> list[Mem
 
 
 def _units(members: list[Member], conditions: Conditions) -> tuple[AssaultUnit, ...]:
-    return tuple(AssaultUnit.of(m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE)
-                 for m in members)
+    return tuple(
+        AssaultUnit.of(m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE) for m in members
+    )
 
 
 def column_for(assault: Assault, conditions: Conditions) -> AssaultColumnResult | None:
@@ -91,42 +100,57 @@ def column_for(assault: Assault, conditions: Conditions) -> AssaultColumnResult 
     if not attackers or not defenders:
         return None
     try:
-        return round_column(_units(attackers, conditions), _units(defenders, conditions), conditions.struck,
-                            conditions.override)
+        return round_column(
+            _units(attackers, conditions), _units(defenders, conditions), conditions.struck, conditions.override
+        )
     except RulesInputError:
         return None
 
 
 def _checkboxes(label: str, help_text: str = "") -> forms.MultipleChoiceField:
-    return forms.MultipleChoiceField(label=label, required=False, widget=forms.CheckboxSelectMultiple,
-                                     help_text=help_text)
+    return forms.MultipleChoiceField(
+        label=label, required=False, widget=forms.CheckboxSelectMultiple, help_text=help_text
+    )
 
 
 class RoundForm(DiceForm):
     dice_fields = ("die", "die2")
     struck = forms.ChoiceField(
-        label="The attackers strike the defender in its", choices=STRUCK_CHOICES, widget=forms.RadioSelect,
+        label="The attackers strike the defender in its",
+        choices=STRUCK_CHOICES,
+        widget=forms.RadioSelect,
         help_text="Flank: part of an attacking base is past the defender's flank line; rear: past its rear "
-                  "line. Struck in both: rear (5.1, 5.4).")
-    column = forms.ChoiceField(label="Column", choices=COLUMN_CHOICES, required=False,
-                               widget=forms.RadioSelect(attrs={"class": "btn-check"}))
+        "line. Struck in both: rear (5.1, 5.4).",
+    )
+    column = forms.ChoiceField(
+        label="Column", choices=COLUMN_CHOICES, required=False, widget=forms.RadioSelect(attrs={"class": "btn-check"})
+    )
     attacker_leaders = _checkboxes('Attacker: E or P leaders within 2" of a unit taking part')
     defender_leaders = _checkboxes('Defender: E or P leaders within 2" of a unit taking part')
-    fresh = _checkboxes("Defender: fresh batteries", "Ticked: the batteries that did not fire this player turn "
-                                                     "(5.4); untick any that did.")
-    surrounded = _checkboxes("Cannot move back without passing through an enemy formation",
-                             "These surrender if the round forces them back (5.5 Group Surrender).")
+    fresh = _checkboxes(
+        "Defender: fresh batteries",
+        "Ticked: the batteries that did not fire this player turn (5.4); untick any that did.",
+    )
+    surrounded = _checkboxes(
+        "Cannot move back without passing through an enemy formation",
+        "These surrender if the round forces them back (5.5 Group Surrender).",
+    )
     out_of_town = _checkboxes("Would retreat or rout out of town terrain", "Adds to its loss number (6.3).")
     across_water = _checkboxes("Would retreat or rout across a bridge or ford", "Adds to its loss number (6.3).")
     stalled = forms.BooleanField(
-        label="The attackers are stalled: no movement left to break off", required=False,
-        help_text="Stalled units take no break-off hit and fight on while within 2\" (5.5 Stalled Assaults).")
+        label="The attackers are stalled: no movement left to break off",
+        required=False,
+        help_text='Stalled units take no break-off hit and fight on while within 2" (5.5 Stalled Assaults).',
+    )
     die = die_field("Attacker's die (1-10)")
     die2 = die_field("Defender's die (1-10)")
     printed = forms.CharField(
-        label="Or: the outcome from your printed chart", required=False, max_length=60,
+        label="Or: the outcome from your printed chart",
+        required=False,
+        max_length=60,
         help_text="As the chart writes it: defender 3P 1B carry, attacker break off, both 1M roll again, -. "
-                  "The natural-roll M is still worked out here.")
+        "The natural-roll M is still worked out here.",
+    )
 
     def __init__(self, *args: Any, assault: Assault, leaders: dict[str, list[Leader]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -134,10 +158,14 @@ class RoundForm(DiceForm):
         for member in assault.members:
             if in_play(member.unit):
                 self.fields[f"cover-{member.unit.slot}"] = forms.ChoiceField(
-                    label=member.unit.name, choices=COVER_CHOICES, widget=SELECT)
+                    label=member.unit.name, choices=COVER_CHOICES, widget=SELECT
+                )
         for name in ("attacker", "defender"):
-            offer(self, f"{name}_leaders", [(str(lead.pk), f"{lead.name} ({lead.value}), "
-                                                      f"{lead.command.name}") for lead in leaders[name]])
+            offer(
+                self,
+                f"{name}_leaders",
+                [(str(lead.pk), f"{lead.name} ({lead.value}), {lead.command.name}") for lead in leaders[name]],
+            )
         offer(self, "fresh", [(m.unit.slot, m.unit.name) for m in assault.playing("defender") if m.battery])
         everyone = [(m.unit.slot, m.unit.name) for m in assault.members if in_play(m.unit)]
         for name in FLAGS:
@@ -189,8 +217,13 @@ def round_form(game: Game, assault: Assault, leaders: dict[str, list[Leader]], d
 
 def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
     data = form.cleaned_data
-    with act(game, data["version"], actor, step=StepKey.ASSAULTS,
-             elsewhere="Assault rounds are resolved in the assault step.") as action:
+    with act(
+        game,
+        data["version"],
+        actor,
+        step=StepKey.ASSAULTS,
+        elsewhere="Assault rounds are resolved in the assault step.",
+    ) as action:
         s = state(action.game)
         assault = s.find(seq)
         if not assault.open:
@@ -200,18 +233,27 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
         members = {side: taking_part(assault, conditions, side) for side in ("attacker", "defender")}
         if not members["attacker"] or not members["defender"]:
             raise ActionRefused("Each side needs a unit in the round.")
-        leaders = {side: [lead for lead in s.leaders[side] if str(lead.pk) in data[f"{side}_leaders"]]
-                   for side in ("attacker", "defender")}
+        leaders = {
+            side: [lead for lead in s.leaders[side] if str(lead.pk) in data[f"{side}_leaders"]]
+            for side in ("attacker", "defender")
+        }
         flags = {key: set(data[key]) for key in FLAGS}
         rolls = dict(zip(("attacker", "defender"), form.rolls(), strict=True))
-        sides = {side: AssaultSide.of(
-            rolls[side], tuple((m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE)
-                               for m in members[side]),
-            leaders_within_2=len(leaders[side]),
-            fresh_batteries=sum(1 for m in members[side] if m.battery and m.unit.slot in data["fresh"])
-            if side == "defender" else 0,
-            struck=conditions.struck if side == "defender" else None,
-            tactical_bonus=side == "attacker" and assault.bonus) for side in ("attacker", "defender")}
+        sides = {
+            side: AssaultSide.of(
+                rolls[side],
+                tuple(
+                    (m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE) for m in members[side]
+                ),
+                leaders_within_2=len(leaders[side]),
+                fresh_batteries=sum(1 for m in members[side] if m.battery and m.unit.slot in data["fresh"])
+                if side == "defender"
+                else 0,
+                struck=conditions.struck if side == "defender" else None,
+                tactical_bonus=side == "attacker" and assault.bonus,
+            )
+            for side in ("attacker", "defender")
+        }
         inputs = AssaultRoundInput(sides["attacker"], sides["defender"], column=conditions.override)
         printed: AssaultOutcome | None = data.get("printed")
         chart = action.game.chart
@@ -220,28 +262,53 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
         result = resolve_assault_round(chart, inputs)
 
         def round_units(side: str) -> tuple[RoundUnit, ...]:
-            return tuple(RoundUnit(m.unit.to_rules(), m.contact, retreat_blocked=m.unit.slot in flags["surrounded"],
-                                   out_of_town=m.unit.slot in flags["out_of_town"],
-                                   across_bridge_or_ford=m.unit.slot in flags["across_water"])
-                         for m in members[side])
+            return tuple(
+                RoundUnit(
+                    m.unit.to_rules(),
+                    m.contact,
+                    retreat_blocked=m.unit.slot in flags["surrounded"],
+                    out_of_town=m.unit.slot in flags["out_of_town"],
+                    across_bridge_or_ford=m.unit.slot in flags["across_water"],
+                )
+                for m in members[side]
+            )
 
-        on_units = resolve_round_on_units(chart, result, round_units("attacker"), round_units("defender"),
-                                          struck=conditions.struck, stalled=bool(data.get("stalled")),
-                                          scale=action.game.scale)
+        on_units = resolve_round_on_units(
+            chart,
+            result,
+            round_units("attacker"),
+            round_units("defender"),
+            struck=conditions.struck,
+            stalled=bool(data.get("stalled")),
+            scale=action.game.scale,
+        )
         for member in (*members["attacker"], *members["defender"]):
             action.apply(member.unit, after_round(member.unit.to_rules(), on_units))
         preview = column_for(assault, conditions)
         recorded = RoundConditions(
             cover=tuple(UnitCover(m.unit.key, conditions.cover[m.unit.slot]) for m in assault.members),
-            struck=conditions.struck, column=conditions.override,
+            struck=conditions.struck,
+            column=conditions.override,
             rules_column=preview.rules_column if preview else None,
             attacker_leaders=tuple(lead.pk for lead in leaders["attacker"]),
             defender_leaders=tuple(lead.pk for lead in leaders["defender"]),
-            fresh=tuple(sorted(data["fresh"])), surrounded=tuple(sorted(flags["surrounded"])),
-            out_of_town=tuple(sorted(flags["out_of_town"])), across_water=tuple(sorted(flags["across_water"])),
-            stalled=bool(data.get("stalled")), printed=str(printed) if printed is not None else "")
-        return action.record(AssaultRoundResolved(
-            seq, assault.number, len(assault.rounds) + 1, tuple(NamedUnit(m.unit.key, m.unit.name)
-                                                                for m in assault.members),
-            recorded, inputs, result, on_units,
-            app_outcome=resolve_assault_round(action.game.chart, inputs).outcome if printed is not None else None))
+            fresh=tuple(sorted(data["fresh"])),
+            surrounded=tuple(sorted(flags["surrounded"])),
+            out_of_town=tuple(sorted(flags["out_of_town"])),
+            across_water=tuple(sorted(flags["across_water"])),
+            stalled=bool(data.get("stalled")),
+            printed=str(printed) if printed is not None else "",
+        )
+        return action.record(
+            AssaultRoundResolved(
+                seq,
+                assault.number,
+                len(assault.rounds) + 1,
+                tuple(NamedUnit(m.unit.key, m.unit.name) for m in assault.members),
+                recorded,
+                inputs,
+                result,
+                on_units,
+                app_outcome=resolve_assault_round(action.game.chart, inputs).outcome if printed is not None else None,
+            )
+        )

@@ -88,8 +88,9 @@ class AssaultState:
 
     def side_units(self, side: str) -> list[Unit]:
         owner = self.game.attacker if side == "attacker" else self.game.defender
-        return [u for u in self.units.values() if owner is not None and u.division.side_id == owner.pk
-                and not u.out_of_play]
+        return [
+            u for u in self.units.values() if owner is not None and u.division.side_id == owner.pk and not u.out_of_play
+        ]
 
     def find(self, seq: int) -> Assault:
         """The assault declared by event ``seq``, refused when it is not one of this player turn's."""
@@ -105,16 +106,20 @@ def state(game: Game) -> AssaultState:
     for event in this_turn(game, [StepKey.ASSAULTS], [AssaultDeclared, AssaultRoundResolved, AssaultEnded]):
         payload = payload_of(event)
         if isinstance(payload, AssaultDeclared):
-            sides = [[Member(units[m.unit], m.contact) for m in members if m.unit in units]
-                     for members in (payload.attackers, payload.defenders)]
+            sides = [
+                [Member(units[m.unit], m.contact) for m in members if m.unit in units]
+                for members in (payload.attackers, payload.defenders)
+            ]
             found[event.seq] = Assault(event.seq, payload, sides[0], sides[1])
         elif isinstance(payload, AssaultRoundResolved) and payload.assault in found:
             found[payload.assault].rounds.append(payload)
         elif isinstance(payload, AssaultEnded) and payload.assault in found:
             found[payload.assault].ended = payload
             found[payload.assault].ended_event = event
-    leaders = {side: list(Leader.objects.filter(game=game).of_side(owner).in_action().energetic_or_proficient())
-               for side, owner in (("attacker", game.attacker), ("defender", game.defender))}
+    leaders = {
+        side: list(Leader.objects.filter(game=game).of_side(owner).in_action().energetic_or_proficient())
+        for side, owner in (("attacker", game.attacker), ("defender", game.defender))
+    }
     return AssaultState(game, units, list(found.values()), leaders)
 
 

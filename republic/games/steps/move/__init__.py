@@ -9,7 +9,7 @@ from django.urls import reverse
 from republic.games.steps.base import Bound, Step
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import MoveState, state
-from republic.games.text import actions_sentence, allowance, commander, condition
+from republic.games.text.terms import actions_sentence, allowance, commander, condition
 from republic.rules.maneuver import charge_refusal
 from republic.rules.morale import Restriction
 from republic.rules.units import restricted, skirmisher_limit, skirmisher_refusal, skirmishers_it_may_set
@@ -27,12 +27,23 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
     formation, skirmishers = f"formation-{key}", f"skirmishers-{key}"
     limit = skirmishers_it_may_set(here)
     card = {
-        "unit": unit, "key": key, "battery": False, "condition": condition(unit.m_hits),
-        "commander": commander(leader.name if leader else "", leader.value if leader else "",
-                               bool(leader and leader.hors_de_combat), bool(leader and leader.replaced_this_turn)),
-        "rolled": rolled, "sentence": actions_sentence(rolled.result.actions) if rolled else "",
-        "rolled_mark": ("printed chart" if rolled.result.printed else "provisional" if rolled.result.provisional
-                        else "") if rolled else "",
+        "unit": unit,
+        "key": key,
+        "battery": False,
+        "condition": condition(unit.m_hits),
+        "commander": commander(
+            leader.name if leader else "",
+            leader.value if leader else "",
+            bool(leader and leader.hors_de_combat),
+            bool(leader and leader.replaced_this_turn),
+        ),
+        "rolled": rolled,
+        "sentence": actions_sentence(rolled.result.actions) if rolled else "",
+        "rolled_mark": (
+            "printed chart" if rolled.result.printed else "provisional" if rolled.result.provisional else ""
+        )
+        if rolled
+        else "",
         "roll_url": reverse("games:maneuver_roll", args=[game.pk, unit.pk]),
         "move_url": reverse("games:maneuver_movement", args=[game.pk, unit.pk]),
         "charge_url": reverse("games:maneuver_charge", args=[game.pk, unit.pk]),
@@ -64,8 +75,12 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
     game, key = s.game, unit.key
     move, functions = f"move-{key}", f"functions-{key}"
     return {
-        "unit": unit, "key": key, "battery": True, "condition": condition(unit.m_hits),
-        "available": batteries.available(game, unit), "slots": batteries.slots(game, unit),
+        "unit": unit,
+        "key": key,
+        "battery": True,
+        "condition": condition(unit.m_hits),
+        "available": batteries.available(game, unit),
+        "slots": batteries.slots(game, unit),
         "move_url": reverse("games:maneuver_movement", args=[game.pk, unit.pk]),
         "functions_url": reverse("games:maneuver_battery", args=[game.pk, unit.pk]),
         "move_form": bound.get(move) or brigades.movement_form(unit),

@@ -26,16 +26,18 @@ ORDINALS = ("first", "second", "third", "fourth")
 
 
 class BatteryFunctionsForm(VersionForm):
-    will_fire = forms.BooleanField(label="It will fire in the fire phase this turn (keeps a function for it)",
-                                   required=False)
+    will_fire = forms.BooleanField(
+        label="It will fire in the fire phase this turn (keeps a function for it)", required=False
+    )
     toward_enemy = forms.BooleanField(label="Its move or prolong heads toward an enemy", required=False)
 
     def __init__(self, *args: Any, slots: int = 2, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.slots = [f"function_{i + 1}" for i in range(slots)]
         for i, name in enumerate(self.slots):
-            self.fields[name] = forms.ChoiceField(label=f"{ORDINALS[i].capitalize()} function", required=False,
-                                                  choices=FUNCTION_CHOICES)
+            self.fields[name] = forms.ChoiceField(
+                label=f"{ORDINALS[i].capitalize()} function", required=False, choices=FUNCTION_CHOICES
+            )
         self.order_fields([*self.slots, "will_fire", "toward_enemy", "version"])
 
     def clean(self) -> dict[str, Any]:
@@ -56,8 +58,9 @@ def slots(game: Game, unit: Unit) -> int:
 
 
 def functions_form(game: Game, unit: Unit, data: Any = None) -> BatteryFunctionsForm:
-    return BatteryFunctionsForm(data, prefix=f"functions-{unit.key}", slots=slots(game, unit),
-                                initial={"version": game.version})
+    return BatteryFunctionsForm(
+        data, prefix=f"functions-{unit.key}", slots=slots(game, unit), initial={"version": game.version}
+    )
 
 
 def use_battery_functions(game: Game, unit: Unit, form: BatteryFunctionsForm, actor: str) -> Event:
@@ -66,14 +69,20 @@ def use_battery_functions(game: Game, unit: Unit, form: BatteryFunctionsForm, ac
         battery = moving(state(action.game), unit)
         before = battery.to_rules()
         new = data["functions"]
-        inputs = BatteryFunctionsInput.planned(before, new, will_fire=bool(data.get("will_fire")),
-                                               toward_enemy=bool(data.get("toward_enemy")), scale=action.game.scale)
+        inputs = BatteryFunctionsInput.planned(
+            before,
+            new,
+            will_fire=bool(data.get("will_fire")),
+            toward_enemy=bool(data.get("toward_enemy")),
+            scale=action.game.scale,
+        )
         result = resolve_battery_functions(action.game.chart, inputs)
         if not result.allowed:
             raise RulesInputError(_field(result.index, len(before.functions_used), len(new)), result.problem)
         action.apply(battery, after_battery_functions(before, result, new))
-        return action.record(BatteryFunctionsUsed(battery.key, battery.name, inputs, result, new,
-                                                  will_fire=bool(data.get("will_fire"))))
+        return action.record(
+            BatteryFunctionsUsed(battery.key, battery.name, inputs, result, new, will_fire=bool(data.get("will_fire")))
+        )
 
 
 def _field(index: int | None, used: int, new: int) -> str:

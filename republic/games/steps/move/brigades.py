@@ -26,14 +26,20 @@ from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.move.state import ELSEWHERE, helpful_leaders, moving, state
 from republic.rules.maneuver import ROLLED_ACTIONS, ManeuverAction, ManeuverInput, charge_refusal, resolve_maneuver
-from republic.rules.movement import MovementInput, MovementResult, TerrainFeature, resolve_movement_allowance
+from republic.rules.movement import MovementInput, MovementResult, resolve_movement_allowance
 from republic.rules.sequence import StepKey
+from republic.rules.terrain import TerrainFeature
 from republic.rules.troops import Formation
 from republic.rules.units import after_formation, after_skirmishers, skirmisher_limit
 
 TOGETHER_CHOICES = [("", "none")] + [(a.value, a.title.capitalize()) for a in ROLLED_ACTIONS]
-ACTION_ORDER = (ManeuverAction.ASSAULT, ManeuverAction.MANEUVER, ManeuverAction.ADVANCE, ManeuverAction.HOLD,
-                ManeuverAction.PULL_BACK)
+ACTION_ORDER = (
+    ManeuverAction.ASSAULT,
+    ManeuverAction.MANEUVER,
+    ManeuverAction.ADVANCE,
+    ManeuverAction.HOLD,
+    ManeuverAction.PULL_BACK,
+)
 PRINTED_ACTIONS = [(a.value, a.title.capitalize()) for a in ACTION_ORDER]
 FEATURES = [(f.value, f.title) for f in TerrainFeature if not f.obstacle]
 OBSTACLES = [(f.value, f.title) for f in TerrainFeature if f.obstacle]
@@ -45,15 +51,25 @@ FORMATIONS = [(f.value, f.value.replace("_", " ").capitalize()) for f in Formati
 
 class ManeuverForm(DiceForm):
     acting_together = forms.ChoiceField(
-        label='Other friendly brigades within 2" doing the same action', required=False, choices=TOGETHER_CHOICES,
-        help_text="+1 toward that action only (3.2).")
+        label='Other friendly brigades within 2" doing the same action',
+        required=False,
+        choices=TOGETHER_CHOICES,
+        help_text="+1 toward that action only (3.2).",
+    )
     leaders_within_2 = forms.MultipleChoiceField(
-        label='Friendly leaders within 2"', required=False, widget=forms.CheckboxSelectMultiple,
-        help_text="Any chain of command, the division commander too: proficient +1, energetic +2 each (3.2).")
+        label='Friendly leaders within 2"',
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Any chain of command, the division commander too: proficient +1, energetic +2 each (3.2).",
+    )
     die = die_field()
     printed = forms.MultipleChoiceField(
-        label="Or: the actions your printed chart allows", required=False, widget=forms.CheckboxSelectMultiple,
-        choices=PRINTED_ACTIONS, help_text="Tick every action the chart allows; tick Hold alone if nothing more.")
+        label="Or: the actions your printed chart allows",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        choices=PRINTED_ACTIONS,
+        help_text="Tick every action the chart allows; tick Hold alone if nothing more.",
+    )
 
     def __init__(self, *args: Any, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -79,36 +95,55 @@ def roll_maneuver(game: Game, unit: Unit, form: ManeuverForm, actor: str) -> Eve
         chosen = [leader for leader in s.helpful_leaders if str(leader.pk) in data["leaders_within_2"]]
         together, printed = data.get("acting_together"), data.get("printed") or []
         inputs = ManeuverInput.of(
-            brigade.to_rules(), form.rolls("die")[0], division_leader=leader.value if leader else None,
+            brigade.to_rules(),
+            form.rolls("die")[0],
+            division_leader=leader.value if leader else None,
             division_leader_hors_de_combat=bool(leader and leader.hors_de_combat),
             division_leader_replaced=bool(leader and leader.replaced_this_turn),
             leaders_within_2=tuple(c.value for c in chosen),
             acting_together=ManeuverAction(together) if together else None,
-            printed=tuple(ManeuverAction(a) for a in printed) if printed else None)
+            printed=tuple(ManeuverAction(a) for a in printed) if printed else None,
+        )
         result = resolve_maneuver(action.game.chart, inputs)
-        return action.record(ManeuverRolled(
-            brigade.key, brigade.name, inputs, result, division_leader=leader.name if leader else "",
-            division_leader_value=leader.value if leader else None,
-            division_leader_hors_de_combat=bool(leader and leader.hors_de_combat),
-            leaders_within_2=tuple(str(c) for c in chosen)))
+        return action.record(
+            ManeuverRolled(
+                brigade.key,
+                brigade.name,
+                inputs,
+                result,
+                division_leader=leader.name if leader else "",
+                division_leader_value=leader.value if leader else None,
+                division_leader_hors_de_combat=bool(leader and leader.hors_de_combat),
+                leaders_within_2=tuple(str(c) for c in chosen),
+            )
+        )
 
 
 # --- 2. the movement allowance (3.1, 3.4, 3.5, 3.6): worked out, not recorded ------------------------
 
 
 class MovementForm(forms.Form):
-    formation_changes = count_field("Formation changes this turn",
-                                    "Each change, mount or dismount, and any second reversal of facing (1.4, 3.1, "
-                                    "3.5).")
-    formation_changes_in_rough = count_field("Of those, made in rough ground", "+2\" each (3.4).")
+    formation_changes = count_field(
+        "Formation changes this turn",
+        "Each change, mount or dismount, and any second reversal of facing (1.4, 3.1, 3.5).",
+    )
+    formation_changes_in_rough = count_field("Of those, made in rough ground", '+2" each (3.4).')
     charge_bonus = forms.BooleanField(label="Will use the assault (charge) move bonus", required=False)
-    passages_of_lines = count_field("Units passed through (passage of lines)",
-                                    "A trained unit's first is free; a second bars the charge bonus (3.5).", top=5)
+    passages_of_lines = count_field(
+        "Units passed through (passage of lines)",
+        "A trained unit's first is free; a second bars the charge bonus (3.5).",
+        top=5,
+    )
     terrain_within = forms.MultipleChoiceField(
-        label="Terrain it will move in", required=False, widget=forms.CheckboxSelectMultiple, choices=FEATURES,
-        help_text="Rough costs apply while any base is within (3.6).")
+        label="Terrain it will move in",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        choices=FEATURES,
+        help_text="Rough costs apply while any base is within (3.6).",
+    )
     obstacles_crossed = forms.MultipleChoiceField(
-        label="Obstacles it will cross", required=False, widget=forms.CheckboxSelectMultiple, choices=OBSTACLES)
+        label="Obstacles it will cross", required=False, widget=forms.CheckboxSelectMultiple, choices=OBSTACLES
+    )
 
     def __init__(self, *args: Any, battery: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -119,8 +154,7 @@ class MovementForm(forms.Form):
 
 
 def movement_form(unit: Unit, data: Any = None, changes: int = 0) -> MovementForm:
-    return MovementForm(data, prefix=f"move-{unit.key}", battery=unit.battery,
-                        initial={"formation_changes": changes})
+    return MovementForm(data, prefix=f"move-{unit.key}", battery=unit.battery, initial={"formation_changes": changes})
 
 
 def movement(game: Game, unit: Unit, form: MovementForm) -> MovementResult:
@@ -130,11 +164,15 @@ def movement(game: Game, unit: Unit, form: MovementForm) -> MovementResult:
     data = form.cleaned_data
     unit = moving(state(game), unit)
     inputs = MovementInput.of(
-        unit.to_rules(), formation_changes=data["formation_changes"],
-        formation_changes_in_rough=data["formation_changes_in_rough"], charge_bonus=bool(data.get("charge_bonus")),
+        unit.to_rules(),
+        formation_changes=data["formation_changes"],
+        formation_changes_in_rough=data["formation_changes_in_rough"],
+        charge_bonus=bool(data.get("charge_bonus")),
         passages_of_lines=data["passages_of_lines"],
         obstacles_crossed=tuple(TerrainFeature(f) for f in data["obstacles_crossed"]),
-        terrain_within=tuple(TerrainFeature(f) for f in data["terrain_within"]), scale=game.scale)
+        terrain_within=tuple(TerrainFeature(f) for f in data["terrain_within"]),
+        scale=game.scale,
+    )
     return resolve_movement_allowance(game.chart, inputs)
 
 
@@ -154,8 +192,9 @@ def mark_charge_bonus(game: Game, unit: Unit, form: ChargeForm, actor: str) -> E
         if refused:
             raise ActionRefused(f"{brigade.name}: {refused}")
         if brigade.charge_bonus_used == used:
-            raise ActionRefused(f"{brigade.name} is already marked as {'having' if used else 'not having'} used "
-                                "its charge bonus.")
+            raise ActionRefused(
+                f"{brigade.name} is already marked as {'having' if used else 'not having'} used its charge bonus."
+            )
         action.apply(brigade, replace(brigade.to_rules(), charge_bonus_used=used))
         return action.record((ChargeBonusUsed if used else ChargeBonusCleared)(brigade.key, brigade.name))
 
@@ -164,20 +203,26 @@ def mark_charge_bonus(game: Game, unit: Unit, form: ChargeForm, actor: str) -> E
 
 
 class FormationForm(VersionForm):
-    formation = forms.ChoiceField(label="New formation", choices=FORMATIONS,
-                                  help_text="Each change costs movement (3.4); skirmishers are not a change.")
+    formation = forms.ChoiceField(
+        label="New formation",
+        choices=FORMATIONS,
+        help_text="Each change costs movement (3.4); skirmishers are not a change.",
+    )
 
 
 def formation_form(game: Game, unit: Unit, data: Any = None) -> FormationForm:
-    return FormationForm(data, prefix=f"formation-{unit.key}",
-                         initial={"version": game.version, "formation": unit.formation})
+    return FormationForm(
+        data, prefix=f"formation-{unit.key}", initial={"version": game.version, "formation": unit.formation}
+    )
 
 
 class SkirmisherForm(VersionForm):
     deployed = forms.IntegerField(
-        label="Skirmish markers deployed", min_value=0,
+        label="Skirmish markers deployed",
+        min_value=0,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", "min": 0}),
-        error_messages={"required": "Type how many are deployed (0 to recall all).", "min_value": "0 or more."})
+        error_messages={"required": "Type how many are deployed (0 to recall all).", "min_value": "0 or more."},
+    )
 
     def __init__(self, *args: Any, limit: int = 0, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -186,19 +231,24 @@ class SkirmisherForm(VersionForm):
         field.max_value = limit
         field.widget.attrs["max"] = limit
         field.validators.append(_at_most(limit))
-        field.help_text = f"0 to {limit}; within 5\" of the brigade, 2\" apart (3.5)."
+        field.help_text = f'0 to {limit}; within 5" of the brigade, 2" apart (3.5).'
 
 
 def _at_most(limit: int) -> Any:
     def check(value: int | None) -> None:
         if value is not None and value > limit:
             raise forms.ValidationError(f"At most {limit} for this brigade.")
+
     return check
 
 
 def skirmisher_form(game: Game, unit: Unit, limit: int, data: Any = None) -> SkirmisherForm:
-    return SkirmisherForm(data, prefix=f"skirmishers-{unit.key}", limit=limit,
-                          initial={"version": game.version, "deployed": unit.skirmishers_deployed})
+    return SkirmisherForm(
+        data,
+        prefix=f"skirmishers-{unit.key}",
+        limit=limit,
+        initial={"version": game.version, "deployed": unit.skirmishers_deployed},
+    )
 
 
 def change_formation(game: Game, unit: Unit, form: FormationForm, actor: str) -> Event:
@@ -218,6 +268,12 @@ def deploy_skirmishers(game: Game, unit: Unit, form: SkirmisherForm, actor: str)
         before = brigade.to_rules()
         after = after_skirmishers(before, data["deployed"])
         action.apply(brigade, after)
-        return action.record(SkirmishersDeployed(brigade.key, brigade.name, before.skirmishers_deployed,
-                                                 after.skirmishers_deployed, skirmisher_limit(before)))
-
+        return action.record(
+            SkirmishersDeployed(
+                brigade.key,
+                brigade.name,
+                before.skirmishers_deployed,
+                after.skirmishers_deployed,
+                skirmisher_limit(before),
+            )
+        )

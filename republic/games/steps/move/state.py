@@ -27,8 +27,13 @@ class MoveState:
 
 
 def state(game: Game) -> MoveState:
-    units = list(Unit.objects.filter(game=game).of_side(game.attacker).in_play().in_battle_order()
-                 .prefetch_related("division__leaders"))
+    units = list(
+        Unit.objects.filter(game=game)
+        .of_side(game.attacker)
+        .in_play()
+        .in_battle_order()
+        .prefetch_related("division__leaders")
+    )
     events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged]))
     rolls = {rolled.unit: rolled for rolled in read_all(events, ManeuverRolled)}
     changes = Counter(changed.unit for changed in read_all(events, FormationChanged))

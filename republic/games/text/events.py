@@ -1,0 +1,385 @@
+"""Every kind of event in one sentence, and the result card that shows an event with its reasons."""
+
+from collections.abc import Callable
+from typing import Any
+
+from republic.games.events import (
+    AdjoiningDeclared,
+    ArtilleryFired,
+    AssaultDeclared,
+    AssaultEnded,
+    AssaultRoundResolved,
+    BatteryFunctionsUsed,
+    ChargeBonusCleared,
+    ChargeBonusUsed,
+    ChargeDisorderApplied,
+    CorrectionMade,
+    DemoralizedPanicTested,
+    DivisionPanicTested,
+    EarlierRecord,
+    EventUndone,
+    FireSaved,
+    FirstAttackerChosen,
+    FormationChanged,
+    HorsDeCombatSkipped,
+    LeaderCheckedForCasualty,
+    LeaderReplaced,
+    ManeuverRolled,
+    OrdersChanged,
+    Payload,
+    RallyResolved,
+    SkirmishAttacked,
+    SkirmishBlocksDeclared,
+    SkirmishBlocksRolled,
+    SkirmishersDeployed,
+    StepAdvanced,
+    payload_of,
+    results,
+)
+from republic.games.models import Command, Event
+from republic.games.text.terms import (
+    actions_sentence,
+    cell,
+    condition,
+    dice,
+    hits,
+    inches,
+    modifier,
+    provenance_warning,
+    roll,
+)
+from republic.rules.assault_sides import Contact
+from republic.rules.assault_table import OutcomeSide
+from republic.rules.division_panic import DivisionPanicResult
+from republic.rules.forced_moves import ForcedMove
+from republic.rules.results import Provenance
+from republic.rules.sequence import StepKey, step_for
+from republic.rules.troops import UnitKind
+from republic.rules.units import Correction
+
+# --- events -----------------------------------------------------------------------------------------
+
+
+def describe(event: Event) -> str:
+    """The event in one sentence, as the log and the result card show it."""
+    payload = payload_of(event)
+    if isinstance(payload, EventUndone):
+        return f"Undone: {describe(event.undoes)}" if event.undoes else f"Undone: event #{payload.seq}"
+    if isinstance(payload, StepAdvanced):
+        return _step_advanced(payload, event.game_turn, event.player_turn)
+    return words(payload)
+
+
+def words(payload: Payload) -> str:
+    """A payload in one sentence; the kinds that need their event's place in the game go through describe."""
+    return _WORDS[type(payload)](payload)
+
+
+def _step_advanced(p: StepAdvanced, game_turn: int, player_turn: int) -> str:
+    step = step_for(p.to)
+    notes = [
+        f"{h.name}: {_fire_hits(h.result)}"
+        if not h.result.lost
+        else f"{h.name} is out of play: its {hits(h.result.hits.m, h.result.hits.b)} are lost"
+        for h in p.fire_hits
+    ]
+    if p.left is StepKey.ARTILLERY_FIRE and not notes:
+        notes.append("no skirmish or artillery hits to put on")
+    if p.turn_ended:
+        notes.append(f"end of player turn {player_turn} of game turn {game_turn}")
+    return f"On to {step.phase.value}: {step.title}" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _fire_hits(r: Any) -> str:
+    words = [hits(m=r.hits.m, b=r.hits.b), f"now {condition(r.m_after)}"]
+    if r.panic_hits:
+        words.append(f"{r.panic_hits}P")
+    if r.bases_lost:
+        words.append(f"{r.bases_after} bases left")
+        if r.destroyed:
+            words.append("destroyed")
+    if r.skirmisher_type:
+        words.append(f"skirmishers now {r.skirmisher_type.value}")
+    if r.hits.b and not r.bases_lost:  # B on a battery: damage, not bases
+        words.append(f"damage {r.damage_after}")
+    if r.saved_fire_lost:
+        words.append("loses its saved fire")
+    return ", ".join(words)
+
+
+_CORRECTIONS = {
+    Correction.M_PLUS: "adds an M hit",
+    Correction.M_MINUS: "removes an M hit",
+    Correction.BASE_MINUS: "removes a base",
+    Correction.BASE_PLUS: "adds a base",
+    Correction.DAMAGE_PLUS: "adds a damage",
+    Correction.DAMAGE_MINUS: "removes a damage",
+    Correction.PACKED: "is packed (closer than double frontage, 1.3)",
+    Correction.UNPACKED: "is at normal frontage",
+}
+
+
+def _correction(p: CorrectionMade) -> str:
+    if p.correction is None:
+        return f"Correction: {p.name} set " + ", ".join(f"{f.field.replace('_', ' ')} {f.value}" for f in p.fields)
+    words = _CORRECTIONS[p.correction]
+    if p.correction in (Correction.PACKED, Correction.UNPACKED):
+        return f"Correction: {p.name} {words}"
+    value = p.fields[0]
+    now = condition(value.value) if value.field == "m_hits" else f"{value.value} {value.field.replace('_', ' ')}"
+    return f"Correction: {p.name} {words} (now {now})"
+
+
+def _rally(p: RallyResolved) -> str:
+    r = p.result
+    how = "printed chart" if r.printed else f"new number {r.new_number}"
+    return (
+        f"{p.name} rallies: {r.condition_before.value.capitalize()} → {condition(r.m_hits)} "
+        f"(die {roll(p.inputs.roll)}; {how})"
+    )
+
+
+def _leader_replaced(p: LeaderReplaced) -> str:
+    if p.successor:
+        return f"{p.successor} takes over {p.command} from {p.name}"
+    return f"{p.name} returns to {p.command} as {p.result.leader}"
+
+
+def _maneuver(p: ManeuverRolled) -> str:
+    how = "printed chart" if p.result.printed else f"modified {p.result.modified_roll}"
+    return f"{p.name} maneuver: {actions_sentence(p.result.actions)} (die {roll(p.inputs.roll)}; {how})"
+
+
+def _battery_functions(p: BatteryFunctionsUsed) -> str:
+    used = len(p.inputs.functions) - (1 if p.will_fire else 0)
+    words = ", ".join(f.value for f in p.recorded)
+    return (
+        f"{p.name}: {words} ({used} of {p.result.functions_available} functions"
+        f"{', one kept to fire' if p.will_fire else ''}); now "
+        f"{'limbered' if p.result.limbered_after else 'unlimbered'}"
+        f"{'; saved fire lost' if p.result.saved_fire_lost else ''}"
+    )
+
+
+def _blocks_rolled(p: SkirmishBlocksRolled) -> str:
+    names = {b.target: b.target_name for b in p.declared}
+    blocked = [names.get(marker, marker) for marker in p.blocked]
+    return f"Skirmish blocks: {', '.join(blocked)} blocked" if blocked else "Skirmish blocks: none succeeded"
+
+
+def _skirmish_attack(p: SkirmishAttacked) -> str:
+    r = p.result
+    outcome = (
+        f"1M on {p.target_name}, held to the end of the artillery step"
+        if r.hit
+        else "the marker flees back to its brigade"
+        if r.fled
+        else "no effect"
+    )
+    return f"{p.name}'s skirmishers fire at {p.target_name}: {outcome} (die {roll(p.inputs.roll)})"
+
+
+def _artillery(p: ArtilleryFired) -> str:
+    names = " and ".join(b.name for b in p.batteries)
+    shares = "; ".join(f"{p.name_of(h.unit)} {hits(m=h.m, b=h.b + h.marker_b)}" for h in p.hits) or "no effect"
+    how = "printed chart" if p.printed is not None else f"die {roll(p.inputs.roll)}"
+    verb = "fires" if len(p.batteries) == 1 else "fire"
+    return (
+        f"{names} {verb} at {p.target.name}: {p.result.result} ({how}); {shares}, held to the end of the artillery step"
+    )
+
+
+def _demoralized_panic(p: DemoralizedPanicTested) -> str:
+    r, battery = p.result, p.inputs.kind is UnitKind.ARTILLERY
+    words = [r.instruction]
+    if r.deserters:
+        words.append(f"{r.deserters} base{'s' if r.deserters > 1 else ''} desert")
+        if not r.bases_after:
+            words.append("abandoned" if battery else "destroyed")
+    if r.abandoned and r.bases_after:
+        words.append("a battery required to rout is abandoned")
+    if r.p4_event:
+        words.append("Panic 4 event: the division tests in the panic phase")
+    return f"{p.name} ({p.inputs.panic_hits}P) panics: {'; '.join(words)}"
+
+
+def _casualty(p: LeaderCheckedForCasualty) -> str:
+    if p.casualty:
+        return (
+            f"{p.name} is hors de combat ({roll(p.inputs.roll)}): move him to the rear of {p.command} and flag "
+            "him until his side's next Replace leaders step"
+        )
+    return f"{p.name} is unhurt ({roll(p.inputs.roll)}{'' if p.result.double else ', not a double'})"
+
+
+def _member(name: str, contact: Contact) -> str:
+    return f"{name} ({'all-out' if contact is Contact.ALL_OUT else 'general'})"
+
+
+def _declared(p: AssaultDeclared) -> str:
+    parts = [_member(m.name, m.contact) for m in p.defenders]
+    parts[0] += ", primary"
+    return (
+        f"Assault {p.number} declared: {', '.join(_member(m.name, m.contact) for m in p.attackers)} "
+        f"against {'; '.join(parts)}"
+    )
+
+
+def _round(p: AssaultRoundResolved) -> str:
+    r = p.result
+    natural = ""
+    if r.natural_loser is not OutcomeSide.NONE:
+        loser = r.natural_loser.value
+        natural = f"; natural roll lost by the {loser}: {getattr(r, loser).natural_m}M"
+    how = f"printed chart: {p.conditions.printed}" if p.conditions.printed else f"{r.difference:+d} on {r.column.title}"
+    summary = (
+        f"Assault {p.number}, round {p.round}: {r.attacker.modified} to {r.defender.modified} ({how}) → "
+        f"{r.outcome}{natural}"
+    )
+    return summary + ("; Win/Win" if r.win_win else "")
+
+
+def _ended(p: AssaultEnded) -> str:
+    how = (
+        f"contact ended after {p.rounds} round{'s' if p.rounds != 1 else ''}"
+        if p.rounds
+        else "called off before any round"
+    )
+    return f"Assault {p.number} over: {how} ({p.title})"
+
+
+def _disorder(p: ChargeDisorderApplied) -> str:
+    return f"Charge disorder: 1M to {', '.join(f'{u.name} ({condition(u.result.m_after)})' for u in p.units)}"
+
+
+_VERBS = {
+    ForcedMove.DISENGAGE: "disengages",
+    ForcedMove.WITHDRAW: "withdraws",
+    ForcedMove.FALL_BACK: "falls back",
+    ForcedMove.RETREAT: "retreats",
+    ForcedMove.ROUT: "routs",
+}
+
+
+def panic_arithmetic(result: DivisionPanicResult) -> str:
+    """'7 + 2 unshaken = 9 against 6': the die, the die modifiers, the pass number."""
+    taken = next(t for t in result.rolls if t.trigger is result.trigger)
+    terms = [str(taken.roll.faces[0])]
+    for m in result.modifiers:
+        if m.label.startswith("loss number"):
+            continue
+        label = m.label.replace("rolling division is ", "").replace("each demoralized unit present", "demoralized")
+        terms.append(f"{'+' if m.value >= 0 else '−'} {abs(m.value)} {label}")
+    sum_text = " ".join(terms) + (f" = {taken.modified}" if len(terms) > 1 else "")
+    both = ""
+    if len(result.rolls) > 1:
+        both = ", ".join(f"{t.trigger.value} {t.modified}" for t in result.rolls) + "; the worse stands: "
+    return f"{both}{sum_text} against {result.pass_number}"
+
+
+def _division_panic(p: DivisionPanicTested) -> str:
+    """What the table reads: who holds, who panics, how far every unit goes, who deserts."""
+    result = p.result
+    if result.held or result.move is None:
+        return f"{p.name} holds ({panic_arithmetic(result)})"
+    verb = _VERBS[result.move]
+    distances = [u.distance for u in result.units if u.move is not None]
+    if distances:
+        usual = max(distances, key=distances.count)
+        others = [
+            f"{p.name_of(u.id)} {inches(u.distance)}"
+            if u.move is not None
+            else f"{p.name_of(u.id)} already moved as far"
+            for u in result.units
+            if u.move is None or u.distance != usual
+        ]
+        moves = f"every unit {verb} {inches(usual)}" + (f" ({', '.join(others)})" if others else "")
+    else:
+        moves = f"every unit has already moved as far as the division's {result.move.title}"
+    parts = [f"{p.name} panics ({panic_arithmetic(result)}): {moves}"]
+    for u in result.units:
+        if u.deserters:
+            gone = " (none left)" if not u.bases_after else ""
+            parts.append(
+                f"{u.deserters} base{'s desert' if u.deserters > 1 else ' deserts'} from {p.name_of(u.id)}{gone}"
+            )
+    if any(u.m_hits for u in result.units):
+        parts.append("1M on each unit not yet demoralized")
+    parts.append("orders now Defend")
+    return "; ".join(parts)
+
+
+def _adjoining(p: AdjoiningDeclared) -> str:
+    return f"Adjoining {p.name}: {', '.join(p.names)}" if p.names else f"No division adjoins {p.name}"
+
+
+_WORDS: dict[type[Payload], Callable[[Any], str]] = {
+    FirstAttackerChosen: lambda p: f"{p.side_name} attack first ({p.how})",
+    CorrectionMade: _correction,
+    OrdersChanged: lambda p: f"{p.name}: orders now {Command.Orders(p.orders).label}",
+    RallyResolved: _rally,
+    LeaderReplaced: _leader_replaced,
+    ManeuverRolled: _maneuver,
+    FormationChanged: lambda p: (
+        f"{p.name} changes formation: {p.before.value.replace('_', ' ')} → {p.after.value.replace('_', ' ')}"
+    ),
+    SkirmishersDeployed: lambda p: (
+        f"{p.name} {'deploys' if p.after > p.before else 'recalls'} skirmishers: {p.before} → {p.after} of {p.limit}"
+    ),
+    ChargeBonusUsed: lambda p: f"{p.name} used its assault move bonus: 1M at the end of the turn (3.1, 5.6)",
+    ChargeBonusCleared: lambda p: f"{p.name} did not use its assault move bonus after all",
+    BatteryFunctionsUsed: _battery_functions,
+    SkirmishBlocksDeclared: lambda p: (
+        f"{p.side} declare skirmish blocks: "
+        + ("; ".join(f"{b.blocker_name} on {b.target_name}" for b in p.blocks) or "no blocks")
+    ),
+    SkirmishBlocksRolled: _blocks_rolled,
+    SkirmishAttacked: _skirmish_attack,
+    ArtilleryFired: _artillery,
+    FireSaved: lambda p: f"{p.name} saves its fire{' (it keeps its one saved fire marker)' if p.kept else ''}",
+    DemoralizedPanicTested: _demoralized_panic,
+    LeaderCheckedForCasualty: _casualty,
+    HorsDeCombatSkipped: lambda p: f'{p.name} was not within 4" of a unit that lost bases: no roll',
+    AssaultDeclared: _declared,
+    AssaultRoundResolved: _round,
+    AssaultEnded: _ended,
+    ChargeDisorderApplied: _disorder,
+    DivisionPanicTested: _division_panic,
+    AdjoiningDeclared: _adjoining,
+    EarlierRecord: lambda p: p.summary,
+}
+
+
+def done(event: Event) -> dict[str, Any]:
+    """An event in a step's list of what is done: its words and its provenance marks."""
+    return {
+        "event": event,
+        "summary": describe(event),
+        "provisional": event.provisional,
+        "printed_chart": event.printed_chart,
+    }
+
+
+# --- the result card --------------------------------------------------------------------------------
+
+
+def result_card(event: Event | None) -> dict[str, Any] | None:
+    """An event as the result card and the log show it: words, dice, modifiers, chart cells, notes."""
+    if event is None:
+        return None
+    payload = payload_of(event)
+    found = results(payload)
+    notes = [note for r in found for note in r.notes]
+    if isinstance(payload, ArtilleryFired) and payload.worst:
+        notes.append(f"joint fire: the group's most hit battery ({payload.worst}) gives the die modifier")
+    return {
+        "event": event,
+        "summary": describe(event),
+        "dice": dice(payload.rolls()),
+        "modifiers": [modifier(m) for r in found for m in r.modifiers],
+        "cells": [
+            {"line": cell(c), "provisional": c.provenance is Provenance.PROVISIONAL} for r in found for c in r.cells
+        ],
+        "notes": notes,
+        "warning": provenance_warning(event.provisional, event.printed_chart),
+    }
