@@ -18,6 +18,8 @@ run: $(INSTALLED)
 
 test: $(INSTALLED) system-packages
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(BIN)/python manage.py check
 	$(BIN)/python manage.py makemigrations --check --dry-run
