@@ -12,14 +12,12 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
-import psycopg
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.databases import ROOT, fresh_database, manage
+
 PHONES = 20
 
 
@@ -29,39 +27,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _database(tmp_path: Path) -> Iterator[str]:
-    """A database of the server's own: a fresh SQLite file, or a fresh database on the suite's PostgreSQL."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        yield f"sqlite:///{tmp_path / 'race.sqlite3'}"
-        return
-    parts = urllib.parse.urlsplit(url)
-    name = f"race_{uuid.uuid4().hex[:12]}"
-    admin = parts._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield parts._replace(path=f"/{name}").geturl()
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-
-
 @pytest.fixture
 def server(tmp_path) -> Iterator[tuple[str, int]]:
     """The app served by a real server on a free port, with the demo battle loaded; yields its address and the
     demo game's id."""
-    for database in _database(tmp_path):
-        env = {**os.environ, "DATABASE_URL": database, "REPUBLIC_ALLOWED_HOSTS": "127.0.0.1"}
-        manage = [sys.executable, str(ROOT / "manage.py")]
-        subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, check=True, cwd=ROOT)
-        loaded = subprocess.run(
-            [*manage, "load_demo"], env=env, check=True, cwd=ROOT, capture_output=True, text=True
-        ).stdout
-        game = int(re.search(r"/games/(\d+)/", loaded).group(1))
+    with fresh_database(tmp_path) as database:
+        manage(database, "migrate", "--noinput", "-v0")
+        game = int(re.search(r"/games/(\d+)/", manage(database, "load_demo")).group(1))
         port = _free_port()
+        env = {**os.environ, "DATABASE_URL": database, "REPUBLIC_ALLOWED_HOSTS": "127.0.0.1"}
         process = subprocess.Popen(
-            [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"],
+            [sys.executable, str(ROOT / "manage.py"), "runserver", f"127.0.0.1:{port}", "--noreload"],
             env=env,
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
