@@ -639,6 +639,26 @@ def test_several_assaults_are_declared_and_resolved_one_after_another(client, ga
     assert "finish assault 2" in page and "finish assault 1" not in page
 
 
+def test_a_large_assault_of_every_unit_on_the_table_is_declared_and_fought(client, game):
+    """Nine units in one general assault: each of them is locked and written in one step, on either database."""
+    attackers = units(game, "Archer's Brigade", "Davis's Brigade", "Pettigrew's Brigade", "Brockenbrough's Brigade")
+    defenders = units(game, "Iron Brigade (Meredith)", "Cutler's Brigade", "Gamble's Brigade", "Devin's Brigade") + [
+        battery(game, "2nd Maine Light, Battery B (Hall)")
+    ]
+    seq = declared(
+        client, game, [(unit, "general") for unit in attackers], [(unit, "all_out") for unit in defenders], defenders[1]
+    )
+    declaration: AssaultDeclared = payload(Event.objects.get(game=game, seq=seq))
+    assert len(declaration.attackers) == 4 and len(declaration.defenders) == 5
+    assert declaration.defenders[0].unit == defenders[1].key
+    response = post_round(client, game, seq, die="9", die2="2")
+    assert response.status_code == 200
+    fought = last_payload(game)
+    assert fought.assault == seq and fought.on_units.defender is not None
+    assert {loss.id for loss in fought.on_units.defender.units} <= {unit.key for unit in defenders}
+    assert state_matches_events(game)
+
+
 # --- undo -----------------------------------------------------------------------------------------------
 
 
