@@ -1,10 +1,13 @@
-"""Form pieces every action shares: the game version a form was drawn for, and dice."""
+"""Form pieces every action shares: the game version a form was drawn for, dice, counts and choices, and the
+words of a panic loss condition."""
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 
+from republic.rules.chart import Chart
 from republic.rules.dice import RandomSource, Roll, RollSource
 
 ROLL_FOR_ME = "app"
@@ -95,3 +98,10 @@ class DiceForm(VersionForm):
 
     def rolls(self, *names: str) -> list[Roll]:
         return [self.cleaned_data[n] for n in (names or self.dice_fields)]
+
+
+def loss_labels(form: forms.Form, chart: Chart, labels: Mapping[str, str]) -> None:
+    """Each retreat-or-rout condition labelled with the bases it adds to the loss, as the game's chart has it."""
+    for name, words in labels.items():
+        bases = chart.entry("panic_loss_modifiers", name)[0]
+        form.fields[name].label = f"{words} (+{bases} base{'' if bases == 1 else 's'} lost)"

@@ -642,8 +642,9 @@ def test_several_assaults_are_declared_and_resolved_one_after_another(client, ga
 def test_a_large_assault_of_every_unit_on_the_table_is_declared_and_fought(client, game):
     """Nine units in one general assault: each of them is locked and written in one step, on either database."""
     attackers = units(game, "Archer's Brigade", "Davis's Brigade", "Pettigrew's Brigade", "Brockenbrough's Brigade")
-    defenders = units(game, "Iron Brigade (Meredith)", "Cutler's Brigade", "Gamble's Brigade", "Devin's Brigade") + [
-        battery(game, "2nd Maine Light, Battery B (Hall)")
+    defenders = [
+        *units(game, "Iron Brigade (Meredith)", "Cutler's Brigade", "Gamble's Brigade", "Devin's Brigade"),
+        battery(game, "2nd Maine Light, Battery B (Hall)"),
     ]
     seq = declared(
         client, game, [(unit, "general") for unit in attackers], [(unit, "all_out") for unit in defenders], defenders[1]

@@ -50,7 +50,9 @@ def test_a_typed_rally_over_htmx_returns_the_live_fragment_and_records_the_event
     assert response.status_code == 200
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="live"') and "<html" not in body
-    rallied = payload(Event.objects.get(game=game, kind="RallyResolved"))
+    event = Event.objects.get(game=game, kind="RallyResolved")
+    assert f"Last result · #{event.seq} · Attacker rallies units" in body and "RallyResolved" not in body
+    rallied = payload(event)
     assert rallied.inputs.roll.faces == (9,) and rallied.inputs.roll.source is RollSource.TYPED
     assert str(rallied.inputs.division_leader) == "E1"  # Heth, from the state
     assert rallied.result.modifiers == (Modifier("divisional leader's rating (E1), at any distance", 1, "2.3"),)

@@ -148,6 +148,7 @@ def test_the_log_prints_every_event_and_only_game_masters_may_go_back(client, de
     set_state(demo, brigade(demo, "Archer's Brigade"), m_hits=1)
     page = client.get(f"/games/{demo.pk}/log/").content.decode()
     assert "Game turn 1, player turn 1" in page and "Go back to here" not in page
+    assert "#1 Defenders exchange messages · test" in page and "ground scale medium" in page
     response = client.post(f"/games/{demo.pk}/back/0/", {"version": demo.version})
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     User.objects.create_superuser("gm", password="x")

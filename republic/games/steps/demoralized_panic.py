@@ -9,11 +9,12 @@ from django import forms
 from django.urls import reverse
 
 from republic.games.events import DemoralizedPanicTested, read_all
-from republic.games.forms import VersionForm
+from republic.games.forms import VersionForm, loss_labels
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Step
 from republic.games.text.events import done
+from republic.rules.chart import Chart
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.panic import (
     DemoralizedPanicInput,
@@ -50,17 +51,25 @@ def pending(s: PanicTestState) -> list[str]:
     return [f"demoralized panic test for {u.name} ({u.p_hits_turn}P)" for u in s.to_test]
 
 
+LOSS_CONDITIONS = {
+    "out_of_town": "Retreating or routing out of town terrain",
+    "across_bridge_or_ford": "Retreating or routing across a bridge or fordable stream",
+}
+
+
 class DemoralizedPanicForm(VersionForm):
-    out_of_town = forms.BooleanField(label="Retreating or routing out of town terrain", required=False)
-    across_bridge_or_ford = forms.BooleanField(
-        label="Retreating or routing across a bridge or fordable stream", required=False
-    )
+    out_of_town = forms.BooleanField(required=False)
+    across_bridge_or_ford = forms.BooleanField(required=False)
     printed = forms.CharField(
         label="Or: the move and loss from your printed Panic Index",
         required=False,
         max_length=10,
         help_text="Like F, Re 1 or Rt 2: the move, then the bases that desert.",
     )
+
+    def __init__(self, *args: Any, chart: Chart, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        loss_labels(self, chart, LOSS_CONDITIONS)
 
     def clean_printed(self) -> PanicCell | None:
         text = self.cleaned_data.get("printed", "").strip()
@@ -73,7 +82,7 @@ class DemoralizedPanicForm(VersionForm):
 
 
 def panic_form(game: Game, unit: Unit, data: Any = None) -> DemoralizedPanicForm:
-    return DemoralizedPanicForm(data, prefix=f"panic-{unit.key}", initial={"version": game.version})
+    return DemoralizedPanicForm(data, prefix=f"panic-{unit.key}", initial={"version": game.version}, chart=game.chart)
 
 
 def panic_test(game: Game, unit: Unit, form: DemoralizedPanicForm, actor: str) -> Event:

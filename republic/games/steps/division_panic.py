@@ -24,10 +24,11 @@ from republic.games.events import (
     NamedUnit,
     payload_of,
 )
-from republic.games.forms import DiceForm, die_field
+from republic.games.forms import DiceForm, die_field, loss_labels
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Command, Event, Game, Unit
 from republic.games.text.events import describe
+from republic.rules.chart import Chart
 from republic.rules.division_panic import (
     DivisionUnit,
     PanicTrigger,
@@ -168,8 +169,11 @@ class PanicTestForm(DiceForm):
         label="Panic 4 result (move and loss) from your printed chart", required=False, choices=PRINTED_RESULTS
     )
 
-    def __init__(self, *args: Any, triggers: Sequence[PanicTrigger] = (PanicTrigger.INTERNAL,), **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, chart: Chart, triggers: Sequence[PanicTrigger] = (PanicTrigger.INTERNAL,), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        loss_labels(self, chart, LOSS_CONDITIONS)
         self.triggers = tuple(triggers)
         self.dice_fields = ("die", "die2")[: len(self.triggers)]
         if len(self.triggers) > 1:
@@ -183,7 +187,9 @@ def form_prefix(division_id: str) -> str:
 
 
 def panic_form(game: Game, division_id: str, triggers: Sequence[PanicTrigger], data: Any = None) -> PanicTestForm:
-    return PanicTestForm(data, prefix=form_prefix(division_id), initial={"version": game.version}, triggers=triggers)
+    return PanicTestForm(
+        data, prefix=form_prefix(division_id), initial={"version": game.version}, chart=game.chart, triggers=triggers
+    )
 
 
 def lacking_test(s: PanicState, division: Command) -> PendingTest | None:

@@ -374,6 +374,7 @@ def result_card(event: Event | None) -> dict[str, Any] | None:
         notes.append(f"joint fire: the group's most hit battery ({payload.worst}) gives the die modifier")
     return {
         "event": event,
+        "step": "Setting up" if isinstance(payload, FirstAttackerChosen) else step_for(StepKey(event.step)).title,
         "summary": describe(event),
         "dice": dice(payload.rolls()),
         "modifiers": [modifier(m) for r in found for m in r.modifiers],

@@ -1,10 +1,12 @@
 """What an assault round tells the table to do with each unit, and what may follow it."""
 
 from republic.games.events import AssaultRoundResolved
-from republic.games.text.terms import condition
+from republic.games.text.terms import condition, inches
 from republic.rules.assault_fixed_hits import UnitHitsResult
 from republic.rules.assault_results import UnitLoss
 from republic.rules.assault_table import OutcomeAction
+from republic.rules.chart import Chart
+from republic.rules.scale import GroundScale, scale_ratio, scaled
 
 # --- what an assault round tells the table ----------------------------------------------------------
 
@@ -34,7 +36,7 @@ def loss_text(loss: UnitLoss) -> str:
 
 
 def _break_off(result: UnitHitsResult) -> tuple[str, str]:
-    text = f"breaks off, 1M: now {condition(result.m_after)}"
+    text = f"breaks off, {result.hits_taken}: now {condition(result.m_after)}"
     if result.panic_hits:
         text += f"; Panic {result.panic_level}"
     return text, result.instruction or 'Break off: withdraw out of assault contact range (beyond 4" of the enemy).'
@@ -71,7 +73,8 @@ FOLLOW_UP = {
     OutcomeAction.MUST_BREAKTHROUGH: "The attackers must break through to the limit of their full assault move "
     "(5.5); they take charge disorder at the end of the phase.",
     OutcomeAction.OVERRUN: "Overrun: the mounted cavalry may ride on and assault units behind (5.5).",
-    OutcomeAction.BREAK_OFF: "The attackers break off out of assault contact range, 1M each (5.5).",
+    OutcomeAction.BREAK_OFF: "The attackers break off out of assault contact range; each that is not stalled takes its "
+    "break-off hit (5.5).",
     OutcomeAction.ROLL_AGAIN: "Roll again: resolve another round; it reads the new conditions (5.1).",
 }
 
@@ -92,3 +95,29 @@ def next_hint(p: AssaultRoundResolved) -> str:
         'After the moves: if attackers still face an enemy within 2" (all-out contact), resolve another round; '
         "otherwise contact has ended."
     )
+
+
+# --- what the table handles itself -------------------------------------------------------------------
+
+
+def table_cases(chart: Chart, scale: GroundScale) -> list[str]:
+    """The assault cases the table applies with the unit cards' corrections, their hits and reach read from
+    the game's chart and scale."""
+    supporting = chart.entry("assault_fixed_hits", "supporting_brigade")[0]
+    hits = {
+        key: chart.entry("passage_of_lines_hits", key)[0] for key in ("shaken", "demoralized", "retreated", "routed")
+    }
+    ratio = scale_ratio(chart, scale)[0]
+    foot, horse = (inches(scaled(chart.entry("passage_of_lines_reach", key)[0], ratio)) for key in ("foot", "horse"))
+    return [
+        "Bridging formation (5.2): the app keeps a unit in one assault at a time. Declare it with the assault it "
+        "has most bases in; if you split it, it takes only the worst M, P and B of the two assaults: put the "
+        "difference right with the unit card's corrections.",
+        "Supporting brigade (5.5): a unit with only a minority of its bases in the window is not declared. If the "
+        f"primary defender retreated or routed, it takes {supporting} (correction) and disengages, withdraws or "
+        "falls back.",
+        f"Lose/lose passage of lines (5.5): a loser that passes through friends within {foot} (horse {horse}) "
+        f"gives them {hits['shaken']} if Shaken, {hits['demoralized']} if Demoralized, {hits['retreated']} if it "
+        f"retreated, {hits['routed']} if it routed; a friend already Demoralized goes to Panic 4. Apply with the "
+        "unit card's corrections.",
+    ]

@@ -26,7 +26,7 @@ def movement(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRespon
     """The allowance as the card shows it; nothing is recorded, so no version is needed."""
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
-    form = brigades.movement_form(unit, request.POST)
+    form = brigades.movement_form(game, unit, request.POST)
     prefix = form.prefix or ""
     shown: dict[str, object] = {prefix: form}
     if form.is_valid():

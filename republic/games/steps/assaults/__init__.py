@@ -10,7 +10,7 @@ from republic.games.steps.assaults.rounds import column_for, prefix, read_condit
 from republic.games.steps.assaults.state import Assault, AssaultState, state
 from republic.games.steps.base import Bound, Step
 from republic.games.text.events import describe, words
-from republic.games.text.rounds import FOLLOW_UP, next_hint, round_orders
+from republic.games.text.rounds import FOLLOW_UP, next_hint, round_orders, table_cases
 from republic.games.text.terms import side_facts
 
 
@@ -59,6 +59,7 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
         "defender_rows": declare.rows("d"),
         "busy": sorted({m.unit.name for a in s.assaults if a.open for m in a.members}),
         "declare_open": bool(bound.get("declare")) or not any(a.open for a in s.assaults),
+        "table_cases": table_cases(s.game.chart, s.game.scale),
     }
 
 

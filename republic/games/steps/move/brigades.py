@@ -25,6 +25,8 @@ from republic.games.forms import DiceForm, VersionForm, count_field, die_field, 
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.move.state import ELSEWHERE, helpful_leaders, moving, state
+from republic.games.text.terms import inches, signed
+from republic.rules.chart import Chart
 from republic.rules.maneuver import ROLLED_ACTIONS, ManeuverAction, ManeuverInput, charge_refusal, resolve_maneuver
 from republic.rules.movement import MovementInput, MovementResult, resolve_movement_allowance
 from republic.rules.sequence import StepKey
@@ -51,16 +53,10 @@ FORMATIONS = [(f.value, f.value.replace("_", " ").capitalize()) for f in Formati
 
 class ManeuverForm(DiceForm):
     acting_together = forms.ChoiceField(
-        label='Other friendly brigades within 2" doing the same action',
-        required=False,
-        choices=TOGETHER_CHOICES,
-        help_text="+1 toward that action only (3.2).",
+        label='Other friendly brigades within 2" doing the same action', required=False, choices=TOGETHER_CHOICES
     )
     leaders_within_2 = forms.MultipleChoiceField(
-        label='Friendly leaders within 2"',
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text="Any chain of command, the division commander too: proficient +1, energetic +2 each (3.2).",
+        label='Friendly leaders within 2"', required=False, widget=forms.CheckboxSelectMultiple
     )
     die = die_field()
     printed = forms.MultipleChoiceField(
@@ -71,13 +67,24 @@ class ManeuverForm(DiceForm):
         help_text="Tick every action the chart allows; tick Hold alone if nothing more.",
     )
 
-    def __init__(self, *args: Any, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, chart: Chart, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         offer(self, "leaders_within_2", [(str(leader.pk), str(leader)) for leader in leaders])
+        together, proficient, energetic = (
+            signed(chart.entry("maneuver_modifiers", key)[0])
+            for key in ("acting_together", "proficient_leader_within_2", "energetic_leader_within_2")
+        )
+        self.fields["acting_together"].help_text = f"{together} toward that action only (3.2)."
+        self.fields["leaders_within_2"].help_text = (
+            f"Any chain of command, the division commander too: proficient {proficient}, energetic {energetic} "
+            "each (3.2)."
+        )
 
 
 def roll_form(game: Game, unit: Unit, leaders: Sequence[Leader], data: Any = None) -> ManeuverForm:
-    return ManeuverForm(data, prefix=f"roll-{unit.key}", initial={"version": game.version}, leaders=leaders)
+    return ManeuverForm(
+        data, prefix=f"roll-{unit.key}", initial={"version": game.version}, chart=game.chart, leaders=leaders
+    )
 
 
 def roll_form_for(game: Game, unit: Unit, data: Any = None) -> ManeuverForm:
@@ -127,7 +134,7 @@ class MovementForm(forms.Form):
         "Formation changes this turn",
         "Each change, mount or dismount, and any second reversal of facing (1.4, 3.1, 3.5).",
     )
-    formation_changes_in_rough = count_field("Of those, made in rough ground", '+2" each (3.4).')
+    formation_changes_in_rough = count_field("Of those, made in rough ground")
     charge_bonus = forms.BooleanField(label="Will use the assault (charge) move bonus", required=False)
     passages_of_lines = count_field(
         "Units passed through (passage of lines)",
@@ -145,16 +152,20 @@ class MovementForm(forms.Form):
         label="Obstacles it will cross", required=False, widget=forms.CheckboxSelectMultiple, choices=OBSTACLES
     )
 
-    def __init__(self, *args: Any, battery: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, chart: Chart, battery: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        rough = chart.entry("movement_box", "formation_change_in_rough")[0]
+        self.fields["formation_changes_in_rough"].help_text = f"+{inches(rough)} each (3.4)."
         if battery:
             del self.fields["charge_bonus"]
             self.fields["formation_changes"].help_text = ""
             self.fields["formation_changes"].label = "Formation changes this turn (3.4)"
 
 
-def movement_form(unit: Unit, data: Any = None, changes: int = 0) -> MovementForm:
-    return MovementForm(data, prefix=f"move-{unit.key}", battery=unit.battery, initial={"formation_changes": changes})
+def movement_form(game: Game, unit: Unit, data: Any = None, changes: int = 0) -> MovementForm:
+    return MovementForm(
+        data, prefix=f"move-{unit.key}", chart=game.chart, battery=unit.battery, initial={"formation_changes": changes}
+    )
 
 
 def movement(game: Game, unit: Unit, form: MovementForm) -> MovementResult:

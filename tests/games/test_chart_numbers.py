@@ -1,0 +1,71 @@
+"""The numbers the forms and notes show the table come from the game's chart and ground scale: a chart with
+other values, or a larger scale, shows other numbers."""
+
+import html
+
+import pytest
+
+from republic.charts import shipped_chart
+from republic.games.models import Game
+from republic.games.steps import demoralized_panic, division_panic
+from republic.rules.panic_phase import PanicTrigger
+from tests.games.conftest import brigade, set_state
+
+OTHER_VALUES = {
+    "maneuver_modifiers": 3,
+    "movement_box": 5,
+    "panic_loss_modifiers": 2,
+    "passage_of_lines_hits": "3M",
+    "passage_of_lines_reach": 5,
+    "assault_fixed_hits": "2M",
+}
+
+
+@pytest.fixture
+def other_chart(monkeypatch):
+    chart = shipped_chart().overlay(OTHER_VALUES)
+    monkeypatch.setattr(Game, "chart", property(lambda game: chart))
+    return chart
+
+
+def page(client, game: Game, step: str) -> str:
+    set_state(game, game, step=step)
+    return html.unescape(client.get(f"/games/{game.pk}/").content.decode())
+
+
+def test_the_maneuver_and_movement_help_read_the_chart(client, demo):
+    shipped = page(client, demo, "move")
+    assert "+1 toward that action only (3.2)." in shipped and "proficient +1, energetic +2 each" in shipped
+    assert '+2" each (3.4).' in shipped
+
+
+def test_the_maneuver_and_movement_help_follow_another_chart(client, demo, other_chart):
+    shown = page(client, demo, "move")
+    assert "+3 toward that action only (3.2)." in shown and "proficient +3, energetic +3 each" in shown
+    assert '+5" each (3.4).' in shown and '+2" each' not in shown
+
+
+def test_the_assault_cases_at_the_table_read_the_chart_and_the_scale(client, demo):
+    shown = page(client, demo, "assaults")
+    assert 'within 3" (horse 6") gives them 1M if Shaken, 2M if Demoralized, 1P if it retreated, 2P' in shown
+    assert "it takes 1M (correction)" in shown
+    set_state(demo, demo, ground_scale="large")
+    assert 'within 4.5" (horse 9")' in page(client, demo, "assaults")
+
+
+def test_the_assault_cases_follow_another_chart(client, demo, other_chart):
+    shown = page(client, demo, "assaults")
+    assert 'within 5" (horse 5") gives them 3M if Shaken, 3M if Demoralized' in shown
+    assert "it takes 2M (correction)" in shown
+
+
+@pytest.mark.parametrize("bases, words", [(1, "+1 base lost"), (2, "+2 bases lost")])
+def test_the_panic_loss_conditions_say_the_chart_s_bases(demo, monkeypatch, bases, words):
+    chart = shipped_chart() if bases == 1 else shipped_chart().overlay({"panic_loss_modifiers": bases})
+    monkeypatch.setattr(Game, "chart", property(lambda game: chart))
+    division = division_panic.panic_form(demo, "1", (PanicTrigger.INTERNAL,))
+    unit = demoralized_panic.panic_form(demo, brigade(demo, "Davis's Brigade"))
+    for form in (division, unit):
+        assert form.fields["out_of_town"].label.endswith(f"({words})")
+        assert form.fields["across_bridge_or_ford"].label.endswith(f"({words})")
+    assert division.fields["away_from_rear_assault"].label == f"Away from an assault in its rear ({words})"
