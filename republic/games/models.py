@@ -25,10 +25,10 @@ ADVANCED_RULES = {"101": "Cavalry Skirmishers", "102": "Grand Tactical Inexperie
 none of them yet: the table plays them by hand)."""
 
 BATTERY_LABELS = {
-    BatteryType.H_RIFLE: "H Rifle",
-    BatteryType.M_RIFLE: "M Rifle",
-    BatteryType.M_SB: "M Sb",
-    BatteryType.L_SB: "L Sb",
+    BatteryType.H_RIFLE: "Heavy Rifle",
+    BatteryType.M_RIFLE: "Medium Rifle",
+    BatteryType.M_SB: "Medium Smoothbore",
+    BatteryType.L_SB: "Light Smoothbore",
 }
 
 

@@ -19,7 +19,7 @@ from republic.rules.chart import PRINTED_SOURCE, Chart, GridSpec, KeyedSpec, int
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.results import CellUse, Explained, Mechanic, Provenance
-from republic.rules.scale import GroundScale, bracket
+from republic.rules.scale import GroundScale, bracket, scale_ratio, scaled
 from republic.rules.troops import Grade
 from republic.rules.units import UnitState
 
@@ -230,6 +230,12 @@ def after_skirmish_attack(unit: UnitState, result: SkirmishAttackResult) -> Unit
     if not result.fled:
         return unit
     return replace(unit, skirmishers_deployed=max(0, unit.skirmishers_deployed - 1))
+
+
+def engagement_reach(chart: Chart, scale: GroundScale) -> float:
+    """How far a marker blocks or fires, at the game's scale: the last range column's limit (4.1)."""
+    reach: float = chart.entry("skirmish_ranges", RANGE_BANDS[-1])[0]
+    return scaled(reach, scale_ratio(chart, scale)[0])
 
 
 def range_band(chart: Chart, range_: float, scale: GroundScale) -> tuple[str, tuple[CellUse, ...]]:

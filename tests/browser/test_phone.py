@@ -58,7 +58,7 @@ def test_a_rally_on_a_phone_swaps_in_the_result_and_undo_brings_the_badge_back(p
     rally.get_by_label("Die (1-10)").fill("10")
     rally.get_by_role("button", name="Resolve").click()
     result = page.locator("#result")
-    expect(result).to_contain_text("RallyResolved")
+    expect(result).to_contain_text("Attacker rallies units")
     expect(result).to_contain_text(UNIT)
     assert page.evaluate("window.__noReload") == "still here", "the rally answer reloaded the whole page"
     event = Event.objects.get(game=demo_game, kind="RallyResolved")

@@ -59,6 +59,14 @@ def test_the_assault_cases_follow_another_chart(client, demo, other_chart):
     assert "it takes 2M (correction)" in shown
 
 
+def test_the_skirmish_reach_follows_the_scale(client, demo):
+    set_state(demo, brigade(demo, "Davis's Brigade"), skirmishers_deployed=1)
+    set_state(demo, brigade(demo, "Cutler's Brigade"), skirmishers_deployed=1)
+    assert 'closest attacking marker within 5"' in page(client, demo, "skirmish")
+    set_state(demo, demo, ground_scale="large")
+    assert 'closest attacking marker within 7.5"' in page(client, demo, "skirmish")
+
+
 @pytest.mark.parametrize("bases, words", [(1, "+1 base lost"), (2, "+2 bases lost")])
 def test_the_panic_loss_conditions_say_the_chart_s_bases(demo, monkeypatch, bases, words):
     chart = shipped_chart() if bases == 1 else shipped_chart().overlay({"panic_loss_modifiers": bases})
@@ -69,3 +77,20 @@ def test_the_panic_loss_conditions_say_the_chart_s_bases(demo, monkeypatch, base
         assert form.fields["out_of_town"].label.endswith(f"({words})")
         assert form.fields["across_bridge_or_ford"].label.endswith(f"({words})")
     assert division.fields["away_from_rear_assault"].label == f"Away from an assault in its rear ({words})"
+
+
+@pytest.mark.parametrize(
+    "values, words",
+    [
+        ({}, "(-2 on the die); saved fire used now (1 column left)."),
+        (
+            {"artillery_die_modifiers": -2, "artillery_column_modifiers": -2},
+            "(-4 on the die); saved fire used now (2 columns left).",
+        ),
+    ],
+)
+def test_a_firing_battery_s_own_hits_and_saved_fire_read_the_chart(client, demo, monkeypatch, values, words):
+    chart = shipped_chart().overlay(values)
+    monkeypatch.setattr(Game, "chart", property(lambda game: chart))
+    set_state(demo, brigade(demo, "Garnett's Battalion"), m_hits=1, damage=1, saved_fire=True)
+    assert f"From the state: average, 1 M, damage 1 {words}" in page(client, demo, "artillery_fire")

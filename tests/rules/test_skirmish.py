@@ -19,6 +19,7 @@ from republic.rules.skirmish import (
     SkirmishAttackInput,
     SkirmishBlocksInput,
     SkirmisherDegradeInput,
+    engagement_reach,
     lowered_type,
     resolve_skirmish_attack,
     resolve_skirmish_blocks,
@@ -75,6 +76,11 @@ def test_untrained_flee_at_least_as_often_as_green(chart):
 def test_the_last_range_band_is_the_rules_five_inch_reach():
     assert LIMITS[RANGE_BANDS[-1]] == 5.0
     assert list(LIMITS.values()) == sorted(set(LIMITS.values()))
+
+
+@pytest.mark.parametrize("scale, reach", [("small", 3.75), ("medium", 5.0), ("large", 7.5)])
+def test_a_marker_engages_as_far_as_the_last_range_column_at_the_game_s_scale(chart, scale, reach):
+    assert engagement_reach(chart, GroundScale(scale)) == reach
 
 
 # --- skirmisher types --------------------------------------------------------------------------------

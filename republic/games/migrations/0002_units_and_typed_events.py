@@ -101,7 +101,7 @@ class Migration(migrations.Migration):
                 ('charge_bonus_used', models.BooleanField(default=False)),
                 ('destroyed', models.BooleanField(default=False)),
                 ('surrendered', models.BooleanField(default=False)),
-                ('battery_type', models.CharField(blank=True, choices=[('h_rifle', 'H Rifle'), ('m_rifle', 'M Rifle'), ('m_sb', 'M Sb'), ('l_sb', 'L Sb')], max_length=10)),
+                ('battery_type', models.CharField(blank=True, choices=[('h_rifle', 'Heavy Rifle'), ('m_rifle', 'Medium Rifle'), ('m_sb', 'Medium Smoothbore'), ('l_sb', 'Light Smoothbore')], max_length=10)),
                 ('horse', models.BooleanField(default=False)),
                 ('damage', models.PositiveSmallIntegerField(default=0)),
                 ('limbered', models.BooleanField(default=False)),

@@ -16,7 +16,7 @@ from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Step
 from republic.games.steps.fire_hits import waiting, waiting_rows
 from republic.games.text.events import done
-from republic.games.text.terms import unit_label
+from republic.games.text.terms import signed, unit_label
 from republic.rules.artillery import (
     ArtilleryFireInput,
     SavedFireInput,
@@ -25,6 +25,7 @@ from republic.rules.artillery import (
     resolve_artillery_fire,
     resolve_saved_fire,
 )
+from republic.rules.chart import Chart
 from republic.rules.errors import RulesInputError
 from republic.rules.fire_results import (
     ArtilleryHitsInput,
@@ -294,6 +295,19 @@ def leave(action: Action, s: ArtilleryState) -> dict[str, Any]:
     return {"fire_hits": tuple(taken)}
 
 
+def from_state(chart: Chart, battery: Unit) -> str:
+    """What the app fills in for a firing battery: its own hits on the die, its saved fire's column shift."""
+    hits = battery.m_hits + battery.damage
+    on_die = hits * chart.entry("artillery_die_modifiers", "battery_hit")[0]
+    shift = chart.entry("artillery_column_modifiers", "saved_fire")[0]
+    columns = f"{abs(shift)} column{'' if abs(shift) == 1 else 's'} {'left' if shift < 0 else 'right'}"
+    return (
+        f"From the state: {battery.get_grade_display()}, {battery.m_hits} M, damage {battery.damage}"
+        + (f" ({signed(on_die)} on the die)" if hits else "")
+        + f"; saved fire {f'used now ({columns})' if battery.saved_fire else 'none'}."
+    )
+
+
 def panel(s: ArtilleryState, bound: Bound) -> dict[str, Any]:
     rows = []
     for battery in s.ready:
@@ -301,6 +315,7 @@ def panel(s: ArtilleryState, bound: Bound) -> dict[str, Any]:
         rows.append(
             {
                 "battery": battery,
+                "from_state": from_state(s.game.chart, battery),
                 "form": bound.get(prefix) or fire_form(s, battery),
                 "save": bound.get(save_prefix) or save_form(s, battery),
                 "open": prefix in bound or save_prefix in bound,

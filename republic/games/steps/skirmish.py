@@ -22,7 +22,7 @@ from republic.games.models import Event, Game, Side, Unit
 from republic.games.steps.base import Bound, Step
 from republic.games.steps.fire_hits import waiting, waiting_rows
 from republic.games.text.events import done
-from republic.games.text.terms import unit_label
+from republic.games.text.terms import inches, unit_label
 from republic.rules.fire_results import FireHits
 from republic.rules.sequence import StepKey
 from republic.rules.skirmish import (
@@ -31,6 +31,7 @@ from republic.rules.skirmish import (
     SkirmishBlocksInput,
     SkirmishVerdict,
     after_skirmish_attack,
+    engagement_reach,
     resolve_skirmish_attack,
     resolve_skirmish_blocks,
 )
@@ -276,6 +277,7 @@ def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
     game = s.game
     context: dict[str, Any] = {
         "stage": s.stage,
+        "reach": inches(engagement_reach(game.chart, game.scale)),
         "attackers": s.attackers,
         "defenders": s.defenders,
         "pending_hits": waiting_rows(waiting(game), s.units),

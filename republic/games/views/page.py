@@ -26,7 +26,7 @@ def unit_card(unit: Unit) -> dict[str, Any]:
     corrections: tuple[Correction, ...]
     if unit.battery:
         corrections = (*BATTERY_CORRECTIONS, Correction.UNPACKED if unit.packed else Correction.PACKED)
-        kind = unit.get_battery_type_display() + (" horse" if unit.horse else "")
+        kind = unit.get_battery_type_display() + (" horse battery" if unit.horse else " battery")
     else:
         corrections, kind = BRIGADE_CORRECTIONS, unit.get_kind_display()
     return {
