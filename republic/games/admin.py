@@ -12,6 +12,7 @@ from django.contrib import admin, messages
 from republic.games.ledger import snapshot
 from republic.games.models import ADVANCED_RULES, Command, Event, Game, Leader, Side, Unit
 from republic.games.text.events import describe
+from republic.rules.morale import MAX_M_HITS
 from republic.rules.troops import UnitKind
 
 LOCKED_MESSAGE = (
@@ -389,8 +390,8 @@ class UnitRowForm(UnitForm):
         start, bases = data.get("bases_start"), data.get("bases")
         if start is not None and bases is not None and bases > start:
             self.add_error("bases", f"a unit has at most the {start} bases it started with")
-        if (data.get("m_hits") or 0) > 4:
-            self.add_error("m_hits", "a unit carries 0 to 4 M hits")
+        if (data.get("m_hits") or 0) > MAX_M_HITS:
+            self.add_error("m_hits", f"a unit carries 0 to {MAX_M_HITS} M hits")
         battery = data.get("kind") == UnitKind.ARTILLERY
         if battery and not data.get("battery_type"):
             self.add_error("battery_type", "a battery (kind artillery) has a battery type")

@@ -1,17 +1,47 @@
+from typing import TypeVar
+
 import pytest
+from django.db.models import Model
 
 from republic.games.events import CorrectionMade, FieldValue, Payload, payload_of
 from republic.games.ledger import act, replay, snapshot
-from republic.games.models import Event, Game, Unit
+from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.text.events import describe
+from republic.games.text.terms import ACTION_ORDER
 from republic.scenarios import DEMO_SCENARIO
+
+# the helper modules beside the tests hold asserts too: pytest explains their failures as it does the tests'
+pytest.register_assert_rewrite(
+    "tests.games.assault_helpers",
+    "tests.games.move_helpers",
+    "tests.games.playthrough_table",
+    "tests.games.playthrough_game_turn_1",
+    "tests.games.playthrough_game_turn_2",
+    "tests.games.scenario_files",
+)
+
+HTMX = {"HTTP_HX_REQUEST": "true"}  # the header htmx sends: the app answers with the live fragment
+
+Row = TypeVar("Row", bound=Model)
 
 
 @pytest.fixture
 def demo(db) -> Game:
     """The bundled demo battle, freshly imported: Confederates attack first."""
     return create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))
+
+
+@pytest.fixture
+def game(demo) -> Game:
+    """The demo battle at the assault step."""
+    return at_step(demo, "assaults")
+
+
+@pytest.fixture
+def two(game):
+    """Davis's Brigade (average, 8 bases) against Cutler's Brigade (veteran, 7 bases)."""
+    return brigade(game, "Davis's Brigade"), brigade(game, "Cutler's Brigade")
 
 
 def brigade(game: Game, name: str) -> Unit:
@@ -22,6 +52,24 @@ def brigade(game: Game, name: str) -> Unit:
 battery = brigade
 
 
+def leader(game: Game, name: str) -> Leader:
+    return Leader.objects.get(game=game, name=name)
+
+
+def division(game: Game, name: str) -> Command:
+    return Command.objects.get(game=game, name=name)
+
+
+def slot(unit: Unit) -> str:
+    return unit.slot
+
+
+def fresh(row: Row) -> Row:
+    """The row (a game, a unit) as the database holds it now."""
+    row.refresh_from_db()
+    return row
+
+
 def set_state(game: Game, obj, **fields) -> None:
     """Put a row into a state through an event, as a correction at the table would."""
     with act(game, None, "test") as action:
@@ -29,6 +77,14 @@ def set_state(game: Game, obj, **fields) -> None:
             action.set(obj, name, value)
         key = f"{obj._meta.model_name}:{obj.pk}"
         action.record(CorrectionMade(key, str(obj), None, tuple(FieldValue(f, v) for f, v in fields.items())))
+
+
+def at_step(game: Game, step: str) -> Game:
+    """Put the game at a step of the turn sequence."""
+    set_state(game, game, step=step)
+    game.refresh_from_db()
+    assert game.step == step
+    return game
 
 
 def state_matches_events(game: Game) -> bool:
@@ -46,3 +102,25 @@ def summary(event: Event) -> str:
 
 def payload(event: Event) -> Payload:
     return payload_of(event)
+
+
+def last(game: Game, kind: str) -> Event:
+    """The game's latest event of a kind."""
+    return Event.objects.filter(game=game, kind=kind).latest("seq")
+
+
+def allowed(event: Event) -> list[str]:
+    """The actions a maneuver roll allows, in the rules' order."""
+    actions = payload(event).result.actions
+    return [a.value for a in ACTION_ORDER if a in actions]
+
+
+def page(client, game: Game) -> str:
+    """The game page as the players see it."""
+    return client.get(f"/games/{game.pk}/").content.decode()
+
+
+def is_fragment(response) -> bool:
+    """The answer is the live fragment of the game page, as htmx swaps it in, not a whole page."""
+    body = response.content.decode()
+    return response.status_code == 200 and body.lstrip().startswith('<div id="live"') and "<html" not in body

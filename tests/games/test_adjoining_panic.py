@@ -7,8 +7,8 @@ from republic.games.models import Event, Game, Unit
 from republic.games.steps.division_panic import state as panic_state
 from republic.games.steps.walk import advance, pending
 from republic.rules.division_panic import PanicTrigger
-from tests.games.conftest import brigade, payload, set_state, state_matches_events, summary
-from tests.games.test_internal_panic import HTMX, at_step, declare_post, division, fresh, panic_post
+from tests.games.conftest import HTMX, brigade, division, fresh, payload, set_state, state_matches_events, summary
+from tests.games.test_internal_panic import at_step, declare_post, panic_post
 
 
 def panicked_heth(client, demo, **p4) -> Game:

@@ -5,40 +5,27 @@ artillery hit of the phase on at once. htmx and plain POST, bad input, undo, sta
 import pytest
 
 from republic.games.ledger import undo_last
-from republic.games.models import Event, Game
+from republic.games.models import Event
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.walk import advance
 from republic.rules.fire_results import FireHits
 from republic.rules.hits import Hits
 from republic.rules.results import Modifier
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events, summary
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def at_step(game: Game, step: str) -> Game:
-    set_state(game, game, step=step)
-    game.refresh_from_db()
-    return game
-
-
-def page(client, game: Game) -> str:
-    return client.get(f"/games/{game.pk}/").content.decode()
-
-
-def last(game: Game, kind: str) -> Event:
-    return Event.objects.filter(game=game, kind=kind).latest("seq")
-
-
-def is_fragment(response) -> bool:
-    body = response.content.decode()
-    return response.status_code == 200 and body.lstrip().startswith('<div id="live"') and "<html" not in body
-
-
-def fresh(game: Game) -> Game:
-    game.refresh_from_db()
-    return game
+from tests.games.conftest import (
+    HTMX,
+    at_step,
+    battery,
+    brigade,
+    fresh,
+    is_fragment,
+    last,
+    page,
+    payload,
+    set_state,
+    state_matches_events,
+    summary,
+)
 
 
 def attack(client, game, unit, target, die="10", rng="1", roll="typed", htmx=True, version=None):

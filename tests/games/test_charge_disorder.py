@@ -4,9 +4,7 @@ htmx and plain POST, bad input, undo."""
 from republic.games.events import ChargeDisorderApplied
 from republic.games.models import Event, Game
 from republic.games.steps.walk import advance
-from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.games.conftest import HTMX, battery, brigade, fresh, payload, set_state, state_matches_events
 
 
 def at_disorder(game: Game) -> Game:
@@ -20,11 +18,6 @@ def disorder_post(client, game, also=(), htmx=True, version=None):
     game.refresh_from_db()
     data = {"disorder-version": game.version if version is None else version, "disorder-also": list(also)}
     return client.post(f"/games/{game.pk}/assault/disorder/", data, **(HTMX if htmx else {}))
-
-
-def fresh(unit):
-    unit.refresh_from_db()
-    return unit
 
 
 def test_charge_disorder_is_pending_and_gives_1m_to_each_unit_that_charged_or_retreated(client, demo):

@@ -5,32 +5,24 @@ import pytest
 
 from republic.games.events import LabelledRoll
 from republic.games.ledger import undo_last
-from republic.games.models import Event, Game, Leader
+from republic.games.models import Event, Game
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.walk import advance
 from republic.rules.dice import Roll, RollSource
 from republic.rules.leaders import resolve_hors_de_combat
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def leader(game: Game, name: str) -> Leader:
-    return Leader.objects.get(game=game, name=name)
-
-
-def fresh(game: Game) -> Game:
-    game.refresh_from_db()
-    return game
-
-
-def page(client, game: Game) -> str:
-    return client.get(f"/games/{game.pk}/").content.decode()
-
-
-def last(game: Game, kind: str) -> Event:
-    return Event.objects.filter(game=game, kind=kind).latest("seq")
+from tests.games.conftest import (
+    HTMX,
+    battery,
+    brigade,
+    fresh,
+    last,
+    leader,
+    page,
+    payload,
+    set_state,
+    state_matches_events,
+)
 
 
 @pytest.fixture

@@ -4,16 +4,22 @@ import pytest
 
 from republic.games.events import AppReading, LabelledRoll
 from republic.games.models import Command, Event, Game, Unit
+from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.walk import pending
 from republic.rules.dice import Roll, RollSource
 from republic.rules.forced_moves import ForcedMove
-from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events, summary
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def division(game: Game, name: str) -> Command:
-    return Command.objects.get(game=game, name=name)
+from republic.scenarios import DEMO_SCENARIO
+from tests.games.conftest import (
+    HTMX,
+    battery,
+    brigade,
+    division,
+    fresh,
+    payload,
+    set_state,
+    state_matches_events,
+    summary,
+)
 
 
 def at_step(game: Game, step: str, **p4) -> Game:
@@ -41,11 +47,6 @@ def declare_post(client, game, command, adjoining=(), htmx=True, version=None):
         f"{prefix}-adjoining": [str(c.pk) for c in adjoining],
     }
     return client.post(f"/games/{game.pk}/panic/adjoining/{command.pk}/", data, **(HTMX if htmx else {}))
-
-
-def fresh(game: Game) -> Game:
-    game.refresh_from_db()
-    return game
 
 
 def test_only_divisions_with_a_p4_event_test_and_next_step_waits_for_them(client, demo):
@@ -210,9 +211,6 @@ def test_a_division_tests_once_and_one_without_a_test_is_refused(client, demo):
 
 
 def test_a_division_of_another_game_is_not_found(client, demo):
-    from republic.games.scenario import create_game, parse_scenario
-    from republic.scenarios import DEMO_SCENARIO
-
     other = create_game(parse_scenario(DEMO_SCENARIO.read_text()))
     game = at_step(demo, "internal_panic", Heth=True)
     theirs = division(other, "Heth's Division")

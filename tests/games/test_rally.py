@@ -6,7 +6,7 @@ from republic.games.models import Event, Game
 from republic.games.steps.walk import advance
 from republic.rules.dice import RollSource
 from republic.rules.results import Modifier
-from tests.games.conftest import brigade, payload, set_state, state_matches_events
+from tests.games.conftest import HTMX, brigade, payload, set_state, state_matches_events
 
 
 def at_rally(game: Game) -> Game:
@@ -25,8 +25,7 @@ def rally_post(client, game, unit, die="6", distance="3", roll="typed", htmx=Fal
         "roll": roll,
         **extra,
     }
-    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    return client.post(f"/games/{game.pk}/rally/{unit.pk}/", data, **headers)
+    return client.post(f"/games/{game.pk}/rally/{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 def test_the_rally_step_lists_every_attacking_unit_with_m_hits_and_blocks_next_step(client, demo):

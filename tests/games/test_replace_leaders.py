@@ -6,13 +6,7 @@ import pytest
 
 from republic.games.models import Event, Game, Leader
 from republic.games.steps.walk import StepBlocked, advance, pending
-from tests.games.conftest import payload, set_state, state_matches_events, summary
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def leader(game: Game, name: str) -> Leader:
-    return Leader.objects.get(game=game, name=name)
+from tests.games.conftest import HTMX, leader, payload, set_state, state_matches_events, summary
 
 
 def at_replace(game: Game) -> Game:

@@ -14,33 +14,19 @@ from republic.rules.fire_results import FireHits
 from republic.rules.results import Provenance
 from republic.rules.troops import Grade
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.conftest import brigade, payload, set_state, state_matches_events, summary
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def at_step(game: Game, step: str) -> Game:
-    set_state(game, game, step=step)
-    game.refresh_from_db()
-    return game
-
-
-def page(client, game: Game) -> str:
-    return client.get(f"/games/{game.pk}/").content.decode()
-
-
-def last(game: Game, kind: str) -> Event:
-    return Event.objects.filter(game=game, kind=kind).latest("seq")
-
-
-def is_fragment(response) -> bool:
-    body = response.content.decode()
-    return response.status_code == 200 and body.lstrip().startswith('<div id="live"') and "<html" not in body
-
-
-def fresh(game: Game) -> Game:
-    game.refresh_from_db()
-    return game
+from tests.games.conftest import (
+    HTMX,
+    at_step,
+    brigade,
+    fresh,
+    is_fragment,
+    last,
+    page,
+    payload,
+    set_state,
+    state_matches_events,
+    summary,
+)
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 page (post/redirect/get); an invalid form is drawn again with its errors and status 200 so htmx swaps it."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
+from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, StaleGame
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.views.page import page_context
@@ -26,6 +27,7 @@ class HtmxHttpRequest(HttpRequest):
 ACTOR_SESSION_KEY = "republic_actor"
 LAST_EVENT_KEY = "republic_last_event"
 INCOMPLETE = "The form was incomplete: nothing was changed."
+F = TypeVar("F", bound=forms.Form)
 
 
 def actor_of(request: HtmxHttpRequest) -> str:
@@ -139,3 +141,23 @@ def error_field(form: forms.Form, name: str) -> str | None:
     """The form field an engine error names ('targets[1].bases' is the targets field), if the form has it."""
     base = (name or "").split("[")[0].split(".")[0]
     return base if base in form.fields else None
+
+
+def unit_action(
+    request: HtmxHttpRequest,
+    game_id: int,
+    unit_id: int,
+    form_for: Callable[[Game, Unit, Any], F],
+    run: Callable[[Game, Unit, F, str], Event],
+) -> HttpResponse:
+    """An action on one unit of a game: its form bound to the POST, run when valid, errors drawn in place."""
+    game = game_or_404(game_id)
+    unit = unit_of(game, unit_id)
+    form = form_for(game, unit, request.POST)
+    return form_action(request, game, form, form.prefix, lambda: run(game, unit, form, actor_of(request)))
+
+
+def versioned_action(request: HtmxHttpRequest, game: Game, run: Callable[[int, str], Event]) -> HttpResponse:
+    """An action with nothing to fill in but the game version its page was drawn at."""
+    form = VersionForm(request.POST)
+    return form_action(request, game, form, None, lambda: run(form.cleaned_data["version"], actor_of(request)))

@@ -4,7 +4,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
-from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused
 from republic.games.steps import charge_disorder
 from republic.games.steps.assaults import declare, rounds
@@ -54,13 +53,8 @@ def column(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
 def end(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     declared_in(game, seq)
-    form = VersionForm(request.POST)
-    return answers.form_action(
-        request,
-        game,
-        form,
-        None,
-        lambda: declare.end_assault(game, seq, form.cleaned_data["version"], answers.actor_of(request)),
+    return answers.versioned_action(
+        request, game, lambda version, actor: declare.end_assault(game, seq, version, actor)
     )
 
 

@@ -3,7 +3,6 @@
 from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
-from republic.games.forms import VersionForm
 from republic.games.steps import rally as rallying
 from republic.games.steps.replace_leaders import replace_leader
 from republic.games.views import answers
@@ -12,11 +11,12 @@ from republic.games.views.answers import HtmxHttpRequest
 
 @require_POST
 def rally(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
-    form = rallying.form(game, unit, rallying.side_leaders(game, unit), request.POST)
-    return answers.form_action(
-        request, game, form, rallying.prefix(unit), lambda: rallying.rally(game, unit, form, answers.actor_of(request))
+    return answers.unit_action(
+        request,
+        game_id,
+        unit_id,
+        lambda game, unit, data: rallying.form(game, unit, rallying.side_leaders(game, unit), data),
+        rallying.rally,
     )
 
 
@@ -24,11 +24,4 @@ def rally(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
 def replace(request: HtmxHttpRequest, game_id: int, leader_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     leader = answers.leader_of(game, leader_id)
-    form = VersionForm(request.POST)
-    return answers.form_action(
-        request,
-        game,
-        form,
-        None,
-        lambda: replace_leader(game, leader, form.cleaned_data["version"], answers.actor_of(request)),
-    )
+    return answers.versioned_action(request, game, lambda version, actor: replace_leader(game, leader, version, actor))

@@ -33,55 +33,37 @@ def roll_blocks(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 def skirmish_attack(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    brigade = answers.unit_of(game, unit_id)
-    form = skirmish.attack_form(skirmish.state(game), brigade, request.POST)
-    return answers.form_action(
+    return answers.unit_action(
         request,
-        game,
-        form,
-        form.prefix,
-        lambda: skirmish.skirmish_attack(game, brigade, form, answers.actor_of(request)),
+        game_id,
+        unit_id,
+        lambda game, brigade, data: skirmish.attack_form(skirmish.state(game), brigade, data),
+        skirmish.skirmish_attack,
     )
 
 
 @require_POST
 def artillery(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    battery = answers.unit_of(game, unit_id)
-    form = artillery_fire.fire_form(artillery_fire.state(game), battery, request.POST)
-    return answers.form_action(
+    return answers.unit_action(
         request,
-        game,
-        form,
-        form.prefix,
-        lambda: artillery_fire.fire_battery(game, battery, form, answers.actor_of(request)),
+        game_id,
+        unit_id,
+        lambda game, battery, data: artillery_fire.fire_form(artillery_fire.state(game), battery, data),
+        artillery_fire.fire_battery,
     )
 
 
 @require_POST
 def save_fire(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    battery = answers.unit_of(game, unit_id)
-    form = artillery_fire.save_form(artillery_fire.state(game), battery, request.POST)
-    return answers.form_action(
+    return answers.unit_action(
         request,
-        game,
-        form,
-        form.prefix,
-        lambda: artillery_fire.save_fire(game, battery, form, answers.actor_of(request)),
+        game_id,
+        unit_id,
+        lambda game, battery, data: artillery_fire.save_form(artillery_fire.state(game), battery, data),
+        artillery_fire.save_fire,
     )
 
 
 @require_POST
 def panic_test(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
-    form = demoralized_panic.panic_form(game, unit, request.POST)
-    return answers.form_action(
-        request,
-        game,
-        form,
-        form.prefix,
-        lambda: demoralized_panic.panic_test(game, unit, form, answers.actor_of(request)),
-    )
+    return answers.unit_action(request, game_id, unit_id, demoralized_panic.panic_form, demoralized_panic.panic_test)

@@ -8,19 +8,18 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from republic.games.events import CorrectionMade, FieldValue, OrdersChanged
 from republic.games.forms import VersionForm
-from republic.games.ledger import ActionRefused, StaleGame, act, undo_last, undo_to
-from republic.games.models import Command, Event, Game, Unit
+from republic.games.ledger import StaleGame, undo_last, undo_to
+from republic.games.models import Game
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
+from republic.games.steps import anytime
 from republic.games.steps.walk import advance, choose_first_attacker
 from republic.games.text.events import result_card
 from republic.games.views import answers
 from republic.games.views.answers import HtmxHttpRequest
-from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
-from republic.rules.units import Correction, corrected
+from republic.rules.units import Correction
 
 
 def game_list(request: HtmxHttpRequest) -> HttpResponse:
@@ -42,19 +41,13 @@ def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def next_step(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
-    form = VersionForm(request.POST)
-    return answers.form_action(
-        request, game, form, None, lambda: advance(game, form.cleaned_data["version"], answers.actor_of(request))
-    )
+    return answers.versioned_action(request, game, lambda version, actor: advance(game, version, actor))
 
 
 @require_POST
 def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
-    form = VersionForm(request.POST)
-    return answers.form_action(
-        request, game, form, None, lambda: undo_last(game, form.cleaned_data["version"], answers.actor_of(request))
-    )
+    return answers.versioned_action(request, game, lambda version, actor: undo_last(game, version, actor))
 
 
 @staff_member_required
@@ -72,76 +65,28 @@ def go_back(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     return redirect("games:game_log", game_id=game.pk)
 
 
-_FIELDS = {
-    Correction.M_PLUS: "m_hits",
-    Correction.M_MINUS: "m_hits",
-    Correction.BASE_MINUS: "bases",
-    Correction.BASE_PLUS: "bases",
-    Correction.DAMAGE_PLUS: "damage",
-    Correction.DAMAGE_MINUS: "damage",
-    Correction.PACKED: "packed",
-    Correction.UNPACKED: "packed",
-}
-
-
-def correct(game: Game, unit: Unit, correction: Correction, version: int, actor: str) -> Event:
-    """One-tap corrections on a unit card; each is an event like any other."""
-    with act(game, version, actor) as action:
-        fresh = Unit.objects.get(pk=unit.pk)
-        try:
-            after = corrected(fresh.to_rules(), correction)
-        except RulesInputError as exc:
-            raise ActionRefused(f"{fresh.name} {exc.problem}: nothing was changed.") from None
-        action.apply(fresh, after)
-        field = _FIELDS[correction]
-        return action.record(
-            CorrectionMade(fresh.key, fresh.name, correction, (FieldValue(field, getattr(after, field)),))
-        )
-
-
 @require_POST
 def correct_unit(request: HtmxHttpRequest, game_id: int, unit_id: int, change: str) -> HttpResponse:
     game = answers.game_or_404(game_id)
     unit = answers.unit_of(game, unit_id)
     if change not in set(Correction):
         return answers.stale(request, game, "No such correction.")
-    form = VersionForm(request.POST)
-    return answers.form_action(
-        request,
-        game,
-        form,
-        None,
-        lambda: correct(game, unit, Correction(change), form.cleaned_data["version"], answers.actor_of(request)),
+    return answers.versioned_action(
+        request, game, lambda version, actor: anytime.correct(game, unit, Correction(change), version, actor)
     )
-
-
-class OrdersForm(VersionForm):
-    orders = forms.ChoiceField(choices=Command.Orders.choices)
-
-
-def give_orders(game: Game, division: Command, orders: str, version: int, actor: str) -> Event:
-    """A division's orders, as its player gives them (a panicked division is reset to Defend, 6.1)."""
-    with act(game, version, actor) as action:
-        fresh = Command.objects.get(pk=division.pk)
-        if fresh.level != Command.Level.DIVISION:
-            raise ActionRefused(f"{fresh.name} is not a division: orders go to divisions.")
-        if fresh.orders == orders:
-            raise ActionRefused(f"{fresh.name} already has orders to {fresh.orders}.")
-        action.set(fresh, "orders", orders)
-        return action.record(OrdersChanged(fresh.pk, fresh.name, orders))
 
 
 @require_POST
 def set_orders(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     division = answers.command_of(game, division_id)
-    form = OrdersForm(request.POST)
+    form = anytime.OrdersForm(request.POST)
     return answers.form_action(
         request,
         game,
         form,
         None,
-        lambda: give_orders(
+        lambda: anytime.give_orders(
             game, division, form.cleaned_data["orders"], form.cleaned_data["version"], answers.actor_of(request)
         ),
     )

@@ -3,7 +3,6 @@
 from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
-from republic.games.forms import VersionForm
 from republic.games.steps import hors_de_combat
 from republic.games.views import answers
 from republic.games.views.answers import HtmxHttpRequest
@@ -27,11 +26,6 @@ def check_leader(request: HtmxHttpRequest, game_id: int, leader_id: int) -> Http
 def skip_leader(request: HtmxHttpRequest, game_id: int, leader_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     leader = answers.leader_of(game, leader_id)
-    form = VersionForm(request.POST)
-    return answers.form_action(
-        request,
-        game,
-        form,
-        None,
-        lambda: hors_de_combat.skip_leader(game, leader, form.cleaned_data["version"], answers.actor_of(request)),
+    return answers.versioned_action(
+        request, game, lambda version, actor: hors_de_combat.skip_leader(game, leader, version, actor)
     )

@@ -13,12 +13,7 @@ from republic.rules.errors import RulesInputError
 
 @require_POST
 def roll(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
-    form = brigades.roll_form_for(game, unit, request.POST)
-    return answers.form_action(
-        request, game, form, form.prefix, lambda: brigades.roll_maneuver(game, unit, form, answers.actor_of(request))
-    )
+    return answers.unit_action(request, game_id, unit_id, brigades.roll_form_for, brigades.roll_maneuver)
 
 
 @require_POST
@@ -53,37 +48,20 @@ def charge(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse
 
 @require_POST
 def formation(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
-    form = brigades.formation_form(game, unit, request.POST)
-    return answers.form_action(
-        request, game, form, form.prefix, lambda: brigades.change_formation(game, unit, form, answers.actor_of(request))
-    )
+    return answers.unit_action(request, game_id, unit_id, brigades.formation_form, brigades.change_formation)
 
 
 @require_POST
 def skirmishers(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
-    form = brigades.skirmisher_form(game, unit, brigades.skirmisher_limit(unit.to_rules()), request.POST)
-    return answers.form_action(
+    return answers.unit_action(
         request,
-        game,
-        form,
-        form.prefix,
-        lambda: brigades.deploy_skirmishers(game, unit, form, answers.actor_of(request)),
+        game_id,
+        unit_id,
+        lambda game, unit, data: brigades.skirmisher_form(game, unit, brigades.skirmisher_limit(unit.to_rules()), data),
+        brigades.deploy_skirmishers,
     )
 
 
 @require_POST
 def battery(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
-    form = batteries.functions_form(game, unit, request.POST)
-    return answers.form_action(
-        request,
-        game,
-        form,
-        form.prefix,
-        lambda: batteries.use_battery_functions(game, unit, form, answers.actor_of(request)),
-    )
+    return answers.unit_action(request, game_id, unit_id, batteries.functions_form, batteries.use_battery_functions)

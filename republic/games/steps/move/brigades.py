@@ -25,7 +25,7 @@ from republic.games.forms import DiceForm, VersionForm, count_field, die_field, 
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.move.state import ELSEWHERE, helpful_leaders, moving, state
-from republic.games.text.terms import inches, signed
+from republic.games.text.terms import ACTION_ORDER, inches, signed
 from republic.rules.chart import Chart
 from republic.rules.maneuver import ROLLED_ACTIONS, ManeuverAction, ManeuverInput, charge_refusal, resolve_maneuver
 from republic.rules.movement import MovementInput, MovementResult, resolve_movement_allowance
@@ -35,13 +35,6 @@ from republic.rules.troops import Formation
 from republic.rules.units import after_formation, after_skirmishers, skirmisher_limit
 
 TOGETHER_CHOICES = [("", "none")] + [(a.value, a.title.capitalize()) for a in ROLLED_ACTIONS]
-ACTION_ORDER = (
-    ManeuverAction.ASSAULT,
-    ManeuverAction.MANEUVER,
-    ManeuverAction.ADVANCE,
-    ManeuverAction.HOLD,
-    ManeuverAction.PULL_BACK,
-)
 PRINTED_ACTIONS = [(a.value, a.title.capitalize()) for a in ACTION_ORDER]
 FEATURES = [(f.value, f.title) for f in TerrainFeature if not f.obstacle]
 OBSTACLES = [(f.value, f.title) for f in TerrainFeature if f.obstacle]

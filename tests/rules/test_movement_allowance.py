@@ -1,10 +1,11 @@
-"""Movement (3.1, 3.4, 3.5, 3.6): allowances, charge bonus, rough ground, battery functions, terrain."""
+"""Movement allowances (1.2, 1.7, 3.1, 3.4, 3.5): the movement box, the charge bonus, formation changes and
+battery damage, rough ground, passage of lines, a leader's move, the ground scale, and bad input to them."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from republic.rules.battery_functions import BatteryFunctionsInput, resolve_battery_functions
+from republic.rules.catalog import MECHANICS
 from republic.rules.codec import decode, encode
 from republic.rules.errors import RulesInputError
 from republic.rules.movement import (
@@ -18,21 +19,8 @@ from republic.rules.movement import (
 )
 from republic.rules.results import Provenance
 from republic.rules.scale import GroundScale
-from republic.rules.terrain import (
-    Arm,
-    AssaultMove,
-    Going,
-    TerrainEffects,
-    TerrainFeature,
-    TerrainInput,
-    resolve_terrain,
-)
-from republic.rules.troops import BatteryFunction, Cover, Grade, UnitKind
-
-T = TerrainFeature
-F = BatteryFunction
-OBSTACLES = [f for f in TerrainFeature if f.obstacle]
-FEATURES = [f for f in TerrainFeature if not f.obstacle]
+from republic.rules.terrain import TerrainFeature as T
+from republic.rules.troops import Grade, UnitKind
 
 
 def reach(result, ground):
@@ -185,68 +173,6 @@ def test_marshland_is_impassable_to_artillery(chart):
     assert err.value.field == "terrain_within[1]"
 
 
-# --- obstacles --------------------------------------------------------------------------------------
-
-
-def test_crossing_obstacles_costs_their_inches_each_time(chart):
-    """Terrain Effects (R:929-934, 947-958): stream bank -3", treeline and hedge -1"."""
-    result = movement_allowance(
-        chart, UnitKind.INFANTRY, Grade.VETERAN, obstacles_crossed=(T.STREAM_BANK, T.HEDGE, T.STREAM_BANK, T.STONE_WALL)
-    )
-    assert result.allowance == 10 - 3 - 1 - 3
-    assert {m.label: m.value for m in result.modifiers} == {
-        "Crossing stream bank, ravine (x2)": -6,
-        "Crossing hedge": -1,
-    }
-    assert all(m.section == "3.6" for m in result.modifiers)
-
-
-@pytest.mark.parametrize(
-    ("kind", "obstacle"),
-    [
-        (UnitKind.INFANTRY, T.RIVER_BANK),
-        (UnitKind.CAVALRY_MOUNTED, T.RIVER_BANK),
-        (UnitKind.CAVALRY_MOUNTED, T.STONE_WALL),
-        (UnitKind.MOUNTED_INFANTRY_MOUNTED, T.HEDGE),
-        (UnitKind.ARTILLERY, T.STREAM_BANK),
-        (UnitKind.ARTILLERY, T.ENTRENCHMENT),
-    ],
-)
-def test_an_obstacle_impassable_to_the_unit_is_refused(chart, kind, obstacle):
-    with pytest.raises(RulesInputError) as err:
-        movement_allowance(chart, kind, Grade.VETERAN, obstacles_crossed=(T.TREELINE, obstacle))
-    assert err.value.field == "obstacles_crossed[1]"
-
-
-def test_dismounted_cavalry_crosses_a_stone_wall_on_foot(chart):
-    result = movement_allowance(chart, UnitKind.CAVALRY_DISMOUNTED, Grade.VETERAN, obstacles_crossed=(T.STONE_WALL,))
-    assert result.allowance == 10
-
-
-def test_charge_bonus_is_barred_in_and_across_features_marked_n_a_and_for_cavalry_in_foot_only(chart):
-    """Terrain Effects note 2 (R:961-962)."""
-    infantry = movement_allowance(
-        chart,
-        UnitKind.INFANTRY,
-        Grade.VETERAN,
-        charge_bonus=True,
-        obstacles_crossed=(T.HEDGE, T.TREELINE),
-        terrain_within=(T.LIGHT_FOREST,),
-    )
-    assert infantry.charge_bonus == 4
-    assert infantry.charge_bonus_barred_in == (T.HEDGE,)
-    assert any("may not be used in or across: hedge" in note for note in infantry.notes)
-    cavalry = movement_allowance(
-        chart,
-        UnitKind.CAVALRY_MOUNTED,
-        Grade.VETERAN,
-        charge_bonus=True,
-        obstacles_crossed=(T.TREELINE,),
-        terrain_within=(T.LIGHT_FOREST,),
-    )
-    assert set(cavalry.charge_bonus_barred_in) == {T.TREELINE, T.LIGHT_FOREST}
-
-
 # --- passage of lines -------------------------------------------------------------------------------
 
 
@@ -309,184 +235,6 @@ def test_artillery_in_rough_pays_quadruple_as_the_rules_say(chart):
     assert rough == 2 and rough * wheeled == 4
 
 
-@pytest.mark.parametrize("feature", list(TerrainFeature))
-def test_every_terrain_row_is_confirmed_and_cites_the_printed_table(chart, feature):
-    effects, use = chart.entry("terrain", feature.value)
-    assert isinstance(effects, TerrainEffects)
-    assert use.provenance is Provenance.CONFIRMED
-    start = int(use.source.removeprefix("R:").split("-")[0])
-    assert 859 <= start <= 958
-
-
-@pytest.mark.parametrize("feature", FEATURES)
-def test_features_cost_while_within_and_never_to_cross(chart, feature):
-    effects = chart.entry("terrain", feature.value)[0]
-    assert effects.going in (Going.CLEAR, Going.ROUGH, Going.DOUBLE_ROUGH)
-    assert effects.crossing_cost == 0
-
-
-@pytest.mark.parametrize("feature", OBSTACLES)
-def test_obstacles_cost_to_cross_and_never_while_within(chart, feature):
-    effects = chart.entry("terrain", feature.value)[0]
-    assert effects.going in (Going.CLEAR, Going.CROSSING, Going.IMPASSABLE)
-    assert (effects.crossing_cost > 0) == (effects.going is Going.CROSSING)
-
-
-COVER_POINTS = {  # 5.2 Cover Points (R:1500-1516)
-    Cover.HEAVY: {T.HEAVY_BUILDINGS, T.ENTRENCHMENT},
-    Cover.MEDIUM: {T.MEDIUM_BUILDINGS, T.HEAVY_FOREST, T.STONE_WALL, T.STEEP_ROCKY_GROUND},
-    Cover.LIGHT: {T.LIGHT_BUILDINGS, T.MEDIUM_FOREST, T.VINEYARD, T.HEDGE, T.TREELINE},
-}
-
-
-@pytest.mark.parametrize("feature", list(TerrainFeature))
-def test_terrain_cover_agrees_with_the_cover_points_table(chart, feature):
-    expected = next((cover for cover, features in COVER_POINTS.items() if feature in features), Cover.NONE)
-    assert chart.entry("terrain", feature.value)[0].cover is expected
-
-
-@pytest.mark.parametrize(
-    ("feature", "going", "assault", "impassable", "depth"),
-    [
-        (T.LIGHT_BUILDINGS, Going.CLEAR, AssaultMove.FOOT_ONLY, (), 2),
-        (T.HEAVY_FOREST, Going.DOUBLE_ROUGH, AssaultMove.NOT_ALLOWED, (), 1),
-        (T.MARSHLAND, Going.DOUBLE_ROUGH, AssaultMove.NOT_ALLOWED, (Arm.ARTILLERY,), None),
-        (T.VINEYARD, Going.ROUGH, AssaultMove.NOT_ALLOWED, (Arm.ARTILLERY,), 2),
-        (T.RIVER_BANK, Going.IMPASSABLE, AssaultMove.NOT_ALLOWED, (Arm.ARTILLERY, Arm.HORSE), None),
-        (T.STREAM_BANK, Going.CROSSING, AssaultMove.NOT_ALLOWED, (Arm.ARTILLERY,), None),
-        (T.STONE_WALL, Going.CLEAR, AssaultMove.FOOT_ONLY, (Arm.ARTILLERY, Arm.HORSE), None),
-    ],
-)
-def test_terrain_rows_read_as_printed(chart, feature, going, assault, impassable, depth):
-    """Terrain Effects (R:847-961)."""
-    effects = chart.entry("terrain", feature.value)[0]
-    assert (effects.going, effects.assault_move, effects.impassable_to, effects.spotting_depth) == (
-        going,
-        assault,
-        impassable,
-        depth,
-    )
-
-
-@pytest.mark.parametrize(
-    "raw",
-    [
-        "rough | n/a | - | light",
-        'swampy | n/a | - | light | 1"',
-        'rough | sometimes | - | light | 1"',
-        'rough | n/a | infantry | light | 1"',
-        'rough | n/a | - | 2 | 1"',
-        "rough | n/a | - | light | deep",
-        '+3" | n/a | - | light | 1"',
-        3,
-    ],
-)
-def test_a_malformed_terrain_row_is_refused(raw):
-    with pytest.raises(ValueError):
-        TerrainEffects.parse(raw)
-
-
-# --- terrain lookup ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("feature", "kind", "passable", "charge"),
-    [
-        (T.LIGHT_BUILDINGS, UnitKind.INFANTRY, True, True),
-        (T.LIGHT_BUILDINGS, UnitKind.CAVALRY_MOUNTED, True, False),
-        (T.HEDGE, UnitKind.INFANTRY, True, False),
-        (T.HEDGE, UnitKind.CAVALRY_MOUNTED, False, False),
-        (T.RIVER_BANK, UnitKind.INFANTRY, False, False),
-        (T.MARSHLAND, UnitKind.ARTILLERY, False, False),
-        (T.FORD, UnitKind.ARTILLERY, True, False),
-        (T.ENTRENCHMENT, UnitKind.CAVALRY_DISMOUNTED, True, True),
-    ],
-)
-def test_terrain_effects_say_what_a_feature_does_to_a_unit(chart, feature, kind, passable, charge):
-    result = resolve_terrain(chart, TerrainInput(feature, kind))
-    assert (result.passable, result.charge_bonus) == (passable, charge)
-    assert result.obstacle is feature.obstacle
-    assert len(result.cells) == 1 and not result.provisional
-
-
-def test_terrain_effects_without_a_unit_give_the_row_and_its_spotting_depth(chart):
-    data = encode(resolve_terrain(chart, decode(TerrainInput, {"feature": "heavy_buildings"})))
-    assert data["effects"]["cover"] == "heavy" and data["passable"] is None
-    assert data["title"] == "Heavy buildings (heavy stone & masonry)"
-    assert any('2"' in note for note in data["notes"])
-
-
-# --- artillery functions ----------------------------------------------------------------------------
-
-
-def check(chart, *functions, **options):
-    return resolve_battery_functions(chart, BatteryFunctionsInput(tuple(functions), **options))
-
-
-def test_foot_battery_that_moves_and_unlimbers_may_not_fire(chart):
-    """3.5 (R:835-837): it has run out of its two functions."""
-    result = check(chart, F.MOVE, F.UNLIMBER, F.FIRE)
-    assert not result.allowed and result.function is F.FIRE
-    assert "2 functions" in result.problem
-
-
-def test_foot_battery_that_unlimbers_in_place_may_fire(chart):
-    """3.5 (R:837-838)."""
-    result = check(chart, F.UNLIMBER, F.FIRE)
-    assert result.allowed and not result.limbered_after and result.problem == ""
-
-
-def test_horse_battery_may_move_unlimber_and_fire(chart):
-    """3.5 (R:834-835): three functions."""
-    result = check(chart, F.MOVE, F.UNLIMBER, F.FIRE, horse_artillery=True)
-    assert result.allowed and result.functions_available == 3
-
-
-@pytest.mark.parametrize(
-    ("functions", "options", "function", "words"),
-    [
-        ((F.UNLIMBER, F.LIMBER, F.UNLIMBER), {"horse_artillery": True}, F.UNLIMBER, "twice"),
-        ((F.FIRE,), {}, F.FIRE, "limbered"),
-        ((F.MOVE,), {"limbered": False}, F.MOVE, "must limber"),
-        ((F.PROLONG,), {}, F.PROLONG, "must unlimber"),
-        ((F.LIMBER,), {}, F.LIMBER, "must unlimber"),
-        ((F.UNLIMBER,), {"m_hits": 4}, F.UNLIMBER, "demoralized"),
-        ((F.FIRE,), {"limbered": False, "m_hits": 4}, F.FIRE, "silenced"),
-        ((F.MOVE,), {"m_hits": 3, "toward_enemy": True}, F.MOVE, "shaken"),
-        ((F.PROLONG,), {"limbered": False, "m_hits": 3, "toward_enemy": True}, F.PROLONG, "shaken"),
-        ((F.LIMBER, F.MOVE), {"limbered": False, "m_hits": 4, "toward_enemy": True}, F.MOVE, "demoralized"),
-        ((F.FIRE, F.PROLONG), {"limbered": False}, F.FIRE, "last"),
-    ],
-)
-def test_a_plan_that_breaks_a_rule_names_the_first_function_at_fault(chart, functions, options, function, words):
-    result = check(chart, *functions, **options)
-    assert not result.allowed
-    assert result.function is function
-    assert words in result.problem
-
-
-@pytest.mark.parametrize(
-    ("functions", "options"),
-    [
-        ((F.MOVE,), {"m_hits": 3}),
-        ((F.LIMBER, F.MOVE), {"limbered": False, "m_hits": 4}),
-        ((F.PROLONG, F.FIRE), {"limbered": False, "m_hits": 2, "toward_enemy": True}),
-        ((F.LIMBER, F.MOVE, F.UNLIMBER), {"limbered": False, "horse_artillery": True}),
-        ((), {}),
-    ],
-)
-def test_plans_within_the_rules_are_allowed(chart, functions, options):
-    assert check(chart, *functions, **options).allowed
-
-
-def test_prolonging_gives_the_provisional_distance_and_its_fire_penalty(chart):
-    result = check(chart, F.PROLONG, F.FIRE, limbered=False, scale=GroundScale.LARGE)
-    assert result.prolong_distance == 1.5 * chart.entry("movement_box", "prolong")[0]
-    assert result.provisional
-    assert any("loses simultaneous fire" in note for note in result.notes)
-    assert check(chart, F.UNLIMBER, F.FIRE).prolong_distance is None
-
-
 # --- leaders ----------------------------------------------------------------------------------------
 
 
@@ -538,26 +286,6 @@ def test_decoding_bad_movement_json_names_the_field(data, field):
     assert err.value.field == field
 
 
-@pytest.mark.parametrize(
-    ("data", "field"),
-    [
-        ({"functions": ["move", "dance"]}, "functions[1]"),
-        ({"functions": ["move"], "m_hits": 5}, "m_hits"),
-        ({"functions": "move"}, "functions"),
-    ],
-)
-def test_decoding_bad_battery_json_names_the_field(data, field):
-    with pytest.raises(RulesInputError) as err:
-        decode(BatteryFunctionsInput, data)
-    assert err.value.field == field
-
-
-def test_unknown_terrain_feature_is_refused_naming_the_field():
-    with pytest.raises(RulesInputError) as err:
-        decode(TerrainInput, {"feature": "swamp"})
-    assert err.value.field == "feature"
-
-
 def test_the_movement_mechanic_resolves_from_json(chart):
     inputs = decode(
         MovementInput,
@@ -576,6 +304,4 @@ def test_the_movement_mechanic_resolves_from_json(chart):
 
 
 def test_the_mechanics_are_offered_by_name():
-    from republic.rules.catalog import MECHANICS
-
     assert {"maneuver", "movement_allowance", "battery_functions", "terrain_effects", "leader_move"} <= set(MECHANICS)

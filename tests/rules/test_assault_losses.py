@@ -1,48 +1,23 @@
-"""Assault results applied to units (5.2, 5.5): base hits, morale, panic responses, prisoners, batteries,
-passage of lines, supporting brigades, break off and bridging formations."""
+"""Assault losses on the units of a side (5.2, 5.5): base hits and battery damage, morale and panic,
+forced moves, prisoners and surrender, batteries limbering or abandoned, and the hits conserved whatever
+the units."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from republic.rules.assault_fixed_hits import (
-    BreakOffInput,
-    BridgingInput,
-    PassageInput,
-    PassingUnit,
-    SupportingBrigadeInput,
-    bridging_hits,
-    resolve_break_off,
-    resolve_bridging_hits,
-    resolve_passage_of_lines,
-    resolve_supporting_brigade,
-)
-from republic.rules.assault_results import AssaultLossesInput, UnitTakingHits, assault_losses
+from republic.rules.assault_results import UnitTakingHits, assault_losses
 from republic.rules.assault_sides import Contact
-from republic.rules.catalog import mechanic
-from republic.rules.codec import decode, encode
-from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import BatteryAction, BatteryResponse, ForcedMove
+from republic.rules.forced_moves import BatteryAction, ForcedMove
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition
-from republic.rules.results import Provenance
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
-
-INF = UnitKind.INFANTRY
-ART = UnitKind.ARTILLERY
-
-
-def unit(id="1st", kind=INF, grade=Grade.AVERAGE, bases=6, **kw):
-    return UnitTakingHits(id, kind, grade, bases, **kw)
+from tests.rules.units_taking_hits import ART, panic_cell, unit
 
 
 def by_id(result):
     return {u.id: u for u in result.units}
-
-
-def panic_cell(chart, grade, level):
-    return chart.cell("panic_index", grade.value, f"p{level}")[0]
 
 
 # --- worked examples -------------------------------------------------------------------------------
@@ -66,13 +41,6 @@ def test_infantry_and_two_batteries_losing_1b_lose_one_base_and_one_damage(chart
     assert sorted(u.damage_taken for u in (units["bty A"], units["bty B"])) == [0, 1]
     assert units["bty A"].bases_after == units["bty B"].bases_after == 1
     assert (result.bases_removed, result.battery_base_hits, result.unassigned_base_hits) == (1, 1, 0)
-
-
-def test_bridging_unit_takes_the_worst_of_each_hit_type_not_the_sum(chart):
-    """T22 (R:1465-1471): 2M 2P and 3M 2P -> 3M 2P."""
-    result = resolve_bridging_hits(chart, BridgingInput((Hits(m=2, p=2), Hits(m=3, p=2))))
-    assert result.hits == Hits(m=3, p=2)
-    assert bridging_hits(Hits(m=1, p=3), Hits(m=2), Hits(b=1)) == Hits(m=2, b=1, p=3)
 
 
 def test_average_defender_losing_by_six_with_natural_loss_of_five_is_rattled_with_panic_3(chart):
@@ -291,253 +259,6 @@ def test_battery_loss_numbers_give_no_prisoners(chart):
     result = assault_losses(chart, (unit("inf"), unit("bty", ART, grade=Grade.UNTRAINED, bases=1)), Hits(p=3))
     assert by_id(result)["bty"].loss_number == 0
     assert result.prisoners == by_id(result)["inf"].loss_number
-
-
-# --- tables ----------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("key", ["break_off", "supporting_brigade", "rout_end"])
-def test_fixed_assault_hits_are_one_m_as_the_rules_say(chart, key):
-    hits, use = chart.entry("assault_fixed_hits", key)
-    assert hits == Hits(m=1)
-    assert use.provenance is Provenance.CONFIRMED and use.source.startswith("R:")
-
-
-def test_battery_forced_moves_get_no_kinder_as_the_move_gets_worse(chart):
-    responses = [chart.entry("battery_forced_move", move.value)[0] for move in ForcedMove]
-    ranks = [(r.action is BatteryAction.ABANDONED, r.damage) for r in responses]
-    assert ranks == sorted(ranks)
-    assert [r.action for r in responses].count(BatteryAction.ABANDONED) == 1
-    assert responses[-1].action is BatteryAction.ABANDONED  # rout
-    assert all(chart.entry("battery_forced_move", m.value)[1].provenance is Provenance.CONFIRMED for m in ForcedMove)
-
-
-@pytest.mark.parametrize(
-    ("key", "hits"),
-    [("shaken", Hits(m=1)), ("demoralized", Hits(m=2)), ("retreated", Hits(p=1)), ("routed", Hits(p=2))],
-)
-def test_passage_of_lines_table_is_the_rules_table(chart, key, hits):
-    """R:1679-1690."""
-    value, use = chart.entry("passage_of_lines_hits", key)
-    assert value == hits and use.provenance is Provenance.CONFIRMED and use.source
-
-
-def test_horse_reaches_twice_as_far_behind_as_foot_in_passage_of_lines(chart):
-    foot, _ = chart.entry("passage_of_lines_reach", "foot")
-    horse, _ = chart.entry("passage_of_lines_reach", "horse")
-    assert (foot, horse) == (3.0, 6.0)
-
-
-@pytest.mark.parametrize("raw", ["limber 1M", "retire", "limber 1B 1B", 3, "", "abandoned 2P"])
-def test_battery_response_cells_refuse_anything_but_limber_damage_or_abandoned(raw):
-    with pytest.raises(ValueError, match="battery response"):
-        BatteryResponse.parse(raw)
-
-
-def test_battery_response_cells_read_back_as_written():
-    assert str(BatteryResponse.parse("limber 1B")) == "limber 1B"
-    assert BatteryResponse.parse("abandoned") == BatteryResponse(BatteryAction.ABANDONED, 0)
-
-
-# --- passage of lines ------------------------------------------------------------------------------
-
-
-def passer(m_hits=3, move=ForcedMove.RETREAT, distance=2.0, **kw):
-    return PassingUnit(m_hits, move, distance, **kw)
-
-
-def test_shaken_loser_retreating_through_friends_gives_them_1m_and_1p(chart):
-    result = resolve_passage_of_lines(chart, PassageInput((passer(),), Grade.VETERAN))
-    assert result.hits_taken == Hits(m=1, p=1)
-    assert (result.m_after, result.panic_level) == (1, 1)
-    assert result.move is panic_cell(chart, Grade.VETERAN, 1).move
-
-
-def test_unit_already_demoralized_goes_straight_to_panic_4_when_passed_through(chart):
-    """R:1689-1691."""
-    result = resolve_passage_of_lines(
-        chart, PassageInput((passer(m_hits=3, move=ForcedMove.WITHDRAW),), Grade.AVERAGE, m_hits=4)
-    )
-    assert (result.panic_hits, result.panic_level, result.p4_event, result.m_after) == (4, 4, True, 4)
-
-
-def test_only_the_two_worst_results_in_each_category_count(chart):
-    passers = tuple(
-        passer(m_hits=m, move=mv, id=f"u{i}")
-        for i, (m, mv) in enumerate(
-            [(4, ForcedMove.ROUT), (3, ForcedMove.RETREAT), (4, ForcedMove.ROUT), (4, ForcedMove.ROUT)]
-        )
-    )
-    result = resolve_passage_of_lines(chart, PassageInput(passers, Grade.CRACK))
-    assert result.hits_taken == Hits(m=4, p=4)
-    assert len(result.counted) == 4
-
-
-def test_lesser_conditions_and_moves_inflict_nothing_on_the_unit_passed(chart):
-    result = resolve_passage_of_lines(
-        chart, PassageInput((passer(m_hits=2, move=ForcedMove.FALL_BACK),), Grade.GREEN, m_hits=1)
-    )
-    assert result.hits_taken == Hits() and result.m_after == 1 and result.move is None
-
-
-@pytest.mark.parametrize(
-    ("kind", "distance", "hit"),
-    [
-        (INF, 3.0, True),
-        (INF, 3.5, False),
-        (UnitKind.CAVALRY_MOUNTED, 6.0, True),
-        (UnitKind.CAVALRY_MOUNTED, 6.5, False),
-        (ART, 1.0, False),
-    ],
-)
-def test_passage_of_lines_reaches_3_inches_for_foot_and_6_for_horse(chart, kind, distance, hit):
-    result = resolve_passage_of_lines(chart, PassageInput((passer(distance=distance, kind=kind),), Grade.VETERAN))
-    assert bool(result.hits_taken) is hit
-
-
-def test_passage_of_lines_reach_follows_the_game_scale(chart):
-    inputs = PassageInput((passer(distance=2.5),), Grade.VETERAN, scale=GroundScale.SMALL)
-    assert not resolve_passage_of_lines(chart, inputs).hits_taken
-
-
-def test_a_loser_that_did_not_lose_both_rolls_passes_through_harmlessly(chart):
-    result = resolve_passage_of_lines(chart, PassageInput((passer(lost_both_rolls=False),), Grade.VETERAN))
-    assert not result.hits_taken
-
-
-# --- supporting brigade and break off --------------------------------------------------------------
-
-
-def test_supporter_of_a_retreating_defender_takes_1m_and_disengages(chart):
-    result = resolve_supporting_brigade(
-        chart, SupportingBrigadeInput(Grade.AVERAGE, bases=6, supporting_bases=2, primary_move=ForcedMove.RETREAT)
-    )
-    assert (result.m_after, result.move, result.distance) == (1, ForcedMove.DISENGAGE, 6.0)
-
-
-def test_supporter_may_choose_to_fall_back(chart):
-    result = resolve_supporting_brigade(
-        chart, SupportingBrigadeInput(Grade.AVERAGE, 6, 2, ForcedMove.ROUT, move=ForcedMove.FALL_BACK)
-    )
-    assert (result.m_after, result.move) == (1, ForcedMove.FALL_BACK)
-
-
-@pytest.mark.parametrize("primary", [None, ForcedMove.DISENGAGE, ForcedMove.WITHDRAW, ForcedMove.FALL_BACK])
-def test_supporter_takes_nothing_when_the_primary_defender_held_or_fell_back_facing(chart, primary):
-    result = resolve_supporting_brigade(chart, SupportingBrigadeInput(Grade.GREEN, 6, 2, primary, m_hits=2))
-    assert (result.m_after, result.move, result.panic_hits) == (2, None, 0)
-
-
-def test_demoralized_supporter_takes_its_m_as_a_panic_hit_and_the_worse_move(chart):
-    result = resolve_supporting_brigade(chart, SupportingBrigadeInput(Grade.UNTRAINED, 6, 2, ForcedMove.ROUT, m_hits=4))
-    panic_move = panic_cell(chart, Grade.UNTRAINED, 1).move
-    assert result.panic_hits == 1
-    assert result.move is max(panic_move, ForcedMove.DISENGAGE, key=lambda m: m.severity)
-
-
-def test_breaking_off_costs_one_m(chart):
-    result = resolve_break_off(chart, BreakOffInput(Grade.VETERAN, m_hits=2))
-    assert (result.m_after, result.condition_after, result.panic_hits) == (3, Condition.SHAKEN, 0)
-
-
-def test_a_demoralized_unit_breaking_off_takes_a_panic_hit(chart):
-    result = resolve_break_off(chart, BreakOffInput(Grade.GREEN, m_hits=4))
-    assert (result.m_after, result.panic_level) == (4, 1)
-    assert result.move is panic_cell(chart, Grade.GREEN, 1).move
-
-
-# --- registration and codec ------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "name", ["assault_losses", "passage_of_lines", "supporting_brigade", "break_off", "bridging_hits"]
-)
-def test_mechanics_are_registered(name):
-    assert mechanic(name).name == name
-
-
-def test_assault_losses_resolve_from_json_and_say_they_read_provisional_cells(chart):
-    m = mechanic("assault_losses")
-    inputs = decode(
-        m.inputs,
-        {"units": [{"id": "1st", "kind": "infantry", "grade": "green", "bases": 5}], "hits": "1B 3P", "natural_m": 1},
-    )
-    data = encode(m.resolve(chart, inputs))
-    assert data["units"][0]["bases_after"] <= 4 and data["provisional"] is True
-
-
-# --- bad input -------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("data", "field"),
-    [
-        (
-            {
-                "units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}] * 2
-                + [{"id": "c", "kind": "infantry", "grade": "green", "bases": 0}]
-            },
-            "units[2].bases",
-        ),
-        ({"units": [{"id": "a", "kind": "infantry", "grade": "elite", "bases": 3}]}, "units[0].grade"),
-        ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3, "m_hits": 5}]}, "units[0].m_hits"),
-        ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3, "damage": 1}]}, "units[0].damage"),
-        (
-            {"units": [{"id": "a", "kind": "cavalry_mounted", "grade": "green", "bases": 3, "limbered": True}]},
-            "units[0].limbered",
-        ),
-        (
-            {"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3, "natural_m": -1}]},
-            "units[0].natural_m",
-        ),
-        ({"units": [{"id": "", "kind": "infantry", "grade": "green", "bases": 3}]}, "units[0].id"),
-        ({"units": []}, "units"),
-        ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}], "hits": "2X"}, "hits"),
-        ({"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}], "natural_m": -2}, "natural_m"),
-        (
-            {"units": [{"id": "a", "kind": "infantry", "grade": "green", "bases": 3}], "all_out_extra_m": -1},
-            "all_out_extra_m",
-        ),
-    ],
-)
-def test_bad_assault_losses_input_names_the_field(data, field):
-    with pytest.raises(RulesInputError) as err:
-        decode(AssaultLossesInput, data)
-    assert err.value.field == field
-
-
-def test_a_unit_listed_twice_is_refused_by_its_position():
-    with pytest.raises(RulesInputError) as err:
-        AssaultLossesInput((unit("a"), unit("b"), unit("a")))
-    assert err.value.field == "units[2].id"
-
-
-@pytest.mark.parametrize(
-    ("cls", "data", "field"),
-    [
-        (PassageInput, {"passers": [], "grade": "green"}, "passers"),
-        (
-            PassageInput,
-            {"passers": [{"m_hits": 3, "move": "Re", "distance": -1}], "grade": "green"},
-            "passers[0].distance",
-        ),
-        (
-            PassageInput,
-            {"passers": [{"m_hits": 3, "move": "Re", "distance": 1}], "grade": "green", "m_hits": 7},
-            "m_hits",
-        ),
-        (SupportingBrigadeInput, {"grade": "green", "bases": 6, "supporting_bases": 3}, "supporting_bases"),
-        (SupportingBrigadeInput, {"grade": "green", "bases": 6, "supporting_bases": 0}, "supporting_bases"),
-        (SupportingBrigadeInput, {"grade": "green", "bases": 6, "supporting_bases": 2, "move": "Re"}, "move"),
-        (BreakOffInput, {"grade": "green", "m_hits": -1}, "m_hits"),
-        (BridgingInput, {"assaults": ["2M"]}, "assaults"),
-        (BridgingInput, {"assaults": ["2M", "1Q"]}, "assaults[1]"),
-    ],
-)
-def test_bad_input_to_the_other_mechanics_names_the_field(cls, data, field):
-    with pytest.raises(RulesInputError) as err:
-        decode(cls, data)
-    assert err.value.field == field
 
 
 # --- properties ------------------------------------------------------------------------------------

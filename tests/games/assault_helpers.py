@@ -1,0 +1,83 @@
+"""The assault step's forms as the table posts them: declaring an assault, a round with its dice and cover,
+ending an assault; and reading back the latest round."""
+
+from republic.games.events import AssaultDeclared, AssaultRoundResolved
+from republic.games.models import Event, Game, Unit
+from republic.rules.assault_table import AssaultOutcome
+from tests.games.conftest import HTMX, brigade, payload, slot
+
+
+def units(game: Game, *names: str) -> list[Unit]:
+    return [brigade(game, name) for name in names]
+
+
+def declare_data(game, attackers, defenders, primary=None, version=None) -> dict:
+    game.refresh_from_db()
+    data = {"declare-version": game.version if version is None else version}
+    for unit, contact in attackers:
+        data[f"declare-a-{slot(unit)}"] = contact
+    for unit, contact in defenders:
+        data[f"declare-d-{slot(unit)}"] = contact
+    if primary is not None:
+        data["declare-primary"] = slot(primary)
+    return data
+
+
+def declare(client, game, attackers, defenders, primary=None, htmx=True, version=None):
+    data = declare_data(game, attackers, defenders, primary, version)
+    return client.post(f"/games/{game.pk}/assault/declare/", data, **(HTMX if htmx else {}))
+
+
+def declared(client, game, attackers, defenders, primary=None) -> int:
+    response = declare(client, game, attackers, defenders, primary)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    return Event.objects.filter(game=game, kind="AssaultDeclared").last().seq
+
+
+def round_data(game, seq, die="5", die2="5", roll="typed", version=None, cover=None, struck="front", **extra):
+    game.refresh_from_db()
+    prefix = f"round-{seq}"
+    declaration: AssaultDeclared = payload(Event.objects.get(game=game, seq=seq))
+    data = {
+        f"{prefix}-version": game.version if version is None else version,
+        f"{prefix}-die": die,
+        f"{prefix}-die2": die2,
+        f"{prefix}-struck": struck,
+        "roll": roll,
+    }
+    for member in (*declaration.attackers, *declaration.defenders):
+        data[f"{prefix}-cover-{member.unit.replace(':', '_')}"] = "none"
+    for unit, value in (cover or {}).items():
+        data[f"{prefix}-cover-{slot(unit)}"] = value
+    for name, value in extra.items():
+        data[f"{prefix}-{name}"] = value
+    return data
+
+
+def post_round(client, game, seq, htmx=True, **kwargs):
+    data = round_data(game, seq, **kwargs)
+    response = client.post(f"/games/{game.pk}/assault/{seq}/round/", data, **(HTMX if htmx else {}))
+    game.refresh_from_db()
+    return response
+
+
+def last_round(game) -> Event:
+    return Event.objects.filter(game=game, kind="AssaultRoundResolved").last()
+
+
+def last_payload(game) -> AssaultRoundResolved:
+    return payload(last_round(game))
+
+
+def end(client, game, seq, htmx=True, version=None):
+    game.refresh_from_db()
+    return client.post(
+        f"/games/{game.pk}/assault/{seq}/end/",
+        {"version": game.version if version is None else version},
+        **(HTMX if htmx else {}),
+    )
+
+
+def outcome(o: AssaultOutcome) -> dict:
+    return {"to": o.to.value, "hits": str(o.hits), "action": o.action.value}

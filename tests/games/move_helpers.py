@@ -1,0 +1,77 @@
+"""The move step's forms as the table posts them: the maneuver roll, the movement allowance, the charge bonus,
+formation, skirmishers and battery functions; and the move card of one unit in the page."""
+
+import re
+
+from republic.games.models import Game
+from republic.games.steps.walk import advance
+from tests.games.conftest import HTMX
+
+
+def at_move(game: Game) -> Game:
+    for _ in range(3):  # messages -> rally -> replace leaders -> move
+        advance(game, None, "test")
+    game.refresh_from_db()
+    assert game.step == "move"
+    return game
+
+
+def roll_post(client, game, unit, die="5", roll="typed", htmx=True, version=None, **fields):
+    game.refresh_from_db()  # the state may have been set by another event
+    prefix = f"roll-{unit.key}"
+    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die, "roll": roll}
+    data.update({f"{prefix}-{k}": v for k, v in fields.items()})
+    return client.post(f"/games/{game.pk}/maneuver/roll/{unit.pk}/", data, **(HTMX if htmx else {}))
+
+
+def move_post(client, game, unit, htmx=True, **fields):
+    game.refresh_from_db()  # the state may have been set by another event
+    prefix = f"move-{unit.key}"
+    values = {"formation_changes": "0", "formation_changes_in_rough": "0", "passages_of_lines": "0", **fields}
+    data = {f"{prefix}-{k}": v for k, v in values.items()}
+    return client.post(f"/games/{game.pk}/maneuver/movement/{unit.pk}/", data, **(HTMX if htmx else {}))
+
+
+def charge_post(client, game, unit, used="1", htmx=True, version=None):
+    game.refresh_from_db()  # the state may have been set by another event
+    data = {"version": game.version if version is None else version, "used": used}
+    return client.post(f"/games/{game.pk}/maneuver/charge/{unit.pk}/", data, **(HTMX if htmx else {}))
+
+
+def formation_post(client, game, unit, formation, htmx=True, version=None):
+    game.refresh_from_db()  # the state may have been set by another event
+    prefix = f"formation-{unit.key}"
+    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-formation": formation}
+    return client.post(f"/games/{game.pk}/maneuver/formation/{unit.pk}/", data, **(HTMX if htmx else {}))
+
+
+def skirmish_post(client, game, unit, deployed, htmx=True, version=None):
+    game.refresh_from_db()  # the state may have been set by another event
+    prefix = f"skirmishers-{unit.key}"
+    data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-deployed": deployed}
+    return client.post(f"/games/{game.pk}/maneuver/skirmishers/{unit.pk}/", data, **(HTMX if htmx else {}))
+
+
+def functions_post(client, game, unit, *functions, htmx=True, version=None, **flags):
+    game.refresh_from_db()  # the state may have been set by another event
+    prefix = f"functions-{unit.key}"
+    data = {f"{prefix}-version": game.version if version is None else version}
+    data.update({f"{prefix}-function_{i + 1}": f for i, f in enumerate(functions)})
+    data.update({f"{prefix}-{k}": v for k, v in flags.items()})
+    return client.post(f"/games/{game.pk}/maneuver/battery/{unit.pk}/", data, **(HTMX if htmx else {}))
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def card_of(page: str, unit) -> str:
+    """The move card of one unit in the page."""
+    match = re.search(
+        rf'<article class="unit-card[^"]*" aria-label="[^"]*" id="move-unit'
+        rf'{unit.pk}">(.*?)</article>',
+        page,
+        re.S,
+    )
+    assert match, f"no move card for {unit}"
+    return match.group(1)

@@ -1,0 +1,180 @@
+"""Declaring an assault at the table (5.1-5.3): the units each side may commit, the primary defender first,
+htmx and plain POST, bad and stale declarations, a unit in one open assault at a time; and the column a round is
+read on, from cover and open order or as the table names it."""
+
+import pytest
+
+from republic.games.events import AssaultDeclared
+from republic.games.models import Event
+from republic.rules.results import Modifier
+from tests.games.assault_helpers import declare, declared, end, last_payload, post_round, units
+from tests.games.conftest import HTMX, battery, brigade, payload, set_state, slot, state_matches_events, summary
+
+# --- declaring ------------------------------------------------------------------------------------------
+
+
+def test_the_step_offers_every_free_unit_of_each_side_to_declare(client, game):
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Declare an assault" in page and "No assault declared yet" in page
+    davis, calef = brigade(game, "Davis's Brigade"), battery(game, "2nd U.S., Battery A (Calef)")
+    assert f'name="declare-a-{slot(davis)}"' in page and f'name="declare-d-{slot(calef)}"' in page
+    for name in (
+        "Archer&#x27;s Brigade",
+        "Pegram&#x27;s Battalion (rifles)",
+        "Iron Brigade (Meredith)",
+        "2nd U.S., Battery A (Calef)",
+    ):
+        assert name in page
+    assert "Not yet" not in client.post(f"/games/{game.pk}/next/", {"version": game.version}, **HTMX).content.decode()
+
+
+def test_declaring_over_htmx_records_the_assault_with_the_primary_defender_first(client, game):
+    davis, archer, iron, cutler = units(
+        game, "Davis's Brigade", "Archer's Brigade", "Iron Brigade (Meredith)", "Cutler's Brigade"
+    )
+    response = declare(
+        client,
+        game,
+        [(davis, "all_out"), (archer, "general")],
+        [(iron, "general"), (cutler, "all_out")],
+        primary=cutler,
+    )
+    body = response.content.decode()
+    assert response.status_code == 200 and body.lstrip().startswith('<div id="live"') and "<html" not in body
+    event = Event.objects.get(game=game, kind="AssaultDeclared")
+    declaration: AssaultDeclared = payload(event)
+    assert [d.unit for d in declaration.defenders] == [cutler.key, iron.key]
+    assert [(a.unit, a.contact) for a in declaration.attackers] == [(archer.key, "general"), (davis.key, "all_out")]
+    assert event.changes == [] and "Assault 1 declared" in summary(event)
+    assert "Assault 1 · round 1" in body
+    assert "finish assault 1" in body  # pending
+    response = client.post(f"/games/{game.pk}/next/", {"version": event.seq}, **HTMX)
+    assert "Not yet: finish assault 1" in response.content.decode()
+    game.refresh_from_db()
+    assert game.step == "assaults"
+    assert state_matches_events(game)
+
+
+def test_declaring_by_plain_post_redirects_to_the_game_page(client, game, two):
+    davis, cutler = two
+    response = declare(client, game, [(davis, "all_out")], [(cutler, "all_out")], htmx=False)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert Event.objects.filter(game=game, kind="AssaultDeclared").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "primary", "message"),
+    [
+        ([], [("Cutler's Brigade", "all_out")], None, "Choose at least one attacking unit"),
+        ([("Davis's Brigade", "all_out")], [], None, "Choose at least one defending unit"),
+        (
+            [("Garnett's Battalion", "general")],
+            [("Cutler's Brigade", "all_out")],
+            None,
+            "Artillery alone does not initiate an assault",
+        ),
+        (
+            [("Davis's Brigade", "all_out")],
+            [("Cutler's Brigade", "all_out"), ("Iron Brigade (Meredith)", "general")],
+            None,
+            "Name the primary defender",
+        ),
+        (
+            [("Davis's Brigade", "all_out")],
+            [("Cutler's Brigade", "all_out")],
+            "Iron Brigade (Meredith)",
+            "The primary defender must be one of the defending units",
+        ),
+        ([("Davis's Brigade", "sideways")], [("Cutler's Brigade", "all_out")], None, "Select a valid choice"),
+    ],
+)
+def test_a_bad_declaration_is_refused_with_a_message_and_changes_nothing(
+    client, game, attackers, defenders, primary, message
+):
+    version = game.version
+    attackers = [(brigade(game, name), contact) for name, contact in attackers]
+    defenders = [(brigade(game, name), contact) for name, contact in defenders]
+    primary = brigade(game, primary) if primary else None
+    response = declare(client, game, attackers, defenders, primary)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == version
+
+
+def test_a_unit_may_not_be_in_two_open_assaults_but_may_join_a_new_one_once_its_assault_ended(client, game, two):
+    davis, cutler = two
+    iron = brigade(game, "Iron Brigade (Meredith)")
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'name="declare-a-{slot(davis)}"' not in page  # busy units are not offered
+    assert "In an open assault already: Cutler&#x27;s Brigade, Davis&#x27;s Brigade" in page
+    version = game.version
+    response = declare(client, game, [(davis, "all_out")], [(iron, "all_out")])
+    assert "already in open assault 1" in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == version
+    end(client, game, seq)
+    response = declare(client, game, [(davis, "all_out")], [(iron, "all_out")])
+    assert Event.objects.filter(game=game, kind="AssaultDeclared").count() == 2
+    assert "Assault 2 · round 1" in response.content.decode()
+
+
+def test_a_stale_declaration_changes_nothing(client, game, two):
+    davis, cutler = two
+    old = game.version
+    set_state(game, davis, m_hits=1)
+    response = declare(client, game, [(davis, "all_out")], [(cutler, "all_out")], version=old)
+    assert "The game moved on since this page was drawn" in response.content.decode()
+    assert not Event.objects.filter(game=game, kind="AssaultDeclared").exists()
+
+
+def test_declaring_outside_the_assault_step_is_refused(client, demo):
+    davis, cutler = brigade(demo, "Davis's Brigade"), brigade(demo, "Cutler's Brigade")
+    response = declare(client, demo, [(davis, "all_out")], [(cutler, "all_out")])
+    assert "Assaults are declared in the assault step" in response.content.decode()
+    assert not Event.objects.filter(game=demo, kind="AssaultDeclared").exists()
+
+
+# --- the column (5.2, 5.3) ------------------------------------------------------------------------------
+
+
+def test_the_column_is_shown_with_its_reasons_and_read_again_for_the_table_s_cover(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Column: Pitched Battle" in page and "no advantage either way" in page
+    preview = client.get(
+        f"/games/{game.pk}/assault/{seq}/column/", {f"round-{seq}-cover-{slot(cutler)}": "medium"}, **HTMX
+    ).content.decode()
+    assert "Column: Defender Advantage" in preview
+    assert "troops in the open assaulting troops in cover" in preview
+    preview = client.get(
+        f"/games/{game.pk}/assault/{seq}/column/",
+        {f"round-{seq}-cover-{slot(cutler)}": "medium", f"round-{seq}-column": "attacker_advantage"},
+    ).content.decode()
+    assert "Column: Attacker Advantage" in preview and "the rules give Defender Advantage" in preview
+    assert client.get(f"/games/{game.pk}/assault/9999/column/").status_code == 404
+
+
+def test_open_order_from_the_state_decides_the_column(client, game, two):
+    davis, cutler = two
+    set_state(game, cutler, formation="open_order")
+    declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Column: Attacker Advantage" in page and "open-order defender" in page
+
+
+def test_a_round_reads_the_column_from_the_cover_or_the_one_the_table_names(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="5", die2="5", cover={cutler: "medium"})
+    p = last_payload(game)
+    assert p.result.column == "defender_advantage"
+    assert p.conditions.cover_of(cutler.key) == "medium"
+    assert Modifier("defender: cover points: medium (greatest share of bases)", 2, "5.2, 5.4") in p.result.modifiers
+    post_round(client, game, seq, die="5", die2="5", cover={cutler: "medium"}, column="attacker_advantage")
+    p = last_payload(game)
+    assert p.result.column == "attacker_advantage"
+    assert p.conditions.rules_column == "defender_advantage"
+    assert "column named by the table: Attacker Advantage" in p.result.notes

@@ -1,0 +1,126 @@
+"""The end of an assault at the table (5.5): rounds follow until the table ends contact, ending by htmx or plain
+POST, several assaults in one step and one of every unit on the table; undo of a round, a declaration and an
+end."""
+
+from republic.games.events import AssaultDeclared, AssaultEnded
+from republic.games.models import Command, Event
+from republic.games.steps.walk import advance
+from tests.games.assault_helpers import declared, end, last_payload, post_round, units
+from tests.games.conftest import HTMX, battery, fresh, payload, set_state, state_matches_events, summary
+
+# --- follow-up rounds and the end of an assault ---------------------------------------------------------
+
+
+def test_rounds_follow_until_the_table_ends_contact(client, game, two):
+    """5 to 5 on Pitched Battle: both 1M and roll again; then contact ends and Next step is free."""
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    response = post_round(client, game, seq, die="5", die2="4")
+    assert last_payload(game).result.outcome.action == "roll_again"
+    body = response.content.decode()
+    assert "Roll again: resolve the next round." in body and "Assault 1 · round 2" in body
+    assert "finish assault 1" in body
+    post_round(client, game, seq, die="6", die2="6")
+    assert last_payload(game).round == 2
+    response = end(client, game, seq)
+    ended = Event.objects.get(game=game, kind="AssaultEnded")
+    over: AssaultEnded = payload(ended)
+    assert (over.assault, over.rounds) == (seq, 2)
+    assert "contact ended after 2 rounds" in summary(ended)
+    body = response.content.decode()
+    assert "Assaults over this turn" in body and "finish assault" not in body
+    response = end(client, game, seq)
+    assert "Assault 1 has already ended." in response.content.decode()
+    response = post_round(client, game, seq)
+    assert "Assault 1 has ended." in response.content.decode()
+    advance(game, game.version, "test")
+    game.refresh_from_db()
+    assert game.step == "assault_hors_de_combat"
+    assert state_matches_events(game)
+
+
+def test_ending_by_plain_post_and_a_stale_end(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    old = game.version
+    response = end(client, game, seq, htmx=False)
+    assert response.status_code == 302
+    assert "called off before any round" in summary(Event.objects.get(game=game, kind="AssaultEnded"))
+    response = end(client, game, seq, version=old)
+    assert "The game moved on since this page was drawn" in response.content.decode()
+    response = client.post(f"/games/{game.pk}/assault/{seq}/end/", {}, **HTMX)
+    assert "The form was incomplete" in response.content.decode()
+    assert Event.objects.filter(game=game, kind="AssaultEnded").count() == 1
+
+
+def test_several_assaults_are_declared_and_resolved_one_after_another(client, game):
+    davis, cutler, archer, iron = units(
+        game, "Davis's Brigade", "Cutler's Brigade", "Archer's Brigade", "Iron Brigade (Meredith)"
+    )
+    first = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    second = declared(client, game, [(archer, "general")], [(iron, "all_out")])
+    post_round(client, game, second, die="4", die2="4")
+    assert last_payload(game).assault == second
+    post_round(client, game, first, die="4", die2="4")
+    assert last_payload(game).assault == first
+    end(client, game, first)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "finish assault 2" in page and "finish assault 1" not in page
+
+
+def test_a_large_assault_of_every_unit_on_the_table_is_declared_and_fought(client, game):
+    """Nine units in one general assault: each of them is locked and written in one step, on either database."""
+    attackers = units(game, "Archer's Brigade", "Davis's Brigade", "Pettigrew's Brigade", "Brockenbrough's Brigade")
+    defenders = [
+        *units(game, "Iron Brigade (Meredith)", "Cutler's Brigade", "Gamble's Brigade", "Devin's Brigade"),
+        battery(game, "2nd Maine Light, Battery B (Hall)"),
+    ]
+    seq = declared(
+        client, game, [(unit, "general") for unit in attackers], [(unit, "all_out") for unit in defenders], defenders[1]
+    )
+    declaration: AssaultDeclared = payload(Event.objects.get(game=game, seq=seq))
+    assert len(declaration.attackers) == 4 and len(declaration.defenders) == 5
+    assert declaration.defenders[0].unit == defenders[1].key
+    response = post_round(client, game, seq, die="9", die2="2")
+    assert response.status_code == 200
+    fought = last_payload(game)
+    assert fought.assault == seq and fought.on_units.defender is not None
+    assert {loss.id for loss in fought.on_units.defender.units} <= {unit.key for unit in defenders}
+    assert state_matches_events(game)
+
+
+# --- undo -----------------------------------------------------------------------------------------------
+
+
+def test_undo_takes_back_a_round_then_the_declaration(client, game, two):
+    davis, cutler = two
+    set_state(game, cutler, m_hits=4)
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="10", die2="1")
+    client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
+    cutler, davis = fresh(cutler), fresh(davis)
+    assert (cutler.bases, cutler.p_hits_turn, cutler.p4_event, cutler.forced_move, cutler.retreated) == (
+        7,
+        0,
+        False,
+        "",
+        False,
+    )
+    assert not Command.objects.get(pk=cutler.division_id).p4_event and not davis.charge_bonus_used
+    assert Event.objects.filter(game=game, kind="EventUndone").last().undoes.kind == "AssaultRoundResolved"
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Assault 1 · round 1" in page
+    game.refresh_from_db()
+    client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "No assault declared yet" in page
+    assert state_matches_events(game)
+
+
+def test_undo_of_an_end_reopens_the_assault(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    end(client, game, seq)
+    game.refresh_from_db()
+    response = client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
+    assert "finish assault 1" in response.content.decode()

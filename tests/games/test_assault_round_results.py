@@ -1,0 +1,176 @@
+"""What a round of an assault reads and does (5.4, 5.5): the modifiers the state fills in, saved fire, the "C"
+bonus of an All Out win, Panic 4 and a must-breakthrough, break off, surrender, a battery forced back; and a
+result read from the players' printed chart."""
+
+from republic.games.events import AssaultRoundResolved
+from republic.games.models import Command
+from republic.games.text.rounds import round_orders
+from republic.rules.results import Modifier
+from tests.games.assault_helpers import declared, last_payload, last_round, outcome, post_round
+from tests.games.conftest import HTMX, battery, brigade, fresh, payload, set_state, slot, state_matches_events
+
+
+def test_the_state_fills_in_losses_panic_skirmishers_leaders_and_fresh_batteries(client, game, two):
+    davis, cutler = two
+    hall, calef = battery(game, "2nd Maine Light, Battery B (Hall)"), battery(game, "2nd U.S., Battery A (Calef)")
+    set_state(game, davis, base_hits_turn=2, p_hits_turn=1, skirmishers_deployed=1)
+    set_state(game, calef, fired_this_turn=True)
+    seq = declared(
+        client, game, [(davis, "all_out")], [(cutler, "all_out"), (hall, "general"), (calef, "general")], primary=cutler
+    )
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "attacker: 8 bases, 2 lost this turn, worst P 1, skirmishers out 1/2" in page
+    assert f'value="{slot(hall)}"  id="id_round-{seq}-fresh_0" checked' in page
+    assert f'value="{slot(calef)}"  id="id_round-{seq}-fresh_1">' in page
+    heth = game.leaders.get(name="Henry Heth")
+    post_round(client, game, seq, die="5", die2="5", fresh=[slot(hall)], attacker_leaders=[str(heth.pk)])
+    p = last_payload(game)
+    attacker, defender = p.result.attacker.modifiers, p.result.defender.modifiers
+    assert Modifier("each own base lost this player turn", -2, "5.4") in attacker
+    assert Modifier("each P hit on the worst single unit this phase", -1, "5.4") in attacker
+    assert Modifier("each 1/4 of available skirmishers deployed", -2, "5.4") in attacker
+    assert Modifier('each E or P leader within 2"', 1, "5.4") in attacker
+    assert Modifier("each fresh artillery battery (did not fire this turn)", 1, "5.4") in defender
+    assert p.inputs.defender.fresh_batteries == 1
+
+
+def test_saved_fire_gives_its_bonus_once_and_is_used_up(client, game, two):
+    davis, cutler = two
+    garnett = battery(game, "Garnett's Battalion")
+    set_state(game, garnett, saved_fire=True)
+    seq = declared(client, game, [(davis, "all_out"), (garnett, "general")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="5", die2="5")
+    assert (
+        Modifier("tactical bonus: each battery with saved fire", 1, "4.2")
+        in last_payload(game).result.attacker.modifiers
+    )
+    assert fresh(garnett).saved_fire is False
+    assert state_matches_events(game)
+
+
+def test_an_all_out_win_win_carries_the_c_bonus_into_the_next_round(client, game, two):
+    """Davis 7 against Cutler 4: 7 to 5 (+2, defender 1P) and the natural roll won by 3: Win/Win."""
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="7", die2="4")
+    first = last_payload(game)
+    assert first.result.next_round_tactical_bonus is True
+    assert first.result.defender.all_out_extra_m == 1
+    post_round(client, game, seq, die="5", die2="5")
+    second = last_payload(game)
+    assert second.round == 2 and second.inputs.attacker.tactical_bonus is True
+    assert Modifier('tactical bonus "C" from an All Out win', 1, "5.1") in second.result.attacker.modifiers
+
+
+def test_a_mixed_assault_keeps_the_extra_m_but_wins_no_c_bonus(client, game, two):
+    davis, cutler = two
+    archer = brigade(game, "Archer's Brigade")
+    seq = declared(client, game, [(davis, "all_out"), (archer, "general")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="7", die2="3")
+    p = last_payload(game)
+    assert p.result.assault_type == "mixed" and p.result.win_win
+    assert p.result.defender.all_out_extra_m == 1
+    assert p.result.next_round_tactical_bonus is False
+
+
+def test_a_general_assault_wins_no_c_bonus(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "general")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="7", die2="4")
+    assert last_payload(game).result.next_round_tactical_bonus is False
+    post_round(client, game, seq, die="5", die2="5")
+    assert last_payload(game).inputs.attacker.tactical_bonus is False
+
+
+def test_panic_4_marks_the_unit_and_its_division_and_a_must_breakthrough_uses_the_charge_bonus(client, game, two):
+    """Davis 10 against a demoralized Cutler's 1: 10 to -2 (+12): defender 4P 2B must breakthrough."""
+    davis, cutler = two
+    set_state(game, cutler, m_hits=4)
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="10", die2="1")
+    assert last_payload(game).result.outcome.action == "must_breakthrough"
+    cutler = fresh(cutler)
+    assert cutler.p4_event and Command.objects.get(pk=cutler.division_id).p4_event
+    assert cutler.forced_move == "Re" and cutler.retreated and cutler.bases == 5
+    assert fresh(davis).charge_bonus_used
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Retreat: move 12&quot; away from the enemy, turning away from the enemy" in page
+    assert "must break through" in page
+    assert state_matches_events(game)
+
+
+def test_a_break_off_costs_each_attacking_brigade_1m_unless_stalled(client, game, two):
+    """Davis 3 against Cutler 5: 3 to 6 (-3 on Pitched Battle): attacker break off; Davis also loses the
+    natural roll by 2 (average: 1M), then takes the break-off 1M."""
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="3", die2="5")
+    p = last_payload(game)
+    assert p.result.outcome.action == "break_off"
+    assert fresh(davis).m_hits == 2 and p.on_units.broke_off[0].result.m_after == 2
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "The attackers broke off: contact has ended." in page
+    client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
+    assert fresh(davis).m_hits == 0
+    post_round(client, game, seq, die="3", die2="5", stalled="on")
+    assert fresh(davis).m_hits == 1 and last_payload(game).on_units.broke_off == ()
+
+
+def test_a_surrounded_unit_forced_back_surrenders(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="10", die2="1", surrounded=[slot(cutler)])
+    cutler = fresh(cutler)
+    assert cutler.surrendered and cutler.bases == 0 and cutler.out_of_play
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "surrenders" in page
+    assert "One side has no unit left in play: end this assault." not in page
+    response = post_round(client, game, seq)
+    assert "One side has no unit left in play: end this assault." in response.content.decode()
+
+
+def test_a_battery_forced_back_limbers_or_is_abandoned(client, game, two):
+    davis = two[0]
+    hall = battery(game, "2nd Maine Light, Battery B (Hall)")
+    seq = declared(client, game, [(davis, "all_out")], [(hall, "all_out")])
+    post_round(client, game, seq, die="10", die2="1")
+    loss = last_payload(game).on_units.defender.units[0]
+    hall = fresh(hall)
+    assert hall.damage == loss.damage_after and hall.limbered == loss.limbered_after
+    assert hall.abandoned == loss.abandoned
+    assert hall.forced_move == (loss.move or "")
+    assert state_matches_events(game)
+
+
+# --- the players' printed chart -------------------------------------------------------------------------
+
+
+def test_the_printed_chart_outcome_is_applied_with_the_engine_s_natural_m(client, game, two):
+    """Davis 5 against Cutler 4 reads 5 to 5, 'both 1M roll again' in the app; the table's printed chart says
+    'defender 2P drive away'. The natural roll, won by the attacker by 1, still costs Cutler 1M."""
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="5", die2="4", printed="defender 2P drive away")
+    event = last_round(game)
+    p: AssaultRoundResolved = payload(event)
+    assert event.printed_chart and not event.provisional
+    assert outcome(p.app_outcome) == {"to": "both", "hits": "1M", "action": "roll_again"}  # the app's
+    assert str(p.result.outcome) == "defender 2P drive away"
+    assert p.conditions.printed == "defender 2P drive away"
+    assert fresh(davis).m_hits == 0
+    loss = p.on_units.defender.units[0]
+    assert loss.m_taken == 2  # 1M natural + 1M All Out Win/Win, as the engine works them out
+    assert fresh(cutler).p_hits_turn == 2
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "printed chart: defender 2P drive away" in page
+    assert "Result read from the players&#x27; printed chart." in page
+
+
+def test_a_printed_surrender_takes_the_side_s_units(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="6", die2="5", printed="defender surrender")
+    cutler = fresh(cutler)
+    assert cutler.surrendered and cutler.bases == 0 and cutler.base_hits_turn == 7
+    assert round_orders(last_payload(game))[0]["text"] == "surrenders"
+    assert state_matches_events(game)

@@ -1,0 +1,132 @@
+"""A round of an assault at the table (5.4): typed dice or "Roll for me", htmx and plain POST, the results written
+onto the units and the moves they must make shown; bad input at its field, stale forms, an assault of another
+game."""
+
+import pytest
+
+from republic.games.events import AssaultRoundResolved
+from republic.games.models import Event
+from republic.games.scenario import create_game, parse_scenario
+from republic.rules.dice import RollSource
+from republic.scenarios import DEMO_SCENARIO
+from tests.games.assault_helpers import declared, last_payload, last_round, outcome, post_round, round_data
+from tests.games.conftest import HTMX, at_step, brigade, fresh, payload, slot, state_matches_events
+
+# --- a round --------------------------------------------------------------------------------------------
+
+
+def test_a_round_over_htmx_applies_the_results_to_the_units_and_shows_the_moves(client, game, two):
+    """Davis 10 against Cutler 2: modified 10 to 3 (+7, Pitched Battle): defender 3P 1B carry; Cutler also
+    loses the natural roll by 8 (veteran, 3 points a hit: 3M) and the All Out Win/Win adds 1M."""
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    response = post_round(client, game, seq, die="10", die2="2")
+    body = response.content.decode()
+    assert response.status_code == 200 and body.lstrip().startswith('<div id="live"')
+    event = last_round(game)
+    p: AssaultRoundResolved = payload(event)
+    assert [(r.label, r.roll.faces, r.roll.source) for r in p.rolls()] == [
+        ("attacker", (10,), "typed"),
+        ("defender", (2,), "typed"),
+    ]
+    assert outcome(p.result.outcome) == {"to": "defender", "hits": "1B 3P", "action": "carry"}
+    assert p.result.defender.natural_m == 3
+    assert p.result.win_win is True
+    unit = p.on_units.defender.units[0]
+    cutler = fresh(cutler)
+    assert (cutler.bases, cutler.base_hits_turn) == (unit.bases_after, 1) == (6, 1)
+    assert cutler.m_hits == unit.m_after == 4
+    assert cutler.p_hits_turn == unit.phase_panic_hits == 3
+    assert cutler.forced_move == unit.move == "F"
+    assert not cutler.retreated
+    assert fresh(davis).m_hits == 0
+    assert event.provisional and p.result.provisional  # the assault tables are provisional
+    assert "Used a provisional chart cell" in body
+    assert "Fall back: move 10&quot; away from the enemy, facing the enemy" in body
+    assert "Defender: die 2, +1 troop grade: veteran (greatest share of bases) = <strong>3</strong>" in body
+    assert "The attackers may carry the position" in body
+    assert "Assault 1 · round 2" in body  # follow-up round offered
+    assert "C&quot; bonus from the last round" in body
+    assert state_matches_events(game)
+
+
+def test_a_round_by_plain_post_redirects(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    response = post_round(client, game, seq, htmx=False, die="6", die2="6")
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert last_round(game) is not None
+
+
+def test_roll_for_me_rolls_both_dice_and_says_so(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    post_round(client, game, seq, die="", die2="", roll="app")
+    rolls = last_payload(game).rolls()
+    assert [r.roll.source for r in rolls] == [RollSource.APP, RollSource.APP]
+    assert all(1 <= r.roll.faces[0] <= 10 for r in rolls)
+    assert state_matches_events(game)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("die", "0", "A d10 shows 1 to 10."),
+        ("die", "11", "A d10 shows 1 to 10."),
+        ("die2", "0", "A d10 shows 1 to 10."),
+        ("die2", "11", "A d10 shows 1 to 10."),
+        ("die", "", "Type the die (1-10) or press Roll for me."),
+        ("die2", "six", "Type the number on the die"),
+        ("struck", "sideways", "Select a valid choice"),
+        ("printed", "defender 3Q carry", "Not an assault result"),
+        ("printed", "attacker carry", "follows a defender loss"),
+    ],
+)
+def test_bad_round_input_is_refused_at_the_field_and_changes_nothing(client, game, two, field, value, message):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    version = game.version
+    kwargs = {"die": "5", "die2": "5", field: value}
+    response = post_round(client, game, seq, **kwargs)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert game.version == version and fresh(cutler).m_hits == 0
+
+
+def test_a_missing_cover_field_or_a_round_without_a_defender_is_refused(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    version = game.version
+    data = round_data(game, seq)
+    del data[f"round-{seq}-cover-{slot(cutler)}"]
+    response = client.post(f"/games/{game.pk}/assault/{seq}/round/", data, **HTMX)
+    assert "This field is required." in response.content.decode()
+    response = post_round(client, game, seq, cover={cutler: "out"})
+    assert "At least one defender unit must be in the round." in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == version
+
+
+def test_a_stale_round_changes_nothing(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    old = game.version
+    post_round(client, game, seq, die="8", die2="3")
+    response = post_round(client, game, seq, die="8", die2="3", version=old)
+    assert "The game moved on since this page was drawn" in response.content.decode()
+    assert Event.objects.filter(game=game, kind="AssaultRoundResolved").count() == 1
+
+
+def test_an_assault_of_another_game_or_no_assault_is_not_found(client, game):
+    other = at_step(create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8"))), "assaults")
+    theirs = declared(
+        client,
+        other,
+        [(brigade(other, "Davis's Brigade"), "all_out")],
+        [(brigade(other, "Cutler's Brigade"), "all_out")],
+    )
+    assert not Event.objects.filter(game=game, seq=theirs, kind="AssaultDeclared").exists()
+    data = round_data(other, theirs)
+    assert client.post(f"/games/{game.pk}/assault/{theirs}/round/", data).status_code == 404
+    assert client.post(f"/games/{game.pk}/assault/{theirs}/end/", {"version": game.version}).status_code == 404
+    assert client.post(f"/games/{game.pk}/assault/1/round/", data).status_code == 404  # event 1 is no assault

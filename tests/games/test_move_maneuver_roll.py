@@ -1,0 +1,228 @@
+"""The attacker's move step at the table, its panel and the maneuver roll (3.2): a card per attacking unit, the
+modifiers derived from the state, typed dice or "Roll for me", htmx and plain POST, the printed chart, bad input,
+stale forms, undo."""
+
+import pytest
+
+from republic.games.models import Event
+from republic.games.scenario import create_game, parse_scenario
+from republic.games.steps.walk import advance
+from republic.games.text.terms import commander
+from republic.rules.results import Modifier
+from republic.scenarios import DEMO_SCENARIO
+from tests.games.conftest import (
+    HTMX,
+    allowed,
+    brigade,
+    fresh,
+    leader,
+    payload,
+    set_state,
+    state_matches_events,
+    summary,
+)
+from tests.games.move_helpers import at_move, roll_post, text
+
+# --- the panel ----------------------------------------------------------------------------------------------
+
+
+def test_the_move_step_shows_a_card_per_attacking_unit_and_nothing_is_pending(client, demo):
+    game = at_move(demo)
+    page = text(client.get(f"/games/{game.pk}/"))
+    for name in ("Archer&#x27;s Brigade", "Davis&#x27;s Brigade", "Garnett&#x27;s Battalion"):
+        assert f'aria-label="{name}" id="move-' in page
+    assert 'id="move-unit' in page and 'Iron Brigade (Meredith)" id="move-' not in page  # defenders: none
+    assert "Maneuver roll for Archer" in page and "Still to do before moving on" not in page
+    advance(game, None, "test")  # no roll is required work
+    assert fresh(game).step == "skirmish"
+
+
+def test_a_destroyed_brigade_has_no_card(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    set_state(demo, archer, destroyed=True)
+    assert f'id="move-unit{archer.pk}"' not in text(client.get(f"/games/{game.pk}/"))
+
+
+# --- 1. the maneuver roll -----------------------------------------------------------------------------------
+
+
+def test_a_typed_roll_over_htmx_derives_the_modifiers_and_says_the_actions_plainly(client, demo):
+    brock = brigade(demo, "Brockenbrough's Brigade")  # green; Heth is E1
+    game = at_move(demo)
+    version = game.version
+    response = roll_post(client, game, brock, die="3")
+    body = text(response)
+    assert response.status_code == 200 and body.lstrip().startswith('<div id="live"') and "<html" not in body
+    event = Event.objects.get(game=game, kind="ManeuverRolled")
+    assert event.changes == [] and fresh(game).version == version + 1
+    rolled = payload(event)
+    assert rolled.rolls()[0].roll.faces == (3,) and rolled.rolls()[0].roll.source == "typed"
+    assert rolled.inputs.grade == "green" and rolled.inputs.division_commander == "E"
+    assert rolled.result.modifiers == (Modifier("Energetic division commander", 1, "3.2"),)
+    assert rolled.result.modified_roll == 4
+    assert allowed(event) == ["advance", "hold", "pull_back"]
+    assert event.provisional and not event.printed_chart  # the maneuver table is provisional
+    assert "may advance, hold or pull back; may not maneuver or assault" in body
+    assert "Maneuver roll for Brockenbrough" not in body  # rolled: the form is gone
+    assert state_matches_events(game)
+
+
+def test_leaders_within_2_m_hits_and_acting_together_modify_the_roll(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    game = at_move(demo)
+    set_state(demo, davis, m_hits=2)
+    hill, heth = leader(game, "A. P. Hill"), leader(game, "Henry Heth")
+    roll_post(client, game, davis, die="1", leaders_within_2=[str(hill.pk), str(heth.pk)], acting_together="assault")
+    event = Event.objects.get(game=game, kind="ManeuverRolled")
+    labels = {m.label: m.value for m in payload(event).result.modifiers}
+    assert labels == {
+        "Multiple brigades acting together": 1,
+        "Energetic division commander": 1,
+        'Each proficient leader within 2"': 1,
+        'Each energetic leader within 2"': 2,
+        "Each morale hit (x2)": -2,
+    }
+    assert payload(event).result.modified_roll == 4
+    assert list(payload(event).leaders_within_2) == ["A. P. Hill (P1)", "Henry Heth (E1)"]
+    # the +1 for acting together counts toward assault only: maneuver (average 4) is judged on 3
+    assert "maneuver" not in allowed(event)
+
+
+def test_a_cautious_or_just_replaced_division_leader_lowers_the_roll(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    set_state(game, leader(game, "Henry Heth"), leader_class="C", replaced_this_turn=True)
+    roll_post(client, fresh(game), archer, die="9")
+    event = Event.objects.get(game=game, kind="ManeuverRolled")
+    assert {m.label: m.value for m in payload(event).result.modifiers} == {
+        "Cautious division commander": -1,
+        "Leader just replaced": -3,
+    }
+    assert payload(event).result.modified_roll == 5
+
+
+def test_a_hors_de_combat_division_leader_adds_no_class_modifier(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    set_state(game, leader(game, "Henry Heth"), hors_de_combat=True)
+    game = fresh(game)
+    assert "hors de combat: his class adds nothing" in text(client.get(f"/games/{game.pk}/"))
+    roll_post(client, game, archer, die="6")
+    event = Event.objects.get(game=game, kind="ManeuverRolled")
+    rolled = payload(event)
+    assert rolled.inputs.division_commander is None and rolled.result.modifiers == ()
+    assert "hors de combat" in commander(
+        rolled.division_leader, rolled.division_leader_value, rolled.division_leader_hors_de_combat, False
+    )
+
+
+def test_a_plain_post_redirects_and_roll_for_me_rolls(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    response = roll_post(client, game, archer, die="", roll="app", htmx=False)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    event = Event.objects.get(game=game, kind="ManeuverRolled")
+    roll = payload(event).rolls()[0].roll
+    assert roll.source == "app" and 1 <= roll.faces[0] <= 10
+    page = text(client.get(f"/games/{game.pk}/"))
+    assert "Archer&#x27;s Brigade maneuver: may" in page  # the result card
+
+
+def test_a_second_roll_for_the_same_brigade_is_refused_until_the_first_is_undone(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    roll_post(client, game, archer, die="2")
+    response = roll_post(client, fresh(game), archer, die="10")
+    assert "has already rolled its maneuver this turn" in text(response)
+    assert Event.objects.filter(game=game, kind="ManeuverRolled").count() == 1
+    client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
+    assert Event.objects.get(game=game, kind="EventUndone").undoes.kind == "ManeuverRolled"
+    assert "Maneuver roll for Archer" in text(client.get(f"/games/{game.pk}/"))
+    roll_post(client, fresh(game), archer, die="10")
+    assert Event.objects.filter(game=game, kind="ManeuverRolled", undone_by__isnull=True).count() == 1
+    assert state_matches_events(game)
+
+
+def test_the_printed_chart_may_replace_the_table(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    roll_post(client, game, archer, die="1", printed=["advance", "pull_back"])
+    event = Event.objects.get(game=game, kind="ManeuverRolled")
+    assert event.printed_chart and not event.provisional
+    assert allowed(event) == ["advance", "hold", "pull_back"]
+    assert payload(event).result.modified_roll == 2  # the engine's own result is kept for reference
+    assert "printed chart" in summary(event)
+
+
+def test_the_printed_chart_does_not_lift_a_demoralized_brigades_restriction(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    set_state(demo, archer, m_hits=4)
+    roll_post(
+        client,
+        game,
+        archer,
+        die="10",
+        printed=["assault", "advance", "pull_back"],
+        leaders_within_2=[str(leader(game, "Henry Heth").pk)],
+    )
+    event = Event.objects.get(game=game, kind="ManeuverRolled")
+    assert allowed(event) == ["hold", "pull_back"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"die": "0"}, "A d10 shows 1 to 10."),
+        ({"die": "11"}, "A d10 shows 1 to 10."),
+        ({"die": ""}, "Type the die (1-10) or press Roll for me."),
+        ({"die": "six"}, "Type the number on the die"),
+        ({"acting_together": "hold"}, "Select a valid choice"),
+        ({"printed": ["charge"]}, "Select a valid choice"),
+    ],
+)
+def test_bad_roll_input_is_refused_at_the_field_and_changes_nothing(client, demo, fields, message):
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    version = game.version
+    response = roll_post(client, game, archer, **{"die": "5", **fields})
+    assert response.status_code == 200 and message in text(response)
+    assert fresh(game).version == version
+
+
+def test_a_leader_of_the_other_side_is_not_a_choice(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    reynolds = leader(game, "John F. Reynolds")
+    response = roll_post(client, game, archer, leaders_within_2=[str(reynolds.pk)])
+    assert "Select a valid choice" in text(response)
+    assert not Event.objects.filter(game=game, kind="ManeuverRolled").exists()
+
+
+def test_a_stale_roll_changes_nothing(client, demo):
+    archer, davis = brigade(demo, "Archer's Brigade"), brigade(demo, "Davis's Brigade")
+    game = at_move(demo)
+    old = game.version
+    roll_post(client, game, archer, die="5")
+    response = roll_post(client, fresh(game), davis, die="5", version=old)
+    assert "The game moved on since this page was drawn" in text(response)
+    assert Event.objects.filter(game=game, kind="ManeuverRolled").count() == 1
+
+
+def test_a_unit_of_another_game_is_not_found_and_a_defender_does_not_roll(client, demo):
+    other = create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))
+    game = at_move(demo)
+    assert roll_post(client, game, brigade(other, "Archer's Brigade")).status_code == 404
+    response = roll_post(client, game, brigade(game, "Cutler's Brigade"))
+    assert "is not an attacking unit in play" in text(response)
+    assert not Event.objects.filter(game=game, kind="ManeuverRolled").exists()
+
+
+def test_no_roll_outside_the_move_step(client, demo):
+    archer = brigade(demo, "Archer's Brigade")
+    advance(demo, None, "test")
+    game = fresh(demo)
+    response = roll_post(client, game, archer)
+    assert "Units move in the attacker&#x27;s move step" in text(response)
+    assert not Event.objects.filter(game=game, kind="ManeuverRolled").exists()

@@ -1,0 +1,105 @@
+"""A unit after an assault (5.1, 5.5): after its side's losses in a round, carried into a later round, and
+after the fixed assault hits of break off, a supporting brigade and passage of lines."""
+
+from republic.rules.assault_fixed_hits import (
+    BreakOffInput,
+    PassageInput,
+    PassingUnit,
+    SupportingBrigadeInput,
+    after_hits,
+    resolve_break_off,
+    resolve_passage_of_lines,
+    resolve_supporting_brigade,
+)
+from republic.rules.assault_results import AssaultLossesInput, UnitTakingHits, after_assault_loss, assault_losses
+from republic.rules.assault_sides import Contact
+from republic.rules.forced_moves import ForcedMove
+from republic.rules.hits import Hits
+from republic.rules.morale import Condition
+from republic.rules.troops import Grade
+from tests.rules.printed_rounds import index
+from tests.rules.unit_states import battery, brigade
+
+# --- a unit after its side's losses ------------------------------------------------------------------
+
+
+def test_after_its_losses_a_brigade_keeps_its_bases_morale_move_and_p4_event(chart):
+    unit = brigade("def", m_hits=4, p_hits_turn=1, base_hits_turn=1)
+    losses = assault_losses(chart, (UnitTakingHits.of(unit, Contact.ALL_OUT),), Hits(p=3, b=1), natural_m=1)
+    loss = losses.units[0]
+    after = after_assault_loss(unit, loss)
+    assert (after.bases, after.base_hits_turn) == (loss.bases_after, 1 + (6 - loss.bases_after))
+    assert (after.m_hits, after.p_hits_turn, after.p4_event) == (loss.m_after, 1 + 4, True)
+    assert after.forced_move is loss.move
+
+
+def test_after_its_losses_a_brigade_keeps_the_longest_move_of_the_turn(chart):
+    unit = brigade("def", forced_move=ForcedMove.ROUT)
+    loss = assault_losses(chart, (UnitTakingHits.of(unit, Contact.ALL_OUT),), Hits(p=1)).units[0]
+    assert after_assault_loss(unit, loss).forced_move is ForcedMove.ROUT
+
+
+def test_a_brigade_destroyed_by_base_hits_is_destroyed(chart):
+    unit = brigade("def", bases=2, bases_start=6)
+    loss = assault_losses(chart, (UnitTakingHits.of(unit, Contact.ALL_OUT),), Hits(b=3)).units[0]
+    after = after_assault_loss(unit, loss)
+    assert after.destroyed and not after.surrendered and after.bases == 0 and after.base_hits_turn == 2
+
+
+def test_a_battery_whose_retreat_is_blocked_is_taken(chart):
+    unit = battery("guns")
+    loss = assault_losses(chart, (UnitTakingHits.of(unit, Contact.ALL_OUT, retreat_blocked=True),), Hits(p=1)).units[0]
+    after = after_assault_loss(unit, loss)
+    assert after.abandoned and after.bases == 0 and not after.in_play
+
+
+def test_a_battery_taking_base_hits_is_damaged_not_removed(chart):
+    unit = battery("guns", damage=1)
+    result = assault_losses(
+        chart, (UnitTakingHits.of(brigade("inf"), Contact.ALL_OUT), UnitTakingHits.of(unit, Contact.ALL_OUT)), Hits(b=1)
+    )
+    after = after_assault_loss(unit, result.units[1])
+    assert (after.damage, after.bases, after.in_play) == (2, 1, True)
+
+
+def test_assault_losses_in_a_later_round_read_the_unit_after_the_first(chart):
+    """5.1: a roll again reads the new conditions; the P hits of the phase carry over (5.4)."""
+    unit = brigade("def")
+    first = after_assault_loss(
+        unit, assault_losses(chart, (UnitTakingHits.of(unit, Contact.ALL_OUT),), Hits(m=1, p=1)).units[0]
+    )
+    inputs = AssaultLossesInput((UnitTakingHits.of(first, Contact.ALL_OUT),), Hits(p=1))
+    second = assault_losses(chart, inputs.units, inputs.hits).units[0]
+    assert (second.m_before, second.phase_panic_hits) == (1, 2)
+
+
+# --- a unit after fixed assault hits (5.5) -------------------------------------------------------------
+
+
+def test_a_brigade_that_breaks_off_takes_one_m_and_no_move(chart):
+    unit = brigade("a", m_hits=1)
+    after = after_hits(unit, resolve_break_off(chart, BreakOffInput(unit.grade, unit.m_hits)))
+    assert (after.m_hits, after.p_hits_turn, after.forced_move, after.p4_event) == (2, 0, None, False)
+
+
+def test_a_supporting_brigade_of_a_routed_defender_takes_one_m_and_its_chosen_move(chart):
+    """5.5 (R:1789-1792)."""
+    unit = brigade("support")
+    result = resolve_supporting_brigade(
+        chart, SupportingBrigadeInput(unit.grade, 6, 2, ForcedMove.ROUT, move=ForcedMove.FALL_BACK)
+    )
+    after = after_hits(unit, result)
+    assert (after.m_hits, after.forced_move) == (1, ForcedMove.FALL_BACK)
+
+
+def test_a_demoralized_unit_passed_through_goes_straight_to_panic_4_and_marks_the_event(chart):
+    """5.5: a unit suffering pass through hits that was already demoralized goes to Panic 4."""
+    unit = brigade("behind", m_hits=4, forced_move=ForcedMove.WITHDRAW)
+    result = resolve_passage_of_lines(
+        chart, PassageInput((PassingUnit(3, ForcedMove.RETREAT, 2.0),), unit.grade, unit.m_hits)
+    )
+    after = after_hits(unit, result)
+    rout = index(chart, Grade.AVERAGE, 4).move
+    assert after.p4_event and after.p_hits_turn == 4
+    assert after.forced_move is max(ForcedMove.WITHDRAW, rout, key=lambda m: m.severity)
+    assert after.condition is Condition.DEMORALIZED
