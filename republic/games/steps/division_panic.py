@@ -154,9 +154,9 @@ def pending_words(s: PanicState, test: PendingTest) -> str:
 
 
 class PanicTestForm(DiceForm):
-    out_of_town = forms.BooleanField(label=LOSS_CONDITIONS["out_of_town"], required=False)
-    across_bridge_or_ford = forms.BooleanField(label=LOSS_CONDITIONS["across_bridge_or_ford"], required=False)
-    away_from_rear_assault = forms.BooleanField(label=LOSS_CONDITIONS["away_from_rear_assault"], required=False)
+    out_of_town = forms.BooleanField(required=False)
+    across_bridge_or_ford = forms.BooleanField(required=False)
+    away_from_rear_assault = forms.BooleanField(required=False)
     die = die_field()
     printed_pass = forms.IntegerField(
         label="Pass number from your printed chart",

@@ -18,9 +18,14 @@ def position(game: Game) -> Position:
     return Position(game.game_turn, game.player_turn, game.step_key)
 
 
+def not_in_play(game: Game) -> list[str]:
+    """What stands in the way of a game that is not being played: setting it up, or its end."""
+    return ["choose the first attacker"] if game.status == Game.Status.SETTING_UP else ["the game is over"]
+
+
 def pending(game: Game) -> list[str]:
     if game.status != Game.Status.IN_PROGRESS:
-        return ["choose the first attacker"] if game.status == Game.Status.SETTING_UP else ["the game is over"]
+        return not_in_play(game)
     step = step_of(game)
     return step.pending(step.state(game))
 

@@ -10,11 +10,11 @@ from republic.rules.dice import Roll, RollSource
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.hits import Hits
 from republic.rules.maneuver import ManeuverAction
+from republic.rules.morale import condition_for
 from republic.rules.movement import MovementResult
 from republic.rules.results import CellUse, Modifier, Provenance
 from republic.rules.troops import BatteryType
 
-CONDITIONS = ("Formed", "Unformed", "Rattled", "Shaken", "Demoralized")
 _TITLES = {spec.name: spec.title for spec in TABLE_SPECS}
 
 
@@ -30,7 +30,7 @@ def inches(value: float) -> str:
 
 
 def condition(m_hits: int) -> str:
-    return CONDITIONS[m_hits]
+    return condition_for(m_hits).value.capitalize()
 
 
 def hits(m: int = 0, b: int = 0, p: int = 0) -> str:

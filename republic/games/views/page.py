@@ -4,12 +4,12 @@ from typing import Any
 
 from republic.games.models import Command, Event, Game, Unit
 from republic.games.steps import step_of
+from republic.games.steps.walk import not_in_play
 from republic.games.text.events import describe, result_card
 from republic.games.text.terms import condition
 from republic.rules.sequence import STEPS, Phase, step_for
 from republic.rules.units import BATTERY_CORRECTIONS, BRIGADE_CORRECTIONS, Correction
 
-CONDITION_CLASSES = ("formed", "unformed", "rattled", "shaken", "demoralized")
 CORRECTION_LABELS = {
     Correction.M_PLUS: "+ M hit",
     Correction.M_MINUS: "− M hit",
@@ -34,7 +34,7 @@ def unit_card(unit: Unit) -> dict[str, Any]:
         "corrections": [(c.value, CORRECTION_LABELS[c]) for c in corrections],
         "battery": unit.battery,
         "condition": condition(unit.m_hits),
-        "condition_class": CONDITION_CLASSES[unit.m_hits],
+        "condition_class": unit.condition.value,
         "out": unit.out_of_play,
         "kind": kind,
     }
@@ -75,7 +75,7 @@ def page_context(
         state = handler.state(game)
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
     else:
-        todo = ["choose the first attacker"] if game.status == Game.Status.SETTING_UP else ["the game is over"]
+        todo = not_in_play(game)
         template, panel = "games/steps/first_attacker.html", {"sides": list(game.sides.all())}
     log = list(game.events.select_related("undoes").order_by("-seq")[:8])
     return {
