@@ -247,6 +247,20 @@ def test_the_words_of_a_few_events_read_as_the_table_says_them():
     assert "(printed chart: defender 3P 1B carry) → defender 1B 3P carry" in found[ev.AssaultRoundResolved]
 
 
+def test_fields_set_by_hand_are_worded_as_the_table_says_them():
+    payload = ev.CorrectionMade(
+        "unit:1",
+        "Davis",
+        None,
+        (ev.FieldValue("m_hits", 2), ev.FieldValue("p4_event", True), ev.FieldValue("bases", 6)),
+    )
+    said = describe(Stored(ev.kind_of(payload), ev.stored(payload)))  # type: ignore[arg-type]
+    assert said == "Correction: Davis: M hits 2 (Rattled); Panic 4 event yes; bases 6"
+    payload = ev.CorrectionMade("game:1", "Gettysburg", None, (ev.FieldValue("step", "move"),))
+    said = describe(Stored(ev.kind_of(payload), ev.stored(payload)))  # type: ignore[arg-type]
+    assert said == "Correction: Gettysburg: step Attacker moves units"
+
+
 def test_an_event_stamped_at_the_end_of_a_player_turn_says_so():
     payload = ev.StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, turn_ended=True)
     said = describe(Stored(ev.kind_of(payload), ev.stored(payload), 3, 2))  # type: ignore[arg-type]

@@ -115,7 +115,7 @@ def test_events_are_shown_but_never_added_changed_or_deleted(admin_client, demo)
     listing = admin_client.get(reverse("admin:games_event_changelist"), {"game__id__exact": demo.pk})
     assert listing.context["cl"].list_display[:5] == ("seq", "kind", "summary", "provisional", "printed_chart")
     body = listing.content.decode()
-    assert "CorrectionMade" in body and "Correction: Davis&#x27;s Brigade set m hits 2" in body
+    assert "CorrectionMade" in body and "Correction: Davis&#x27;s Brigade: M hits 2 (Rattled)" in body
     assert reverse("admin:games_event_add") not in body
     assert admin_client.get(reverse("admin:games_event_add")).status_code == 403
     page = admin_client.get(change_url(event))
@@ -123,7 +123,7 @@ def test_events_are_shown_but_never_added_changed_or_deleted(admin_client, demo)
     assert 'name="_save"' not in page.content.decode()
     admin_client.post(change_url(event), {"payload": "{}", "kind": "Nothing"})
     event.refresh_from_db()
-    assert (summary(event), event.kind) == ("Correction: Davis's Brigade set m hits 2", "CorrectionMade")
+    assert (summary(event), event.kind) == ("Correction: Davis's Brigade: M hits 2 (Rattled)", "CorrectionMade")
     assert admin_client.post(reverse("admin:games_event_delete", args=[event.pk]), {"post": "yes"}).status_code == 403
     assert "delete_selected" not in admin_client.get(reverse("admin:games_event_changelist")).context[
         "cl"

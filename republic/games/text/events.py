@@ -18,6 +18,7 @@ from republic.games.events import (
     DivisionPanicTested,
     EarlierRecord,
     EventUndone,
+    FieldValue,
     FireSaved,
     FirstAttackerChosen,
     FormationChanged,
@@ -119,9 +120,30 @@ _CORRECTIONS = {
 }
 
 
+_FIELD_NAMES = {
+    "m_hits": "M hits",
+    "p_hits_turn": "P hits this turn",
+    "base_hits_turn": "bases lost this turn",
+    "p4_event": "Panic 4 event",
+}
+
+
+def _field(f: FieldValue) -> str:
+    """A field set by hand, as the table says it: 'M hits 2 (Rattled)', 'step Attacker moves units'."""
+    if f.field == "m_hits":
+        value = f"{f.value} ({condition(f.value)})"
+    elif f.field == "step":
+        value = step_for(StepKey(f.value)).title
+    elif isinstance(f.value, bool):
+        value = "yes" if f.value else "no"
+    else:
+        value = str(f.value)
+    return f"{_FIELD_NAMES.get(f.field, f.field.replace('_', ' '))} {value}"
+
+
 def _correction(p: CorrectionMade) -> str:
     if p.correction is None:
-        return f"Correction: {p.name} set " + ", ".join(f"{f.field.replace('_', ' ')} {f.value}" for f in p.fields)
+        return f"Correction: {p.name}: " + "; ".join(_field(f) for f in p.fields)
     words = _CORRECTIONS[p.correction]
     if p.correction in (Correction.PACKED, Correction.UNPACKED):
         return f"Correction: {p.name} {words}"
