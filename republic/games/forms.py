@@ -2,7 +2,7 @@
 words of a panic loss condition."""
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -69,6 +69,39 @@ def offer(form: forms.Form, name: str, choices: Any) -> None:
     if not isinstance(field, forms.ChoiceField):
         raise TypeError(f"{name} is not a choice field")
     field.choices = choices
+
+
+class NameChoiceField(forms.CharField):
+    """One unit (or skirmish marker) among many, typed with suggestions: a text input tied to a list of the
+    names that the form draws once (``datalist``), so choosing among 200 enemy units costs one short list,
+    not a select of 200 options per field. It cleans to the chosen one's key ('unit:12'); the key itself is
+    accepted too."""
+
+    def __init__(self, *, datalist: str = "", what: str = "unit", **kwargs: Any) -> None:
+        attrs = {"list": datalist, "autocomplete": "off", "autocapitalize": "words", "spellcheck": "false"}
+        super().__init__(max_length=200, widget=forms.TextInput(attrs=attrs), **kwargs)
+        self.named: dict[str, str] = {}
+        self.what = what
+
+    def clean(self, value: Any) -> str:
+        text = " ".join(str(super().clean(value)).split())
+        if not text:
+            return ""
+        key = self.named.get(text.casefold()) or (text if text in self.named.values() else None)
+        if key is None:
+            raise forms.ValidationError(f"No {self.what} here is called “{text}”: choose one from the list.")
+        return key
+
+
+def offer_names(form: forms.Form, names: Sequence[str], options: Sequence[tuple[str, str, str]], listed: str) -> None:
+    """Give the name fields ``names`` of a form what they may choose, as (key, name, what it is now), and the
+    id of the list the form draws them in."""
+    for name in names:
+        field = form.fields[name]
+        if not isinstance(field, NameChoiceField):
+            raise TypeError(f"{name} is not a name field")
+        field.named = {shown.casefold(): key for key, shown, _ in options}
+        field.widget.attrs["list"] = listed
 
 
 class DiceForm(VersionForm):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from republic.games.views import assault, command, fire, game, hors_de_combat, maneuver, panic
+from republic.games.views import assault, command, fire, game, hors_de_combat, maneuver, panic, units
 
 app_name = "games"
 
@@ -10,9 +10,12 @@ urlpatterns = [
     path("", game.game_list, name="home"),
     path("games/new/", game.new_game, name="new_game"),
     path("games/<int:game_id>/", game.game_page, name="game"),
+    path("games/<int:game_id>/rows/<slug:row>/", game.game_row, name="row"),
     path("games/<int:game_id>/next/", game.next_step, name="next_step"),
     path("games/<int:game_id>/undo/", game.undo, name="undo"),
     path("games/<int:game_id>/log/", game.game_log, name="game_log"),
+    path("games/<int:game_id>/units/", units.units_page, name="units"),
+    path("games/<int:game_id>/divisions/<int:division_id>/", units.division_page, name="division"),
     path("games/<int:game_id>/back/<int:seq>/", game.go_back, name="go_back"),
     path("games/<int:game_id>/first-attacker/", game.first_attacker, name="first_attacker"),
     path("games/<int:game_id>/player/", game.set_actor, name="set_actor"),

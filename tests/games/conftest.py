@@ -1,3 +1,4 @@
+import re
 from typing import TypeVar
 
 import pytest
@@ -118,6 +119,26 @@ def allowed(event: Event) -> list[str]:
 def page(client, game: Game) -> str:
     """The game page as the players see it."""
     return client.get(f"/games/{game.pk}/").content.decode()
+
+
+def has_row(html: str, row: Model) -> bool:
+    """The step lists work for the unit, leader or division as one of its rows."""
+    return f'id="row-{row._meta.model_name}-{row.pk}"' in html
+
+
+def row_of(html: str, row: Model) -> str:
+    """The step's row for the unit, leader or division in a page or an answer ("" when there is none)."""
+    found = re.search(
+        rf'<li class="work-row[^"]*" id="row-{row._meta.model_name}-{row.pk}"[^>]*>(.*?)\n</li>', html, re.S
+    )
+    return found.group(1) if found else ""
+
+
+def opened_row(client, game: Game, row: Model) -> str:
+    """A row of the step opened as a tap opens it: its form, drawn on its own."""
+    response = client.get(f"/games/{game.pk}/rows/{row._meta.model_name}-{row.pk}/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode()
 
 
 def is_fragment(response) -> bool:

@@ -21,7 +21,7 @@ def roll_post(client, game, unit, die="5", roll="typed", htmx=True, version=None
     prefix = f"roll-{unit.key}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die, "roll": roll}
     data.update({f"{prefix}-{k}": v for k, v in fields.items()})
-    return client.post(f"/games/{game.pk}/maneuver/roll/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/maneuver/roll/{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def move_post(client, game, unit, htmx=True, **fields):
@@ -29,27 +29,27 @@ def move_post(client, game, unit, htmx=True, **fields):
     prefix = f"move-{unit.key}"
     values = {"formation_changes": "0", "formation_changes_in_rough": "0", "passages_of_lines": "0", **fields}
     data = {f"{prefix}-{k}": v for k, v in values.items()}
-    return client.post(f"/games/{game.pk}/maneuver/movement/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/maneuver/movement/{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def charge_post(client, game, unit, used="1", htmx=True, version=None):
     game.refresh_from_db()  # the state may have been set by another event
     data = {"version": game.version if version is None else version, "used": used}
-    return client.post(f"/games/{game.pk}/maneuver/charge/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/maneuver/charge/{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def formation_post(client, game, unit, formation, htmx=True, version=None):
     game.refresh_from_db()  # the state may have been set by another event
     prefix = f"formation-{unit.key}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-formation": formation}
-    return client.post(f"/games/{game.pk}/maneuver/formation/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/maneuver/formation/{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def skirmish_post(client, game, unit, deployed, htmx=True, version=None):
     game.refresh_from_db()  # the state may have been set by another event
     prefix = f"skirmishers-{unit.key}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-deployed": deployed}
-    return client.post(f"/games/{game.pk}/maneuver/skirmishers/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/maneuver/skirmishers/{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def functions_post(client, game, unit, *functions, htmx=True, version=None, **flags):
@@ -58,7 +58,7 @@ def functions_post(client, game, unit, *functions, htmx=True, version=None, **fl
     data = {f"{prefix}-version": game.version if version is None else version}
     data.update({f"{prefix}-function_{i + 1}": f for i, f in enumerate(functions)})
     data.update({f"{prefix}-{k}": v for k, v in flags.items()})
-    return client.post(f"/games/{game.pk}/maneuver/battery/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/maneuver/battery/{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def text(response) -> str:
@@ -66,12 +66,18 @@ def text(response) -> str:
 
 
 def card_of(page: str, unit) -> str:
-    """The move card of one unit in the page."""
-    match = re.search(
-        rf'<article class="unit-card[^"]*" aria-label="[^"]*" id="move-unit'
-        rf'{unit.pk}">(.*?)</article>',
-        page,
-        re.S,
-    )
-    assert match, f"no move card for {unit}"
+    """The move row of one unit in a page or an answer, opened."""
+    match = re.search(rf'<li class="work-row[^"]*" id="row-unit-{unit.pk}"[^>]*>(.*?)\n</li>', page, re.S)
+    assert match, f"no move row for {unit}"
+    assert 'class="work-form"' in match.group(1), f"the move row of {unit} is not open"
     return match.group(1)
+
+
+def opened_page(client, game, unit) -> str:
+    """The game page with the unit's move row open, as a tap on it (or ?open= without scripts) draws it."""
+    return client.get(f"/games/{game.pk}/?open=unit-{unit.pk}").content.decode()
+
+
+def from_row(unit, htmx: bool) -> dict:
+    """The headers of a form sent from the unit's row: htmx names the row it will swap."""
+    return {**HTMX, "HTTP_HX_TARGET": f"row-unit-{unit.pk}"} if htmx else {}

@@ -12,7 +12,7 @@ from republic.rules.hits import Hits
 from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.troops import BatteryType, Grade
 from republic.rules.troops import Leader as LeaderValue
-from tests.games.conftest import allowed, battery, brigade, division, leader, payload, summary
+from tests.games.conftest import allowed, battery, brigade, division, leader, payload, row_of, summary
 from tests.games.playthrough_table import Table, assert_position, assert_state, pending_text
 
 # --- the four player turns ---------------------------------------------------------------------------------
@@ -57,7 +57,7 @@ def confederate_turn_1(t: Table) -> None:
     t.next_step("skirmish")
 
     # skirmish: the Union has no markers out, so no blocks; Davis's markers (Average reads Veteran) need 8 at 2"
-    assert "Davis&#x27;s Brigade</strong>: 2 markers to fire" in t.page()
+    assert ">2 markers to fire · " in row_of(t.page(), davis)
     attack = t.skirmish_attack(davis, iron, "1", die=8, htmx=True)
     assert payload(attack).hits == (FireHits(iron.key, m=1),)
     t.next_step("artillery_fire")
@@ -221,7 +221,7 @@ def union_turn_1(t: Table) -> None:
     blocks = t.roll_blocks(6)  # Davis's Average markers block on the Veteran line: 6
     assert payload(blocks).blocked == (f"{iron.key}#1",)
     # the unblocked marker (Crack) fires at Archer from 4": 8 or more hits
-    assert "Iron Brigade (Meredith)</strong>: 1 marker to fire" in t.page()
+    assert ">1 marker to fire · " in row_of(t.page(), iron)
     attack = t.skirmish_attack(iron, archer, "4", die=9)
     assert payload(attack).hits == (FireHits(archer.key, m=1),)
     t.next_step("artillery_fire")

@@ -238,5 +238,5 @@ def assert_state(obj, **expected) -> None:
 
 def pending_text(table: Table) -> str:
     """What the game page lists as still to do before moving on ("" when nothing is), items joined by "; "."""
-    found = re.search(r"Still to do before moving on:</strong>\s*<ul[^>]*>(.*?)</ul>", table.page(), re.S)
+    found = re.search(r"left before moving on</strong></summary>\s*<ul[^>]*>(.*?)</ul>", table.page(), re.S)
     return "; ".join(re.findall(r"<li>([^<]+)</li>", found.group(1))) if found else ""

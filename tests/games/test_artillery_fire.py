@@ -18,8 +18,10 @@ from tests.games.conftest import (
     battery,
     brigade,
     fresh,
+    has_row,
     is_fragment,
     last,
+    opened_row,
     page,
     payload,
     set_state,
@@ -74,11 +76,23 @@ def test_every_battery_of_both_sides_that_may_fire_is_listed(client, demo):
     game = at_step(demo, "artillery_fire")
     body = page(client, game)
     assert "Batteries of both sides that may still fire (3)" in body
-    assert 'aria-label="Fire Pegram&#x27;s Battalion (rifles)"' in body
-    assert 'aria-label="Fire 2nd Maine Light, Battery B (Hall)"' in body
-    assert 'aria-label="Fire Garnett&#x27;s Battalion"' not in body
-    assert 'aria-label="Fire 2nd U.S., Battery A (Calef)"' not in body
-    assert "Still to do" not in body  # fire is not mandatory (4.2)
+    assert has_row(body, battery(game, "Pegram's Battalion (rifles)"))
+    assert has_row(body, battery(game, "2nd Maine Light, Battery B (Hall)"))
+    assert not has_row(body, battery(game, "Garnett's Battalion"))
+    assert not has_row(body, battery(game, "2nd U.S., Battery A (Calef)"))
+    assert "left before moving on" not in body  # fire is not mandatory (4.2)
+    opened = opened_row(client, game, battery(game, "Pegram's Battalion (rifles)"))
+    assert 'aria-label="Fire Pegram&#x27;s Battalion (rifles)"' in opened
+    # the targets: a list of the enemy's units in play to pick from by name, drawn once for three fields
+    assert opened.count("<datalist") == 1 and '<option value="Iron Brigade (Meredith)">' in opened
+    assert '<option value="Davis&#x27;s Brigade">' not in opened
+
+
+def test_a_target_is_chosen_by_its_name_as_typed(client, demo):
+    game = at_step(demo, "artillery_fire")
+    pegram, iron = battery(game, "Pegram's Battalion (rifles)"), brigade(game, "Iron Brigade (Meredith)")
+    fire(client, game, pegram, "  iron brigade   (meredith) ", die="5", rng="3")
+    assert payload(last(game, "ArtilleryFired")).target.unit == iron.key
 
 
 def test_a_battery_fires_and_its_hits_wait_for_the_end_of_the_step(client, demo):
@@ -158,7 +172,8 @@ FRIENDLY = "friendly:Davis's Brigade"  # a brigade of the firing battery's own s
         ({"rng": "24"}, "out of range"),
         ({"rng": "30"}, "no battery reaches"),
         ({"target": ""}, "This field is required."),
-        ({"target": FRIENDLY}, "Select a valid choice"),  # Davis's: a friendly brigade
+        ({"target": FRIENDLY}, "No unit here is called"),  # Davis's: a friendly brigade
+        ({"target": "Nobody's Brigade"}, "No unit here is called “Nobody&#x27;s Brigade”"),
         ({"printed": "3X"}, "Write the hits as on the chart"),
         ({"printed": "2P"}, "not P"),
         ({"tandem": "SAME"}, "another unit than the main target"),

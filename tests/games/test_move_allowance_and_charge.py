@@ -10,7 +10,16 @@ from republic.games.models import Event
 from republic.games.scenario import create_game, parse_scenario
 from republic.scenarios import DEMO_SCENARIO
 from tests.games.conftest import HTMX, battery, brigade, fresh, set_state, state_matches_events
-from tests.games.move_helpers import at_move, card_of, charge_post, formation_post, move_post, roll_post, text
+from tests.games.move_helpers import (
+    at_move,
+    card_of,
+    charge_post,
+    formation_post,
+    move_post,
+    opened_page,
+    roll_post,
+    text,
+)
 
 # --- 2. the movement allowance ------------------------------------------------------------------------------
 
@@ -55,7 +64,7 @@ def test_the_allowance_counts_this_turns_formation_changes(client, demo):
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
     formation_post(client, game, archer, "single_line")
-    card = card_of(text(client.get(f"/games/{game.pk}/")), archer)
+    card = card_of(opened_page(client, game, archer), archer)
     assert re.search(r'name="move-unit:\d+-formation_changes" value="1"', card)
 
 
@@ -106,7 +115,7 @@ def test_the_allowance_of_another_games_unit_is_not_found(client, demo):
 def test_the_charge_bonus_needs_a_roll_that_allows_moving_forward(client, demo):
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
-    assert "No maneuver roll this turn" in card_of(text(client.get(f"/games/{game.pk}/")), archer)
+    assert "No maneuver roll this turn" in card_of(opened_page(client, game, archer), archer)
     response = charge_post(client, game, archer)
     assert "a brigade that has not rolled holds (3.2)" in text(response)
     archer.refresh_from_db()
@@ -161,5 +170,5 @@ def test_bad_or_stale_charge_posts_change_nothing(client, demo):
 def test_batteries_offer_no_charge_bonus(client, demo):
     garnett = battery(demo, "Garnett's Battalion")
     game = at_move(demo)
-    card = card_of(text(client.get(f"/games/{game.pk}/")), garnett)
+    card = card_of(opened_page(client, game, garnett), garnett)
     assert "/maneuver/charge/" not in card and "Artillery may not use the assault move bonus (3.1)" in card

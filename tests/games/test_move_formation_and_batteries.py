@@ -7,7 +7,7 @@ from republic.games.models import Event
 from republic.games.scenario import create_game, parse_scenario
 from republic.scenarios import DEMO_SCENARIO
 from tests.games.conftest import HTMX, battery, brigade, fresh, payload, set_state, state_matches_events, summary
-from tests.games.move_helpers import at_move, card_of, formation_post, functions_post, skirmish_post, text
+from tests.games.move_helpers import at_move, card_of, formation_post, functions_post, opened_page, skirmish_post, text
 
 # --- 4. formation and skirmishers ---------------------------------------------------------------------------
 
@@ -52,7 +52,7 @@ def test_an_unformed_brigade_shows_why_it_has_no_formation_form(client, demo):
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
     set_state(demo, archer, m_hits=1)
-    card = card_of(text(client.get(f"/games/{game.pk}/")), archer)
+    card = card_of(opened_page(client, game, archer), archer)
     assert "Unformed: may not change formation (2.3)" in card and "/maneuver/formation/" not in card
 
 
@@ -129,7 +129,7 @@ def test_a_foot_battery_limbers_and_moves_and_loses_its_saved_fire(client, demo)
     assert "limber, move (2 of 2 functions); now limbered; saved fire lost" in text(response)
     garnett.refresh_from_db()
     assert (garnett.functions_used, garnett.limbered, garnett.saved_fire) == (["limber", "move"], True, False)
-    assert "No functions left this turn" in card_of(text(client.get(f"/games/{game.pk}/")), garnett)
+    assert "No functions left this turn" in card_of(opened_page(client, game, garnett), garnett)
     client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
     garnett.refresh_from_db()
     assert (garnett.functions_used, garnett.limbered, garnett.saved_fire) == ([], False, True)

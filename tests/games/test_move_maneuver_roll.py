@@ -15,13 +15,14 @@ from tests.games.conftest import (
     allowed,
     brigade,
     fresh,
+    has_row,
     leader,
     payload,
     set_state,
     state_matches_events,
     summary,
 )
-from tests.games.move_helpers import at_move, roll_post, text
+from tests.games.move_helpers import at_move, card_of, opened_page, roll_post, text
 
 # --- the panel ----------------------------------------------------------------------------------------------
 
@@ -29,10 +30,14 @@ from tests.games.move_helpers import at_move, roll_post, text
 def test_the_move_step_shows_a_card_per_attacking_unit_and_nothing_is_pending(client, demo):
     game = at_move(demo)
     page = text(client.get(f"/games/{game.pk}/"))
-    for name in ("Archer&#x27;s Brigade", "Davis&#x27;s Brigade", "Garnett&#x27;s Battalion"):
-        assert f'aria-label="{name}" id="move-' in page
-    assert 'id="move-unit' in page and 'Iron Brigade (Meredith)" id="move-' not in page  # defenders: none
-    assert "Maneuver roll for Archer" in page and "Still to do before moving on" not in page
+    for name in ("Archer's Brigade", "Davis's Brigade", "Garnett's Battalion"):
+        assert has_row(page, brigade(game, name))
+    assert not has_row(page, brigade(game, "Iron Brigade (Meredith)"))  # defenders: none
+    assert "Maneuver roll for Archer" not in page  # each unit's forms open on tap
+    assert "Maneuver roll for Archer" in card_of(
+        opened_page(client, game, brigade(game, "Archer's Brigade")), brigade(game, "Archer's Brigade")
+    )
+    assert "left before moving on" not in page
     advance(game, None, "test")  # no roll is required work
     assert fresh(game).step == "skirmish"
 
@@ -41,7 +46,7 @@ def test_a_destroyed_brigade_has_no_card(client, demo):
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
     set_state(demo, archer, destroyed=True)
-    assert f'id="move-unit{archer.pk}"' not in text(client.get(f"/games/{game.pk}/"))
+    assert not has_row(text(client.get(f"/games/{game.pk}/")), archer)
 
 
 # --- 1. the maneuver roll -----------------------------------------------------------------------------------
@@ -53,7 +58,12 @@ def test_a_typed_roll_over_htmx_derives_the_modifiers_and_says_the_actions_plain
     version = game.version
     response = roll_post(client, game, brock, die="3")
     body = text(response)
-    assert response.status_code == 200 and body.lstrip().startswith('<div id="live"') and "<html" not in body
+    # the answer of a row: the row itself, with the result, and out of band the result card and the step bar
+    assert response.status_code == 200 and body.lstrip().startswith('<li class="work-row') and "<html" not in body
+    assert (
+        '<div id="result-slot" hx-swap-oob="true">' in body
+        and 'id="step-bar" aria-label="Moving on" hx-swap-oob' in body
+    )
     event = Event.objects.get(game=game, kind="ManeuverRolled")
     assert event.changes == [] and fresh(game).version == version + 1
     rolled = payload(event)
@@ -107,7 +117,7 @@ def test_a_hors_de_combat_division_leader_adds_no_class_modifier(client, demo):
     game = at_move(demo)
     set_state(game, leader(game, "Henry Heth"), hors_de_combat=True)
     game = fresh(game)
-    assert "hors de combat: his class adds nothing" in text(client.get(f"/games/{game.pk}/"))
+    assert "hors de combat: his class adds nothing" in card_of(opened_page(client, game, archer), archer)
     roll_post(client, game, archer, die="6")
     event = Event.objects.get(game=game, kind="ManeuverRolled")
     rolled = payload(event)
@@ -138,7 +148,7 @@ def test_a_second_roll_for_the_same_brigade_is_refused_until_the_first_is_undone
     assert Event.objects.filter(game=game, kind="ManeuverRolled").count() == 1
     client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
     assert Event.objects.get(game=game, kind="EventUndone").undoes.kind == "ManeuverRolled"
-    assert "Maneuver roll for Archer" in text(client.get(f"/games/{game.pk}/"))
+    assert "Maneuver roll for Archer" in card_of(opened_page(client, game, archer), archer)
     roll_post(client, fresh(game), archer, die="10")
     assert Event.objects.filter(game=game, kind="ManeuverRolled", undone_by__isnull=True).count() == 1
     assert state_matches_events(game)

@@ -6,7 +6,7 @@ from republic.games.models import Event, Game
 from republic.games.steps.walk import advance
 from republic.rules.dice import RollSource
 from republic.rules.results import Modifier
-from tests.games.conftest import HTMX, brigade, payload, set_state, state_matches_events
+from tests.games.conftest import HTMX, brigade, has_row, opened_row, payload, set_state, state_matches_events
 
 
 def at_rally(game: Game) -> Game:
@@ -33,7 +33,8 @@ def test_the_rally_step_lists_every_attacking_unit_with_m_hits_and_blocks_next_s
     set_state(demo, davis, m_hits=2)
     game = at_rally(demo)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Rally Davis&#x27;s Brigade" in page
+    assert has_row(page, davis) and "Rally Davis&#x27;s Brigade" not in page  # its form opens on tap
+    assert 'aria-label="Rally Davis&#x27;s Brigade"' in opened_row(client, game, davis)
     assert "rally Davis&#x27;s Brigade (Rattled)" in page  # still to do
     response = client.post(f"/games/{game.pk}/next/", {"version": game.version}, HTTP_HX_REQUEST="true")
     assert "Not yet: rally Davis" in response.content.decode()
@@ -135,5 +136,4 @@ def test_undo_takes_back_the_rally_and_is_recorded(client, demo):
     undo = Event.objects.get(game=game, kind="EventUndone")
     assert undo.undoes.kind == "RallyResolved"
     assert state_matches_events(game)
-    page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Rally Davis&#x27;s Brigade" in page  # to do again
+    assert has_row(client.get(f"/games/{game.pk}/").content.decode(), davis)  # to do again

@@ -23,6 +23,7 @@ from tests.games.conftest import (
     last,
     page,
     payload,
+    row_of,
     set_state,
     state_matches_events,
     summary,
@@ -102,7 +103,7 @@ def test_a_successful_block_leaves_one_davis_marker_to_fire(client, screens):
     assert rolled.blocked == (f"{davis.key}#1",)
     assert rolled.result.attempts[0].needed == 5 and event.provisional
     assert rolled.rolls() == (LabelledRoll("Iron Brigade (Meredith), marker 1", Roll((5,), RollSource.TYPED)),)
-    assert "<strong>Davis&#x27;s Brigade</strong>: 1 marker to fire" in page(client, game)
+    assert ">1 marker to fire · " in row_of(page(client, game), brigade(game, "Davis's Brigade"))
 
 
 def test_a_failed_block_and_the_printed_chart_override(client, screens):
@@ -123,7 +124,7 @@ def test_declaring_no_block_goes_straight_to_the_attacks(client, screens):
     game = screens
     declare(client, game, {})
     assert summary(last(game, "SkirmishBlocksDeclared")).endswith("no blocks")
-    assert "<strong>Davis&#x27;s Brigade</strong>: 2 markers to fire" in page(client, game)
+    assert ">2 markers to fire · " in row_of(page(client, game), brigade(game, "Davis's Brigade"))
 
 
 @pytest.mark.parametrize(
@@ -150,7 +151,7 @@ def test_block_roll_for_me_rolls_every_die(client, screens):
 def test_a_declaration_naming_a_marker_that_is_not_there_is_refused(client, screens):
     game, iron = screens, brigade(screens, "Iron Brigade (Meredith)")
     response = declare(client, game, {iron: "unit:999#1"})
-    assert "Select a valid choice" in response.content.decode()
+    assert "No attacking marker here is called “unit:999#1”" in response.content.decode()
     assert not Event.objects.filter(game=game, kind="SkirmishBlocksDeclared").exists()
 
 
@@ -182,7 +183,7 @@ def test_a_green_marker_that_rolls_low_flees_and_undo_brings_it_back(client, dem
     undo_last(fresh(game), None, "test")
     brock.refresh_from_db()
     assert brock.skirmishers_deployed == 1
-    assert "<strong>Brockenbrough&#x27;s Brigade</strong>: 1 marker to fire" in page(client, game)
+    assert ">1 marker to fire · " in row_of(page(client, game), brigade(game, "Brockenbrough's Brigade"))
     assert state_matches_events(game)
 
 
@@ -217,7 +218,7 @@ FRIENDLY = "friendly:Archer's Brigade"  # a brigade of the attacker's own side: 
         ("range", "", "This field is required."),
         ("range", "-1", "Ensure this value is greater than or equal to 0"),
         ("range", "6", "skirmish fire reaches 5&quot; at the medium scale"),
-        ("target", FRIENDLY, "Select a valid choice"),  # Archer's: a friendly brigade
+        ("target", FRIENDLY, "No unit here is called"),  # Archer's: a friendly brigade
     ],
 )
 def test_bad_skirmish_attacks_change_nothing(client, screens, field, value, message):

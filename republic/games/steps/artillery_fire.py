@@ -10,13 +10,12 @@ from django import forms
 from django.urls import reverse
 
 from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, read_all
-from republic.games.forms import DiceForm, VersionForm, die_field, inches_field, offer
+from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer, offer_names
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
-from republic.games.steps.base import Bound, Step
+from republic.games.steps.base import Bound, Row, Step, unit_row
 from republic.games.steps.fire_hits import waiting, waiting_rows
-from republic.games.text.events import done
-from republic.games.text.terms import signed, unit_label
+from republic.games.text.terms import signed, unit_options
 from republic.rules.artillery import (
     ArtilleryFireInput,
     SavedFireInput,
@@ -43,6 +42,7 @@ from republic.rules.sequence import StepKey
 from republic.rules.troops import Cover
 
 COVER_CHOICES = [(c.value, c.value) for c in Cover]
+TARGET_FIELDS = ("target", "tandem", "adjacent")
 
 
 @dataclass
@@ -96,7 +96,7 @@ class ArtilleryFireForm(DiceForm):
         help_text="Batteries firing at the same target at the same range (4.2). The group fires as this "
         "battery's type and range: the others downgrade to join.",
     )
-    target = forms.ChoiceField(label="Main target")
+    target = NameChoiceField(label="Main target")
     range = inches_field("Range to the main target (inches)")
     deep_target = forms.BooleanField(
         label='Deep target: three or more combat bases within 4" depth, in the open', required=False
@@ -114,10 +114,8 @@ class ArtilleryFireForm(DiceForm):
         label="At open order", required=False, help_text="Set for you when the target brigade is in open order."
     )
     passing_fire = forms.BooleanField(label="Passing fire", required=False)
-    tandem = forms.ChoiceField(
-        label="Tandem target (within 3\" of the main target's front, in the open)", required=False
-    )
-    adjacent = forms.ChoiceField(label="Adjacent target (next to the main target, same range bracket)", required=False)
+    tandem = NameChoiceField(label="Tandem target (within 3\" of the main target's front, in the open)", required=False)
+    adjacent = NameChoiceField(label="Adjacent target (next to the main target, same range bracket)", required=False)
     die = die_field()
     printed = forms.CharField(
         label="Or: the result from your printed chart",
@@ -129,10 +127,9 @@ class ArtilleryFireForm(DiceForm):
     def __init__(self, *args: Any, partners: Sequence[Unit] = (), targets: Sequence[Unit] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         offer(self, "joined", [(b.key, f"{b.name} ({b.get_battery_type_display()})") for b in partners])
-        choices = [(u.key, unit_label(u)) for u in targets]
-        offer(self, "target", [("", "choose the target"), *choices])
-        offer(self, "tandem", [("", "none"), *choices])
-        offer(self, "adjacent", [("", "none"), *choices])
+        self.targets = unit_options(targets)
+        self.targets_list = self.add_prefix("targets")
+        offer_names(self, TARGET_FIELDS, self.targets, self.targets_list)
 
     def clean_printed(self) -> Hits | None:
         text = self.cleaned_data.get("printed", "").strip()
@@ -308,22 +305,47 @@ def from_state(chart: Chart, battery: Unit) -> str:
     )
 
 
-def panel(s: ArtilleryState, bound: Bound) -> dict[str, Any]:
-    rows = []
-    for battery in s.ready:
-        prefix, save_prefix = f"fire-{battery.key}", f"save-{battery.key}"
-        rows.append(
-            {
-                "battery": battery,
-                "from_state": from_state(s.game.chart, battery),
-                "form": bound.get(prefix) or fire_form(s, battery),
-                "save": bound.get(save_prefix) or save_form(s, battery),
-                "open": prefix in bound or save_prefix in bound,
-                "action": reverse("games:fire_artillery", args=[s.game.pk, battery.pk]),
-                "save_action": reverse("games:fire_save", args=[s.game.pk, battery.pk]),
-            }
+def rows(s: ArtilleryState) -> list[Row]:
+    return [
+        unit_row(
+            battery,
+            f"{battery.division.side.name} · {battery.get_battery_type_display()} battery"
+            + (" · saved fire" if battery.saved_fire else ""),
+            "Fire",
         )
-    return {"battery_rows": rows, "pending_hits": waiting_rows(s.waiting, s.units), "done": [done(e) for e in s.done]}
+        for battery in s.ready
+    ]
 
 
-STEP = Step("games/steps/fire_artillery.html", state, pending, panel, leave)
+def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
+    battery = next(b for b in s.ready if row.subject == f"unit-{b.pk}")
+    prefix, save_prefix = f"fire-{battery.key}", f"save-{battery.key}"
+    return {
+        "battery": battery,
+        "from_state": from_state(s.game.chart, battery),
+        "form": bound.get(prefix) or fire_form(s, battery),
+        "save": bound.get(save_prefix) or save_form(s, battery),
+        "action": reverse("games:fire_artillery", args=[s.game.pk, battery.pk]),
+        "save_action": reverse("games:fire_save", args=[s.game.pk, battery.pk]),
+    }
+
+
+def panel(s: ArtilleryState, bound: Bound) -> dict[str, Any]:
+    return {
+        "ready": len(s.ready),
+        "empty": "No battery is left that may fire.",
+        "pending_hits": waiting_rows(s.waiting, s.units),
+        "done": len(s.done),
+    }
+
+
+STEP = Step(
+    "games/steps/fire_artillery.html",
+    state,
+    pending,
+    panel,
+    leave,
+    rows=rows,
+    form="games/rows/fire_artillery.html",
+    opened=opened,
+)

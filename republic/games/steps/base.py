@@ -4,18 +4,51 @@ A step reads its state once per request (``state``); the work still to do before
 (``pending``) and the panel the page draws (``panel``) are both made from that one reading. ``leave`` applies
 a step's closing effects inside the StepAdvanced event and says what they were. Forms a failed POST bound are
 passed back in ``bound``, by prefix, so the panel draws them with their errors.
+
+A step whose work is one action per unit, leader or division lists that work as ``rows``: one short line
+each, whatever the battle's size, and only a row the player opens draws its form (``opened`` gives the
+form's context, ``form`` is its template). So a page grows with the step's work, not with its forms, and an
+action's answer redraws just the rows it touched.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
+
+from django.db import models
 
 from republic.games.ledger import Action
 from republic.games.models import Game, Unit
+from republic.rules.morale import Condition
 
 S = TypeVar("S")
 Bound = dict[str, Any]
 """Forms a failed POST bound, by prefix (and a worked-out movement allowance under "<prefix>-result")."""
+
+
+@dataclass
+class Row:
+    """One piece of a step's work, on one unit, leader or division."""
+
+    subject: str  # 'unit-12', 'leader-3', 'command-7': the row's element is 'row-<subject>'
+    title: str
+    facts: str = ""
+    verb: str = ""  # what opening the row does, in a word: 'Rally', 'Fire'
+    condition: Condition | None = None
+    opened: dict[str, Any] | None = field(default=None)  # the form's context, once the row is open
+
+    @property
+    def condition_words(self) -> str:
+        return self.condition.value.capitalize() if self.condition else ""
+
+
+def subject(row: models.Model) -> str:
+    """'unit-12': a row's name in the page and in its address, from the model it is about."""
+    return f"{row._meta.model_name}-{row.pk}"
+
+
+def unit_row(unit: Unit, facts: str = "", verb: str = "", title: str = "") -> Row:
+    return Row(subject(unit), title or unit.name, facts, verb, unit.condition)
 
 
 @dataclass(frozen=True)
@@ -25,6 +58,9 @@ class Step(Generic[S]):
     pending: Callable[[S], list[str]]
     panel: Callable[[S, Bound], dict[str, Any]]
     leave: Callable[[Action, S], dict[str, Any]] | None = None
+    rows: Callable[[S], list[Row]] | None = None
+    form: str = ""  # the template of an open row
+    opened: Callable[[S, Row, Bound], dict[str, Any]] | None = None
 
 
 def _nothing_pending(state: Game) -> list[str]:

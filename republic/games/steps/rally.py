@@ -11,8 +11,7 @@ from republic.games.events import RallyResolved, read_all
 from republic.games.forms import DiceForm, die_field, inches_field, offer
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
-from republic.games.steps.base import Bound, Step
-from republic.games.text.events import done
+from republic.games.steps.base import Bound, Row, Step, unit_row
 from republic.games.text.terms import condition
 from republic.rules.leaders import CommandRelation
 from republic.rules.morale import Condition
@@ -126,17 +125,24 @@ def _refuse(message: str) -> Any:
     raise ActionRefused(message)
 
 
-def panel(s: RallyState, bound: Bound) -> dict[str, Any]:
-    rows = [
-        {
-            "unit": unit,
-            "prefix": prefix(unit),
-            "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),
-            "action": reverse("games:rally", args=[s.game.pk, unit.pk]),
-        }
+def rows(s: RallyState) -> list[Row]:
+    return [
+        unit_row(unit, f"{unit.get_grade_display()}, {unit.m_hits} M · {unit.division.name}", "Rally")
         for unit in s.to_rally
     ]
-    return {"rally_rows": rows, "rallied": [done(e) for e in s.rallied]}
 
 
-STEP = Step("games/steps/rally.html", state, pending, panel)
+def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
+    unit = next(u for u in s.to_rally if row.subject == f"unit-{u.pk}")
+    return {
+        "unit": unit,
+        "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),
+        "action": reverse("games:rally", args=[s.game.pk, unit.pk]),
+    }
+
+
+def panel(s: RallyState, bound: Bound) -> dict[str, Any]:
+    return {"empty": "Every attacking unit with morale hits has rolled its rally.", "rallied": len(s.rallied)}
+
+
+STEP = Step("games/steps/rally.html", state, pending, panel, rows=rows, form="games/rows/rally.html", opened=opened)

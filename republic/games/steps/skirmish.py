@@ -16,13 +16,12 @@ from republic.games.events import (
     SkirmishBlocksRolled,
     payload_of,
 )
-from republic.games.forms import DiceForm, VersionForm, die_field, inches_field, offer
+from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer_names
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Side, Unit
-from republic.games.steps.base import Bound, Step
+from republic.games.steps.base import Bound, Row, Step, unit_row
 from republic.games.steps.fire_hits import waiting, waiting_rows
-from republic.games.text.events import done
-from republic.games.text.terms import inches, unit_label
+from republic.games.text.terms import inches, unit_options
 from republic.rules.fire_results import FireHits
 from republic.rules.sequence import StepKey
 from republic.rules.skirmish import (
@@ -149,17 +148,22 @@ def pending(s: SkirmishState) -> list[str]:
 
 
 class DeclareBlocksForm(VersionForm):
+    """A field per defending marker naming the attacking marker it tries to block (empty: no block), chosen
+    by name from one list of the attacking markers."""
+
     def __init__(
         self, *args: Any, blockers: Sequence[Marker] = (), targets: Sequence[Marker] = (), **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "no block")] + [(t.id, t.label) for t in targets]
         for marker in blockers:
-            self.fields[marker.field] = forms.ChoiceField(
+            self.fields[marker.field] = NameChoiceField(
                 label=f"{marker.label} ({marker.brigade.to_rules().skirmisher_type.value}) tries to block",
                 required=False,
-                choices=choices,
+                what="attacking marker",
             )
+        self.targets = [(t.id, t.label, "") for t in targets]
+        self.targets_list = self.add_prefix("targets")
+        offer_names(self, [m.field for m in blockers], self.targets, self.targets_list)
 
 
 def declare_form(s: SkirmishState, data: Any = None) -> DeclareBlocksForm:
@@ -234,14 +238,16 @@ def roll_blocks(game: Game, form: BlockRollsForm, actor: str) -> Event:
 
 
 class SkirmishAttackForm(DiceForm):
-    target = forms.ChoiceField(label="Target unit (enemy combat bases in line of sight)")
+    target = NameChoiceField(label="Target unit (enemy combat bases in line of sight)")
     range = inches_field("Range to the target (inches)")
     die = die_field()
     printed = forms.ChoiceField(label="Or: result from your printed chart", required=False, choices=PRINTED_ATTACK)
 
     def __init__(self, *args: Any, targets: Sequence[Unit] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer(self, "target", [("", "choose the target"), *((u.key, unit_label(u)) for u in targets)])
+        self.targets = unit_options(targets)
+        self.targets_list = self.add_prefix("targets")
+        offer_names(self, ["target"], self.targets, self.targets_list)
 
 
 def attack_form(s: SkirmishState, brigade: Unit, data: Any = None) -> SkirmishAttackForm:
@@ -273,17 +279,39 @@ def skirmish_attack(game: Game, brigade: Unit, form: SkirmishAttackForm, actor: 
         return action.record(SkirmishAttacked(firing.key, firing.name, target.key, target.name, inputs, result, hits))
 
 
+def rows(s: SkirmishState) -> list[Row]:
+    return [
+        unit_row(
+            brigade,
+            f"{left} marker{'s' if left > 1 else ''} to fire · {brigade.to_rules().skirmisher_type.value} skirmishers",
+            "Fire",
+        )
+        for brigade, left in s.attacks_left()
+    ]
+
+
+def opened(s: SkirmishState, row: Row, bound: Bound) -> dict[str, Any]:
+    brigade = next(b for b, _ in s.attacks_left() if row.subject == f"unit-{b.pk}")
+    return {
+        "brigade": brigade,
+        "form": bound.get(f"skirmish-{brigade.key}") or attack_form(s, brigade),
+        "action": reverse("games:fire_skirmish_attack", args=[s.game.pk, brigade.pk]),
+    }
+
+
 def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
     game = s.game
     context: dict[str, Any] = {
         "stage": s.stage,
         "reach": inches(engagement_reach(game.chart, game.scale)),
-        "attackers": s.attackers,
-        "defenders": s.defenders,
+        "attackers": len(s.attackers),
         "pending_hits": waiting_rows(waiting(game), s.units),
-        "done": [done(e) for e in s.done],
+        "done": len(s.done),
         "declare_url": reverse("games:fire_skirmish_declare", args=[game.pk]),
         "rolls_url": reverse("games:fire_skirmish_blocks", args=[game.pk]),
+        "empty": "Every unblocked attacking skirmish marker has fired."
+        if s.attackers
+        else f"{side_name(game.attacker)} have no skirmish markers out: no skirmish fire this turn.",
     }
     if s.stage == "declare":
         context["declare_form"] = bound.get("skirmish-declare") or declare_form(s)
@@ -294,22 +322,15 @@ def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
         context["roll_rows"] = [
             {"die": roll[f"die_{i}"], "printed": roll[f"printed_{i}"]} for i in range(len(s.declared.blocks))
         ]
-    else:
-        rows = []
-        for brigade, left in s.attacks_left():
-            prefix = f"skirmish-{brigade.key}"
-            rows.append(
-                {
-                    "brigade": brigade,
-                    "left": left,
-                    "form": bound.get(prefix) or attack_form(s, brigade),
-                    "open": prefix in bound,
-                    "grade": brigade.to_rules().skirmisher_type,
-                    "action": reverse("games:fire_skirmish_attack", args=[game.pk, brigade.pk]),
-                }
-            )
-        context["attack_rows"] = rows
     return context
 
 
-STEP = Step("games/steps/fire_skirmish.html", state, pending, panel)
+STEP = Step(
+    "games/steps/fire_skirmish.html",
+    state,
+    pending,
+    panel,
+    rows=rows,
+    form="games/rows/fire_skirmish.html",
+    opened=opened,
+)

@@ -124,6 +124,23 @@ def allowance(result: MovementResult, scale: str) -> dict[str, Any]:
     }
 
 
+def unit_options(units: Iterable[Any]) -> list[tuple[str, str, str]]:
+    """Units as a list to choose from by name: (key, the name as typed, what it is now). A name two units
+    share is told apart by its division."""
+    units = list(units)
+    seen: dict[str, int] = {}
+    for unit in units:
+        seen[unit.name] = seen.get(unit.name, 0) + 1
+    return [
+        (
+            u.key,
+            u.name if seen[u.name] == 1 else f"{u.name} ({u.division.name})",
+            unit_label(u).removeprefix(u.name).strip(" ()"),
+        )
+        for u in units
+    ]
+
+
 def unit_label(unit: Any) -> str:
     """A unit as a choice of target: 'Davis's Brigade (Formed, 6 bases)'."""
     if unit.battery:

@@ -1,5 +1,8 @@
-"""How an action answers: htmx requests get the game's live fragment, plain requests a redirect to the game
-page (post/redirect/get); an invalid form is drawn again with its errors and status 200 so htmx swaps it."""
+"""How an action answers: plain requests get a redirect to the game page (post/redirect/get); htmx requests
+get what changed. An action sent from one of a step's rows (its htmx target is that row) is answered with the
+rows it touched, the result and the step bar, a few kilobytes whatever the battle's size; any other htmx
+action with the game's live fragment. An invalid form is drawn again with its errors and status 200 so htmx
+swaps it in place."""
 
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -8,13 +11,17 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, StaleGame
 from republic.games.models import Command, Event, Game, Leader, Unit
-from republic.games.views.page import page_context
+from republic.games.steps import step_of
+from republic.games.steps.base import subject
+from republic.games.text.events import result_card
+from republic.games.views.order_of_battle import division_context
+from republic.games.views.page import page_context, step_bar, work
 from republic.rules.errors import RulesInputError
 
 
@@ -27,6 +34,8 @@ class HtmxHttpRequest(HttpRequest):
 ACTOR_SESSION_KEY = "republic_actor"
 LAST_EVENT_KEY = "republic_last_event"
 INCOMPLETE = "The form was incomplete: nothing was changed."
+ROW = "row-"
+DIVISION = "division-"
 F = TypeVar("F", bound=forms.Form)
 
 
@@ -54,6 +63,23 @@ def command_of(game: Game, command_id: int) -> Command:
     return get_object_or_404(Command, pk=command_id, game=game)
 
 
+def row_target(request: HtmxHttpRequest) -> str | None:
+    """The subject of the step row an htmx request was sent from ('unit-12'), if it was sent from one."""
+    target = request.htmx.target if request.htmx else None
+    return target[len(ROW) :] if target and target.startswith(ROW) else None
+
+
+def division_answer(request: HtmxHttpRequest, game: Game, error: str = "") -> HttpResponse | None:
+    """An action sent from a division's page (a correction, orders) is answered with that division as it
+    stands now; None for any other request."""
+    target = request.htmx.target if request.htmx else None
+    if not target or not target.startswith(DIVISION) or not target[len(DIVISION) :].isdigit():
+        return None
+    fresh = game_or_404(game.pk)
+    division = command_of(fresh, int(target[len(DIVISION) :]))
+    return render(request, "games/division.html#division", {**division_context(fresh, division), "error": error})
+
+
 def _last_event(request: HtmxHttpRequest, game: Game) -> Event | None:
     last = request.session.get(LAST_EVENT_KEY)
     return Event.objects.filter(pk=last, game=game).select_related("undoes").first() if last else None
@@ -65,15 +91,58 @@ def context(
     event: Event | None = None,
     forms: dict[str, Any] | None = None,
     error: str = "",
+    opened: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    return page_context(game, actor_of(request), event or _last_event(request, game), forms, error)
+    return page_context(game, actor_of(request), event or _last_event(request, game), forms, error, opened)
 
 
-def done(request: HtmxHttpRequest, game: Game, event: Event) -> HttpResponse:
+def row_subjects(game: Game) -> set[str]:
+    """The subjects of the step's rows as the game stands: what a page drawn now shows."""
+    handler = step_of(game)
+    if not game.in_progress or handler.rows is None:
+        return set()
+    return {r.subject for r in handler.rows(handler.state(game))}
+
+
+def done(request: HtmxHttpRequest, game: Game, event: Event, before: set[str] | None = None) -> HttpResponse:
     request.session[LAST_EVENT_KEY] = event.pk
+    division = division_answer(request, game)
+    if division:
+        return division
+    row = row_target(request)
+    if row and before is not None:
+        return touched(request, game, event, row, before)
     if request.htmx:
         return live(request, game, event)
     return redirect("games:game", game_id=game.pk)
+
+
+def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str, before: set[str]) -> HttpResponse:
+    """The answer to an action sent from a step's row: that row with the result in it (still open when it has
+    work left), every other row whose unit, leader or division the event changed as it stands now (a row
+    whose work is done is taken away: ``before`` are the rows the page had), the result card and the step
+    bar."""
+    fresh = game_or_404(game.pk)
+    handler = step_of(fresh)
+    if not fresh.in_progress or handler.rows is None:
+        return retarget(reswap(live(request, fresh, event), "outerHTML"), "#live")
+    state = handler.state(fresh)
+    rows = {r.subject: r for r in work(fresh, state, {}, [row])}
+    changed = dict.fromkeys([row, *(f"{c['model']}-{c['id']}" for c in event.changes)])
+    return render(
+        request,
+        "games/parts/answer.html",
+        {
+            "game": fresh,
+            "main": rows.get(row),
+            "subject": row,
+            "others": [(name, rows.get(name)) for name in changed if name != row and (name in rows or name in before)],
+            "row_form": handler.form,
+            "result": result_card(event),
+            "bar": step_bar(fresh, handler.pending(state)),
+            "in_progress": True,
+        },
+    )
 
 
 def live(
@@ -82,19 +151,48 @@ def live(
     event: Event | None = None,
     forms: dict[str, Any] | None = None,
     error: str = "",
+    opened: tuple[str, ...] = (),
 ) -> HttpResponse:
-    """The game page's live part (position, step panel, last result, unit cards) as one fragment."""
+    """The game page's live part (position, last result, step panel, step bar) as one fragment."""
     fresh = game_or_404(game.pk)
-    return render(request, "games/game.html#live", context(request, fresh, event, forms, error))
+    return render(request, "games/game.html#live", context(request, fresh, event, forms, error, opened))
 
 
-def invalid(request: HtmxHttpRequest, game: Game, bound: dict[str, Any], error: str = "") -> HttpResponse:
+def invalid(
+    request: HtmxHttpRequest, game: Game, bound: dict[str, Any], error: str = "", row: str | None = None
+) -> HttpResponse:
+    fresh = game_or_404(game.pk)
+    sent_from = row_target(request)
+    if sent_from:
+        return open_row(request, fresh, sent_from, bound)
+    opened = (row,) if row else ()
     if request.htmx:
-        return live(request, game, forms=bound, error=error)
-    return render(request, "games/game.html", context(request, game_or_404(game.pk), forms=bound, error=error))
+        return live(request, fresh, forms=bound, error=error, opened=opened)
+    return render(request, "games/game.html", context(request, fresh, forms=bound, error=error, opened=opened))
+
+
+def open_row(
+    request: HtmxHttpRequest, game: Game, row: str, bound: dict[str, Any] | None = None, closed: bool = False
+) -> HttpResponse:
+    """One of the step's rows with its form drawn (bound to a failed POST's data when there was one), or
+    closed again; a row the step no longer has answers with the whole live part, saying so."""
+    handler = step_of(game)
+    found = None
+    if game.in_progress and handler.rows is not None:
+        rows = work(game, handler.state(game), bound or {}, () if closed else (row,))
+        found = next((r for r in rows if r.subject == row), None)
+    if found is None:
+        return stale(request, game, "That has been done already or is not part of this step: here is the step now.")
+    return render(request, "games/parts/row.html", {"game": game, "row": found, "row_form": handler.form})
 
 
 def stale(request: HtmxHttpRequest, game: Game, message: str) -> HttpResponse:
+    division = division_answer(request, game, message)
+    if division:
+        return division
+    if request.htmx and row_target(request):
+        # sent from one row, but the answer is the whole live part: put it where the live part is
+        return retarget(reswap(live(request, game, error=message), "outerHTML"), "#live")
     if request.htmx:
         return live(request, game, error=message)
     messages.error(request, message)
@@ -106,7 +204,12 @@ def client_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 
 
 def form_action(
-    request: HtmxHttpRequest, game: Game, form: forms.Form, prefix: str | None, act: Callable[[], Event]
+    request: HtmxHttpRequest,
+    game: Game,
+    form: forms.Form,
+    prefix: str | None,
+    act: Callable[[], Event],
+    row: str | None = None,
 ) -> HttpResponse:
     """Run ``act`` for a valid form and answer as every action does: a form without its version, a stale
     version or a refusal shows the fresh state with the message; an engine error lands at the field it
@@ -115,6 +218,8 @@ def form_action(
     if "version" in form.errors:
         return stale(request, game, INCOMPLETE)
     if valid:
+        # an answer of rows takes away the rows the action ended: it needs the rows the page had
+        before = row_subjects(game) if row_target(request) else None
         try:
             event = act()
         except StaleGame as exc:
@@ -124,7 +229,7 @@ def form_action(
         except RulesInputError as exc:
             form.add_error(error_field(form, exc.field), exc.problem)
         else:
-            return done(request, game, event)
+            return done(request, game, event, before)
     if prefix is None:
         # a form drawn without a place for field errors: say them as the page's message
         problems = [
@@ -134,7 +239,7 @@ def form_action(
             for name, errors in form.errors.items()
         ]
         return stale(request, game, "Nothing was changed. " + "; ".join(problems))
-    return invalid(request, game, {prefix: form})
+    return invalid(request, game, {prefix: form}, row=row)
 
 
 def error_field(form: forms.Form, name: str) -> str | None:
@@ -154,7 +259,9 @@ def unit_action(
     game = game_or_404(game_id)
     unit = unit_of(game, unit_id)
     form = form_for(game, unit, request.POST)
-    return form_action(request, game, form, form.prefix, lambda: run(game, unit, form, actor_of(request)))
+    return form_action(
+        request, game, form, form.prefix, lambda: run(game, unit, form, actor_of(request)), subject(unit)
+    )
 
 
 def versioned_action(request: HtmxHttpRequest, game: Game, run: Callable[[int, str], Event]) -> HttpResponse:

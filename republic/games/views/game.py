@@ -28,8 +28,16 @@ def game_list(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The game page; ``?open=unit-12`` draws that row of the step open, for a phone without scripts."""
     game = answers.game_or_404(game_id)
-    return render(request, "games/game.html", answers.context(request, game))
+    opened = tuple(request.GET.getlist("open"))
+    return render(request, "games/game.html", answers.context(request, game, opened=opened))
+
+
+def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
+    """One row of the step's work, its form open (or closed again with ``?close=1``)."""
+    game = answers.game_or_404(game_id)
+    return answers.open_row(request, game, row, closed=bool(request.GET.get("close")))
 
 
 def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:

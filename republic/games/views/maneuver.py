@@ -5,6 +5,7 @@ from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.ledger import ActionRefused
+from republic.games.steps.base import subject
 from republic.games.steps.move import batteries, brigades
 from republic.games.views import answers
 from republic.games.views.answers import HtmxHttpRequest
@@ -31,7 +32,7 @@ def movement(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRespon
             return answers.stale(request, game, str(exc))
         except RulesInputError as exc:
             form.add_error(answers.error_field(form, exc.field), exc.problem)
-    return answers.invalid(request, game, shown)
+    return answers.invalid(request, game, shown, row=subject(unit))
 
 
 @require_POST
@@ -42,7 +43,12 @@ def charge(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse
     if not form.is_valid():
         return answers.stale(request, game, answers.INCOMPLETE)
     return answers.form_action(
-        request, game, form, None, lambda: brigades.mark_charge_bonus(game, unit, form, answers.actor_of(request))
+        request,
+        game,
+        form,
+        None,
+        lambda: brigades.mark_charge_bonus(game, unit, form, answers.actor_of(request)),
+        subject(unit),
     )
 
 

@@ -1,83 +1,59 @@
-"""The game page: where the game stands, what to do now, the step's panel, the last result, every unit."""
+"""The game page: where the game stands, the last result, the step's work and the way on.
 
+The order of battle and the turn log have pages of their own: the game page grows with the step's work,
+never with the battle."""
+
+from collections.abc import Iterable
 from typing import Any
 
-from republic.games.models import Command, Event, Game, Unit
+from republic.games.models import Event, Game
 from republic.games.steps import step_of
+from republic.games.steps.base import Bound, Row
 from republic.games.steps.walk import not_in_play
-from republic.games.text.events import describe, result_card
-from republic.games.text.terms import condition
+from republic.games.text.events import result_card
 from republic.rules.sequence import STEPS, Phase, step_for
-from republic.rules.units import BATTERY_CORRECTIONS, BRIGADE_CORRECTIONS, Correction
 
-CORRECTION_LABELS = {
-    Correction.M_PLUS: "+ M hit",
-    Correction.M_MINUS: "− M hit",
-    Correction.BASE_MINUS: "− base",
-    Correction.BASE_PLUS: "+ base",
-    Correction.DAMAGE_PLUS: "+ damage",
-    Correction.DAMAGE_MINUS: "− damage",
-    Correction.PACKED: "packed",
-    Correction.UNPACKED: "normal frontage",
-}
+PENDING_SHOWN = 4  # the step bar names the first few things left; the rows below show them all
 
 
-def unit_card(unit: Unit) -> dict[str, Any]:
-    corrections: tuple[Correction, ...]
-    if unit.battery:
-        corrections = (*BATTERY_CORRECTIONS, Correction.UNPACKED if unit.packed else Correction.PACKED)
-        kind = unit.get_battery_type_display() + (" horse battery" if unit.horse else " battery")
-    else:
-        corrections, kind = BRIGADE_CORRECTIONS, unit.get_kind_display()
-    return {
-        "unit": unit,
-        "corrections": [(c.value, CORRECTION_LABELS[c]) for c in corrections],
-        "battery": unit.battery,
-        "condition": condition(unit.m_hits),
-        "condition_class": unit.condition.value,
-        "out": unit.out_of_play,
-        "kind": kind,
-    }
+def work(game: Game, state: Any, bound: Bound, opened: Iterable[str] = ()) -> list[Row]:
+    """The step's rows, those named in ``opened`` drawn with their forms."""
+    handler = step_of(game)
+    if handler.rows is None or handler.opened is None:
+        return []
+    rows = handler.rows(state)
+    wanted = set(opened)
+    for row in rows:
+        if row.subject in wanted:
+            row.opened = handler.opened(state, row, bound)
+    return rows
 
 
-def order_of_battle(game: Game) -> list[dict[str, Any]]:
-    divisions = (
-        Command.objects.filter(game=game, level=Command.Level.DIVISION)
-        .select_related("side", "parent")
-        .prefetch_related("leaders")
-    )
-    units: dict[int, list[Unit]] = {}
-    for unit in Unit.objects.filter(game=game).order_by("order"):
-        units.setdefault(unit.division_id, []).append(unit)
-    sides: dict[int, dict[str, Any]] = {}
-    for division in divisions:
-        side = sides.setdefault(division.side_id, {"side": division.side, "divisions": []})
-        members = units.get(division.pk, [])
-        side["divisions"].append(
-            {
-                "division": division,
-                "leader": division.leader,
-                "p4_event": any(u.p4_event for u in members),
-                "cards": [unit_card(u) for u in sorted(members, key=lambda u: (u.battery, u.order))],
-            }
-        )
-    return list(sides.values())
+def step_bar(game: Game, todo: list[str]) -> dict[str, Any]:
+    return {"pending": todo[:PENDING_SHOWN], "more": max(0, len(todo) - PENDING_SHOWN), "count": len(todo)}
 
 
 def page_context(
-    game: Game, actor: str, event: Event | None = None, forms: dict[str, Any] | None = None, error: str = ""
+    game: Game,
+    actor: str,
+    event: Event | None = None,
+    forms: Bound | None = None,
+    error: str = "",
+    opened: Iterable[str] = (),
 ) -> dict[str, Any]:
     forms = forms or {}
     step = step_for(game.step_key)
     in_progress = game.in_progress
+    rows: list[Row] = []
+    row_form = ""
     if in_progress:
         handler = step_of(game)
         state = handler.state(game)
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
+        rows, row_form = work(game, state, forms, opened), handler.form
     else:
         todo = not_in_play(game)
         template, panel = "games/steps/first_attacker.html", {"sides": list(game.sides.all())}
-    log = list(game.events.select_related("undoes").order_by("-seq")[:8])
     return {
         "game": game,
         "step": step,
@@ -87,13 +63,12 @@ def page_context(
         "attacker": game.attacker,
         "defender": game.defender,
         "in_progress": in_progress,
-        "pending": todo,
+        "bar": step_bar(game, todo),
         "step_template": template,
         "panel": panel,
+        "rows": rows,
+        "row_form": row_form,
         "result": result_card(event),
-        "order_of_battle": order_of_battle(game),
-        "orders_choices": Command.Orders.choices,
-        "log": [{"event": e, "summary": describe(e)} for e in log],
         "actor": actor,
         "error": error,
         "forms": forms,

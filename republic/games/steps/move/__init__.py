@@ -6,7 +6,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from republic.games.steps.base import Bound, Step
+from republic.games.steps.base import Bound, Row, Step, unit_row
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import MoveState, state
 from republic.games.text.terms import actions_sentence, allowance, commander, condition
@@ -91,9 +91,28 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
     }
 
 
+def rows(s: MoveState) -> list[Row]:
+    found = []
+    for unit in s.units:
+        if unit.battery:
+            used = len(unit.functions_used)
+            facts = f"{unit.get_battery_type_display()} battery · {'limbered' if unit.limbered else 'unlimbered'}"
+            facts += f" · {used} function{'s' if used != 1 else ''} used"
+        else:
+            rolled = s.rolls.get(unit.key)
+            facts = f"{unit.get_formation_display()} · bases {unit.bases}/{unit.bases_start}"
+            facts += f" · may {actions_sentence(rolled.result.actions)}" if rolled else " · no roll yet"
+        found.append(unit_row(unit, facts, "Move"))
+    return found
+
+
+def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
+    unit = next(u for u in s.units if row.subject == f"unit-{u.pk}")
+    return _battery_card(s, unit, bound) if unit.battery else _brigade_card(s, unit, bound)
+
+
 def panel(s: MoveState, bound: Bound) -> dict[str, Any]:
-    cards = [_battery_card(s, u, bound) if u.battery else _brigade_card(s, u, bound) for u in s.units]
-    return {"move_cards": cards, "scale": s.game.get_ground_scale_display()}
+    return {"scale": s.game.get_ground_scale_display(), "empty": "The attacker has no unit in play."}
 
 
-STEP = Step("games/steps/move.html", state, pending, panel)
+STEP = Step("games/steps/move.html", state, pending, panel, rows=rows, form="games/rows/move.html", opened=opened)
