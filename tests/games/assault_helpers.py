@@ -14,12 +14,12 @@ def units(game: Game, *names: str) -> list[Unit]:
 def declare_data(game, attackers, defenders, primary=None, version=None) -> dict:
     game.refresh_from_db()
     data = {"declare-version": game.version if version is None else version}
-    for unit, contact in attackers:
-        data[f"declare-a-{slot(unit)}"] = contact
-    for unit, contact in defenders:
-        data[f"declare-d-{slot(unit)}"] = contact
+    for side, chosen in (("a", attackers), ("d", defenders)):
+        for number, (unit, contact) in enumerate(chosen, start=1):
+            data[f"declare-{side}{number}"] = unit.name
+            data[f"declare-{side}{number}_contact"] = contact
     if primary is not None:
-        data["declare-primary"] = slot(primary)
+        data["declare-primary"] = primary.name
     return data
 
 

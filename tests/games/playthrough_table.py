@@ -7,7 +7,7 @@ import re
 
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.rules.sequence import StepKey
-from tests.games.conftest import HTMX, payload, slot, summary
+from tests.games.conftest import HTMX, payload, summary
 
 # --- the table: one helper per form of the game page ------------------------------------------------------
 
@@ -176,10 +176,10 @@ class Table:
 
     def declare_assault(self, attackers: dict, defenders: dict, htmx: bool = False) -> int:
         """Units with their contact ('all_out' or 'general'); the assault is known by its event's seq."""
-        fields = {
-            **{f"a-{slot(u)}": c for u, c in attackers.items()},
-            **{f"d-{slot(u)}": c for u, c in defenders.items()},
-        }
+        fields = {}
+        for side, chosen in (("a", attackers), ("d", defenders)):
+            for number, (unit, contact) in enumerate(chosen.items(), start=1):
+                fields[f"{side}{number}"], fields[f"{side}{number}_contact"] = unit.name, contact
         return self.form("assault/declare/", "declare", htmx, **fields).seq
 
     def resolve_round(

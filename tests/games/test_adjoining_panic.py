@@ -7,7 +7,17 @@ from republic.games.models import Event, Game, Unit
 from republic.games.steps.division_panic import state as panic_state
 from republic.games.steps.walk import advance, pending
 from republic.rules.division_panic import PanicTrigger
-from tests.games.conftest import HTMX, brigade, division, fresh, payload, set_state, state_matches_events, summary
+from tests.games.conftest import (
+    HTMX,
+    brigade,
+    division,
+    fresh,
+    payload,
+    row_of,
+    set_state,
+    state_matches_events,
+    summary,
+)
 from tests.games.test_internal_panic import at_step, declare_post, panic_post
 
 
@@ -32,7 +42,8 @@ def test_the_table_names_the_divisions_adjoining_one_that_panicked(client, demo)
     assert "Adjoining Heth&#x27;s Division: Wadsworth&#x27;s Division" in response.content.decode()
     game = fresh(game)
     assert pending(game) == ["roll the adjoining panic test of Wadsworth's Division (round 2)"]
-    assert "Wadsworth&#x27;s Division: adjoining panic test" in client.get(f"/games/{game.pk}/").content.decode()
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "adjoining panic test · average grade" in row_of(page, division(game, "Wadsworth's Division"))
     assert state_matches_events(game)
 
 

@@ -2,6 +2,8 @@
 htmx and plain POST, bad and stale declarations, a unit in one open assault at a time; and the column a round is
 read on, from cover and open order or as the table names it."""
 
+import re
+
 import pytest
 
 from republic.games.events import AssaultDeclared
@@ -13,11 +15,22 @@ from tests.games.conftest import HTMX, battery, brigade, payload, set_state, slo
 # --- declaring ------------------------------------------------------------------------------------------
 
 
+def attackers_list(page: str) -> str:
+    return re.search(r'<datalist id="declare-a-units">(.*?)</datalist>', page, re.S).group(1)
+
+
+def defenders_list(page: str) -> str:
+    return re.search(r'<datalist id="declare-d-units">(.*?)</datalist>', page, re.S).group(1)
+
+
 def test_the_step_offers_every_free_unit_of_each_side_to_declare(client, game):
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "Declare an assault" in page and "No assault declared yet" in page
-    davis, calef = brigade(game, "Davis's Brigade"), battery(game, "2nd U.S., Battery A (Calef)")
-    assert f'name="declare-a-{slot(davis)}"' in page and f'name="declare-d-{slot(calef)}"' in page
+    calef = battery(game, "2nd U.S., Battery A (Calef)")
+    # each side's free units, offered once as a list to pick from by name; six places a side
+    assert '<option value="Davis&#x27;s Brigade">' in attackers_list(page)
+    assert f'<option value="{calef.name}">' in defenders_list(page)
+    assert 'name="declare-a6"' in page and 'name="declare-d6"' in page and 'name="declare-a7"' not in page
     for name in (
         "Archer&#x27;s Brigade",
         "Pegram&#x27;s Battalion (rifles)",
@@ -86,6 +99,13 @@ def test_declaring_by_plain_post_redirects_to_the_game_page(client, game, two):
             "The primary defender must be one of the defending units",
         ),
         ([("Davis's Brigade", "sideways")], [("Cutler's Brigade", "all_out")], None, "Select a valid choice"),
+        ([("Davis's Brigade", "")], [("Cutler's Brigade", "all_out")], None, "Say how close Davis&#x27;s Brigade is"),
+        (
+            [("Davis's Brigade", "all_out"), ("Davis's Brigade", "general")],
+            [("Cutler's Brigade", "all_out")],
+            None,
+            "Davis&#x27;s Brigade is named twice",
+        ),
     ],
 )
 def test_a_bad_declaration_is_refused_with_a_message_and_changes_nothing(
@@ -107,7 +127,7 @@ def test_a_unit_may_not_be_in_two_open_assaults_but_may_join_a_new_one_once_its_
     iron = brigade(game, "Iron Brigade (Meredith)")
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert f'name="declare-a-{slot(davis)}"' not in page  # busy units are not offered
+    assert "Davis&#x27;s Brigade" not in attackers_list(page)  # busy units are not offered
     assert "In an open assault already: Cutler&#x27;s Brigade, Davis&#x27;s Brigade" in page
     version = game.version
     response = declare(client, game, [(davis, "all_out")], [(iron, "all_out")])

@@ -28,19 +28,21 @@ def other_chart(monkeypatch):
     return chart
 
 
-def page(client, game: Game, step: str) -> str:
+def page(client, game: Game, step: str, opened: str = "") -> str:
+    """The game page at a step, with the row of the unit named ``opened`` open."""
     set_state(game, game, step=step)
-    return html.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    query = f"?open=unit-{brigade(game, opened).pk}" if opened else ""
+    return html.unescape(client.get(f"/games/{game.pk}/{query}").content.decode())
 
 
 def test_the_maneuver_and_movement_help_read_the_chart(client, demo):
-    shipped = page(client, demo, "move")
+    shipped = page(client, demo, "move", opened="Davis's Brigade")
     assert "+1 toward that action only (3.2)." in shipped and "proficient +1, energetic +2 each" in shipped
     assert '+2" each (3.4).' in shipped
 
 
 def test_the_maneuver_and_movement_help_follow_another_chart(client, demo, other_chart):
-    shown = page(client, demo, "move")
+    shown = page(client, demo, "move", opened="Davis's Brigade")
     assert "+3 toward that action only (3.2)." in shown and "proficient +3, energetic +3 each" in shown
     assert '+5" each (3.4).' in shown and '+2" each' not in shown
 
@@ -93,4 +95,5 @@ def test_a_firing_battery_s_own_hits_and_saved_fire_read_the_chart(client, demo,
     chart = shipped_chart().overlay(values)
     monkeypatch.setattr(Game, "chart", property(lambda game: chart))
     set_state(demo, brigade(demo, "Garnett's Battalion"), m_hits=1, damage=1, saved_fire=True)
-    assert f"From the state: average, 1 M, damage 1 {words}" in page(client, demo, "artillery_fire")
+    shown = page(client, demo, "artillery_fire", opened="Garnett's Battalion")
+    assert f"From the state: average, 1 M, damage 1 {words}" in shown

@@ -18,6 +18,7 @@ from tests.games.conftest import (
     fresh,
     last,
     leader,
+    opened_row,
     page,
     payload,
     set_state,
@@ -81,7 +82,8 @@ def test_leaders_whose_command_lost_bases_must_roll_before_moving_on(client, aft
     assert "hors de combat check for Henry Heth (Heth&#x27;s Division lost 2 bases)" in body
     assert "hors de combat check for A. P. Hill (Third Corps lost 2 bases)" in body
     assert "hors de combat check for James S. Wadsworth" not in body
-    assert 'name="hdc-leader:{}-base_hits_within_4" value="2"'.format(leader(game, "Henry Heth").pk) in body
+    heth = leader(game, "Henry Heth")
+    assert f'name="hdc-leader:{heth.pk}-base_hits_within_4" value="2"' in opened_row(client, game, heth)
     assert "Davis&#x27;s Brigade: 2 bases" in body
     refused = client.post(f"/games/{game.pk}/next/", {"version": game.version}, **HTMX)
     assert "Not yet: hors de combat check for A. P. Hill" in refused.content.decode()
@@ -255,7 +257,13 @@ def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_t
     archer, iron = brigade(game, "Archer's Brigade"), brigade(game, "Iron Brigade (Meredith)")
     client.post(
         f"/games/{game.pk}/assault/declare/",
-        {"declare-version": game.version, f"declare-a-{archer.slot}": "all_out", f"declare-d-{iron.slot}": "all_out"},
+        {
+            "declare-version": game.version,
+            "declare-a1": archer.name,
+            "declare-a1_contact": "all_out",
+            "declare-d1": iron.name,
+            "declare-d1_contact": "all_out",
+        },
         **HTMX,
     )
     seq = last(game, "AssaultDeclared").seq

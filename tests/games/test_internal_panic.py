@@ -15,7 +15,10 @@ from tests.games.conftest import (
     brigade,
     division,
     fresh,
+    has_row,
+    opened_row,
     payload,
+    row_of,
     set_state,
     state_matches_events,
     summary,
@@ -53,10 +56,11 @@ def test_only_divisions_with_a_p4_event_test_and_next_step_waits_for_them(client
     game = at_step(demo, "internal_panic", Heth=True)
     assert pending(game) == ["roll the internal panic test of Heth's Division"]
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Heth&#x27;s Division: internal panic test" in page
-    assert "Wadsworth&#x27;s Division: internal" not in page
-    assert "average grade Average · pass 6" in page and "+2 rolling division is unshaken" in page
-    assert "Brockenbrough&#x27;s Brigade" in page  # the units, from the state
+    assert "internal panic test · average grade" in row_of(page, division(game, "Heth's Division"))
+    assert not has_row(page, division(game, "Wadsworth's Division"))
+    opened = opened_row(client, game, division(game, "Heth's Division"))
+    assert "average grade Average · pass 6" in opened and "+2 rolling division is unshaken" in opened
+    assert "Brockenbrough&#x27;s Brigade" in opened  # the units, from the state
     response = client.post(f"/games/{game.pk}/next/", {"version": game.version}, **HTMX)
     assert "Not yet: roll the internal panic test of Heth" in response.content.decode()
     assert fresh(game).step == "internal_panic"

@@ -12,7 +12,7 @@ from republic.games.forms import VersionForm, offer
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Command, Event, Game
 from republic.games.steps.base import Bound, Step
-from republic.games.steps.division_panic import PanicState, panic_rows, pending_words, played, state
+from republic.games.steps.division_panic import PanicState, opened_test, panic_rows, pending_words, played, state
 from republic.rules.sequence import StepKey
 
 
@@ -88,7 +88,7 @@ def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
     ]
     return {
         "declare": declare,
-        "tests": panic_rows(s, bound),
+        "tests": len(s.lacking),
         "played": played(s),
         "declared": declared,
         "round": s.round_number,
@@ -96,4 +96,12 @@ def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
     }
 
 
-STEP = Step("games/steps/panic_adjoining.html", state, pending, panel)
+STEP = Step(
+    "games/steps/panic_adjoining.html",
+    state,
+    pending,
+    panel,
+    rows=panic_rows,
+    form="games/rows/panic_test.html",
+    opened=opened_test,
+)

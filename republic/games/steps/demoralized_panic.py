@@ -12,8 +12,7 @@ from republic.games.events import DemoralizedPanicTested, read_all
 from republic.games.forms import VersionForm, loss_labels
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
-from republic.games.steps.base import Bound, Step
-from republic.games.text.events import done
+from republic.games.steps.base import Bound, Row, Step, unit_row
 from republic.rules.chart import Chart
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.panic import (
@@ -41,7 +40,8 @@ def state(game: Game) -> PanicTestState:
     units = sorted(
         Unit.objects.filter(game=game, division__side__in=sides, m_hits=MAX_M_HITS, p_hits_turn__gt=0, bases__gt=0)
         .in_play()
-        .in_battle_order(),
+        .in_battle_order()
+        .select_related("division__side"),
         key=lambda u: sides.index(u.division.side_id),
     )
     return PanicTestState(game, [u for u in units if u.key not in tested], events)
@@ -108,17 +108,27 @@ def panic_test(game: Game, unit: Unit, form: DemoralizedPanicForm, actor: str) -
         )
 
 
-def panel(s: PanicTestState, bound: Bound) -> dict[str, Any]:
-    rows = [
-        {
-            "unit": unit,
-            "form": bound.get(f"panic-{unit.key}") or panic_form(s.game, unit),
-            "level": panic_level_read(unit.p_hits_turn),
-            "action": reverse("games:fire_panic", args=[s.game.pk, unit.pk]),
-        }
+def rows(s: PanicTestState) -> list[Row]:
+    return [
+        unit_row(unit, f"{unit.division.side.name} · Panic {panic_level_read(unit.p_hits_turn)}", "Test")
         for unit in s.to_test
     ]
-    return {"panic_rows": rows, "done": [done(e) for e in s.done]}
 
 
-STEP = Step("games/steps/fire_panic.html", state, pending, panel)
+def opened(s: PanicTestState, row: Row, bound: Bound) -> dict[str, Any]:
+    unit = next(u for u in s.to_test if row.subject == f"unit-{u.pk}")
+    return {
+        "unit": unit,
+        "form": bound.get(f"panic-{unit.key}") or panic_form(s.game, unit),
+        "level": panic_level_read(unit.p_hits_turn),
+        "action": reverse("games:fire_panic", args=[s.game.pk, unit.pk]),
+    }
+
+
+def panel(s: PanicTestState, bound: Bound) -> dict[str, Any]:
+    return {"done": len(s.done), "empty": "No demoralized unit has panic hits from fire to test."}
+
+
+STEP = Step(
+    "games/steps/fire_panic.html", state, pending, panel, rows=rows, form="games/rows/fire_panic.html", opened=opened
+)

@@ -27,6 +27,7 @@ from republic.games.events import (
 from republic.games.forms import DiceForm, die_field, loss_labels
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Command, Event, Game, Unit
+from republic.games.steps.base import Bound, Row, subject
 from republic.games.text.events import describe
 from republic.rules.chart import Chart
 from republic.rules.division_panic import (
@@ -254,40 +255,49 @@ def roll_panic_test(game: Game, division: Command, form: PanicTestForm, actor: s
         )
 
 
-def panic_rows(s: PanicState, bound: dict[str, Any]) -> list[dict[str, Any]]:
+def panic_rows(s: PanicState) -> list[Row]:
+    """A row for each division test of the round still to roll."""
     rows = []
-    chart = s.game.chart
     for test in s.lacking:
         division = s.divisions[test.division]
-        engine_units = s.phase[test.division].units
-        grade = average_grade(engine_units)
-        pass_number, pass_cell = chart.entry("panic_pass", grade.value)
-        modifiers, _ = panic_die_modifiers(chart, engine_units)
-        rows.append(
-            {
-                "division": division,
-                "triggers": " and ".join(t.value for t in test.triggers),
-                "form": bound.get(form_prefix(test.division)) or panic_form(s.game, test.division, test.triggers),
-                "prefix": form_prefix(test.division),
-                "action": reverse("games:panic_test", args=[s.game.pk, division.pk]),
-                "units": [
-                    {
-                        "unit": u,
-                        "condition": u.condition.value,
-                        "kind": "battery" if u.battery else u.get_kind_display(),
-                        "bases": u.bases,
-                        "out": u.out_of_play,
-                        "moved": ForcedMove(u.forced_move).title if u.forced_move else "",
-                    }
-                    for u in s.units[test.division]
-                ],
-                "grade": grade.value,
-                "pass_number": pass_number,
-                "pass_provisional": pass_cell.provenance is Provenance.PROVISIONAL,
-                "modifiers": [f"{m.value:+g} {m.label}" for m in modifiers],
-            }
-        )
+        triggers = " and ".join(t.value for t in test.triggers)
+        grade = average_grade(s.phase[test.division].units)
+        facts = f"{division.side.name} · {triggers} panic test · average grade {grade.value}"
+        rows.append(Row(subject(division), division.name, facts, "Test"))
     return rows
+
+
+def opened_test(s: PanicState, row: Row, bound: Bound) -> dict[str, Any]:
+    """A division's test with what the app reads from the state: the pass number, the die modifiers and each
+    unit as it stands."""
+    test = next(t for t in s.lacking if row.subject == subject(s.divisions[t.division]))
+    division = s.divisions[test.division]
+    engine_units = s.phase[test.division].units
+    grade = average_grade(engine_units)
+    chart = s.game.chart
+    pass_number, pass_cell = chart.entry("panic_pass", grade.value)
+    modifiers, _ = panic_die_modifiers(chart, engine_units)
+    return {
+        "division": division,
+        "triggers": " and ".join(t.value for t in test.triggers),
+        "form": bound.get(form_prefix(test.division)) or panic_form(s.game, test.division, test.triggers),
+        "action": reverse("games:panic_test", args=[s.game.pk, division.pk]),
+        "units": [
+            {
+                "unit": u,
+                "condition": u.condition.value,
+                "kind": "battery" if u.battery else u.get_kind_display(),
+                "bases": u.bases,
+                "out": u.out_of_play,
+                "moved": ForcedMove(u.forced_move).title if u.forced_move else "",
+            }
+            for u in s.units[test.division]
+        ],
+        "grade": grade.value,
+        "pass_number": pass_number,
+        "pass_provisional": pass_cell.provenance is Provenance.PROVISIONAL,
+        "modifiers": [f"{m.value:+g} {m.label}" for m in modifiers],
+    }
 
 
 def played(s: PanicState) -> list[dict[str, Any]]:

@@ -24,8 +24,7 @@ from republic.games.events import (
 from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Leader, Unit
-from republic.games.steps.base import Bound, Step
-from republic.games.text.events import done
+from republic.games.steps.base import Bound, Row, Step, subject
 from republic.rules.dice import Roll
 from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat
 from republic.rules.sequence import StepKey
@@ -173,33 +172,52 @@ def skip_leader(game: Game, leader: Leader, version: int, actor: str) -> Event:
         return action.record(HorsDeCombatSkipped(leader.pk, leader.name))
 
 
+def rows(s: CheckState) -> list[Row]:
+    """Leaders whose command lost bases first (each must roll or be passed over), then every other leader in
+    action, who rolls only if within 4" of a unit that lost bases."""
+    must = dict(s.pending())
+    found = []
+    for leader in sorted(s.to_check, key=lambda lr: lr not in must):
+        hits = must.get(leader)
+        facts = f"{leader.command.name} · {leader.command.side.name}"
+        if hits:
+            facts += f" · his command lost {hits} base{'s' if hits > 1 else ''}: roll or pass him over"
+        found.append(Row(subject(leader), f"{leader.name} ({leader.value})", facts, "Check"))
+    return found
+
+
+def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
+    leader = next(lr for lr in s.to_check if row.subject == subject(lr))
+    hits = s.by_command.get(leader.command_id, 0)
+    return {
+        "leader": leader,
+        "hits": hits,
+        "pending": leader.pk in {lr.pk for lr, _ in s.pending()},
+        "form": bound.get(prefix(leader)) or check_form(s.game, leader, hits),
+        "action": reverse("games:hors_de_combat_check", args=[s.game.pk, leader.pk]),
+        "skip_action": reverse("games:hors_de_combat_skip", args=[s.game.pk, leader.pk]),
+    }
+
+
 def panel(s: CheckState, bound: Bound) -> dict[str, Any]:
-    must = {leader.pk for leader, _ in s.pending()}
-    rows = []
-    for leader in s.to_check:
-        hits = s.by_command.get(leader.command_id, 0)
-        rows.append(
-            {
-                "leader": leader,
-                "hits": hits,
-                "pending": leader.pk in must,
-                "open": prefix(leader) in bound,
-                "form": bound.get(prefix(leader)) or check_form(s.game, leader, hits),
-                "action": reverse("games:hors_de_combat_check", args=[s.game.pk, leader.pk]),
-                "skip_action": reverse("games:hors_de_combat_skip", args=[s.game.pk, leader.pk]),
-            }
-        )
     losses = []
     for key, n in s.lost.items():
         unit = s.units[key]
         losses.append(f"{unit.name}: {n} {'damage' if unit.battery else 'base' + ('s' if n > 1 else '')}")
     return {
-        "must_rows": [r for r in rows if r["pending"]],
-        "other_rows": [r for r in rows if not r["pending"]],
         "losses": losses,
-        "done": [done(e) for e in s.done],
-        "open_others": any(r["open"] for r in rows if not r["pending"]),
+        "must": len(s.pending()),
+        "done": len(s.done),
+        "empty": "Every leader has rolled or been passed over.",
     }
 
 
-STEP = Step("games/steps/hors_de_combat.html", state, pending, panel)
+STEP = Step(
+    "games/steps/hors_de_combat.html",
+    state,
+    pending,
+    panel,
+    rows=rows,
+    form="games/rows/hors_de_combat.html",
+    opened=opened,
+)

@@ -4,7 +4,7 @@ event this turn rolls its test, all at once."""
 from typing import Any
 
 from republic.games.steps.base import Bound, Step
-from republic.games.steps.division_panic import PanicState, panic_rows, pending_words, played, state
+from republic.games.steps.division_panic import PanicState, opened_test, panic_rows, pending_words, played, state
 
 
 def pending(s: PanicState) -> list[str]:
@@ -13,11 +13,19 @@ def pending(s: PanicState) -> list[str]:
 
 def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
     return {
-        "tests": panic_rows(s, bound),
+        "tests": len(s.lacking),
         "played": played(s),
         "empty": s.empty,
         "any_p4": any(d.internal for d in s.phase.values()) or bool(s.empty),
     }
 
 
-STEP = Step("games/steps/panic_internal.html", state, pending, panel)
+STEP = Step(
+    "games/steps/panic_internal.html",
+    state,
+    pending,
+    panel,
+    rows=panic_rows,
+    form="games/rows/panic_test.html",
+    opened=opened_test,
+)

@@ -55,8 +55,10 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
         "ended_assaults": [describe(a.ended_event) for a in s.assaults if a.ended_event is not None],
         "declare": declare,
         "declare_url": reverse("games:assault_declare", args=[s.game.pk]),
-        "attacker_rows": declare.rows("a"),
-        "defender_rows": declare.rows("d"),
+        "declare_sides": [
+            (f"Attacking units ({s.game.attacker})", declare.slots("a"), declare.lists["a"]),
+            (f"Defending units ({s.game.defender})", declare.slots("d"), declare.lists["d"]),
+        ],
         "busy": sorted({m.unit.name for a in s.assaults if a.open for m in a.members}),
         "declare_open": bool(bound.get("declare")) or not any(a.open for a in s.assaults),
         "table_cases": table_cases(s.game.chart, s.game.scale),

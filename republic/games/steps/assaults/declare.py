@@ -6,10 +6,11 @@ from django import forms
 
 from republic.games.events import AssaultDeclared, AssaultEnded
 from republic.games.events import Member as Declared
-from republic.games.forms import VersionForm, offer
+from republic.games.forms import NameChoiceField, VersionForm, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
+from republic.games.text.terms import unit_options
 from republic.rules.assault_sides import Contact
 from republic.rules.sequence import StepKey
 
@@ -21,43 +22,75 @@ CONTACT_CHOICES = [
 ]
 
 
+SLOTS = 6  # units a side may commit to one assault, as the form offers them
+
+
 class DeclareForm(VersionForm):
-    primary = forms.ChoiceField(
+    """Up to six units a side, each named (typed, or picked from the side's free units) with its contact,
+    and the primary defender."""
+
+    primary = NameChoiceField(
         label="Primary defender",
         required=False,
         help_text="The unit the attackers have the greatest contact frontage with (5.1).",
+        what="defending unit",
     )
 
     def __init__(
         self, *args: Any, attackers: list[Unit], defenders: list[Unit], busy: dict[str, Assault], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.attacker_units, self.defender_units, self.busy = attackers, defenders, busy
-        for prefix, units in (("a", self.attacker_units), ("d", self.defender_units)):
-            for unit in units:
-                self.fields[f"{prefix}-{unit.slot}"] = forms.ChoiceField(
-                    label=unit.name, choices=CONTACT_CHOICES, required=False, widget=SELECT
+        self.busy = busy
+        self.units = {u.key: u for u in (*attackers, *defenders)}
+        self.lists = {}
+        for side, units in (("a", attackers), ("d", defenders)):
+            names = [f"{side}{n}" for n in range(1, SLOTS + 1)]
+            for name in names:
+                self.fields[name] = NameChoiceField(
+                    label="Unit", required=False, what="attacking unit" if side == "a" else "defending unit"
                 )
-        offer(self, "primary", [("", "—")] + [(u.slot, u.name) for u in self.defender_units if u.key not in self.busy])
+                self.fields[name].widget.attrs["class"] = "form-control"
+                self.fields[f"{name}_contact"] = forms.ChoiceField(
+                    label="Contact", choices=CONTACT_CHOICES, required=False, widget=SELECT
+                )
+            options = unit_options(units)
+            listed = self.add_prefix(f"{side}-units")
+            offer_names(self, [*names, *(["primary"] if side == "d" else [])], options, listed)
+            self.lists[side] = (listed, [o for o in options if o[0] not in busy])
 
-    def rows(self, prefix: str) -> list[dict[str, Any]]:
-        units = self.attacker_units if prefix == "a" else self.defender_units
-        return [{"unit": u, "field": self[f"{prefix}-{u.slot}"]} for u in units if u.key not in self.busy]
+    def slots(self, side: str) -> list[dict[str, Any]]:
+        return [
+            {"number": n, "unit": self[f"{side}{n}"], "contact": self[f"{side}{n}_contact"]}
+            for n in range(1, SLOTS + 1)
+        ]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        chosen = {}
-        for prefix, units in (("a", self.attacker_units), ("d", self.defender_units)):
-            chosen[prefix] = [
-                Member(u, Contact(cleaned[f"{prefix}-{u.slot}"])) for u in units if cleaned.get(f"{prefix}-{u.slot}")
-            ]
-            for member in chosen[prefix]:
-                if member.unit.key in self.busy:
+        chosen: dict[str, list[Member]] = {}
+        named: set[str] = set()
+        for side in ("a", "d"):
+            chosen[side] = []
+            for n in range(1, SLOTS + 1):
+                key, contact = cleaned.get(f"{side}{n}"), cleaned.get(f"{side}{n}_contact")
+                if not key:
+                    continue
+                unit = self.units[key]
+                if key in named:
+                    self.add_error(f"{side}{n}", f"{unit.name} is named twice.")
+                elif not contact:
+                    self.add_error(f"{side}{n}_contact", f"Say how close {unit.name} is: all-out or general.")
+                elif key in self.busy:
                     self.add_error(
                         None,
-                        f"{member.unit.name} is already in open "
-                        f"assault {self.busy[member.unit.key].number}: a unit is in one assault at a time.",
+                        f"{unit.name} is already in open "
+                        f"assault {self.busy[key].number}: a unit is in one assault at a time.",
                     )
+                else:
+                    chosen[side].append(Member(unit, Contact(contact)))
+                named.add(key)
+        order = list(self.units)  # the order of battle, whatever order the table named them in
+        for members in chosen.values():
+            members.sort(key=lambda m: order.index(m.unit.key))
         if not chosen["a"]:
             self.add_error(None, "Choose at least one attacking unit and how close it is.")
         elif all(m.battery for m in chosen["a"]):
@@ -67,7 +100,7 @@ class DeclareForm(VersionForm):
         primary = cleaned.get("primary")
         defenders = chosen["d"]
         if primary and defenders:
-            first = [m for m in defenders if m.unit.slot == primary]
+            first = [m for m in defenders if m.unit.key == primary]
             if not first:
                 self.add_error("primary", "The primary defender must be one of the defending units chosen above.")
             else:
