@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/undo/", game.undo, name="undo"),
     path("games/<int:game_id>/log/", game.game_log, name="game_log"),
     path("games/<int:game_id>/units/", units.units_page, name="units"),
+    path("games/<int:game_id>/follow/", units.follow, name="follow"),
     path("games/<int:game_id>/divisions/<int:division_id>/", units.division_page, name="division"),
     path("games/<int:game_id>/back/<int:seq>/", game.go_back, name="go_back"),
     path("games/<int:game_id>/first-attacker/", game.first_attacker, name="first_attacker"),

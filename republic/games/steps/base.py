@@ -35,7 +35,9 @@ class Row:
     facts: str = ""
     verb: str = ""  # what opening the row does, in a word: 'Rally', 'Fire'
     condition: Condition | None = None
+    command: int | None = None  # the division (or the leader's command) it belongs to, to follow
     opened: dict[str, Any] | None = field(default=None)  # the form's context, once the row is open
+    others: bool = False  # the first row outside what this device follows
 
     @property
     def condition_words(self) -> str:
@@ -48,7 +50,7 @@ def subject(row: models.Model) -> str:
 
 
 def unit_row(unit: Unit, facts: str = "", verb: str = "", title: str = "") -> Row:
-    return Row(subject(unit), title or unit.name, facts, verb, unit.condition)
+    return Row(subject(unit), title or unit.name, facts, verb, unit.condition, unit.division_id)
 
 
 @dataclass(frozen=True)

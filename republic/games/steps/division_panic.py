@@ -263,7 +263,7 @@ def panic_rows(s: PanicState) -> list[Row]:
         triggers = " and ".join(t.value for t in test.triggers)
         grade = average_grade(s.phase[test.division].units)
         facts = f"{division.side.name} · {triggers} panic test · average grade {grade.value}"
-        rows.append(Row(subject(division), division.name, facts, "Test"))
+        rows.append(Row(subject(division), division.name, facts, "Test", command=division.pk))
     return rows
 
 

@@ -182,7 +182,7 @@ def rows(s: CheckState) -> list[Row]:
         facts = f"{leader.command.name} · {leader.command.side.name}"
         if hits:
             facts += f" · his command lost {hits} base{'s' if hits > 1 else ''}: roll or pass him over"
-        found.append(Row(subject(leader), f"{leader.name} ({leader.value})", facts, "Check"))
+        found.append(Row(subject(leader), f"{leader.name} ({leader.value})", facts, "Check", command=leader.command_id))
     return found
 
 

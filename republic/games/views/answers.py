@@ -20,6 +20,7 @@ from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
 from republic.games.steps.base import subject
 from republic.games.text.events import result_card
+from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
 from republic.games.views.page import page_context, step_bar, work
 from republic.rules.errors import RulesInputError
@@ -93,7 +94,9 @@ def context(
     error: str = "",
     opened: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    return page_context(game, actor_of(request), event or _last_event(request, game), forms, error, opened)
+    return page_context(
+        game, actor_of(request), event or _last_event(request, game), forms, error, opened, followed(request, game)
+    )
 
 
 def row_subjects(game: Game) -> set[str]:

@@ -11,13 +11,15 @@ from republic.games.steps import step_of
 from republic.games.steps.base import Bound, Row
 from republic.games.steps.walk import not_in_play
 from republic.games.text.events import result_card
+from republic.games.views.follow import EVERYTHING, Followed
 from republic.rules.sequence import STEPS, Phase, step_for
 
 PENDING_SHOWN = 4  # the step bar names the first few things left; the rows below show them all
 
 
-def work(game: Game, state: Any, bound: Bound, opened: Iterable[str] = ()) -> list[Row]:
-    """The step's rows, those named in ``opened`` drawn with their forms."""
+def work(game: Game, state: Any, bound: Bound, opened: Iterable[str] = (), follow: Followed = EVERYTHING) -> list[Row]:
+    """The step's rows, those named in ``opened`` drawn with their forms; the rows of what the device
+    follows first."""
     handler = step_of(game)
     if handler.rows is None or handler.opened is None:
         return []
@@ -26,6 +28,11 @@ def work(game: Game, state: Any, bound: Bound, opened: Iterable[str] = ()) -> li
     for row in rows:
         if row.subject in wanted:
             row.opened = handler.opened(state, row, bound)
+    if follow.commands:
+        rows.sort(key=lambda row: row.command not in follow.commands)
+        first_other = next((row for row in rows if row.command not in follow.commands), None)
+        if first_other is not None and first_other is not rows[0]:
+            first_other.others = True
     return rows
 
 
@@ -40,6 +47,7 @@ def page_context(
     forms: Bound | None = None,
     error: str = "",
     opened: Iterable[str] = (),
+    follow: Followed = EVERYTHING,
 ) -> dict[str, Any]:
     forms = forms or {}
     step = step_for(game.step_key)
@@ -50,7 +58,7 @@ def page_context(
         handler = step_of(game)
         state = handler.state(game)
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
-        rows, row_form = work(game, state, forms, opened), handler.form
+        rows, row_form = work(game, state, forms, opened, follow), handler.form
     else:
         todo = not_in_play(game)
         template, panel = "games/steps/first_attacker.html", {"sides": list(game.sides.all())}
@@ -67,6 +75,7 @@ def page_context(
         "step_template": template,
         "panel": panel,
         "rows": rows,
+        "following": follow.name,
         "row_form": row_form,
         "result": result_card(event),
         "actor": actor,

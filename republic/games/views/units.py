@@ -4,12 +4,16 @@ division at a time with its units, their corrections and the division's orders."
 from collections import Counter
 from typing import Any
 
+from django import forms
+from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
 from republic.games.models import Command, Unit
 from republic.games.views import answers
 from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.follow import FOLLOW_KEY, followed
 from republic.games.views.order_of_battle import division_context
 from republic.rules.morale import Condition
 
@@ -32,9 +36,11 @@ def units_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             standing.setdefault(unit.division_id, Counter())[unit.condition] += 1
     sides: dict[int, dict[str, Any]] = {}
     for division in divisions:
-        side = sides.setdefault(division.side_id, {"side": division.side, "divisions": []})
+        side = sides.setdefault(division.side_id, {"side": division.side, "groups": {}})
+        corps = division.parent if division.parent and division.parent.level == Command.Level.CORPS else None
+        group = side["groups"].setdefault(corps.pk if corps else None, {"corps": corps, "divisions": []})
         counts = standing.get(division.pk, Counter())
-        side["divisions"].append(
+        group["divisions"].append(
             {
                 "division": division,
                 "leader": division.leader,
@@ -42,7 +48,12 @@ def units_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
                 "out": out[division.pk],
             }
         )
-    context = {"game": game, "sides": list(sides.values()), "attacker": game.attacker}
+    context = {
+        "game": game,
+        "sides": [{**side, "groups": list(side["groups"].values())} for side in sides.values()],
+        "attacker": game.attacker,
+        "following": followed(request, game).name,
+    }
     return render(request, "games/units.html", context)
 
 
@@ -50,3 +61,26 @@ def division_page(request: HtmxHttpRequest, game_id: int, division_id: int) -> H
     game = answers.game_or_404(game_id)
     division = answers.command_of(game, division_id)
     return render(request, "games/division.html", division_context(game, division))
+
+
+class FollowForm(forms.Form):
+    follow = forms.RegexField(regex=r"^((side|command)-\d+)?$", required=False)
+
+
+@require_POST
+def follow(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Follow a side ('side-3'), a command ('command-12') or, with nothing, the whole battle again."""
+    game = answers.game_or_404(game_id)
+    form = FollowForm(request.POST)
+    chosen = form.cleaned_data["follow"] if form.is_valid() else None
+    kind, _, number = (chosen or "").partition("-")
+    known = chosen == "" or (
+        game.sides.filter(pk=int(number)).exists()
+        if kind == "side"
+        else kind == "command" and Command.objects.filter(game=game, pk=int(number)).exists()
+    )
+    if chosen is None or not known:
+        messages.error(request, "There is no such side or command in this game: nothing was changed.")
+        return redirect("games:units", game_id=game.pk)
+    request.session[FOLLOW_KEY] = {**request.session.get(FOLLOW_KEY, {}), str(game.pk): chosen}
+    return redirect("games:game", game_id=game.pk)

@@ -1,0 +1,130 @@
+"""The step's work as rows: a row opens on tap as its own fragment, an action sent from a row is answered with
+the rows it touched, the result and the step bar, and every path also works without scripts."""
+
+import pytest
+
+from republic.games.models import Event
+from tests.games.conftest import (
+    HTMX,
+    at_step,
+    battery,
+    brigade,
+    fresh,
+    has_row,
+    opened_row,
+    page,
+    payload,
+    row_of,
+    set_state,
+    state_matches_events,
+)
+from tests.games.test_rally import at_rally
+
+
+def from_row(unit) -> dict:
+    return {**HTMX, "HTTP_HX_TARGET": f"row-unit-{unit.pk}"}
+
+
+@pytest.fixture
+def rallying(demo):
+    for name in ("Davis's Brigade", "Archer's Brigade"):
+        set_state(demo, brigade(demo, name), m_hits=2)
+    return at_rally(demo)
+
+
+def test_a_row_is_drawn_closed_and_opens_and_closes_on_its_own(client, rallying):
+    game, davis = rallying, brigade(rallying, "Davis's Brigade")
+    body = page(client, game)
+    assert has_row(body, davis) and "Rally Davis" not in body
+    row = row_of(body, davis)
+    assert 'aria-expanded="false"' in row and f'hx-get="/games/{game.pk}/rows/unit-{davis.pk}/"' in row
+    opened = opened_row(client, game, davis)
+    assert opened.startswith('<li class="work-row') and "<html" not in opened
+    assert 'aria-expanded="true"' in opened and 'aria-label="Rally Davis&#x27;s Brigade"' in opened
+    closed = client.get(f"/games/{game.pk}/rows/unit-{davis.pk}/?close=1", **HTMX).content.decode()
+    assert 'aria-expanded="false"' in closed and "<form" not in closed
+
+
+def test_without_scripts_the_page_draws_the_row_open(client, rallying):
+    game, davis = rallying, brigade(rallying, "Davis's Brigade")
+    body = client.get(f"/games/{game.pk}/?open=unit-{davis.pk}").content.decode()
+    assert 'aria-label="Rally Davis&#x27;s Brigade"' in body and "Rally Archer" not in body
+
+
+@pytest.mark.parametrize("row", ["unit-99999", "leader-1", "nonsense"])
+def test_a_row_the_step_does_not_have_answers_with_the_step_as_it_is(client, rallying, row):
+    response = client.get(f"/games/{rallying.pk}/rows/{row}/", **{**HTMX, "HTTP_HX_TARGET": f"row-{row}"})
+    body = response.content.decode()
+    assert response.status_code == 200 and response["HX-Retarget"] == "#live"
+    assert body.lstrip().startswith('<div id="live"') and "has been done already or is not part of this step" in body
+
+
+def test_an_action_from_a_row_answers_with_that_row_the_result_and_the_step_bar(client, rallying):
+    game, davis = rallying, brigade(rallying, "Davis's Brigade")
+    data = {
+        f"rally-{davis.key}-version": game.version,
+        f"rally-{davis.key}-die": "10",
+        f"rally-{davis.key}-division_leader_distance": "0",
+        "roll": "typed",
+    }
+    response = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
+    body = response.content.decode()
+    event = Event.objects.get(game=game, kind="RallyResolved")
+    # the rallied unit has no work left: its row says what happened, where the player is looking
+    assert body.startswith(
+        f'<li class="work-row is-done" id="row-unit-{davis.pk}"><p class="work-result mb-0" data-focus'
+    )
+    assert "Davis&#x27;s Brigade rallies" in body
+    assert '<div id="result-slot" hx-swap-oob="true">' in body and f"#{event.seq}" in body
+    assert 'id="step-bar" aria-label="Moving on" hx-swap-oob="true"' in body
+    assert f'name="version" value="{fresh(game).version}"' in body  # next step and undo carry the new version
+    assert "1 left before moving on" in body and "rally Archer" in body
+    assert not has_row(body, brigade(game, "Archer's Brigade"))  # untouched rows are not drawn again
+    assert len(body) < 8_000
+
+
+def test_an_invalid_form_from_a_row_is_drawn_again_in_its_row(client, rallying):
+    game, davis = rallying, brigade(rallying, "Davis's Brigade")
+    data = {f"rally-{davis.key}-version": game.version, f"rally-{davis.key}-die": "11", "roll": "typed"}
+    response = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
+    body = response.content.decode()
+    assert response.status_code == 200 and body.startswith(
+        f'<li class="work-row condition-rattled is-open" id="row-unit-{davis.pk}"'
+    )
+    assert "A d10 shows 1 to 10." in body and '<div id="live"' not in body
+    assert fresh(game).version == game.version
+
+
+def test_a_stale_form_from_a_row_answers_with_the_whole_step_in_its_place(client, rallying):
+    game, davis = rallying, brigade(rallying, "Davis's Brigade")
+    data = {f"rally-{davis.key}-version": game.version - 1, f"rally-{davis.key}-die": "5", "roll": "typed"}
+    data[f"rally-{davis.key}-division_leader_distance"] = "0"
+    response = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
+    assert response["HX-Retarget"] == "#live" and response["HX-Reswap"] == "outerHTML"
+    assert "The game moved on since this page was drawn" in response.content.decode()
+    assert not Event.objects.filter(game=game, kind="RallyResolved").exists()
+
+
+def test_a_joint_fire_takes_away_the_rows_of_every_battery_that_fired(client, demo):
+    set_state(demo, brigade(demo, "Davis's Brigade"), skirmishers_deployed=0)
+    game = at_step(demo, "artillery_fire")
+    rifles, napoleons = battery(game, "Pegram's Battalion (rifles)"), battery(game, "Pegram's Battalion (Napoleons)")
+    iron = brigade(game, "Iron Brigade (Meredith)")
+    prefix = f"fire-{rifles.key}"
+    data = {
+        f"{prefix}-version": game.version,
+        f"{prefix}-die": "5",
+        f"{prefix}-range": "3",
+        f"{prefix}-target": iron.name,
+        f"{prefix}-cover": "none",
+        f"{prefix}-joined": [napoleons.key],
+        "roll": "typed",
+    }
+    body = client.post(f"/games/{game.pk}/fire/artillery/{rifles.pk}/", data, **from_row(rifles)).content.decode()
+    assert payload(Event.objects.get(game=game, kind="ArtilleryFired")).batteries[1].unit == napoleons.key
+    assert body.startswith(f'<li class="work-row is-done" id="row-unit-{rifles.pk}">')
+    assert f'<li id="row-unit-{napoleons.pk}" hx-swap-oob="delete"></li>' in body
+    # the target was never a row of this step: nothing is said about it
+    assert f"row-unit-{iron.pk}" not in body
+    assert has_row(page(client, game), battery(game, "2nd Maine Light, Battery B (Hall)"))
+    assert state_matches_events(game)
