@@ -3,6 +3,7 @@
 from django import forms
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -40,10 +41,16 @@ def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
     return answers.open_row(request, game, row, closed=bool(request.GET.get("close")))
 
 
+LOG_PAGE = 100  # events a page of the turn log holds
+
+
 def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The turn log, a hundred events a page, the newest page first (``?page=N`` for another)."""
     game = answers.game_or_404(game_id)
-    entries = [result_card(e) for e in game.events.select_related("undoes").order_by("seq")]
-    return render(request, "games/log.html", {"game": game, "entries": entries})
+    pages = Paginator(game.events.select_related("undoes").order_by("seq"), LOG_PAGE)
+    shown = pages.get_page(request.GET.get("page") or pages.num_pages)
+    entries = [result_card(e) for e in shown]
+    return render(request, "games/log.html", {"game": game, "entries": entries, "shown": shown})
 
 
 @require_POST
