@@ -125,8 +125,8 @@ def allowance(result: MovementResult, scale: str) -> dict[str, Any]:
 
 
 def unit_options(units: Iterable[Any]) -> list[tuple[str, str, str]]:
-    """Units as a list to choose from by name: (key, the name as typed, what it is now). A name two units
-    share is told apart by its division."""
+    """Units as a list to choose from by name: (key, the name as typed, its division and how it stands now,
+    which phones also match as the player types). A name two units share is told apart by its division."""
     units = list(units)
     seen: dict[str, int] = {}
     for unit in units:
@@ -135,7 +135,7 @@ def unit_options(units: Iterable[Any]) -> list[tuple[str, str, str]]:
         (
             u.key,
             u.name if seen[u.name] == 1 else f"{u.name} ({u.division.name})",
-            unit_label(u).removeprefix(u.name).strip(" ()"),
+            f"{u.division.name} · {unit_label(u).removeprefix(u.name).strip(' ()')}",
         )
         for u in units
     ]
