@@ -1,12 +1,15 @@
 """The game page: where the game stands, what to do now, the step's panel, the last result, every unit."""
 
+from functools import cache
 from typing import Any
 
+from republic.charts import shipped_chart
 from republic.games.models import Command, Event, Game, Unit
 from republic.games.steps import step_of
 from republic.games.steps.walk import not_in_play
 from republic.games.text.events import describe, result_card
 from republic.games.text.terms import condition
+from republic.rules.results import Provenance
 from republic.rules.sequence import STEPS, Phase, step_for
 from republic.rules.units import BATTERY_CORRECTIONS, BRIGADE_CORRECTIONS, Correction
 
@@ -91,6 +94,7 @@ def page_context(
         "step_template": template,
         "panel": panel,
         "result": result_card(event),
+        "chart_provisional": has_provisional_cells(game.chart_version),
         "order_of_battle": order_of_battle(game),
         "orders_choices": Command.Orders.choices,
         "log": [{"event": e, "summary": describe(e)} for e in log],
@@ -98,3 +102,12 @@ def page_context(
         "error": error,
         "forms": forms,
     }
+
+
+@cache
+def has_provisional_cells(chart_version: str) -> bool:
+    """Whether a chart still has cells to check against a printed one: the header says so once per game, so that
+    each result needs only a quiet mark on the cell it used."""
+    tables = shipped_chart(chart_version).tables.values()
+    cells = [cell for table in tables for cell in (*table.cells.values(), *(band.cell for band in table.bands))]
+    return any(cell.provenance is Provenance.PROVISIONAL for cell in cells)
