@@ -1,5 +1,5 @@
-"""What the phone tests measure in the browser: axe-core's findings, the controls too small for a thumb; and a tap
-the tests share."""
+"""What the phone tests measure in the browser: axe-core's findings, the controls too small for a thumb, whether
+an element is on screen; and a tap the tests share."""
 
 from axe_playwright_python.sync_playwright import Axe
 
@@ -59,6 +59,15 @@ def small_targets(page, open_details: bool = True) -> list[str]:
     if open_details:
         page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
     return page.evaluate(_SMALL_TARGETS, MIN_TARGET)
+
+
+def on_screen(page, selector: str, whole: bool = True) -> bool:
+    """The element is inside the viewport: all of it, or with whole=False its top at least."""
+    box = page.locator(selector).bounding_box()
+    height = page.viewport_size["height"]
+    if box is None:
+        return False
+    return box["y"] >= 0 and (box["y"] + box["height"] <= height if whole else box["y"] < height)
 
 
 def roll_for_me(page, form: str) -> None:
