@@ -10,6 +10,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
+from republic.games.models import Game
+from republic.games.scenario import create_game, parse_scenario
+from republic.scenarios import DEMO_SCENARIO
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -69,3 +73,9 @@ def phone(browser, live_server):
     )
     yield page
     context.close()
+
+
+@pytest.fixture
+def demo_game(transactional_db) -> Game:
+    """The demo battle, freshly imported, in a database the live server shares."""
+    return create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))

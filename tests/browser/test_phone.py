@@ -3,13 +3,10 @@ swapped in by htmx without a page load, undo, and never scroll sideways."""
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from republic.games.events import payload_of
-from republic.games.models import Event, Game, Unit
-from republic.games.scenario import create_game, parse_scenario
-from republic.scenarios import DEMO_SCENARIO
+from republic.games.models import Event, Unit
 
 UNIT = "Davis's Brigade"
 
@@ -17,11 +14,6 @@ UNIT = "Davis's Brigade"
 def no_sideways_scroll(page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the page is {width}px wide on a 360px phone"
-
-
-@pytest.fixture
-def demo_game(transactional_db) -> Game:
-    return create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))
 
 
 def test_a_rally_on_a_phone_swaps_in_the_result_and_undo_brings_the_badge_back(phone, live_server, demo_game, tmp_path):

@@ -4,14 +4,17 @@ The order of battle and the turn log have pages of their own: the game page grow
 never with the battle."""
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
+from republic.charts import shipped_chart
 from republic.games.models import Event, Game
 from republic.games.steps import step_of
 from republic.games.steps.base import Bound, Row
 from republic.games.steps.walk import not_in_play
 from republic.games.text.events import result_card
 from republic.games.views.follow import EVERYTHING, Followed
+from republic.rules.results import Provenance
 from republic.rules.sequence import STEPS, Phase, step_for
 
 PENDING_SHOWN = 4  # the step bar names the first few things left; the rows below show them all
@@ -78,7 +81,17 @@ def page_context(
         "following": follow.name,
         "row_form": row_form,
         "result": result_card(event),
+        "chart_provisional": has_provisional_cells(game.chart_version),
         "actor": actor,
         "error": error,
         "forms": forms,
     }
+
+
+@cache
+def has_provisional_cells(chart_version: str) -> bool:
+    """Whether a chart still has cells to check against a printed one: the header says so once per game, so that
+    each result needs only a quiet mark on the cell it used."""
+    tables = shipped_chart(chart_version).tables.values()
+    cells = [cell for table in tables for cell in (*table.cells.values(), *(band.cell for band in table.bands))]
+    return any(cell.provenance is Provenance.PROVISIONAL for cell in cells)

@@ -1,0 +1,92 @@
+/* The screen follows the game. After an htmx answer, whether it redraws the whole live part or only some
+   pieces out of band, the player's eyes and keyboard go where the answer points instead of staying where the
+   tapped button was (often far down the page) or falling back to the page:
+     1. an element the answer marks with data-focus;
+     2. a refusal or a field in error that the answer brought;
+     3. the step title, when the answer moved the game to another step;
+     4. the result card, when the answer brought one;
+     5. when the answer took away the element that held the focus: the new version of the nearest element
+        around it that has an id, else the step title or the first piece the answer brought (scrolled to only
+        when off screen);
+   else the player stays where they are. The choice waits until every piece of the answer has settled, since
+   htmx settles each piece on its own. */
+(function () {
+  "use strict";
+  var settled = [];
+  var stepBefore = null;
+  var focusedBefore = null;
+  var placeBefore = null;
+
+  function stepText() {
+    var title = document.getElementById("step-title");
+    return title ? title.textContent.trim() : null;
+  }
+
+  function brought(selector) {
+    for (var i = 0; i < settled.length; i++) {
+      var piece = settled[i];
+      if (!piece.isConnected || !piece.matches) continue;
+      var found = piece.matches(selector) ? piece : piece.querySelector(selector);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  function target() {
+    var title = document.getElementById("step-title");
+    return (
+      document.querySelector("[data-focus]") ||
+      brought("#error, [role=alert], .alert-danger, .is-invalid, [aria-invalid=true]") ||
+      (title && stepBefore !== null && stepText() !== stepBefore ? title : null) ||
+      brought("#result")
+    );
+  }
+
+  function lostTo() {
+    if (!focusedBefore || focusedBefore === document.body || focusedBefore.isConnected) return null;
+    // htmx itself gives the focus back to an element of the same id
+    if (document.activeElement && document.activeElement !== document.body) return null;
+    var place = placeBefore && document.getElementById(placeBefore);
+    var pieces = settled.filter(function (piece) { return piece.isConnected; });
+    return place || brought("#step-title") || pieces[0] || null;
+  }
+
+  function show(el, always) {
+    // a field in error is shown with its label, which sits above it
+    var field = el.matches(".is-invalid, [aria-invalid=true]") && el.closest("[id^='div_id_'], fieldset");
+    var shown = field && el.getBoundingClientRect().bottom - field.getBoundingClientRect().top < innerHeight ? field : el;
+    var top = 8;
+    var nav = document.querySelector("body > nav");
+    if (nav && /^(sticky|fixed)$/.test(getComputedStyle(nav).position)) top += nav.getBoundingClientRect().height;
+    var box = shown.getBoundingClientRect();
+    if (!always && box.top >= top && box.top < innerHeight) return;
+    // instant, not Bootstrap's smooth scrolling: a long glide from the bottom of the page hides the answer
+    window.scrollTo({ top: window.scrollY + box.top - top, behavior: "instant" });
+  }
+
+  function follow() {
+    var el = target();
+    var always = !!el;
+    el = el || lostTo();
+    settled = [];
+    stepBefore = focusedBefore = placeBefore = null;
+    // a mark is spent once followed: a later answer that leaves it in place must not pull the screen back
+    document.querySelectorAll("[data-focus]").forEach(function (mark) {
+      mark.removeAttribute("data-focus");
+    });
+    if (!el) return;
+    if (!el.matches("a[href], button, input, select, textarea, summary, [tabindex]")) el.setAttribute("tabindex", "-1");
+    show(el, always);
+    el.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("htmx:beforeSwap", function () {
+    stepBefore = stepText();
+    focusedBefore = document.activeElement;
+    var place = focusedBefore && focusedBefore.parentElement && focusedBefore.parentElement.closest("[id]");
+    placeBefore = place ? place.id : null;
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (settled.push(event.target) === 1) setTimeout(follow, 0);
+  });
+})();

@@ -1,0 +1,66 @@
+"""axe-core on every kind of page at phone size: the games list, the chart, the game page at steps of the demo with
+and without a result on it, and the turn log. A serious or critical finding fails, with its rule, the element and
+what is wrong."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.checks import axe_problems, roll_for_me
+from tests.games.conftest import at_step, brigade, set_state
+
+
+def test_the_games_list_passes_axe(phone, live_server, demo_game):
+    phone.goto(f"{live_server.url}/")
+    phone.locator("summary", has_text="What goes in the file").click()
+    assert not (problems := axe_problems(phone)), "\n".join(problems)
+
+
+def test_the_chart_page_passes_axe_and_its_wide_tables_scroll_by_keyboard(phone, live_server):
+    phone.goto(f"{live_server.url}/chart/")
+    assert not (problems := axe_problems(phone)), "\n".join(problems)
+    # a table wider than the phone takes the focus from the keyboard and scrolls with the arrow keys
+    wide = next(
+        region
+        for region in phone.locator(".chart-scroll").all()
+        if region.evaluate("el => el.scrollWidth > el.clientWidth")
+    )
+    assert wide.get_attribute("role") == "region" and wide.get_attribute("aria-label")
+    wide.focus()
+    expect(wide).to_be_focused()
+    phone.keyboard.press("ArrowRight")
+    phone.wait_for_function("el => el.scrollLeft > 0", arg=wide.element_handle())
+
+
+@pytest.mark.parametrize(
+    "step", ["messages", "rally", "move", "artillery_fire", "fire_hors_de_combat", "assaults", "internal_panic"]
+)
+def test_the_game_page_passes_axe_at_each_step(phone, live_server, demo_game, step):
+    # an M hit on an attacking brigade gives the rally step a form to draw; a destroyed one is drawn greyed
+    set_state(demo_game, brigade(demo_game, "Davis's Brigade"), m_hits=1)
+    set_state(demo_game, brigade(demo_game, "Archer's Brigade"), destroyed=True)
+    at_step(demo_game, step)
+    phone.goto(f"{live_server.url}/games/{demo_game.pk}/")
+    expect(phone.locator("#step-title")).to_be_visible()
+    expect(phone.locator(".unit-card.is-out")).to_have_count(1)
+    assert not (problems := axe_problems(phone)), "\n".join(problems)
+
+
+def test_a_provisional_result_an_undo_and_the_turn_log_pass_axe(phone, live_server, demo_game):
+    at_step(demo_game, "move")
+    page = phone
+    page.goto(f"{live_server.url}/games/{demo_game.pk}/")
+    roll_for_me(page, "Maneuver roll for Davis's Brigade")
+    result = page.locator("#result")
+    expect(result).to_contain_text("Davis's Brigade maneuver")
+    result.locator("summary").click()
+    expect(result.locator(".provisional-mark").first).to_be_visible()
+    assert not (problems := axe_problems(page)), "\n".join(problems)
+
+    # undone, the roll stays in the logs, greyed
+    result.get_by_role("button", name="Undo last action").click()
+    expect(page.locator(".log .is-undo")).to_have_count(1)
+    assert not (problems := axe_problems(page)), "\n".join(problems)
+
+    page.goto(f"{live_server.url}/games/{demo_game.pk}/log/")
+    expect(page.locator(".turn-log")).to_contain_text("Davis's Brigade maneuver")
+    assert not (problems := axe_problems(page)), "\n".join(problems)
