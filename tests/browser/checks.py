@@ -70,6 +70,16 @@ def on_screen(page, selector: str, whole: bool = True) -> bool:
     return box["y"] >= 0 and (box["y"] + box["height"] <= height if whole else box["y"] < height)
 
 
-def roll_for_me(page, form: str) -> None:
-    """Press "Roll for me" in the form of that name (a maneuver roll, a rally)."""
-    page.get_by_role("form", name=form).get_by_role("button", name="Roll for me").click()
+def open_row(page, title: str) -> None:
+    """Tap the step's row of that title (a unit's name) open, as a player does to get its form."""
+    row = page.locator(".work-row", has=page.locator(".work-title", has_text=title))
+    row.locator("a.work-open").click()
+    row.locator(".work-form").wait_for()
+
+
+def roll_for_me(page, form: str, row: str) -> None:
+    """Press "Roll for me" in the form of that name (a maneuver roll, a rally), opening its row first."""
+    found = page.get_by_role("form", name=form)
+    if not found.count():
+        open_row(page, row)
+    found.get_by_role("button", name="Roll for me").click()

@@ -2,6 +2,8 @@
 and without a result on it, and the turn log. A serious or critical finding fails, with its rule, the element and
 what is wrong."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -35,12 +37,27 @@ def test_the_chart_page_passes_axe_and_its_wide_tables_scroll_by_keyboard(phone,
     "step", ["messages", "rally", "move", "artillery_fire", "fire_hors_de_combat", "assaults", "internal_panic"]
 )
 def test_the_game_page_passes_axe_at_each_step(phone, live_server, demo_game, step):
-    # an M hit on an attacking brigade gives the rally step a form to draw; a destroyed one is drawn greyed
+    # an M hit on an attacking brigade gives the rally step a row to draw
     set_state(demo_game, brigade(demo_game, "Davis's Brigade"), m_hits=1)
     set_state(demo_game, brigade(demo_game, "Archer's Brigade"), destroyed=True)
     at_step(demo_game, step)
     phone.goto(f"{live_server.url}/games/{demo_game.pk}/")
     expect(phone.locator("#step-title")).to_be_visible()
+    assert not (problems := axe_problems(phone)), "\n".join(problems)
+    # and with the first row of the step's work opened, its form drawn
+    rows = phone.locator(".work-row a.work-open")
+    if rows.count():
+        rows.first.click()
+        phone.locator(".work-form").first.wait_for()
+        assert not (problems := axe_problems(phone)), "\n".join(problems)
+
+
+def test_the_order_of_battle_and_a_division_pass_axe(phone, live_server, demo_game):
+    # a destroyed unit is drawn greyed on its division's page
+    set_state(demo_game, brigade(demo_game, "Archer's Brigade"), destroyed=True)
+    phone.goto(f"{live_server.url}/games/{demo_game.pk}/units/")
+    assert not (problems := axe_problems(phone)), "\n".join(problems)
+    phone.get_by_role("link", name=re.compile(r"^Heth's Division")).click()
     expect(phone.locator(".unit-card.is-out")).to_have_count(1)
     assert not (problems := axe_problems(phone)), "\n".join(problems)
 
@@ -49,18 +66,19 @@ def test_a_provisional_result_an_undo_and_the_turn_log_pass_axe(phone, live_serv
     at_step(demo_game, "move")
     page = phone
     page.goto(f"{live_server.url}/games/{demo_game.pk}/")
-    roll_for_me(page, "Maneuver roll for Davis's Brigade")
+    roll_for_me(page, "Maneuver roll for Davis's Brigade", "Davis's Brigade")
     result = page.locator("#result")
     expect(result).to_contain_text("Davis's Brigade maneuver")
     result.locator("summary").click()
     expect(result.locator(".provisional-mark").first).to_be_visible()
     assert not (problems := axe_problems(page)), "\n".join(problems)
 
-    # undone, the roll stays in the logs, greyed
+    # undone, the roll stays in the turn log, greyed
     result.get_by_role("button", name="Undo last action").click()
-    expect(page.locator(".log .is-undo")).to_have_count(1)
+    expect(result).to_contain_text("Undone:")
     assert not (problems := axe_problems(page)), "\n".join(problems)
 
     page.goto(f"{live_server.url}/games/{demo_game.pk}/log/")
     expect(page.locator(".turn-log")).to_contain_text("Davis's Brigade maneuver")
+    expect(page.locator(".turn-log .is-undo")).to_have_count(1)
     assert not (problems := axe_problems(page)), "\n".join(problems)

@@ -43,21 +43,24 @@ def test_the_screen_follows_a_whole_player_turn(phone, live_server, demo_game: G
     wait_for_focus(page, "error")
     assert on_screen(page, "#error")
 
-    roll_for_me(page, f"Rally {UNIT}")
+    # the rally is answered in its row, where the player tapped: the row's result is what to see
+    davis = brigade(demo_game, UNIT)
+    roll_for_me(page, f"Rally {UNIT}", UNIT)
     expect(page.locator("#result")).to_contain_text(UNIT)
-    wait_for_focus(page, "result")
-    assert on_screen(page, "#result", whole=False)
+    wait_for_focus(page, f"result-unit-{davis.pk}")
+    assert on_screen(page, f"#result-unit-{davis.pk}")
 
     titles = [next_step(page), next_step(page)]
     assert titles[-1].startswith("Attacker moves units")
 
     # the move step is the longest page: the maneuver's roll and result come into view, focused
-    roll_for_me(page, f"Maneuver roll for {UNIT}")
+    roll_for_me(page, f"Maneuver roll for {UNIT}", UNIT)
     result = page.locator("#result")
     expect(result).to_contain_text(f"{UNIT} maneuver")
-    wait_for_focus(page, "result")
-    assert on_screen(page, "#result", whole=False), "the maneuver's result is off screen"
     expect(result).to_contain_text("Dice: maneuver")
+    wait_for_focus(page, f"result-unit-{davis.pk}")
+    assert on_screen(page, f"#result-unit-{davis.pk}"), "the maneuver's result is off screen"
+    expect(page.locator(f"#result-unit-{davis.pk}")).to_contain_text(f"{UNIT} maneuver")
 
     while not titles[-1].startswith("Defenders exchange messages"):
         titles.append(next_step(page))
@@ -71,43 +74,44 @@ def test_out_of_band_answers_are_followed_too(phone, live_server, demo_game: Gam
     page = phone
     at_step(demo_game, "move")
     page.goto(f"{live_server.url}/games/{demo_game.pk}/")
-    roll_for_me(page, f"Maneuver roll for {UNIT}")
-    wait_for_focus(page, "result")
+    davis = brigade(demo_game, UNIT)
+    roll_for_me(page, f"Maneuver roll for {UNIT}", UNIT)
+    wait_for_focus(page, f"result-unit-{davis.pk}")
 
     def answer(main: str, *out_of_band: str, focus: str = "a[href$='/log/']") -> None:
-        """An answer swapped into the Recent log's title, with pieces elsewhere by id, as htmx swaps a server's
+        """An answer swapped into the device's player line, with pieces elsewhere by id, as htmx swaps a server's
         answer (beforeSwap, then the pieces); read from the bottom of the page, the focus on an element."""
         page.evaluate(
             """([main, oob, focus]) => {
               window.scrollTo({top: document.body.scrollHeight, behavior: "instant"});
               document.querySelector(focus).focus();
               document.body.dispatchEvent(new CustomEvent("htmx:beforeSwap", {bubbles: true}));
-              htmx.swap("#log-title", main + oob.join(""), {swapStyle: "innerHTML", swapDelay: 0, settleDelay: 20});
+              htmx.swap("#actor-line", main + oob.join(""), {swapStyle: "innerHTML", swapDelay: 0, settleDelay: 20});
             }""",
             [main, list(out_of_band), focus],
         )
 
     # a result drawn out of band
-    answer("Recent", '<section id="result" hx-swap-oob="true"><h2 id="result-title">Last result: test</h2></section>')
+    answer("Playing", '<section id="result" hx-swap-oob="true"><h2 id="result-title">Last result: test</h2></section>')
     expect(page.locator("#result")).to_have_text("Last result: test")
     wait_for_focus(page, "result")
     assert on_screen(page, "#result")
 
     # an element the answer marks, anywhere: followed once, then the mark is spent
-    card_id = page.get_by_role("article", name=UNIT).first.get_attribute("id")
-    answer("Recent", f'<p id="{card_id}" hx-swap-oob="true"><span id="marked" data-focus>Davis reformed</span></p>')
+    card_id = f"row-unit-{davis.pk}"
+    answer("Playing", f'<p id="{card_id}" hx-swap-oob="true"><span id="marked" data-focus>Davis reformed</span></p>')
     wait_for_focus(page, "marked")
     assert on_screen(page, "#marked") and page.locator("[data-focus]").count() == 0
 
     # a piece with no result and no mark leaves the player where they are
-    answer("Recent (3)")
-    expect(page.locator("#log-title")).to_have_text("Recent (3)")
+    answer("Playing (3)")
+    expect(page.locator("#actor-line")).to_have_text("Playing (3)")
     page.wait_for_timeout(100)
     assert page.evaluate("document.activeElement.matches(\"a[href$='/log/']\")")
     assert not on_screen(page, "#step-title")
 
     # a piece that takes the place of the focused element takes the focus, where it stands
-    other = page.locator("article[id^='move-']").nth(1).get_attribute("id")
-    answer("Recent", f'<article id="{other}" hx-swap-oob="true">Formed</article>', focus=f"#{other} button")
+    other = page.locator("li[id^='row-unit-']").nth(1).get_attribute("id")
+    answer("Playing", f'<li id="{other}" hx-swap-oob="true">Formed</li>', focus=f"#{other} a")
     wait_for_focus(page, other)
     assert on_screen(page, f"#{other}")

@@ -21,18 +21,26 @@ def test_every_control_of_the_game_page_fits_a_thumb(phone, live_server, demo_ga
     expect(phone.locator("#step-title")).to_be_visible()
     assert not (found := small_targets(phone, open_details=False)), too_small(found)
     assert not (found := small_targets(phone)), too_small(found)
+    rows = phone.locator(".work-row a.work-open")
+    if rows.count():  # a row's form, opened
+        rows.first.click()
+        phone.locator(".work-form").first.wait_for()
+        assert not (found := small_targets(phone)), too_small(found)
 
 
 def test_every_control_of_a_result_fits_a_thumb(phone, live_server, demo_game):
     at_step(demo_game, "move")
     phone.goto(f"{live_server.url}/games/{demo_game.pk}/")
-    roll_for_me(phone, "Maneuver roll for Davis's Brigade")
+    roll_for_me(phone, "Maneuver roll for Davis's Brigade", "Davis's Brigade")
     expect(phone.locator("#result")).to_contain_text("Davis's Brigade maneuver")
     assert not (found := small_targets(phone)), too_small(found)
 
 
-@pytest.mark.parametrize("path", ["/chart/", "/", "/games/{game}/log/"])
+@pytest.mark.parametrize(
+    "path", ["/chart/", "/", "/games/{game}/log/", "/games/{game}/units/", "/games/{game}/divisions/{division}/"]
+)
 def test_every_control_of_the_other_pages_fits_a_thumb(phone, live_server, demo_game, path):
-    phone.goto(live_server.url + path.format(game=demo_game.pk))
+    division = demo_game.sides.first().commands.filter(level="division").first()
+    phone.goto(live_server.url + path.format(game=demo_game.pk, division=division.pk))
     assert not (found := small_targets(phone, open_details=False)), too_small(found)
     assert not (found := small_targets(phone)), too_small(found)

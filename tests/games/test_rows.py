@@ -72,7 +72,8 @@ def test_an_action_from_a_row_answers_with_that_row_the_result_and_the_step_bar(
     event = Event.objects.get(game=game, kind="RallyResolved")
     # the rallied unit has no work left: its row says what happened, where the player is looking
     assert body.startswith(
-        f'<li class="work-row is-done" id="row-unit-{davis.pk}"><p class="work-result mb-0" data-focus'
+        f'<li class="work-row is-done" id="row-unit-{davis.pk}">'
+        f'<p class="work-result mb-0" id="result-unit-{davis.pk}" data-focus'
     )
     assert "Davis&#x27;s Brigade rallies" in body
     assert '<div id="result-slot" hx-swap-oob="true">' in body and f"#{event.seq}" in body
