@@ -56,7 +56,7 @@ def test_a_damaged_battery_in_heavy_forest_pays_quadruple_and_the_provisional_ce
     assert "Allowance 7.5&quot;" in card
     assert "Rough: each inch costs 4&quot;" in card and "1.75&quot; on that ground alone" in card
     assert "Double rough: each inch costs 8&quot;" in card
-    assert "provenance-provisional" in card and "Battery damage: 25%" in card
+    assert "provisional-mark" in card and "Battery damage: 25%" in card
     assert "Used charge bonus" not in card and "may not use the assault move bonus" in card
 
 
