@@ -1,6 +1,8 @@
-# The two set-up commands of the README:
-#   make run   installs the app and starts it on SQLite
-#   make test  installs everything the tests need and runs every check and test, on SQLite and PostgreSQL
+# The set-up commands of the README:
+#   make run    installs the app and starts it on SQLite
+#   make test   installs everything the tests need and runs every check and test, on SQLite and PostgreSQL
+#   make bench  prints the queries, bytes and server time of every page and action at three sizes of battle,
+#               on SQLite and PostgreSQL (SIZES="13 150" for fewer sizes; 13 is the demo battle)
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +10,7 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test system-packages
+.PHONY: run test bench system-packages
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
@@ -25,6 +27,10 @@ test: $(INSTALLED) system-packages
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 	.ci/with-postgres $(BIN)/pytest
+
+bench: $(INSTALLED) system-packages
+	$(BIN)/python -m tests.bench
+	.ci/with-postgres $(BIN)/python -m tests.bench
 
 $(INSTALLED): pyproject.toml
 	python3 -m venv $(VENV)

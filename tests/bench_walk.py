@@ -1,0 +1,385 @@
+"""One player turn of the attacker walked through every step of the turn sequence as the phones at the table walk
+it: each step's page, then the step's typical actions posted over htmx with the app's own forms, then Next step.
+
+Each step's work is a function in ``WORK``; a step without one is still visited (page and Next step), so a new
+step is walked from the day it exists and measured once its function is written. Work the step requires before
+the game may move on beyond the one measured action (the other rallies, the other leaders' checks) is done
+through the step's own functions, unmeasured. An action the state does not allow is skipped with the reason."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from django import forms
+from django.test import Client
+from django.urls import reverse
+
+from republic.games.events import CorrectionMade, FieldValue
+from republic.games.forms import VersionForm
+from republic.games.ledger import act
+from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.steps import (
+    adjoining_panic,
+    artillery_fire,
+    charge_disorder,
+    demoralized_panic,
+    division_panic,
+    hors_de_combat,
+    rally,
+    skirmish,
+)
+from republic.games.steps import replace_leaders as replacing
+from republic.games.steps.assaults import declare, rounds
+from republic.games.steps.assaults.state import state as assault_state
+from republic.games.steps.move import batteries, brigades
+from republic.games.steps.move.state import state as move_state
+from republic.games.steps.walk import pending
+from republic.rules.maneuver import charge_refusal
+from republic.rules.sequence import STEPS, StepKey
+from republic.rules.troops import BatteryFunction
+from republic.rules.units import skirmisher_limit
+from tests.bench_probe import BenchFailure, Probe, form_data, problems
+
+ACTOR = "bench"
+F = TypeVar("F", bound=forms.Form)
+
+
+def fresh(game: Game) -> Game:
+    return Game.objects.select_related("first_attacker").get(pk=game.pk)
+
+
+def _set(game: Game, row: Unit | Leader, **fields: Any) -> None:
+    """Put a row into a state through an event, as a correction at the table would."""
+    with act(game, None, ACTOR) as action:
+        for name, value in fields.items():
+            action.set(row, name, value)
+        key = f"{row._meta.model_name}:{row.pk}"
+        action.record(CorrectionMade(key, str(row), None, tuple(FieldValue(f, v) for f, v in fields.items())))
+
+
+def prepare(game: Game) -> None:
+    """Give every step of the attacker's turn real work, whatever the size of the battle: a quarter of the
+    attacker's units hit (rally), a division leader fallen (replace leaders), defending skirmish markers out
+    (blocks), two defending brigades demoralized by fire (demoralized panic), a Panic 4 event on each side
+    (internal panic). The first defending brigade is left whole: it is the one fired at and assaulted."""
+    game = fresh(game)
+    units = Unit.objects.filter(game=game).in_battle_order()
+    attacking = list(units.of_side(game.attacker))
+    defending = list(units.of_side(game.defender).brigades())
+    hit = attacking[1::4]
+    for i, unit in enumerate(hit):
+        _set(game, unit, m_hits=1 + i % 2, **({"p_hits_turn": 1} if i % 2 else {}))
+    if hit:
+        _set(game, hit[-1], p4_event=True)
+    fallen = Leader.objects.filter(game=game, command__level=Command.Level.DIVISION).of_side(game.attacker).first()
+    if fallen is not None:
+        _set(game, fallen, hors_de_combat=True)
+    for unit, p_hits in zip(defending[1:3], (5, 2), strict=False):
+        _set(game, unit, m_hits=4, p_hits_turn=p_hits, p4_event=p_hits >= 5)
+    for unit in [*defending[:1], *defending[3:6]]:
+        if unit.skirmishers_available:
+            _set(game, unit, skirmishers_deployed=1)
+
+
+@dataclass
+class Walker:
+    """The table at one game: measured requests through the probe, the rest of a step's work done directly."""
+
+    game: Game
+    probe: Probe
+    step: str = ""
+    visited: list[StepKey] = field(default_factory=list)
+
+    def fresh(self) -> Game:
+        return fresh(self.game)
+
+    def url(self, name: str, *args: Any) -> str:
+        return reverse(f"games:{name}", args=[self.game.pk, *args])
+
+    def skip(self, request: str, why: str) -> None:
+        self.probe.note(self.step, f"{request} not walked: {why}")
+
+    def act(
+        self,
+        request: str,
+        url: str,
+        form: forms.Form,
+        fields: dict[str, Any] | None = None,
+        *,
+        dice: bool = False,
+        records: bool = True,
+    ) -> Event | None:
+        """POST ``form`` over htmx with ``fields`` typed in; the event it recorded, None when it recorded none
+        (the answer's message is noted: the state did not allow it)."""
+        before = self.fresh().version
+        body = self.probe.post(self.step, request, url, form_data(form, **(fields or {})), dice=dice)
+        if body is None:
+            return None
+        self.probe.fragments(self.step, body)
+        after = self.fresh()
+        if not records:
+            return None
+        if after.version != before + 1:
+            self.skip(request, f"refused: {problems(body)}")
+            return None
+        return Event.objects.get(game=after, seq=after.version)
+
+    def version(self) -> VersionForm:
+        return VersionForm(initial={"version": self.fresh().version})
+
+    def direct(
+        self, build: Callable[[Any], F], run: Callable[[F, str], Event], fields: dict[str, Any] | None = None
+    ) -> Event:
+        """The step's own action with its own form, unmeasured: work the game needs done before it moves on."""
+        bound = build(form_data(build(None), **(fields or {})))
+        if not bound.is_valid():
+            raise BenchFailure(f"{self.step}: {type(bound).__name__} refused {fields}: {bound.errors.as_text()}")
+        return run(bound, ACTOR)
+
+    def next_step(self) -> None:
+        before = self.fresh()
+        body = self.probe.post(self.step, "next step", self.url("next_step"), form_data(self.version()))
+        if body is None or self.fresh().version != before.version + 1:
+            raise BenchFailure(f"{self.step}: the game did not move on: {'; '.join(pending(self.fresh()))}")
+
+
+# --- each step's work ---------------------------------------------------------------------------------------
+
+
+def rally_units(w: Walker) -> None:
+    s = rally.state(w.fresh())
+    if not s.to_rally:
+        return w.skip("rally one unit", "no attacking unit has M hits")
+    unit = s.to_rally[0]
+    w.act("rally one unit", w.url("rally", unit.pk), rally.form(s.game, unit, s.leaders), {"die": 6}, dice=True)
+    while (s := rally.state(w.fresh())).to_rally:
+        unit = s.to_rally[0]
+        leaders = rally.side_leaders(s.game, unit)
+        w.direct(partial(rally.form, s.game, unit, leaders), partial(rally.rally, s.game, unit), {"die": 6})
+
+
+def replace_leaders(w: Walker) -> None:
+    fallen = replacing.state(w.fresh()).fallen
+    if not fallen:
+        return w.skip("replace one leader", "no attacking leader is hors de combat")
+    w.act("replace one leader", w.url("replace_leader", fallen[0].pk), w.version())
+
+
+def move(w: Walker) -> None:
+    s = move_state(w.fresh())
+    brigade_list = [u for u in s.units if not u.battery]
+    # a brigade without hits may deploy its markers: the skirmish step then has some to block and fire
+    unit = next((u for u in brigade_list if u.m_hits == 0 and skirmisher_limit(u.to_rules())), None)
+    unit = unit or next(iter(brigade_list), None)
+    if unit is None:
+        return w.skip("maneuver roll", "the attacker has no brigade in play")
+    roll = brigades.roll_form(s.game, unit, s.helpful_leaders)
+    w.act("maneuver roll", w.url("maneuver_roll", unit.pk), roll, {"die": 8}, dice=True)
+    movement = brigades.movement_form(s.game, unit)
+    w.act("movement allowance", w.url("maneuver_movement", unit.pk), movement, records=False)
+    s = move_state(w.fresh())
+    refused = charge_refusal(s.allowed(unit))
+    if refused:
+        w.skip("charge bonus used", refused)
+    else:
+        charge = brigades.ChargeForm(initial={"version": s.game.version})
+        w.act("charge bonus used", w.url("maneuver_charge", unit.pk), charge, {"used": "1"})
+    limit = skirmisher_limit(unit.to_rules())
+    markers = brigades.skirmisher_form(w.fresh(), unit, limit)
+    w.act("skirmishers out", w.url("maneuver_skirmishers", unit.pk), markers, {"deployed": limit})
+    battery = next((u for u in s.units if u.battery), None)
+    if battery is None:
+        return w.skip("battery functions", "the attacker has no battery in play")
+    functions = batteries.functions_form(w.fresh(), battery)
+    # prolong: an unlimbered battery's one move that keeps a function to fire
+    chosen = {"function_1": BatteryFunction.PROLONG.value, "will_fire": True}
+    w.act("battery functions", w.url("maneuver_battery", battery.pk), functions, chosen)
+
+
+def skirmish_fire(w: Walker) -> None:
+    s = skirmish.state(w.fresh())
+    if s.stage == "declare":
+        blocker, target = s.defenders[0], s.attackers[0]
+        declaring = skirmish.declare_form(s)
+        w.act("declare blocks", w.url("fire_skirmish_declare"), declaring, {blocker.field: target.id})
+    else:
+        w.skip("declare blocks", "no skirmish markers out on one side or the other")
+    s = skirmish.state(w.fresh())
+    if s.stage == "roll" and s.declared:
+        dice = {f"die_{i}": 1 for i in range(len(s.declared.blocks))}
+        w.act("roll blocks", w.url("fire_skirmish_blocks"), skirmish.rolls_form(s), dice, dice=True)
+    s = skirmish.state(w.fresh())
+    left, enemies = s.attacks_left(), [u for u in s.enemies() if not u.battery]
+    if not left or not enemies:
+        return w.skip("skirmish attack", "no unblocked attacking marker, or no enemy brigade")
+    brigade = left[0][0]
+    attack = skirmish.attack_form(s, brigade)
+    aimed = {"target": enemies[0].key, "range": 2, "die": 10}
+    w.act("skirmish attack", w.url("fire_skirmish_attack", brigade.pk), attack, aimed, dice=True)
+
+
+def artillery(w: Walker) -> None:
+    s = artillery_fire.state(w.fresh())
+    attacker = s.game.attacker.pk if s.game.attacker else None
+    ready = sorted(s.ready, key=lambda b: b.division.side_id != attacker)  # the attacker's batteries first
+    if not ready:
+        return w.skip("battery fires", "no battery may fire")
+    battery = ready[0]
+    targets = [u for u in s.enemies(battery) if not u.battery]
+    if targets:
+        fire = artillery_fire.fire_form(s, battery)
+        aimed = {"target": targets[0].key, "range": 3, "die": 10}
+        w.act("battery fires", w.url("fire_artillery", battery.pk), fire, aimed, dice=True)
+    else:
+        w.skip("battery fires", "no enemy brigade in play")
+    if len(ready) < 2:
+        return w.skip("battery saves fire", "no second battery may fire")
+    s = artillery_fire.state(w.fresh())
+    w.act("battery saves fire", w.url("fire_save", ready[1].pk), artillery_fire.save_form(s, ready[1]))
+
+
+def leader_checks(w: Walker) -> None:
+    s = hors_de_combat.state(w.fresh())
+    if not s.pending():
+        return w.skip("check one leader", "no unit lost bases in the phase")
+    leader, hits = s.pending()[0]
+    check = hors_de_combat.check_form(s.game, leader, hits)
+    w.act("check one leader", w.url("hors_de_combat_check", leader.pk), check, {"die": 3, "die2": 7}, dice=True)
+    for other, _ in hors_de_combat.state(w.fresh()).pending():
+        hors_de_combat.skip_leader(w.fresh(), other, w.fresh().version, ACTOR)
+
+
+def demoralized_tests(w: Walker) -> None:
+    s = demoralized_panic.state(w.fresh())
+    if not s.to_test:
+        return w.skip("panic test one unit", "no demoralized unit took P hits")
+    unit = s.to_test[0]
+    w.act("panic test one unit", w.url("fire_panic", unit.pk), demoralized_panic.panic_form(s.game, unit))
+    while (s := demoralized_panic.state(w.fresh())).to_test:
+        unit = s.to_test[0]
+        w.direct(
+            partial(demoralized_panic.panic_form, s.game, unit), partial(demoralized_panic.panic_test, s.game, unit)
+        )
+
+
+def assaults(w: Walker) -> None:
+    s = assault_state(w.fresh())
+    # the brigade that used its charge bonus assaults, so that charge disorder has it to disorder
+    attackers = sorted(
+        (u for u in s.side_units("attacker") if not u.battery and u.bases), key=lambda u: not u.charge_bonus_used
+    )
+    defenders = [u for u in s.side_units("defender") if not u.battery and u.bases]
+    if not attackers or not defenders:
+        return w.skip("declare an assault", "a side has no brigade in play")
+    contact = {f"a-{attackers[0].slot}": "all_out", f"d-{defenders[0].slot}": "all_out"}
+    declared = w.act("declare an assault", w.url("assault_declare"), declare.declare_form(s), contact)
+    if declared is None:
+        return
+    s = assault_state(w.fresh())
+    fight = rounds.round_form(s.game, s.find(declared.seq), s.leaders)
+    w.act("fight one round", w.url("assault_round", declared.seq), fight, {"die": 8, "die2": 3}, dice=True)
+    w.act("end the assault", w.url("assault_end", declared.seq), w.version())
+
+
+def disorder(w: Walker) -> None:
+    s = charge_disorder.state(w.fresh())
+    if not s.disordered:
+        return w.skip("apply charge disorder", "no unit used charge movement or retreated")
+    w.act("apply charge disorder", w.url("assault_disorder"), charge_disorder.disorder_form(s))
+
+
+def _division_test(w: Walker, request: str, die: int) -> None:
+    s = division_panic.state(w.fresh())
+    test = s.lacking[0]
+    test_form = division_panic.panic_form(s.game, test.division, test.triggers)
+    dice = dict.fromkeys(test_form.dice_fields, die)
+    w.act(request, w.url("panic_test", s.divisions[test.division].pk), test_form, dice, dice=True)
+
+
+def _no_neighbours(w: Walker) -> None:
+    """Every panicked division not named yet has no adjoining division: the round's tests can be asked."""
+    while (s := division_panic.state(w.fresh())).undeclared and s.game.step_key is StepKey.ADJOINING_PANIC:
+        key = s.undeclared[0]
+        build = partial(adjoining_panic.adjoining_form, s, key)
+        w.direct(build, partial(adjoining_panic.declare_adjoining, s.game, s.divisions[key]), {"adjoining": []})
+
+
+def _finish_panic_phase(w: Walker) -> None:
+    """Every division still to test holds (a 10); every panicked one has no adjoining division."""
+    for _ in range(100):
+        _no_neighbours(w)
+        s = division_panic.state(w.fresh())
+        if not s.lacking:
+            return
+        test = s.lacking[0]
+        build = partial(division_panic.panic_form, s.game, test.division, test.triggers)
+        dice = dict.fromkeys(build(None).dice_fields, 10)
+        w.direct(build, partial(division_panic.roll_panic_test, s.game, s.divisions[test.division]), dice)
+
+
+def internal_panic(w: Walker) -> None:
+    if not division_panic.state(w.fresh()).lacking:
+        return w.skip("division panic test", "no division had a Panic 4 event")
+    _division_test(w, "division panic test", die=1)  # a 1, so that the adjoining panic step has work
+    _finish_panic_phase(w)
+
+
+def adjoining(w: Walker) -> None:
+    s = division_panic.state(w.fresh())
+    if not s.undeclared:
+        return w.skip("name adjoining divisions", "no division panicked")
+    key = s.undeclared[0]
+    naming = adjoining_panic.adjoining_form(s, key)
+    panicked = {t.division for r in s.rounds for t in r.tests if t.panicked}
+    side = s.divisions[key].side_id
+    choices = [str(value) for value, _ in naming.fields["adjoining"].choices]  # type: ignore[attr-defined]
+    # a neighbour of its own side that has not panicked: one that will have to test
+    others = sorted((c for c in choices if c not in panicked), key=lambda c: s.divisions[c].side_id != side)[:1]
+    w.act("name adjoining divisions", w.url("panic_adjoining", key), naming, {"adjoining": others})
+    _no_neighbours(w)
+    if division_panic.state(w.fresh()).lacking:
+        _division_test(w, "adjoining panic test", die=10)
+    else:
+        w.skip("adjoining panic test", "no division adjoins the one that panicked")
+    _finish_panic_phase(w)
+
+
+WORK: dict[StepKey, Callable[[Walker], None]] = {
+    StepKey.RALLY: rally_units,
+    StepKey.REPLACE_LEADERS: replace_leaders,
+    StepKey.MOVE: move,
+    StepKey.SKIRMISH: skirmish_fire,
+    StepKey.ARTILLERY_FIRE: artillery,
+    StepKey.FIRE_HORS_DE_COMBAT: leader_checks,
+    StepKey.DEMORALIZED_PANIC: demoralized_tests,
+    StepKey.ASSAULTS: assaults,
+    StepKey.ASSAULT_HORS_DE_COMBAT: leader_checks,
+    StepKey.CHARGE_DISORDER: disorder,
+    StepKey.INTERNAL_PANIC: internal_panic,
+    StepKey.ADJOINING_PANIC: adjoining,
+}
+
+
+def walk(
+    game: Game, client: Client, repeat: int = 3, say: Callable[[str], None] = print, settle: bool = True
+) -> Walker:
+    """Walk the attacker's player turn from the first step to the next player turn; the walker holds the
+    measured rows, the steps visited, what was skipped and any failure (which ends the walk). ``repeat`` GETs
+    of each page; ``settle`` collects the garbage before each timed request (steadier times, a slower walk)."""
+    w = Walker(game, Probe(client, repeat, say, settle))
+    if w.fresh().step_key is not STEPS[0].key or not w.fresh().in_progress:
+        raise BenchFailure(f"the walk starts at the first step of a game in play, not at {w.fresh().step}")
+    try:
+        for step in STEPS:
+            if w.fresh().step_key is not step.key:
+                raise BenchFailure(f"expected the game at {step.key}, found it at {w.fresh().step}")
+            w.step = step.key.value
+            w.visited.append(step.key)
+            w.probe.fragments(w.step, w.probe.get(w.step, "page", w.url("game")))
+            WORK.get(step.key, lambda w: None)(w)
+            w.next_step()
+    except BenchFailure as exc:
+        w.probe.failures.append(str(exc))
+        say(f"FAILED {exc}")
+    return w
