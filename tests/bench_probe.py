@@ -81,8 +81,10 @@ class Probe:
     notes: list[str] = field(default_factory=list)
     _fragments: set[tuple[str, str]] = field(default_factory=set)
 
-    def _once(self, method: str, url: str, data: dict[str, Any] | None, htmx: bool) -> tuple[Any, int, float]:
-        extra = HTMX if htmx else {}
+    def _once(
+        self, method: str, url: str, data: dict[str, Any] | None, htmx: bool, target: str = ""
+    ) -> tuple[Any, int, float]:
+        extra = {**HTMX, **({"HTTP_HX_TARGET": target} if target else {})} if htmx else {}
         if self.settle:
             gc.collect()
         with CaptureQueriesContext(connection) as queries:
@@ -120,9 +122,12 @@ class Probe:
         self._row(step, request, kind, response, queries, ms)
         return str(response.content.decode())
 
-    def post(self, step: str, request: str, url: str, data: dict[str, Any], dice: bool = False) -> str | None:
-        """POST as htmx does, once; the answer's body, None when it failed."""
-        response, queries, ms = self._once("POST", url, data, htmx=True)
+    def post(
+        self, step: str, request: str, url: str, data: dict[str, Any], dice: bool = False, target: str = ""
+    ) -> str | None:
+        """POST as htmx does, once, from the element ``target`` (a step's row) when given; the answer's body,
+        None when it failed."""
+        response, queries, ms = self._once("POST", url, data, htmx=True, target=target)
         if not self._checked(step, request, "POST", url, response):
             return None
         self._row(step, request, DICE if dice else ACTION, response, queries, ms)

@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from django import forms
+from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
 
@@ -32,6 +33,7 @@ from republic.games.steps import (
 from republic.games.steps import replace_leaders as replacing
 from republic.games.steps.assaults import declare, rounds
 from republic.games.steps.assaults.state import state as assault_state
+from republic.games.steps.base import subject
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import state as move_state
 from republic.games.steps.walk import pending
@@ -39,7 +41,7 @@ from republic.rules.maneuver import charge_refusal
 from republic.rules.sequence import STEPS, StepKey
 from republic.rules.troops import BatteryFunction
 from republic.rules.units import skirmisher_limit
-from tests.bench_probe import BenchFailure, Probe, form_data, problems
+from tests.bench_probe import FRAGMENT, BenchFailure, Probe, form_data, problems
 
 ACTOR = "bench"
 F = TypeVar("F", bound=forms.Form)
@@ -109,11 +111,18 @@ class Walker:
         *,
         dice: bool = False,
         records: bool = True,
+        row: Model | None = None,
     ) -> Event | None:
-        """POST ``form`` over htmx with ``fields`` typed in; the event it recorded, None when it recorded none
-        (the answer's message is noted: the state did not allow it)."""
+        """POST ``form`` over htmx with ``fields`` typed in, from the step's row of ``row`` (a unit, leader or
+        division) when given, as a phone does once it has tapped the row open; the event it recorded, None when
+        it recorded none (the answer's message is noted: the state did not allow it)."""
         before = self.fresh().version
-        body = self.probe.post(self.step, request, url, form_data(form, **(fields or {})), dice=dice)
+        target = ""
+        if row is not None:
+            target = f"row-{subject(row)}"
+            self.probe.get(self.step, "open a row", self.url("row", subject(row)), kind=FRAGMENT, htmx=True)
+        data = form_data(form, **(fields or {}))
+        body = self.probe.post(self.step, request, url, data, dice=dice, target=target)
         if body is None:
             return None
         self.probe.fragments(self.step, body)
@@ -152,7 +161,8 @@ def rally_units(w: Walker) -> None:
     if not s.to_rally:
         return w.skip("rally one unit", "no attacking unit has M hits")
     unit = s.to_rally[0]
-    w.act("rally one unit", w.url("rally", unit.pk), rally.form(s.game, unit, s.leaders), {"die": 6}, dice=True)
+    rallying = rally.form(s.game, unit, s.leaders)
+    w.act("rally one unit", w.url("rally", unit.pk), rallying, {"die": 6}, dice=True, row=unit)
     while (s := rally.state(w.fresh())).to_rally:
         unit = s.to_rally[0]
         leaders = rally.side_leaders(s.game, unit)
@@ -175,26 +185,26 @@ def move(w: Walker) -> None:
     if unit is None:
         return w.skip("maneuver roll", "the attacker has no brigade in play")
     roll = brigades.roll_form(s.game, unit, s.helpful_leaders)
-    w.act("maneuver roll", w.url("maneuver_roll", unit.pk), roll, {"die": 8}, dice=True)
+    w.act("maneuver roll", w.url("maneuver_roll", unit.pk), roll, {"die": 8}, dice=True, row=unit)
     movement = brigades.movement_form(s.game, unit)
-    w.act("movement allowance", w.url("maneuver_movement", unit.pk), movement, records=False)
+    w.act("movement allowance", w.url("maneuver_movement", unit.pk), movement, records=False, row=unit)
     s = move_state(w.fresh())
     refused = charge_refusal(s.allowed(unit))
     if refused:
         w.skip("charge bonus used", refused)
     else:
         charge = brigades.ChargeForm(initial={"version": s.game.version})
-        w.act("charge bonus used", w.url("maneuver_charge", unit.pk), charge, {"used": "1"})
+        w.act("charge bonus used", w.url("maneuver_charge", unit.pk), charge, {"used": "1"}, row=unit)
     limit = skirmisher_limit(unit.to_rules())
     markers = brigades.skirmisher_form(w.fresh(), unit, limit)
-    w.act("skirmishers out", w.url("maneuver_skirmishers", unit.pk), markers, {"deployed": limit})
+    w.act("skirmishers out", w.url("maneuver_skirmishers", unit.pk), markers, {"deployed": limit}, row=unit)
     battery = next((u for u in s.units if u.battery), None)
     if battery is None:
         return w.skip("battery functions", "the attacker has no battery in play")
     functions = batteries.functions_form(w.fresh(), battery)
     # prolong: an unlimbered battery's one move that keeps a function to fire
     chosen = {"function_1": BatteryFunction.PROLONG.value, "will_fire": True}
-    w.act("battery functions", w.url("maneuver_battery", battery.pk), functions, chosen)
+    w.act("battery functions", w.url("maneuver_battery", battery.pk), functions, chosen, row=battery)
 
 
 def skirmish_fire(w: Walker) -> None:
@@ -216,7 +226,7 @@ def skirmish_fire(w: Walker) -> None:
     brigade = left[0][0]
     attack = skirmish.attack_form(s, brigade)
     aimed = {"target": enemies[0].key, "range": 2, "die": 10}
-    w.act("skirmish attack", w.url("fire_skirmish_attack", brigade.pk), attack, aimed, dice=True)
+    w.act("skirmish attack", w.url("fire_skirmish_attack", brigade.pk), attack, aimed, dice=True, row=brigade)
 
 
 def artillery(w: Walker) -> None:
@@ -230,13 +240,14 @@ def artillery(w: Walker) -> None:
     if targets:
         fire = artillery_fire.fire_form(s, battery)
         aimed = {"target": targets[0].key, "range": 3, "die": 10}
-        w.act("battery fires", w.url("fire_artillery", battery.pk), fire, aimed, dice=True)
+        w.act("battery fires", w.url("fire_artillery", battery.pk), fire, aimed, dice=True, row=battery)
     else:
         w.skip("battery fires", "no enemy brigade in play")
     if len(ready) < 2:
         return w.skip("battery saves fire", "no second battery may fire")
     s = artillery_fire.state(w.fresh())
-    w.act("battery saves fire", w.url("fire_save", ready[1].pk), artillery_fire.save_form(s, ready[1]))
+    saving = artillery_fire.save_form(s, ready[1])
+    w.act("battery saves fire", w.url("fire_save", ready[1].pk), saving, row=ready[1])
 
 
 def leader_checks(w: Walker) -> None:
@@ -245,7 +256,8 @@ def leader_checks(w: Walker) -> None:
         return w.skip("check one leader", "no unit lost bases in the phase")
     leader, hits = s.pending()[0]
     check = hors_de_combat.check_form(s.game, leader, hits)
-    w.act("check one leader", w.url("hors_de_combat_check", leader.pk), check, {"die": 3, "die2": 7}, dice=True)
+    dice = {"die": 3, "die2": 7}
+    w.act("check one leader", w.url("hors_de_combat_check", leader.pk), check, dice, dice=True, row=leader)
     for other, _ in hors_de_combat.state(w.fresh()).pending():
         hors_de_combat.skip_leader(w.fresh(), other, w.fresh().version, ACTOR)
 
@@ -255,7 +267,8 @@ def demoralized_tests(w: Walker) -> None:
     if not s.to_test:
         return w.skip("panic test one unit", "no demoralized unit took P hits")
     unit = s.to_test[0]
-    w.act("panic test one unit", w.url("fire_panic", unit.pk), demoralized_panic.panic_form(s.game, unit))
+    testing = demoralized_panic.panic_form(s.game, unit)
+    w.act("panic test one unit", w.url("fire_panic", unit.pk), testing, row=unit)
     while (s := demoralized_panic.state(w.fresh())).to_test:
         unit = s.to_test[0]
         w.direct(
@@ -272,7 +285,7 @@ def assaults(w: Walker) -> None:
     defenders = [u for u in s.side_units("defender") if not u.battery and u.bases]
     if not attackers or not defenders:
         return w.skip("declare an assault", "a side has no brigade in play")
-    contact = {f"a-{attackers[0].slot}": "all_out", f"d-{defenders[0].slot}": "all_out"}
+    contact = {"a1": attackers[0].key, "a1_contact": "all_out", "d1": defenders[0].key, "d1_contact": "all_out"}
     declared = w.act("declare an assault", w.url("assault_declare"), declare.declare_form(s), contact)
     if declared is None:
         return
@@ -294,7 +307,8 @@ def _division_test(w: Walker, request: str, die: int) -> None:
     test = s.lacking[0]
     test_form = division_panic.panic_form(s.game, test.division, test.triggers)
     dice = dict.fromkeys(test_form.dice_fields, die)
-    w.act(request, w.url("panic_test", s.divisions[test.division].pk), test_form, dice, dice=True)
+    division = s.divisions[test.division]
+    w.act(request, w.url("panic_test", division.pk), test_form, dice, dice=True, row=division)
 
 
 def _no_neighbours(w: Walker) -> None:
