@@ -111,7 +111,7 @@ class Walker:
         *,
         dice: bool = False,
         records: bool = True,
-        row: Model | None = None,
+        row: Model | str | None = None,
     ) -> Event | None:
         """POST ``form`` over htmx with ``fields`` typed in, from the step's row of ``row`` (a unit, leader or
         division) when given, as a phone does once it has tapped the row open; the event it recorded, None when
@@ -119,8 +119,9 @@ class Walker:
         before = self.fresh().version
         target = ""
         if row is not None:
-            target = f"row-{subject(row)}"
-            self.probe.get(self.step, "open a row", self.url("row", subject(row)), kind=FRAGMENT, htmx=True)
+            name = row if isinstance(row, str) else subject(row)
+            target = f"row-{name}"
+            self.probe.get(self.step, "open a row", self.url("row", name), kind=FRAGMENT, htmx=True)
         data = form_data(form, **(fields or {}))
         body = self.probe.post(self.step, request, url, data, dice=dice, target=target)
         if body is None:
@@ -291,7 +292,8 @@ def assaults(w: Walker) -> None:
         return
     s = assault_state(w.fresh())
     fight = rounds.round_form(s.game, s.find(declared.seq), s.leaders)
-    w.act("fight one round", w.url("assault_round", declared.seq), fight, {"die": 8, "die2": 3}, dice=True)
+    round_url, dice = w.url("assault_round", declared.seq), {"die": 8, "die2": 3}
+    w.act("fight one round", round_url, fight, dice, dice=True, row=f"assault-{declared.seq}")
     w.act("end the assault", w.url("assault_end", declared.seq), w.version())
 
 

@@ -55,9 +55,21 @@ def round_data(game, seq, die="5", die2="5", roll="typed", version=None, cover=N
     return data
 
 
+def from_assault(seq: int) -> dict:
+    """The headers of a round sent from its assault's row, as a phone sends it: htmx names the row it swaps."""
+    return {**HTMX, "HTTP_HX_TARGET": f"row-assault-{seq}"}
+
+
+def assault_page(client, game) -> str:
+    """The game page with the row of every assault declared open, as a tap on each draws it."""
+    seqs = Event.objects.filter(game=game, kind="AssaultDeclared").values_list("seq", flat=True)
+    opened = "&".join(f"open=assault-{seq}" for seq in seqs)
+    return client.get(f"/games/{game.pk}/?{opened}").content.decode()
+
+
 def post_round(client, game, seq, htmx=True, **kwargs):
     data = round_data(game, seq, **kwargs)
-    response = client.post(f"/games/{game.pk}/assault/{seq}/round/", data, **(HTMX if htmx else {}))
+    response = client.post(f"/games/{game.pk}/assault/{seq}/round/", data, **(from_assault(seq) if htmx else {}))
     game.refresh_from_db()
     return response
 

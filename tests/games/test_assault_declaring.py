@@ -9,7 +9,7 @@ import pytest
 from republic.games.events import AssaultDeclared
 from republic.games.models import Event
 from republic.rules.results import Modifier
-from tests.games.assault_helpers import declare, declared, end, last_payload, post_round, units
+from tests.games.assault_helpers import assault_page, declare, declared, end, last_payload, post_round, units
 from tests.games.conftest import HTMX, battery, brigade, payload, set_state, slot, state_matches_events, summary
 
 # --- declaring ------------------------------------------------------------------------------------------
@@ -24,7 +24,7 @@ def defenders_list(page: str) -> str:
 
 
 def test_the_step_offers_every_free_unit_of_each_side_to_declare(client, game):
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "Declare an assault" in page and "No assault declared yet" in page
     calef = battery(game, "2nd U.S., Battery A (Calef)")
     # each side's free units, offered once as a list to pick from by name; six places a side
@@ -126,7 +126,7 @@ def test_a_unit_may_not_be_in_two_open_assaults_but_may_join_a_new_one_once_its_
     davis, cutler = two
     iron = brigade(game, "Iron Brigade (Meredith)")
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "Davis&#x27;s Brigade" not in attackers_list(page)  # busy units are not offered
     assert "In an open assault already: Cutler&#x27;s Brigade, Davis&#x27;s Brigade" in page
     version = game.version
@@ -162,7 +162,7 @@ def test_declaring_outside_the_assault_step_is_refused(client, demo):
 def test_the_column_is_shown_with_its_reasons_and_read_again_for_the_table_s_cover(client, game, two):
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "Column: Pitched Battle" in page and "no advantage either way" in page
     preview = client.get(
         f"/games/{game.pk}/assault/{seq}/column/", {f"round-{seq}-cover-{slot(cutler)}": "medium"}, **HTMX
@@ -181,7 +181,7 @@ def test_open_order_from_the_state_decides_the_column(client, game, two):
     davis, cutler = two
     set_state(game, cutler, formation="open_order")
     declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "Column: Attacker Advantage" in page and "open-order defender" in page
 
 

@@ -5,7 +5,7 @@ end."""
 from republic.games.events import AssaultDeclared, AssaultEnded
 from republic.games.models import Command, Event
 from republic.games.steps.walk import advance
-from tests.games.assault_helpers import declared, end, last_payload, post_round, units
+from tests.games.assault_helpers import assault_page, declared, end, last_payload, post_round, units
 from tests.games.conftest import HTMX, battery, fresh, payload, set_state, state_matches_events, summary
 
 # --- follow-up rounds and the end of an assault ---------------------------------------------------------
@@ -64,7 +64,7 @@ def test_several_assaults_are_declared_and_resolved_one_after_another(client, ga
     post_round(client, game, first, die="4", die2="4")
     assert last_payload(game).assault == first
     end(client, game, first)
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "finish assault 2" in page and "finish assault 1" not in page
 
 
@@ -108,11 +108,11 @@ def test_undo_takes_back_a_round_then_the_declaration(client, game, two):
     )
     assert not Command.objects.get(pk=cutler.division_id).p4_event and not davis.charge_bonus_used
     assert Event.objects.filter(game=game, kind="EventUndone").last().undoes.kind == "AssaultRoundResolved"
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "Assault 1 · round 1" in page
     game.refresh_from_db()
     client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "No assault declared yet" in page
     assert state_matches_events(game)
 

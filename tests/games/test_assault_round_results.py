@@ -6,7 +6,7 @@ from republic.games.events import AssaultRoundResolved
 from republic.games.models import Command
 from republic.games.text.rounds import round_orders
 from republic.rules.results import Modifier
-from tests.games.assault_helpers import declared, last_payload, last_round, outcome, post_round
+from tests.games.assault_helpers import assault_page, declared, last_payload, last_round, outcome, post_round
 from tests.games.conftest import HTMX, battery, brigade, fresh, payload, set_state, slot, state_matches_events
 
 
@@ -18,7 +18,7 @@ def test_the_state_fills_in_losses_panic_skirmishers_leaders_and_fresh_batteries
     seq = declared(
         client, game, [(davis, "all_out")], [(cutler, "all_out"), (hall, "general"), (calef, "general")], primary=cutler
     )
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "attacker: 8 bases, 2 lost this turn, worst P 1, skirmishers out 1/2" in page
     assert f'value="{slot(hall)}"  id="id_round-{seq}-fresh_0" checked' in page
     assert f'value="{slot(calef)}"  id="id_round-{seq}-fresh_1">' in page
@@ -93,7 +93,7 @@ def test_panic_4_marks_the_unit_and_its_division_and_a_must_breakthrough_uses_th
     assert cutler.p4_event and Command.objects.get(pk=cutler.division_id).p4_event
     assert cutler.forced_move == "Re" and cutler.retreated and cutler.bases == 5
     assert fresh(davis).charge_bonus_used
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "Retreat: move 12&quot; away from the enemy, turning away from the enemy" in page
     assert "must break through" in page
     assert state_matches_events(game)
@@ -108,7 +108,7 @@ def test_a_break_off_costs_each_attacking_brigade_1m_unless_stalled(client, game
     p = last_payload(game)
     assert p.result.outcome.action == "break_off"
     assert fresh(davis).m_hits == 2 and p.on_units.broke_off[0].result.m_after == 2
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "The attackers broke off: contact has ended." in page
     client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
     assert fresh(davis).m_hits == 0
@@ -122,7 +122,7 @@ def test_a_surrounded_unit_forced_back_surrenders(client, game, two):
     post_round(client, game, seq, die="10", die2="1", surrounded=[slot(cutler)])
     cutler = fresh(cutler)
     assert cutler.surrendered and cutler.bases == 0 and cutler.out_of_play
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "surrenders" in page
     assert "One side has no unit left in play: end this assault." not in page
     response = post_round(client, game, seq)
@@ -161,7 +161,7 @@ def test_the_printed_chart_outcome_is_applied_with_the_engine_s_natural_m(client
     loss = p.on_units.defender.units[0]
     assert loss.m_taken == 2  # 1M natural + 1M All Out Win/Win, as the engine works them out
     assert fresh(cutler).p_hits_turn == 2
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert "printed chart: defender 2P drive away" in page
     assert "Result read from the players&#x27; printed chart." in page
 

@@ -22,7 +22,8 @@ def test_a_round_over_htmx_applies_the_results_to_the_units_and_shows_the_moves(
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     response = post_round(client, game, seq, die="10", die2="2")
     body = response.content.decode()
-    assert response.status_code == 200 and body.lstrip().startswith('<div id="live"')
+    # answered in the assault's row, which stays open for the next round, with the moves of this one
+    assert response.status_code == 200 and body.startswith(f'<li class="work-row is-open" id="row-assault-{seq}">')
     event = last_round(game)
     p: AssaultRoundResolved = payload(event)
     assert [(r.label, r.roll.faces, r.roll.source) for r in p.rolls()] == [

@@ -32,7 +32,12 @@ def round_of(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
         return answers.stale(request, game, str(exc))
     form = rounds.round_form(game, assault, s.leaders, request.POST)
     return answers.form_action(
-        request, game, form, form.prefix, lambda: rounds.resolve_round(game, seq, form, answers.actor_of(request))
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: rounds.resolve_round(game, seq, form, answers.actor_of(request)),
+        f"assault-{seq}",
     )
 
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from republic.games.steps.assaults.declare import declare_form
 from republic.games.steps.assaults.rounds import column_for, prefix, read_conditions, round_form
 from republic.games.steps.assaults.state import Assault, AssaultState, state
-from republic.games.steps.base import Bound, Step
+from republic.games.steps.base import Bound, Row, Step
 from republic.games.text.events import describe, words
 from republic.games.text.rounds import FOLLOW_UP, next_hint, round_orders, table_cases
 from republic.games.text.terms import side_facts
@@ -48,10 +48,26 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
     }
 
 
+def rows(s: AssaultState) -> list[Row]:
+    """Each open assault, its round form opened on tap."""
+    return [
+        Row(f"assault-{a.seq}", f"Assault {a.number} · round {len(a.rounds) + 1}", a.title, "Fight")
+        for a in s.assaults
+        if a.open
+    ]
+
+
+def opened(s: AssaultState, row: Row, bound: Bound) -> dict[str, Any]:
+    assault = next(a for a in s.assaults if row.subject == f"assault-{a.seq}")
+    return _card(s, assault, bound)
+
+
 def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
     declare = bound.get("declare") or declare_form(s)
     return {
-        "open_assaults": [_card(s, a, bound) for a in s.assaults if a.open],
+        "open_assaults": sum(a.open for a in s.assaults),
+        "rows_placed": True,  # the open assaults come before the declaration of another
+        "empty": "",
         "ended_assaults": [describe(a.ended_event) for a in s.assaults if a.ended_event is not None],
         "declare": declare,
         "declare_url": reverse("games:assault_declare", args=[s.game.pk]),
@@ -65,4 +81,4 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
     }
 
 
-STEP = Step("games/steps/assault.html", state, pending, panel)
+STEP = Step("games/steps/assault.html", state, pending, panel, rows=rows, form="games/rows/assault.html", opened=opened)
