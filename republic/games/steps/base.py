@@ -38,6 +38,7 @@ class Row:
     command: int | None = None  # the division (or the leader's command) it belongs to, to follow
     opened: dict[str, Any] | None = field(default=None)  # the form's context, once the row is open
     others: bool = False  # the first row outside what this device follows
+    address: str = ""  # where a tap fetches the row, open (set by the page, which knows the game)
 
     @property
     def condition_words(self) -> str:

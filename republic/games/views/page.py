@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
+from django.urls import reverse
+
 from republic.charts import shipped_chart
 from republic.games.models import Event, Game
 from republic.games.steps import step_of
@@ -28,7 +30,10 @@ def work(game: Game, state: Any, bound: Bound, opened: Iterable[str] = (), follo
         return []
     rows = handler.rows(state)
     wanted = set(opened)
+    # one reverse() for all rows: at 200 rows, one each is a tenth of the page's time
+    address = reverse("games:row", args=[game.pk, "ROW"])
     for row in rows:
+        row.address = address.replace("ROW", row.subject)
         if row.subject in wanted:
             row.opened = handler.opened(state, row, bound)
     if follow.commands:
