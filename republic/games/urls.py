@@ -10,6 +10,7 @@ urlpatterns = [
     path("", game.game_list, name="home"),
     path("games/new/", game.new_game, name="new_game"),
     path("games/<int:game_id>/", game.game_page, name="game"),
+    path("games/<int:game_id>/rows/", game.more_rows, name="more_rows"),
     path("games/<int:game_id>/rows/<slug:row>/", game.game_row, name="row"),
     path("games/<int:game_id>/next/", game.next_step, name="next_step"),
     path("games/<int:game_id>/undo/", game.undo, name="undo"),

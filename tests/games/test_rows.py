@@ -3,7 +3,9 @@ the rows it touched, the result and the step bar, and every path also works with
 
 import pytest
 
-from republic.games.models import Event
+from republic.games.models import Event, Unit
+from republic.games.scenario import create_game, parse_scenario
+from tests.club_battle import club_scenario
 from tests.games.conftest import (
     HTMX,
     at_step,
@@ -129,3 +131,35 @@ def test_a_joint_fire_takes_away_the_rows_of_every_battery_that_fired(client, de
     assert f"row-unit-{iron.pk}" not in body
     assert has_row(page(client, game), battery(game, "2nd Maine Light, Battery B (Hall)"))
     assert state_matches_events(game)
+
+
+@pytest.fixture
+def big_move(db):
+    game = create_game(parse_scenario(club_scenario(120)))  # 60 attacking units: rows past the first 40
+    return at_step(game, "move")
+
+
+def test_a_long_step_draws_its_first_rows_and_the_next_on_request(client, big_move):
+    game = big_move
+    units = list(Unit.objects.filter(game=game, division__side=game.first_attacker).in_battle_order())
+    body = page(client, game)
+    assert body.count('<li class="work-row') == 40
+    assert has_row(body, units[39]) and not has_row(body, units[40])
+    assert "Show 20 more (20 left)" in body and f'hx-get="/games/{game.pk}/rows/?after=40"' in body
+    more = client.get(f"/games/{game.pk}/rows/?after=40", **HTMX).content.decode()
+    assert more.count('<li class="work-row') == 20 and has_row(more, units[59]) and "Show" not in more
+    # without scripts, the link draws the page with more rows
+    assert page_of(client, f"/games/{game.pk}/?shown=80").count('<li class="work-row') == 60
+    # a row opened further down is drawn, open
+    opened = page_of(client, f"/games/{game.pk}/?open=unit-{units[50].pk}")
+    assert 'class="work-form"' in row_of(opened, units[50])
+
+
+@pytest.mark.parametrize("after", ["", "x", "-3", "999"])
+def test_more_rows_from_a_strange_place_answers_plainly(client, big_move, after):
+    response = client.get(f"/games/{big_move.pk}/rows/?after={after}", **HTMX)
+    assert response.status_code == 200 and "<html" not in response.content.decode()
+
+
+def page_of(client, url: str) -> str:
+    return client.get(url).content.decode()

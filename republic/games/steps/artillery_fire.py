@@ -333,7 +333,7 @@ def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
 def panel(s: ArtilleryState, bound: Bound) -> dict[str, Any]:
     return {
         "ready": len(s.ready),
-        "empty": "No battery is left that may fire.",
+        "nothing": "No battery is left that may fire.",
         "pending_hits": waiting_rows(s.waiting, s.units),
         "done": len(s.done),
     }

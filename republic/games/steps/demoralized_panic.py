@@ -126,7 +126,7 @@ def opened(s: PanicTestState, row: Row, bound: Bound) -> dict[str, Any]:
 
 
 def panel(s: PanicTestState, bound: Bound) -> dict[str, Any]:
-    return {"done": len(s.done), "empty": "No demoralized unit has panic hits from fire to test."}
+    return {"done": len(s.done), "nothing": "No demoralized unit has panic hits from fire to test."}
 
 
 STEP = Step(

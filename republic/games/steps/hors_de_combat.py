@@ -208,7 +208,7 @@ def panel(s: CheckState, bound: Bound) -> dict[str, Any]:
         "losses": losses,
         "must": len(s.pending()),
         "done": len(s.done),
-        "empty": "Every leader has rolled or been passed over.",
+        "nothing": "Every leader has rolled or been passed over.",
     }
 
 

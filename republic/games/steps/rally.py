@@ -142,7 +142,7 @@ def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
 
 
 def panel(s: RallyState, bound: Bound) -> dict[str, Any]:
-    return {"empty": "Every attacking unit with morale hits has rolled its rally.", "rallied": len(s.rallied)}
+    return {"nothing": "Every attacking unit with morale hits has rolled its rally.", "rallied": len(s.rallied)}
 
 
 STEP = Step("games/steps/rally.html", state, pending, panel, rows=rows, form="games/rows/rally.html", opened=opened)

@@ -309,7 +309,7 @@ def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
         "done": len(s.done),
         "declare_url": reverse("games:fire_skirmish_declare", args=[game.pk]),
         "rolls_url": reverse("games:fire_skirmish_blocks", args=[game.pk]),
-        "empty": "Every unblocked attacking skirmish marker has fired."
+        "nothing": "Every unblocked attacking skirmish marker has fired."
         if s.attackers
         else f"{side_name(game.attacker)} have no skirmish markers out: no skirmish fire this turn.",
     }

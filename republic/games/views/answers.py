@@ -22,7 +22,7 @@ from republic.games.steps.base import subject
 from republic.games.text.events import result_card
 from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
-from republic.games.views.page import page_context, step_bar, work
+from republic.games.views.page import ROWS_SHOWN, first_rows, page_context, step_bar, work
 from republic.rules.errors import RulesInputError
 
 
@@ -93,18 +93,19 @@ def context(
     forms: dict[str, Any] | None = None,
     error: str = "",
     opened: tuple[str, ...] = (),
+    shown: int = ROWS_SHOWN,
 ) -> dict[str, Any]:
-    return page_context(
-        game, actor_of(request), event or _last_event(request, game), forms, error, opened, followed(request, game)
-    )
+    last = event or _last_event(request, game)
+    return page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown)
 
 
-def row_subjects(game: Game) -> set[str]:
-    """The subjects of the step's rows as the game stands: what a page drawn now shows."""
+def shown_subjects(request: HtmxHttpRequest, game: Game) -> set[str]:
+    """The subjects of the rows a page drawn now shows at first (the followed command's first)."""
     handler = step_of(game)
     if not game.in_progress or handler.rows is None:
         return set()
-    return {r.subject for r in handler.rows(handler.state(game))}
+    rows, _ = first_rows(work(game, handler.state(game), {}, (), followed(request, game)))
+    return {row.subject for row in rows}
 
 
 def done(request: HtmxHttpRequest, game: Game, event: Event, before: set[str] | None = None) -> HttpResponse:
@@ -123,8 +124,8 @@ def done(request: HtmxHttpRequest, game: Game, event: Event, before: set[str] | 
 def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str, before: set[str]) -> HttpResponse:
     """The answer to an action sent from a step's row: that row with the result in it (still open when it has
     work left), every other row whose unit, leader or division the event changed as it stands now (a row
-    whose work is done is taken away: ``before`` are the rows the page had), the result card and the step
-    bar."""
+    whose work is done is taken away), among ``before``, the rows a page shows at first; the result card and
+    the step bar."""
     fresh = game_or_404(game.pk)
     handler = step_of(fresh)
     if not fresh.in_progress or handler.rows is None:
@@ -139,7 +140,7 @@ def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str, before
             "game": fresh,
             "main": rows.get(row),
             "subject": row,
-            "others": [(name, rows.get(name)) for name in changed if name != row and (name in rows or name in before)],
+            "others": [(name, rows.get(name)) for name in changed if name != row and name in before],
             "row_form": handler.form,
             "result": result_card(event),
             "bar": step_bar(fresh, handler.pending(state)),
@@ -221,8 +222,9 @@ def form_action(
     if "version" in form.errors:
         return stale(request, game, INCOMPLETE)
     if valid:
-        # an answer of rows takes away the rows the action ended: it needs the rows the page had
-        before = row_subjects(game) if row_target(request) else None
+        # an answer of rows redraws the other rows the action touched among those a page shows at first (a row
+        # further down, drawn by "Show more", stays as it is until the next page: htmx wants every target there)
+        before = shown_subjects(request, game) if row_target(request) else None
         try:
             event = act()
         except StaleGame as exc:

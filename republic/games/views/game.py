@@ -14,11 +14,14 @@ from republic.games.ledger import StaleGame, undo_last, undo_to
 from republic.games.models import Game
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
-from republic.games.steps import anytime
+from republic.games.steps import anytime, step_of
+from republic.games.steps.base import Row
 from republic.games.steps.walk import advance, choose_first_attacker
 from republic.games.text.events import result_card
 from republic.games.views import answers
 from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.follow import followed
+from republic.games.views.page import ROWS_SHOWN, first_rows, work
 from republic.rules.scale import GroundScale
 from republic.rules.units import Correction
 
@@ -29,10 +32,27 @@ def game_list(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The game page; ``?open=unit-12`` draws that row of the step open, for a phone without scripts."""
+    """The game page; for a phone without scripts, ``?open=unit-12`` draws that row of the step open and
+    ``?shown=80`` draws more of its rows."""
     game = answers.game_or_404(game_id)
     opened = tuple(request.GET.getlist("open"))
-    return render(request, "games/game.html", answers.context(request, game, opened=opened))
+    shown = request.GET.get("shown", "")
+    count = min(int(shown), 10_000) if shown.isdigit() else ROWS_SHOWN
+    return render(request, "games/game.html", answers.context(request, game, opened=opened, shown=count))
+
+
+def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The step's next rows after the first ``?after=N``, as "Show more" appends them."""
+    game = answers.game_or_404(game_id)
+    after = request.GET.get("after", "")
+    start = int(after) if after.isdigit() else 0
+    handler = step_of(game)
+    rows: list[Row] = []
+    if game.in_progress and handler.rows is not None:
+        rows = work(game, handler.state(game), {}, (), followed(request, game))
+    shown, left = first_rows(rows[start:])
+    context = {"game": game, "rows": shown, "rows_left": left, "rows_more": min(left, ROWS_SHOWN)}
+    return render(request, "games/parts/rows_more.html", {**context, "rows_after": start + len(shown)})
 
 
 def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:

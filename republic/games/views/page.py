@@ -20,6 +20,7 @@ from republic.rules.results import Provenance
 from republic.rules.sequence import STEPS, Phase, step_for
 
 PENDING_SHOWN = 4  # the step bar names the first few things left; the rows below show them all
+ROWS_SHOWN = 40  # rows a page draws at first, the followed command's first; "Show more" draws the next ones
 
 
 def work(game: Game, state: Any, bound: Bound, opened: Iterable[str] = (), follow: Followed = EVERYTHING) -> list[Row]:
@@ -44,6 +45,12 @@ def work(game: Game, state: Any, bound: Bound, opened: Iterable[str] = (), follo
     return rows
 
 
+def first_rows(rows: list[Row], shown: int = ROWS_SHOWN) -> tuple[list[Row], int]:
+    """The first ``shown`` rows (and any open row further down), and how many are left after them."""
+    count = max(shown, max((i + 1 for i, row in enumerate(rows) if row.opened), default=0))
+    return rows[:count], max(0, len(rows) - count)
+
+
 def step_bar(game: Game, todo: list[str]) -> dict[str, Any]:
     return {"pending": todo[:PENDING_SHOWN], "more": max(0, len(todo) - PENDING_SHOWN), "count": len(todo)}
 
@@ -56,17 +63,19 @@ def page_context(
     error: str = "",
     opened: Iterable[str] = (),
     follow: Followed = EVERYTHING,
+    shown: int = ROWS_SHOWN,
 ) -> dict[str, Any]:
     forms = forms or {}
     step = step_for(game.step_key)
     in_progress = game.in_progress
     rows: list[Row] = []
-    row_form = ""
+    row_form, left = "", 0
     if in_progress:
         handler = step_of(game)
         state = handler.state(game)
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
-        rows, row_form = work(game, state, forms, opened, follow), handler.form
+        rows, left = first_rows(work(game, state, forms, opened, follow), shown)
+        row_form = handler.form
     else:
         todo = not_in_play(game)
         template, panel = "games/steps/first_attacker.html", {"sides": list(game.sides.all())}
@@ -83,6 +92,9 @@ def page_context(
         "step_template": template,
         "panel": panel,
         "rows": rows,
+        "rows_left": left,
+        "rows_more": min(left, ROWS_SHOWN),
+        "rows_after": len(rows),
         "following": follow.name,
         "row_form": row_form,
         "result": result_card(event),

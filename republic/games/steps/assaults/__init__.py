@@ -67,7 +67,7 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
     return {
         "open_assaults": sum(a.open for a in s.assaults),
         "rows_placed": True,  # the open assaults come before the declaration of another
-        "empty": "",
+        "nothing": "",
         "ended_assaults": [describe(a.ended_event) for a in s.assaults if a.ended_event is not None],
         "declare": declare,
         "declare_url": reverse("games:assault_declare", args=[s.game.pk]),

@@ -112,7 +112,7 @@ def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
 
 
 def panel(s: MoveState, bound: Bound) -> dict[str, Any]:
-    return {"scale": s.game.get_ground_scale_display(), "empty": "The attacker has no unit in play."}
+    return {"scale": s.game.get_ground_scale_display(), "nothing": "The attacker has no unit in play."}
 
 
 STEP = Step("games/steps/move.html", state, pending, panel, rows=rows, form="games/rows/move.html", opened=opened)
