@@ -5,11 +5,20 @@ game."""
 import pytest
 
 from republic.games.events import AssaultRoundResolved
-from republic.games.models import Event
+from republic.games.models import Event, Leader, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.rules.dice import RollSource
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.assault_helpers import declared, last_payload, last_round, outcome, post_round, round_data
+from tests.club_battle import club_scenario
+from tests.games.assault_helpers import (
+    assault_page,
+    declared,
+    last_payload,
+    last_round,
+    outcome,
+    post_round,
+    round_data,
+)
 from tests.games.conftest import HTMX, at_step, brigade, fresh, payload, slot, state_matches_events
 
 # --- a round --------------------------------------------------------------------------------------------
@@ -131,3 +140,17 @@ def test_an_assault_of_another_game_or_no_assault_is_not_found(client, game):
     assert client.post(f"/games/{game.pk}/assault/{theirs}/round/", data).status_code == 404
     assert client.post(f"/games/{game.pk}/assault/{theirs}/end/", {"version": game.version}).status_code == 404
     assert client.post(f"/games/{game.pk}/assault/1/round/", data).status_code == 404  # event 1 is no assault
+
+
+def test_a_club_battle_offers_its_many_leaders_as_a_list_to_pick_from(client, db):
+    game = at_step(create_game(parse_scenario(club_scenario(200))), "assaults")
+    attackers = Unit.objects.filter(game=game, division__side=game.first_attacker, kind="infantry")
+    defenders = Unit.objects.filter(game=game, division__side=game.defender, kind="infantry")
+    davis, cutler = attackers.first(), defenders.first()
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    opened = client.get(f"/games/{game.pk}/rows/assault-{seq}/", **HTMX).content.decode()
+    assert f'<select name="round-{seq}-attacker_leaders"' in opened and "multiple" in opened
+    assert len(opened) < 20_000, len(opened)
+    leader = Leader.objects.filter(game=game, command__side=game.first_attacker, leader_class="E").last()
+    post_round(client, game, seq, attacker_leaders=[str(leader.pk)])
+    assert last_payload(game).conditions.attacker_leaders == (leader.pk,)

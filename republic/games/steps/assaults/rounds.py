@@ -28,6 +28,8 @@ from republic.rules.errors import RulesInputError
 from republic.rules.sequence import StepKey
 from republic.rules.troops import Cover
 
+LEADERS_AS_BOXES = 12  # more leaders than this on a side are offered as a list to pick from
+
 OUT = "out"
 COVER_CHOICES = [
     (Cover.NONE.value, "open"),
@@ -161,11 +163,12 @@ class RoundForm(DiceForm):
                     label=member.unit.name, choices=COVER_CHOICES, widget=SELECT
                 )
         for name in ("attacker", "defender"):
-            offer(
-                self,
-                f"{name}_leaders",
-                [(str(lead.pk), f"{lead.name} ({lead.value}), {lead.command.name}") for lead in leaders[name]],
-            )
+            choices = [(str(lead.pk), f"{lead.name} ({lead.value}), {lead.command.name}") for lead in leaders[name]]
+            offer(self, f"{name}_leaders", choices)
+            if len(choices) > LEADERS_AS_BOXES:
+                # a club battle's sixty leaders a side: a phone's own picker list, not sixty rows of boxes
+                self.fields[f"{name}_leaders"].widget = forms.SelectMultiple(attrs={"class": "form-select", "size": 6})
+                self.fields[f"{name}_leaders"].help_text = 'Pick every one that is within 2".'
         offer(self, "fresh", [(m.unit.slot, m.unit.name) for m in assault.playing("defender") if m.battery])
         everyone = [(m.unit.slot, m.unit.name) for m in assault.members if in_play(m.unit)]
         for name in FLAGS:
