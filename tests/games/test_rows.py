@@ -163,3 +163,18 @@ def test_more_rows_from_a_strange_place_answers_plainly(client, big_move, after)
 
 def page_of(client, url: str) -> str:
     return client.get(url).content.decode()
+
+
+def test_the_last_result_stays_while_it_is_news(client, rallying):
+    game, davis = rallying, brigade(rallying, "Davis's Brigade")
+    data = {
+        f"rally-{davis.key}-version": game.version,
+        f"rally-{davis.key}-die": "10",
+        f"rally-{davis.key}-division_leader_distance": "0",
+        "roll": "typed",
+    }
+    client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
+    set_state(game, brigade(game, "Archer's Brigade"), m_hits=1)  # another event, in the same step
+    assert "Last result" in page(client, game)
+    at_step(game, "move")  # the game moves on: the rally is no longer what the phone needs to see first
+    assert "Last result" not in page(client, game)

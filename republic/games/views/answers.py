@@ -82,8 +82,14 @@ def division_answer(request: HtmxHttpRequest, game: Game, error: str = "") -> Ht
 
 
 def _last_event(request: HtmxHttpRequest, game: Game) -> Event | None:
+    """This device's last action, while it is still news: the game's latest event, or one of the step the game
+    is at (a result of an earlier step would push the step's own work off a phone's first screen)."""
     last = request.session.get(LAST_EVENT_KEY)
-    return Event.objects.filter(pk=last, game=game).select_related("undoes").first() if last else None
+    event = Event.objects.filter(pk=last, game=game).select_related("undoes").first() if last else None
+    if event is None or event.seq == game.version:
+        return event
+    here = (event.game_turn, event.player_turn, event.step) == (game.game_turn, game.player_turn, game.step)
+    return event if here else None
 
 
 def context(
