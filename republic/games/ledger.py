@@ -96,6 +96,7 @@ class Action:
         self.game = game
         self.actor = actor
         self.changes: list[dict[str, Any]] = []
+        self._change_of: dict[tuple[str, int, str], dict[str, Any]] = {}  # each change by its field, found at once
         self._dirty: dict[tuple[str, int], tuple[models.Model, set[str]]] = {}
         self.event: Event | None = None
         # events are stamped with where the game stood when the action began
@@ -120,11 +121,14 @@ class Action:
         changed.add(attname)
         self._dirty[key] = (tracked, changed)
         # one change per field per event: a field set twice keeps its first before and its last after
-        earlier = next((c for c in self.changes if (c["model"], c["id"], c["field"]) == (*key, attname)), None)
+        earlier = self._change_of.get((*key, attname))
         if earlier is None:
-            self.changes.append({"model": key[0], "id": obj.pk, "field": attname, "before": before, "after": after})
+            change = {"model": key[0], "id": obj.pk, "field": attname, "before": before, "after": after}
+            self.changes.append(change)
+            self._change_of[(*key, attname)] = change
         elif earlier["before"] == after:
             self.changes.remove(earlier)
+            del self._change_of[(*key, attname)]
         else:
             earlier["after"] = after
 
@@ -189,17 +193,19 @@ def _write(rows: list[tuple[models.Model, set[str]]]) -> None:
 
 
 def _cases(model: type[models.Model], rows: list[tuple[models.Model, set[str]]]) -> dict[str, Any]:
-    """Each changed field as a CASE on the row's id; rows that did not change it keep their own value."""
+    """Each changed field as a CASE on the row's id, one branch a value (the end of a turn clears every unit's
+    field to one value); rows that did not change the field keep their own."""
     cast = connection.features.requires_casted_case_in_updates
     cases: dict[str, Any] = {}
     for name in sorted(set().union(*(changed for _, changed in rows))):
         field = model._meta.get_field(name)
         assert isinstance(field, models.Field)
-        whens = [
-            When(pk=obj.pk, then=Value(getattr(obj, name), output_field=field))
-            for obj, changed in rows
-            if name in changed
-        ]
+        by_value: dict[str, tuple[Any, list[Any]]] = {}
+        for obj, changed in rows:
+            if name in changed:
+                value = getattr(obj, name)
+                by_value.setdefault(repr(value), (value, []))[1].append(obj.pk)
+        whens = [When(pk__in=pks, then=Value(value, output_field=field)) for value, pks in by_value.values()]
         case = Case(*whens, default=F(name), output_field=field)
         cases[name] = Cast(case, output_field=field) if cast else case
     return cases
