@@ -18,7 +18,7 @@ from republic.games.models import Command, Game, Leader, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps import hors_de_combat
 from tests.club_battle import club_scenario
-from tests.games.conftest import HTMX, fresh, set_state
+from tests.games.conftest import HTMX, fresh, set_state, state_matches_events
 
 SIZES = (20, 60)
 """Two battles of the same shape: two divisions a side in one corps, and six a side in two corps."""
@@ -128,6 +128,8 @@ class Costs:
     def check(self) -> None:
         print("\n".join(self.seen))
         assert not self.problems, "\n".join(self.problems)
+        # however the rows were written, they are still the setup plus the events
+        assert all(state_matches_events(table.game) for table in self.tables)
 
 
 # --- the battle as the tests need it ----------------------------------------------------------------
