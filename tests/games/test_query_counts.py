@@ -48,6 +48,18 @@ def test_a_cost_that_grows_with_the_battle_is_caught_and_named(costs):
     )
 
 
+def test_setting_up_costs_the_same_at_every_size(costs):
+    costs.each(lambda t: set_each(t.game, [t.game], status="setting_up", first_attacker=None))
+    costs.pages("setting up")
+    costs.measure(
+        "the first attacker chosen",
+        lambda t: t.post(
+            "first-attacker/", {"version": t.game.version, "side": t.game.sides.last().pk, "how": "die roll"}
+        ),
+    )
+    costs.check()
+
+
 def test_messages_costs_the_same_at_every_size(costs):
     costs.pages("messages")
     costs.leave("messages")
