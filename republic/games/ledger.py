@@ -15,13 +15,16 @@ PostgreSQL; on SQLite every write transaction begins immediately, see settings) 
 new version, so it is refused with the fresh state instead of failing.
 """
 
+import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields
 from enum import Enum
 from typing import Any
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
+from django.db.models import Case, F, Value, When
+from django.db.models.functions import Cast
 
 from republic.games.events import EventUndone, Payload, kind_of, results, stored
 from republic.games.models import Command, Event, Game, Leader, Side, Unit
@@ -93,6 +96,7 @@ class Action:
         self.game = game
         self.actor = actor
         self.changes: list[dict[str, Any]] = []
+        self._change_of: dict[tuple[str, int, str], dict[str, Any]] = {}  # each change by its field, found at once
         self._dirty: dict[tuple[str, int], tuple[models.Model, set[str]]] = {}
         self.event: Event | None = None
         # events are stamped with where the game stood when the action began
@@ -117,11 +121,14 @@ class Action:
         changed.add(attname)
         self._dirty[key] = (tracked, changed)
         # one change per field per event: a field set twice keeps its first before and its last after
-        earlier = next((c for c in self.changes if (c["model"], c["id"], c["field"]) == (*key, attname)), None)
+        earlier = self._change_of.get((*key, attname))
         if earlier is None:
-            self.changes.append({"model": key[0], "id": obj.pk, "field": attname, "before": before, "after": after})
+            change = {"model": key[0], "id": obj.pk, "field": attname, "before": before, "after": after}
+            self.changes.append(change)
+            self._change_of[(*key, attname)] = change
         elif earlier["before"] == after:
             self.changes.remove(earlier)
+            del self._change_of[(*key, attname)]
         else:
             earlier["after"] = after
 
@@ -136,11 +143,20 @@ class Action:
     def record(self, payload: Payload, *, undoes: Event | None = None) -> Event:
         if self.event is not None:
             raise RuntimeError("an action records exactly one event")
-        for obj, changed in self._dirty.values():
-            obj.save(update_fields=sorted(changed))
         game = self.game
+        game_fields = {"version", "updated"}
+        rows: list[tuple[models.Model, set[str]]] = []
+        for obj, changed in self._dirty.values():
+            if isinstance(obj, Game) and obj.pk == game.pk:
+                # the game's own changes go out with its new version, in one write
+                for name in changed:
+                    setattr(game, name, getattr(obj, name))
+                game_fields |= changed
+            else:
+                rows.append((obj, changed))
+        _write(rows)
         game.version += 1
-        game.save(update_fields=["version", "updated"])
+        game.save(update_fields=sorted(game_fields))
         found = results(payload)
         printed = any(result.printed for result in found)
         self.event = Event.objects.create(
@@ -158,6 +174,67 @@ class Action:
             undoes=undoes,
         )
         return self.event
+
+
+def _write(rows: list[tuple[models.Model, set[str]]]) -> None:
+    """Save the changed rows with one UPDATE a table, however many rows an action changed (the end of a player
+    turn changes every unit). Each row gets only the fields the action changed on it; the others keep what the
+    database holds, so a row read before the game was locked cannot write back a stale value."""
+    tables: dict[type[models.Model], list[tuple[models.Model, set[str]]]] = {}
+    for obj, changed in rows:
+        tables.setdefault(type(obj), []).append((obj, changed))
+    for model, found in tables.items():
+        for chunk in _chunks(found):
+            if len(chunk) == 1:
+                obj, changed = chunk[0]
+                obj.save(update_fields=sorted(changed))
+            else:
+                model._default_manager.filter(pk__in=[obj.pk for obj, _ in chunk]).update(**_cases(model, chunk))
+
+
+def _cases(model: type[models.Model], rows: list[tuple[models.Model, set[str]]]) -> dict[str, Any]:
+    """Each changed field as a CASE on the row's id, one branch a value (the end of a turn clears every unit's
+    field to one value); rows that did not change the field keep their own."""
+    cast = connection.features.requires_casted_case_in_updates
+    cases: dict[str, Any] = {}
+    for name in sorted(set().union(*(changed for _, changed in rows))):
+        field = model._meta.get_field(name)
+        assert isinstance(field, models.Field)
+        by_value: dict[str, tuple[Any, list[Any]]] = {}
+        for obj, changed in rows:
+            if name in changed:
+                value = getattr(obj, name)
+                by_value.setdefault(repr(value), (value, []))[1].append(obj.pk)
+        whens = [When(pk__in=pks, then=Value(value, output_field=field)) for value, pks in by_value.values()]
+        case = Case(*whens, default=F(name), output_field=field)
+        cases[name] = Cast(case, output_field=field) if cast else case
+    return cases
+
+
+def _chunks(rows: list[tuple[models.Model, set[str]]]) -> Iterator[list[tuple[models.Model, set[str]]]]:
+    """The rows in as few statements as the database takes: each row costs its id once in the WHERE and its id
+    and value for every field it changed."""
+    limit = _most_parameters()
+    chunk: list[tuple[models.Model, set[str]]] = []
+    used = 0
+    for row in rows:
+        cost = 1 + 2 * len(row[1])
+        if chunk and used + cost > limit:
+            yield chunk
+            chunk, used = [], 0
+        chunk.append(row)
+        used += cost
+    if chunk:
+        yield chunk
+
+
+def _most_parameters() -> int:
+    """The most values one statement may carry. Django's SQLite backend assumes the 999 of old builds; the library
+    says what this one takes (32766 by default since SQLite 3.32). PostgreSQL takes 65535."""
+    if connection.vendor == "sqlite":
+        connection.ensure_connection()
+        return int(connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER))
+    return connection.features.max_query_params or 65535
 
 
 @contextmanager
@@ -215,11 +292,15 @@ def undoable(game: Game) -> list[Event]:
 
 def _revert(action: Action, event: Event) -> None:
     rows: dict[tuple[str, int], models.Model] = {("game", action.game.pk): action.game}
+    wanted: dict[str, set[int]] = {}
+    for change in event.changes:
+        if (change["model"], change["id"]) not in rows:
+            wanted.setdefault(change["model"], set()).add(change["id"])
+    # the rows an event changed are read a table at a time: leaving a step may have changed every unit
+    for key, ids in wanted.items():
+        rows.update(((key, obj.pk), obj) for obj in TRACKED[key]._default_manager.filter(pk__in=ids))
     for change in reversed(event.changes):
-        key = (change["model"], change["id"])
-        if key not in rows:
-            rows[key] = TRACKED[change["model"]]._default_manager.get(pk=change["id"])
-        obj = rows[key]
+        obj = rows[(change["model"], change["id"])]
         current = _plain(getattr(obj, change["field"]))
         if current != change["after"]:
             raise RuntimeError(
@@ -231,10 +312,9 @@ def _revert(action: Action, event: Event) -> None:
 
 def undo_last(game: Game, version: int | None, actor: str = "") -> Event:
     with act(game, version, actor) as action:
-        candidates = undoable(action.game)
-        if not candidates:
+        target = standing(action.game).order_by("-seq").first()
+        if target is None:
             raise NothingToUndo("There is nothing to undo.")
-        target = candidates[0]
         _revert(action, target)
         return action.record(EventUndone(target.seq), undoes=target)
 

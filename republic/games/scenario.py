@@ -26,12 +26,13 @@ nothing is created.
 """
 
 import datetime
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import yaml
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 from republic.charts import CHART_DIR, chart_path
 from republic.games.ledger import snapshot
@@ -43,6 +44,9 @@ from republic.rules.troops import Leader as LeaderValue
 
 LEVELS = ("army", "corps", "division")
 MOST = 999  # whole numbers beyond any order of battle (and beyond what the database's small integers hold)
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml reads a file several times faster than PyYAML's own parser, where it is installed; its nodes carry the
+same lines. A file it refuses is read again by PyYAML's parser, whose messages and lines the players are shown."""
 YAML_NODES = 100_000  # a scenario is a few thousand nodes; aliases must not multiply it (YAML bombs)
 
 
@@ -319,7 +323,7 @@ def _join(path: str, key: str) -> str:
 def parse_scenario(text: str) -> Scenario:
     """A scenario from YAML or JSON text; a ScenarioError names the line and field of any problem."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = _compose(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f"line {mark.line + 1}" if mark else ""
@@ -342,6 +346,13 @@ def parse_scenario(text: str) -> Scenario:
         return f"line {line}, {path}" if path else f"line {line}"
 
     return Reader(where).scenario(data)
+
+
+def _compose(text: str) -> yaml.Node | None:
+    try:
+        return yaml.compose(text, Loader=_FAST_LOADER)
+    except yaml.YAMLError:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
 def _construct(
@@ -389,11 +400,13 @@ def create_game(scenario: Scenario, name: str = "") -> Game:
         )
         order = iter(range(1, 100_000))
         sides = {}
+        built = _Built()
         for number, spec in enumerate(scenario.sides, start=1):
             side = Side.objects.create(game=game, name=spec.name, players=spec.players, order=number)
             sides[spec.name] = side
             for command in spec.commands:
-                _create_command(game, side, None, command, order)
+                built.command(game, side, None, command, order, 0)
+        built.save()
         if scenario.first_attacker:
             game.first_attacker = sides[scenario.first_attacker]
         game.status = Game.Status.IN_PROGRESS if scenario.first_attacker else Game.Status.SETTING_UP
@@ -403,46 +416,75 @@ def create_game(scenario: Scenario, name: str = "") -> Game:
     return game
 
 
-def _create_command(game: Game, side: Side, parent: Command | None, spec: CommandSpec, order) -> Command:
-    command = Command.objects.create(
-        game=game, side=side, parent=parent, level=spec.level, name=spec.name, orders=spec.orders, order=next(order)
-    )
-    Leader.objects.create(
-        game=game,
-        command=command,
-        name=spec.leader.name,
-        leader_class=spec.leader.value.leader_class.value,
-        rating=spec.leader.value.rating,
-    )
-    for child in spec.commands:
-        _create_command(game, side, command, child, order)
-    for b in spec.brigades:
-        Unit.objects.create(
-            game=game,
-            division=command,
-            name=b.name,
-            order=next(order),
-            grade=b.grade,
-            kind=b.kind,
-            bases_start=b.bases,
-            bases=b.bases,
-            formation=b.formation,
-            skirmishers_available=b.skirmishers,
-            skirmisher_grade=b.grade if b.skirmishers else "",
-            repeaters=b.repeaters,
-            m_hits=b.m_hits,
+class _Built:
+    """The rows of an order of battle, made first and saved a table at a time: a club's battle of 400 units is
+    a handful of inserts, not one for every unit. Commands go in level by level, so each knows its parent's id."""
+
+    def __init__(self) -> None:
+        self.commands: list[list[Command]] = []
+        self.leaders: list[Leader] = []
+        self.units: list[Unit] = []
+
+    def command(
+        self, game: Game, side: Side, parent: Command | None, spec: CommandSpec, order: Iterator[int], depth: int
+    ) -> None:
+        command = Command(
+            game=game, side=side, parent=parent, level=spec.level, name=spec.name, orders=spec.orders, order=next(order)
         )
-    for g in spec.batteries:
-        Unit.objects.create(
-            game=game,
-            division=command,
-            name=g.name,
-            order=next(order),
-            grade=g.grade,
-            kind=UnitKind.ARTILLERY,
-            battery_type=g.battery_type,
-            horse=g.horse,
-            damage=g.damage,
-            limbered=g.limbered,
+        if len(self.commands) <= depth:
+            self.commands.append([])
+        self.commands[depth].append(command)
+        self.leaders.append(
+            Leader(
+                game=game,
+                command=command,
+                name=spec.leader.name,
+                leader_class=spec.leader.value.leader_class.value,
+                rating=spec.leader.value.rating,
+            )
         )
-    return command
+        for child in spec.commands:
+            self.command(game, side, command, child, order, depth + 1)
+        for b in spec.brigades:
+            self.units.append(
+                Unit(
+                    game=game,
+                    division=command,
+                    name=b.name,
+                    order=next(order),
+                    grade=b.grade,
+                    kind=b.kind,
+                    bases_start=b.bases,
+                    bases=b.bases,
+                    formation=b.formation,
+                    skirmishers_available=b.skirmishers,
+                    skirmisher_grade=b.grade if b.skirmishers else "",
+                    repeaters=b.repeaters,
+                    m_hits=b.m_hits,
+                )
+            )
+        for g in spec.batteries:
+            self.units.append(
+                Unit(
+                    game=game,
+                    division=command,
+                    name=g.name,
+                    order=next(order),
+                    grade=g.grade,
+                    kind=UnitKind.ARTILLERY,
+                    battery_type=g.battery_type,
+                    horse=g.horse,
+                    damage=g.damage,
+                    limbered=g.limbered,
+                )
+            )
+
+    def save(self) -> None:
+        for level in self.commands:
+            if connection.features.can_return_rows_from_bulk_insert:
+                Command.objects.bulk_create(level)
+            else:  # a database that cannot say the ids it gave: the children need them
+                for command in level:
+                    command.save()
+        Leader.objects.bulk_create(self.leaders)
+        Unit.objects.bulk_create(self.units)

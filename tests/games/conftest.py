@@ -17,6 +17,7 @@ pytest.register_assert_rewrite(
     "tests.games.assault_helpers",
     "tests.games.move_helpers",
     "tests.games.playthrough_table",
+    "tests.games.query_helpers",
     "tests.games.playthrough_game_turn_1",
     "tests.games.playthrough_game_turn_2",
     "tests.games.scenario_files",

@@ -14,7 +14,7 @@ from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_fie
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Row, Step, unit_row
-from republic.games.steps.fire_hits import waiting, waiting_rows
+from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, waiting_in, waiting_rows
 from republic.games.text.terms import signed, unit_options
 from republic.rules.artillery import (
     ArtilleryFireInput,
@@ -69,7 +69,10 @@ def state(game: Game) -> ArtilleryState:
         .select_related("division__side")
         .order_by("division__side__order", "order")
     }
-    events = list(this_turn(game, [StepKey.ARTILLERY_FIRE], [ArtilleryFired, FireSaved]))
+    # the phase's events, read once: those of this step are its work done, all of them the hits waiting
+    phase = list(this_turn(game, FIRE_STEPS, [*FIRE_KINDS, FireSaved]))
+    own = (ArtilleryFired.__name__, FireSaved.__name__)
+    events = [e for e in phase if e.step == StepKey.ARTILLERY_FIRE and e.kind in own]
     saved = {p.unit for p in read_all(events, FireSaved)}
     ready = [
         u
@@ -81,7 +84,7 @@ def state(game: Game) -> ArtilleryState:
         and u.m_hits < MAX_M_HITS
         and u.key not in saved
     ]
-    return ArtilleryState(game, units, ready, waiting(game), events)
+    return ArtilleryState(game, units, ready, waiting_in(phase), events)
 
 
 def pending(s: ArtilleryState) -> list[str]:

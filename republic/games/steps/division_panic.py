@@ -98,11 +98,9 @@ def state(game: Game) -> PanicState:
         units[str(unit.division_id)].append(unit)
     for members in units.values():
         members.sort(key=lambda u: u.battery)  # brigades, then batteries
-    tests = [
-        (e, p)
-        for e in this_turn(game, PANIC_STEPS, [DivisionPanicTested])
-        if isinstance(p := payload_of(e), DivisionPanicTested)
-    ]
+    # the phase's tests and declarations, read at once
+    events = [(e, payload_of(e)) for e in this_turn(game, PANIC_STEPS, [DivisionPanicTested, AdjoiningDeclared])]
+    tests = [(e, p) for e, p in events if isinstance(p, DivisionPanicTested)]
     recorded = {(p.division, trigger): p for _, p in tests for trigger in p.triggers}
     units_then: dict[str, tuple[DivisionUnit, ...]] = {}
     for _, p in tests:
@@ -115,11 +113,7 @@ def state(game: Game) -> PanicState:
             phase[key] = PhaseDivision(key, engine_units, internal=internal)
         elif internal:
             empty.append(division)
-    declared = {}
-    for event in this_turn(game, PANIC_STEPS, [AdjoiningDeclared]):
-        adjoining = payload_of(event)
-        assert isinstance(adjoining, AdjoiningDeclared)
-        declared[adjoining.division] = list(adjoining.adjoining)
+    declared = {p.division: list(p.adjoining) for _, p in events if isinstance(p, AdjoiningDeclared)}
     pairs = tuple(
         DivisionPair(first, second)
         for first, others in declared.items()

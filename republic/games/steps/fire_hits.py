@@ -1,25 +1,32 @@
 """The hits of the fire phase that wait for the end of the artillery step (4.1, 4.2): every skirmish and
 artillery hit so far this phase, read from the events that made them."""
 
+from collections.abc import Iterable
 from typing import Any
 
 from republic.games.events import ArtilleryFired, SkirmishAttacked, payload_of
 from republic.games.ledger import this_turn
-from republic.games.models import Game, Unit
+from republic.games.models import Event, Game, Unit
 from republic.games.text.terms import hits
 from republic.rules.fire_results import FireHits, waiting_hits
 from republic.rules.sequence import StepKey
 
 FIRE_STEPS = (StepKey.SKIRMISH, StepKey.ARTILLERY_FIRE)
+FIRE_KINDS = (SkirmishAttacked, ArtilleryFired)
 
 
 def waiting(game: Game) -> dict[str, FireHits]:
     """The phase's hits still waiting, summed per unit."""
+    return waiting_in(this_turn(game, FIRE_STEPS, FIRE_KINDS))
+
+
+def waiting_in(events: Iterable[Event]) -> dict[str, FireHits]:
+    """The hits waiting in these events of the phase (others are passed over), summed per unit."""
     found: list[FireHits] = []
-    for event in this_turn(game, FIRE_STEPS, [SkirmishAttacked, ArtilleryFired]):
+    for event in events:
         payload = payload_of(event)
-        assert isinstance(payload, SkirmishAttacked | ArtilleryFired)
-        found.extend(payload.hits)
+        if isinstance(payload, SkirmishAttacked | ArtilleryFired):
+            found.extend(payload.hits)
     return waiting_hits(found)
 
 

@@ -48,12 +48,11 @@ PRINTED = [
 ]
 
 
-def losses_this_phase(game: Game, units: dict[str, Unit]) -> dict[str, int]:
-    """Bases lost by brigades, and damage taken by batteries, per unit in the phase this check follows."""
+def losses_this_phase(events: list[Event], units: dict[str, Unit]) -> dict[str, int]:
+    """Bases lost by brigades, and damage taken by batteries, per unit, in these events of the phase this check
+    follows."""
     lost: dict[str, int] = defaultdict(int)
-    for event in this_turn(
-        game, PHASE_STEPS.get(game.step_key, ()), [StepAdvanced, AssaultRoundResolved, CorrectionMade]
-    ):
+    for event in events:
         payload = payload_of(event)
         if isinstance(payload, StepAdvanced):
             for taken in payload.fire_hits:
@@ -92,12 +91,22 @@ class CheckState:
 
 def state(game: Game) -> CheckState:
     units = {u.key: u for u in Unit.objects.filter(game=game).select_related("division__parent__parent")}
-    lost = losses_this_phase(game, units)
+    # the phase's losses and this step's checks, read at once
+    phase = PHASE_STEPS.get(game.step_key, ())
+    found = list(
+        this_turn(
+            game,
+            (*phase, game.step_key),
+            [StepAdvanced, AssaultRoundResolved, CorrectionMade, LeaderCheckedForCasualty, HorsDeCombatSkipped],
+        )
+    )
+    lost = losses_this_phase([e for e in found if e.step in phase], units)
     by_command: dict[int, int] = defaultdict(int)
     for key, n in lost.items():
         for command in units[key].division.chain():
             by_command[command.pk] += n
-    events = list(this_turn(game, [game.step_key], [LeaderCheckedForCasualty, HorsDeCombatSkipped]))
+    checks = (LeaderCheckedForCasualty.__name__, HorsDeCombatSkipped.__name__)
+    events = [e for e in found if e.step == game.step_key and e.kind in checks]
     checked = {p.leader for p in read_all(events, LeaderCheckedForCasualty)}
     checked |= {p.leader for p in read_all(events, HorsDeCombatSkipped)}
     leaders = (

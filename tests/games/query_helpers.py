@@ -1,0 +1,196 @@
+"""Holding what a page or an action costs: one battle at two sizes, the same work waiting at both, the same
+request sent to both, and the number of queries compared. No count is written down: a page that costs 40
+queries is fine as long as it costs 40 at every size. A failure names both counts and the queries the larger
+one made beyond the other, so the query that grows with the battle is read off the message."""
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+from django.http import HttpResponse
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from republic.games.models import Command, Game, Leader, Unit
+from republic.games.scenario import create_game, parse_scenario
+from republic.games.steps import hors_de_combat
+from tests.club_battle import club_scenario
+from tests.games.conftest import HTMX, fresh, set_state, state_matches_events
+
+SIZES = (20, 60)
+"""Two battles of the same shape: two divisions a side in one corps, and six a side in two corps."""
+
+Send = Callable[[], HttpResponse]
+
+
+@dataclass
+class Table:
+    """One battle of a size, and the phone that plays it. While work is being put in front of it (``setting``),
+    its actions are plain POSTs, answered with a redirect instead of a drawn page, and each must record its event."""
+
+    units: int
+    game: Game
+    client: Client = field(default_factory=Client)
+    setting: bool = False
+
+    def path(self, tail: str) -> str:
+        return f"/games/{self.game.pk}/{tail}"
+
+    def post(self, tail: str, data: dict[str, Any]) -> Send:
+        """A POST ready to be sent: as htmx sends it, or a plain one while setting."""
+        if not self.setting:
+            return lambda: self.client.post(self.path(tail), data, **HTMX)
+
+        def setting_up() -> HttpResponse:
+            before = fresh(self.game).version
+            response = self.client.post(self.path(tail), data)
+            assert fresh(self.game).version == before + 1, f"{tail} did nothing at {self.units} units"
+            return response
+
+        return setting_up
+
+    def page(self, htmx: bool = False) -> Send:
+        return lambda: self.client.get(self.path(""), **(HTMX if htmx else {}))
+
+    def next_step(self) -> Send:
+        return self.post("next/", {"version": fresh(self.game).version})
+
+
+def battles() -> list[Table]:
+    return [Table(n, create_game(parse_scenario(club_scenario(n)))) for n in SIZES]
+
+
+def _shape(sql: str) -> str:
+    """A query without its values, so the same query for another row reads the same."""
+    sql = re.sub(r'"s\d+_x\d+"', '"s…"', sql)  # a savepoint's name
+    sql = re.sub(r"'(?:[^']|'')*'", "'…'", sql)
+    sql = re.sub(r"\b\d+(\.\d+)?\b", "N", sql)
+    return re.sub(r"IN \([^()]*\)", "IN (…)", sql)
+
+
+def _excess(more: list[str], fewer: list[str]) -> str:
+    extra = Counter(map(_shape, more)) - Counter(map(_shape, fewer))
+    lines = [f"  {n} × {sql[:400]}" for sql, n in extra.most_common(8)]
+    return "\n".join(lines) or "  (the same queries, in other numbers)"
+
+
+@dataclass
+class Costs:
+    """The measurements of one test, checked together at its end, so one growing query does not hide the next."""
+
+    tables: list[Table]
+    problems: list[str] = field(default_factory=list)
+    seen: list[str] = field(default_factory=list)
+
+    def each(self, prepare: Callable[[Table], Any]) -> None:
+        """Put the same work in front of every battle (not measured)."""
+        for table in self.tables:
+            table.setting = True
+            try:
+                prepare(table)
+            finally:
+                table.setting = False
+            fresh(table.game)
+
+    def measure(self, what: str, request: Callable[[Table], Send], events: int | None = 1) -> None:
+        """Send the request ``request(table)`` builds to each battle and compare the queries it made; an action
+        must record ``events`` events (None: whatever it records), so a refusal is not measured by mistake."""
+        captured = []
+        for table in self.tables:
+            fresh(table.game)
+            send = request(table)
+            before = table.game.version
+            with CaptureQueriesContext(connection) as queries:
+                response = send()
+            assert response.status_code in (200, 302), f"{what} at {table.units} units: {response.status_code}"
+            recorded = fresh(table.game).version - before
+            assert events is None or recorded == events, f"{what} at {table.units} units recorded {recorded} events"
+            captured.append([q["sql"] for q in queries.captured_queries])
+        counts = [len(c) for c in captured]
+        self.seen.append(f"{what}: " + " / ".join(f"{n}" for n in counts))
+        small, large = captured
+        if len(small) != len(large):
+            more, fewer = (large, small) if len(large) > len(small) else (small, large)
+            sizes = " and ".join(f"{n} queries at {t.units} units" for n, t in zip(counts, self.tables, strict=True))
+            self.problems.append(f"{what}: {sizes}; the extra ones:\n{_excess(more, fewer)}")
+
+    def pages(self, step: str) -> None:
+        """The game page and its htmx fragment at this step."""
+        self.measure(f"{step} page", lambda t: t.page(), events=0)
+        self.measure(f"{step} page over htmx", lambda t: t.page(htmx=True), events=0)
+
+    def leave(self, step: str) -> None:
+        self.measure(f"leaving {step}", lambda t: t.next_step())
+
+    def check(self) -> None:
+        print("\n".join(self.seen))
+        assert not self.problems, "\n".join(self.problems)
+        # however the rows were written, they are still the setup plus the events
+        assert all(state_matches_events(table.game) for table in self.tables)
+
+
+# --- the battle as the tests need it ----------------------------------------------------------------
+
+
+def units_of(game: Game, side: str) -> list[Unit]:
+    """A side's units in play, in the order of battle; ``side`` is 'attacker' or 'defender'."""
+    owner = game.attacker if side == "attacker" else game.defender
+    return list(Unit.objects.filter(game=game, division__side=owner).in_play().in_battle_order())
+
+
+def brigades_of(game: Game, side: str) -> list[Unit]:
+    return [u for u in units_of(game, side) if not u.battery]
+
+
+def batteries_of(game: Game, side: str) -> list[Unit]:
+    return [u for u in units_of(game, side) if u.battery]
+
+
+def divisions_of(game: Game, side: str) -> list[Command]:
+    owner = game.attacker if side == "attacker" else game.defender
+    return list(Command.objects.filter(game=game, side=owner, level=Command.Level.DIVISION).order_by("order"))
+
+
+def leaders_of(game: Game, side: str, level: str) -> list[Leader]:
+    owner = game.attacker if side == "attacker" else game.defender
+    return list(Leader.objects.filter(game=game, command__side=owner, command__level=level).order_by("command__order"))
+
+
+def set_each(game: Game, rows: Iterable[Any], **fields: Any) -> None:
+    """The same fields set on every row, each by its own event as the table would."""
+    for row in rows:
+        set_state(game, row, **fields)
+
+
+def go_to(game: Game, step: str, player_turn: int | None = None) -> None:
+    fields: dict[str, Any] = {"step": step}
+    if player_turn is not None:
+        fields["player_turn"] = player_turn
+    set_state(game, fresh(game), **fields)
+    fresh(game)
+
+
+# --- hors de combat, after either phase -----------------------------------------------------------------
+
+
+def check_post(t: Table, leader_pk: int) -> Send:
+    prefix = f"hdc-leader:{leader_pk}"
+    data = {
+        f"{prefix}-version": fresh(t.game).version,
+        f"{prefix}-die": "3",
+        f"{prefix}-die2": "4",
+        f"{prefix}-base_hits_within_4": "2",
+        "roll": "typed",
+    }
+    return t.post(f"hors-de-combat/{leader_pk}/", data)
+
+
+def skip_post(t: Table, leader_pk: int) -> Send:
+    return t.post(f"hors-de-combat/{leader_pk}/skip/", {"version": fresh(t.game).version})
+
+
+def waiting_leaders(t: Table) -> list[int]:
+    return [leader.pk for leader, _ in hors_de_combat.state(fresh(t.game)).pending()]

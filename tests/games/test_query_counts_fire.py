@@ -1,0 +1,192 @@
+"""The same number of queries whatever the battle's size, for every page and action of the fire phase: skirmish
+blocks and attacks, artillery fire and saved fire, the hits put on when the artillery step ends, the hors de
+combat checks and the demoralized panic tests (query_helpers)."""
+
+import pytest
+
+from republic.games.models import Unit
+from republic.games.steps import artillery_fire, demoralized_panic, skirmish
+from tests.games.conftest import fresh
+from tests.games.query_helpers import (
+    Costs,
+    Send,
+    Table,
+    battles,
+    brigades_of,
+    check_post,
+    go_to,
+    set_each,
+    skip_post,
+    waiting_leaders,
+)
+
+
+@pytest.fixture
+def costs(db) -> Costs:
+    return Costs(battles())
+
+
+# --- skirmish ------------------------------------------------------------------------------------------------
+
+
+def skirmishers_out(t: Table) -> None:
+    """Every brigade of both sides has its skirmishers out, at the skirmish step."""
+    for side in ("attacker", "defender"):
+        for unit in brigades_of(t.game, side):
+            set_each(t.game, [unit], skirmishers_deployed=unit.skirmishers_available)
+    go_to(t.game, "skirmish")
+
+
+def declare_post(t: Table, every: int = 2) -> Send:
+    """Every ``every``-th defending marker tries to block the attacking marker at its place (0: no block)."""
+    s = skirmish.state(fresh(t.game))
+    data: dict[str, object] = {"skirmish-declare-version": t.game.version}
+    if every:
+        for blocker, target in zip(s.defenders[::every], s.attackers[::every], strict=False):
+            data[f"skirmish-declare-{blocker.field}"] = target.id
+    return t.post("fire/skirmish/declare/", data)
+
+
+def rolls_post(t: Table) -> Send:
+    s = skirmish.state(fresh(t.game))
+    data: dict[str, object] = {"skirmish-rolls-version": t.game.version, "roll": "typed"}
+    for i, _ in enumerate(s.declared.blocks if s.declared else ()):
+        data[f"skirmish-rolls-die_{i}"] = "9" if i % 2 else "2"
+    return t.post("fire/skirmish/blocks/", data)
+
+
+def attack_post(t: Table, brigade: Unit, target: Unit, printed: str = "") -> Send:
+    prefix = f"skirmish-{brigade.key}"
+    data = {
+        f"{prefix}-version": fresh(t.game).version,
+        f"{prefix}-die": "10",
+        f"{prefix}-range": "1",
+        f"{prefix}-target": target.key,
+        f"{prefix}-printed": printed,
+        "roll": "typed",
+    }
+    return t.post(f"fire/skirmish/{brigade.pk}/", data)
+
+
+def attacks(t: Table, skip: int = 1) -> None:
+    """Every attacking brigade with a marker left fires but the first ``skip``; every third marker flees."""
+    s = skirmish.state(fresh(t.game))
+    enemies = s.enemies()
+    for i, (brigade, _) in enumerate(s.attacks_left()[skip:]):
+        attack_post(t, brigade, enemies[i % len(enemies)], "flee" if i % 3 == 0 else "hit")()
+
+
+def test_skirmish_costs_the_same_at_every_size(costs):
+    costs.each(skirmishers_out)
+    costs.pages("skirmish, declaring blocks")
+    costs.measure("skirmish blocks declared", declare_post)
+    costs.pages("skirmish, rolling blocks")
+    costs.measure("skirmish blocks rolled", rolls_post)
+    costs.each(attacks)
+    costs.pages("skirmish, attacking")
+
+    def first_attack(t: Table) -> Send:
+        s = skirmish.state(fresh(t.game))
+        return attack_post(t, s.attacks_left()[0][0], s.enemies()[-1])
+
+    costs.measure("a skirmish attack", first_attack)
+    costs.leave("skirmish")
+    costs.check()
+
+
+# --- artillery fire ------------------------------------------------------------------------------------------
+
+
+def fire_post(t: Table, battery: Unit, printed: str = "", joined: tuple[Unit, ...] = (), extra: int = 0) -> Send:
+    """``battery`` fires at the first of its enemies in play (and with ``extra`` the next as tandem and adjacent)."""
+    s = artillery_fire.state(fresh(t.game))
+    enemies = s.enemies(battery)
+    prefix = f"fire-{battery.key}"
+    data = {
+        f"{prefix}-version": t.game.version,
+        f"{prefix}-die": "5",
+        f"{prefix}-range": "3",
+        f"{prefix}-target": enemies[0].key,
+        f"{prefix}-cover": "none",
+        f"{prefix}-printed": printed,
+        f"{prefix}-joined": [b.key for b in joined],
+        "roll": "typed",
+    }
+    if extra:
+        data.update({f"{prefix}-tandem": enemies[1].key, f"{prefix}-adjacent": enemies[2].key})
+    return t.post(f"fire/artillery/{battery.pk}/", data)
+
+
+def under_fire(t: Table) -> None:
+    """Skirmish hits are waiting and some batteries of both sides have fired, at the artillery step."""
+    skirmishers_out(t)
+    declare_post(t, every=0)()
+    attacks(t, skip=0)
+    t.next_step()()
+    ready = artillery_fire.state(fresh(t.game)).ready
+    for battery in ready[2:-1:2]:
+        fire_post(t, battery, printed="1M 1B")()
+    assert fresh(t.game).step == "artillery_fire"
+
+
+def test_artillery_fire_costs_the_same_at_every_size(costs):
+    costs.each(under_fire)
+    costs.pages("artillery fire")
+
+    def joint_fire(t: Table) -> Send:
+        first, second, *_ = artillery_fire.state(fresh(t.game)).ready
+        return fire_post(t, first, joined=(second,), extra=2)
+
+    def save(t: Table) -> Send:
+        battery = artillery_fire.state(fresh(t.game)).ready[-1]
+        return t.post(f"fire/artillery/{battery.pk}/save/", {f"save-{battery.key}-version": t.game.version})
+
+    costs.measure("artillery fire, joint, with tandem and adjacent targets", joint_fire)
+    costs.measure("saved fire", save)
+    costs.leave("artillery fire, putting every hit on")
+    costs.measure("undoing the hits of the fire phase", lambda t: t.post("undo/", {"version": t.game.version}))
+    costs.check()
+
+
+# --- hors de combat after fire -------------------------------------------------------------------------------
+
+
+def test_hors_de_combat_after_fire_costs_the_same_at_every_size(costs):
+    def fired(t: Table) -> None:
+        under_fire(t)
+        t.next_step()()
+        assert fresh(t.game).step == "fire_hors_de_combat"
+
+    costs.each(fired)
+    costs.pages("hors de combat after fire")
+    costs.measure("a hors de combat check", lambda t: check_post(t, waiting_leaders(t)[0]))
+    costs.measure("a leader passed over", lambda t: skip_post(t, waiting_leaders(t)[0]))
+    costs.each(lambda t: [skip_post(t, pk)() for pk in waiting_leaders(t)])
+    costs.leave("hors de combat after fire")
+    costs.check()
+
+
+# --- demoralized panic ---------------------------------------------------------------------------------------
+
+
+def panic_post(t: Table, unit: Unit) -> Send:
+    return t.post(f"fire/panic/{unit.pk}/", {f"panic-{unit.key}-version": fresh(t.game).version})
+
+
+def to_test(t: Table) -> list[Unit]:
+    return demoralized_panic.state(fresh(t.game)).to_test
+
+
+def test_demoralized_panic_costs_the_same_at_every_size(costs):
+    def demoralized(t: Table) -> None:
+        for side in ("attacker", "defender"):
+            for i, unit in enumerate(brigades_of(t.game, side)[::2]):
+                set_each(t.game, [unit], m_hits=4, p_hits_turn=1 + i % 3)
+        go_to(t.game, "demoralized_panic")
+
+    costs.each(demoralized)
+    costs.pages("demoralized panic")
+    costs.measure("a demoralized panic test", lambda t: panic_post(t, to_test(t)[0]))
+    costs.each(lambda t: [panic_post(t, unit)() for unit in to_test(t)])
+    costs.leave("demoralized panic")
+    costs.check()
