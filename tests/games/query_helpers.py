@@ -39,10 +39,12 @@ class Table:
     def path(self, tail: str) -> str:
         return f"/games/{self.game.pk}/{tail}"
 
-    def post(self, tail: str, data: dict[str, Any]) -> Send:
-        """A POST ready to be sent: as htmx sends it, or a plain one while setting."""
+    def post(self, tail: str, data: dict[str, Any], target: str = "") -> Send:
+        """A POST ready to be sent: as htmx sends it (from the element ``target``, a step's row 'row-unit-12' or a
+        division's page 'division-3', as a phone sends it), or a plain one while setting."""
         if not self.setting:
-            return lambda: self.client.post(self.path(tail), data, **HTMX)
+            headers = {**HTMX, **({"HTTP_HX_TARGET": target} if target else {})}
+            return lambda: self.client.post(self.path(tail), data, **headers)
 
         def setting_up() -> HttpResponse:
             before = fresh(self.game).version
@@ -54,6 +56,14 @@ class Table:
 
     def page(self, htmx: bool = False) -> Send:
         return lambda: self.client.get(self.path(""), **(HTMX if htmx else {}))
+
+    def get(self, tail: str) -> Send:
+        return lambda: self.client.get(self.path(tail), **HTMX)
+
+    def first_row(self) -> str:
+        """The address of the step's first row on the page, '' when the step has none."""
+        found = re.search(r'hx-get="(/games/\d+/rows/[a-z]+-\d+/)"', self.client.get(self.path("")).content.decode())
+        return found.group(1) if found else ""
 
     def next_step(self) -> Send:
         return self.post("next/", {"version": fresh(self.game).version})
@@ -118,9 +128,15 @@ class Costs:
             self.problems.append(f"{what}: {sizes}; the extra ones:\n{_excess(more, fewer)}")
 
     def pages(self, step: str) -> None:
-        """The game page and its htmx fragment at this step."""
+        """The game page and its htmx fragment at this step, its first row opened and its next rows."""
         self.measure(f"{step} page", lambda t: t.page(), events=0)
         self.measure(f"{step} page over htmx", lambda t: t.page(htmx=True), events=0)
+        rows = [t.first_row() for t in self.tables]
+        if all(rows):
+            self.measure(
+                f"{step}: a row opened", lambda t: t.get(rows[self.tables.index(t)][len(t.path("")) :]), events=0
+            )
+            self.measure(f"{step}: more rows", lambda t: t.get("rows/?after=1"), events=0)
 
     def leave(self, step: str) -> None:
         self.measure(f"leaving {step}", lambda t: t.next_step())
@@ -185,11 +201,11 @@ def check_post(t: Table, leader_pk: int) -> Send:
         f"{prefix}-base_hits_within_4": "2",
         "roll": "typed",
     }
-    return t.post(f"hors-de-combat/{leader_pk}/", data)
+    return t.post(f"hors-de-combat/{leader_pk}/", data, f"row-leader-{leader_pk}")
 
 
 def skip_post(t: Table, leader_pk: int) -> Send:
-    return t.post(f"hors-de-combat/{leader_pk}/skip/", {"version": fresh(t.game).version})
+    return t.post(f"hors-de-combat/{leader_pk}/skip/", {"version": fresh(t.game).version}, f"row-leader-{leader_pk}")
 
 
 def waiting_leaders(t: Table) -> list[int]:

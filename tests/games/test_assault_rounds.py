@@ -10,15 +10,7 @@ from republic.games.scenario import create_game, parse_scenario
 from republic.rules.dice import RollSource
 from republic.scenarios import DEMO_SCENARIO
 from tests.club_battle import club_scenario
-from tests.games.assault_helpers import (
-    assault_page,
-    declared,
-    last_payload,
-    last_round,
-    outcome,
-    post_round,
-    round_data,
-)
+from tests.games.assault_helpers import declared, last_payload, last_round, outcome, post_round, round_data
 from tests.games.conftest import HTMX, at_step, brigade, fresh, payload, slot, state_matches_events
 
 # --- a round --------------------------------------------------------------------------------------------

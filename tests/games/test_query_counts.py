@@ -79,7 +79,7 @@ def rally_post(t: Table, unit: Unit) -> Send:
         f"{prefix}-leaders_within_4": others,
         "roll": "typed",
     }
-    return t.post(f"rally/{unit.pk}/", data)
+    return t.post(f"rally/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def to_rally(t: Table) -> list[Unit]:
@@ -133,21 +133,20 @@ def roll_post(t: Table, unit: Unit, **fields: Any) -> Send:
     game, prefix = fresh(t.game), f"roll-{unit.key}"
     data = {f"{prefix}-version": game.version, f"{prefix}-die": "7", "roll": "typed"}
     data.update({f"{prefix}-{k}": v for k, v in fields.items()})
-    return t.post(f"maneuver/roll/{unit.pk}/", data)
+    return t.post(f"maneuver/roll/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def formation_post(t: Table, unit: Unit, formation: str) -> Send:
     prefix = f"formation-{unit.key}"
-    return t.post(
-        f"maneuver/formation/{unit.pk}/", {f"{prefix}-version": fresh(t.game).version, f"{prefix}-formation": formation}
-    )
+    data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-formation": formation}
+    return t.post(f"maneuver/formation/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def functions_post(t: Table, unit: Unit, *functions: str) -> Send:
     prefix = f"functions-{unit.key}"
     data = {f"{prefix}-version": fresh(t.game).version}
     data.update({f"{prefix}-function_{i + 1}": f for i, f in enumerate(functions)})
-    return t.post(f"maneuver/battery/{unit.pk}/", data)
+    return t.post(f"maneuver/battery/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def brigade(t: Table, i: int) -> Unit:
@@ -168,14 +167,14 @@ def movement_post(t: Table, unit: Unit) -> Send:
         "passages_of_lines": "1",
         "terrain_within": ["woods"],
     }
-    return t.post(f"maneuver/movement/{unit.pk}/", {f"{prefix}-{k}": v for k, v in values.items()})
+    data = {f"{prefix}-{k}": v for k, v in values.items()}
+    return t.post(f"maneuver/movement/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def skirmishers_post(t: Table, unit: Unit, deployed: int) -> Send:
     prefix = f"skirmishers-{unit.key}"
-    return t.post(
-        f"maneuver/skirmishers/{unit.pk}/", {f"{prefix}-version": fresh(t.game).version, f"{prefix}-deployed": deployed}
-    )
+    data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-deployed": deployed}
+    return t.post(f"maneuver/skirmishers/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def test_moving_costs_the_same_at_every_size(costs):
@@ -195,7 +194,11 @@ def test_moving_costs_the_same_at_every_size(costs):
     costs.measure("a movement allowance", lambda t: movement_post(t, brigade(t, 0)), events=0)
     costs.measure(
         "the charge bonus used",
-        lambda t: t.post(f"maneuver/charge/{brigade(t, 0).pk}/", {"version": t.game.version, "used": "1"}),
+        lambda t: t.post(
+            f"maneuver/charge/{brigade(t, 0).pk}/",
+            {"version": t.game.version, "used": "1"},
+            f"row-unit-{brigade(t, 0).pk}",
+        ),
     )
     costs.measure("a formation change", lambda t: formation_post(t, brigade(t, 1), "single_line"))
     costs.measure("skirmishers deployed", lambda t: skirmishers_post(t, brigade(t, 1), 1))
@@ -219,9 +222,24 @@ def test_undo_a_correction_and_orders_cost_the_same_at_every_size(costs):
     division = lambda t: divisions_of(t.game, "defender")[0]  # noqa: E731
     costs.measure("a correction", lambda t: t.post(f"units/{unit(t).pk}/m_plus/", {"version": t.game.version}))
     costs.measure(
-        "orders",
-        lambda t: t.post(f"divisions/{division(t).pk}/orders/", {"version": t.game.version, "orders": "attack"}),
+        "a correction from its division's page",
+        lambda t: t.post(f"units/{unit(t).pk}/m_plus/", {"version": t.game.version}, f"division-{unit(t).division_id}"),
     )
+    costs.measure(
+        "orders",
+        lambda t: t.post(
+            f"divisions/{division(t).pk}/orders/",
+            {"version": t.game.version, "orders": "attack"},
+            f"division-{division(t).pk}",
+        ),
+    )
+    costs.measure("the order of battle", lambda t: t.get("units/"), events=0)
+    costs.measure("a division's page", lambda t: t.get(f"divisions/{division(t).pk}/"), events=0)
+    costs.measure("the turn log", lambda t: t.get("log/"), events=0)
+    costs.measure(
+        "following a corps", lambda t: t.post("follow/", {"follow": f"command-{division(t).parent_id}"}), events=0
+    )
+    costs.measure("the page of a device following a corps", lambda t: t.page(), events=0)
     costs.check()
 
 

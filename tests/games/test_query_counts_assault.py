@@ -55,7 +55,7 @@ def declared(t: Table) -> list[int]:
 
 
 def round_post(t: Table, seq: int) -> Send:
-    return t.post(f"assault/{seq}/round/", round_data(t.game, seq, die="6", die2="4"))
+    return t.post(f"assault/{seq}/round/", round_data(t.game, seq, die="6", die2="4"), f"row-assault-{seq}")
 
 
 def end_post(t: Table, seq: int) -> Send:
@@ -134,7 +134,7 @@ def test_charge_disorder_costs_the_same_at_every_size(costs):
 def panic_post(t: Table, test: Any, die: str = "5") -> Send:
     prefix = f"panic-{test.division}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-die": die, f"{prefix}-die2": die, "roll": "typed"}
-    return t.post(f"panic/test/{test.division}/", data)
+    return t.post(f"panic/test/{test.division}/", data, f"row-command-{test.division}")
 
 
 def adjoining_post(t: Table, key: str, adjoining: list[str]) -> Send:

@@ -65,7 +65,7 @@ def attack_post(t: Table, brigade: Unit, target: Unit, printed: str = "") -> Sen
         f"{prefix}-printed": printed,
         "roll": "typed",
     }
-    return t.post(f"fire/skirmish/{brigade.pk}/", data)
+    return t.post(f"fire/skirmish/{brigade.pk}/", data, f"row-unit-{brigade.pk}")
 
 
 def attacks(t: Table, skip: int = 1) -> None:
@@ -114,7 +114,7 @@ def fire_post(t: Table, battery: Unit, printed: str = "", joined: tuple[Unit, ..
     }
     if extra:
         data.update({f"{prefix}-tandem": enemies[1].key, f"{prefix}-adjacent": enemies[2].key})
-    return t.post(f"fire/artillery/{battery.pk}/", data)
+    return t.post(f"fire/artillery/{battery.pk}/", data, f"row-unit-{battery.pk}")
 
 
 def under_fire(t: Table) -> None:
@@ -139,7 +139,8 @@ def test_artillery_fire_costs_the_same_at_every_size(costs):
 
     def save(t: Table) -> Send:
         battery = artillery_fire.state(fresh(t.game)).ready[-1]
-        return t.post(f"fire/artillery/{battery.pk}/save/", {f"save-{battery.key}-version": t.game.version})
+        saving = {f"save-{battery.key}-version": t.game.version}
+        return t.post(f"fire/artillery/{battery.pk}/save/", saving, f"row-unit-{battery.pk}")
 
     costs.measure("artillery fire, joint, with tandem and adjacent targets", joint_fire)
     costs.measure("saved fire", save)
@@ -170,7 +171,8 @@ def test_hors_de_combat_after_fire_costs_the_same_at_every_size(costs):
 
 
 def panic_post(t: Table, unit: Unit) -> Send:
-    return t.post(f"fire/panic/{unit.pk}/", {f"panic-{unit.key}-version": fresh(t.game).version})
+    data = {f"panic-{unit.key}-version": fresh(t.game).version}
+    return t.post(f"fire/panic/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def to_test(t: Table) -> list[Unit]:
