@@ -27,6 +27,17 @@ def from_row(unit) -> dict:
     return {**HTMX, "HTTP_HX_TARGET": f"row-unit-{unit.pk}"}
 
 
+def rally_from_row(client, game, unit, die: str = "10"):
+    """A rally sent from the unit's row, as a phone sends it once the row is open."""
+    data = {
+        f"rally-{unit.key}-version": game.version,
+        f"rally-{unit.key}-die": die,
+        f"rally-{unit.key}-division_leader_distance": "0",
+        "roll": "typed",
+    }
+    return client.post(f"/games/{game.pk}/rally/{unit.pk}/", data, **from_row(unit))
+
+
 @pytest.fixture
 def rallying(demo):
     for name in ("Davis's Brigade", "Archer's Brigade"):
@@ -63,14 +74,7 @@ def test_a_row_the_step_does_not_have_answers_with_the_step_as_it_is(client, ral
 
 def test_an_action_from_a_row_answers_with_that_row_the_result_and_the_step_bar(client, rallying):
     game, davis = rallying, brigade(rallying, "Davis's Brigade")
-    data = {
-        f"rally-{davis.key}-version": game.version,
-        f"rally-{davis.key}-die": "10",
-        f"rally-{davis.key}-division_leader_distance": "0",
-        "roll": "typed",
-    }
-    response = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
-    body = response.content.decode()
+    body = rally_from_row(client, game, davis).content.decode()
     event = Event.objects.get(game=game, kind="RallyResolved")
     # the rallied unit has no work left: its row says what happened, where the player is looking
     assert body.startswith(
@@ -167,13 +171,7 @@ def page_of(client, url: str) -> str:
 
 def test_the_last_result_stays_while_it_is_news(client, rallying):
     game, davis = rallying, brigade(rallying, "Davis's Brigade")
-    data = {
-        f"rally-{davis.key}-version": game.version,
-        f"rally-{davis.key}-die": "10",
-        f"rally-{davis.key}-division_leader_distance": "0",
-        "roll": "typed",
-    }
-    client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
+    rally_from_row(client, game, davis)
     set_state(game, brigade(game, "Archer's Brigade"), m_hits=1)  # another event, in the same step
     assert "Last result" in page(client, game)
     at_step(game, "move")  # the game moves on: the rally is no longer what the phone needs to see first

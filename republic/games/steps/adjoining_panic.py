@@ -11,8 +11,8 @@ from republic.games.events import AdjoiningDeclared
 from republic.games.forms import VersionForm, offer
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Command, Event, Game
-from republic.games.steps.base import Bound, Step
-from republic.games.steps.division_panic import PanicState, opened_test, panic_rows, pending_words, played, state
+from republic.games.steps.base import Bound
+from republic.games.steps.division_panic import PanicState, division_test_step, pending_words, played, state
 from republic.rules.sequence import StepKey
 
 
@@ -96,12 +96,4 @@ def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
     }
 
 
-STEP = Step(
-    "games/steps/panic_adjoining.html",
-    state,
-    pending,
-    panel,
-    rows=panic_rows,
-    form="games/rows/panic_test.html",
-    opened=opened_test,
-)
+STEP = division_test_step("games/steps/panic_adjoining.html", pending, panel)

@@ -9,7 +9,7 @@ tests no more, so each test is resolved from the state as it stands and applied 
 part as it stood when it tested (its own panic may have emptied it).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from republic.games.events import (
 from republic.games.forms import DiceForm, die_field, loss_labels
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Command, Event, Game, Unit
-from republic.games.steps.base import Bound, Row, subject
+from republic.games.steps.base import Bound, Row, Step, subject
 from republic.games.text.events import describe
 from republic.rules.chart import Chart
 from republic.rules.division_panic import (
@@ -292,6 +292,13 @@ def opened_test(s: PanicState, row: Row, bound: Bound) -> dict[str, Any]:
         "pass_provisional": pass_cell.provenance is Provenance.PROVISIONAL,
         "modifiers": [f"{m.value:+g} {m.label}" for m in modifiers],
     }
+
+
+def division_test_step(
+    template: str, pending: Callable[[PanicState], list[str]], panel: Callable[[PanicState, Bound], dict[str, Any]]
+) -> Step[PanicState]:
+    """A panic step whose work is a test per division, each a row opened on tap."""
+    return Step(template, state, pending, panel, rows=panic_rows, form="games/rows/panic_test.html", opened=opened_test)
 
 
 def played(s: PanicState) -> list[dict[str, Any]]:

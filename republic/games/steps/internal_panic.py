@@ -3,8 +3,8 @@ event this turn rolls its test, all at once."""
 
 from typing import Any
 
-from republic.games.steps.base import Bound, Step
-from republic.games.steps.division_panic import PanicState, opened_test, panic_rows, pending_words, played, state
+from republic.games.steps.base import Bound
+from republic.games.steps.division_panic import PanicState, division_test_step, pending_words, played
 
 
 def pending(s: PanicState) -> list[str]:
@@ -20,12 +20,4 @@ def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
     }
 
 
-STEP = Step(
-    "games/steps/panic_internal.html",
-    state,
-    pending,
-    panel,
-    rows=panic_rows,
-    form="games/rows/panic_test.html",
-    opened=opened_test,
-)
+STEP = division_test_step("games/steps/panic_internal.html", pending, panel)
