@@ -210,3 +210,14 @@ def skip_post(t: Table, leader_pk: int) -> Send:
 
 def waiting_leaders(t: Table) -> list[int]:
     return [leader.pk for leader, _ in hors_de_combat.state(fresh(t.game)).pending()]
+
+
+def leader_checks_cost_the_same(costs: Costs, step: str) -> None:
+    """A hors de combat step, its work put in front of both battles: its pages, a check, a leader passed over,
+    and leaving it once every leader is done."""
+    costs.pages(step)
+    costs.measure("a hors de combat check", lambda t: check_post(t, waiting_leaders(t)[0]))
+    costs.measure("a leader passed over", lambda t: skip_post(t, waiting_leaders(t)[0]))
+    costs.each(lambda t: [skip_post(t, pk)() for pk in waiting_leaders(t)])
+    costs.leave(step)
+    costs.check()

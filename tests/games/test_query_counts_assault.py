@@ -16,13 +16,11 @@ from tests.games.query_helpers import (
     Table,
     battles,
     brigades_of,
-    check_post,
     divisions_of,
     go_to,
+    leader_checks_cost_the_same,
     set_each,
-    skip_post,
     units_of,
-    waiting_leaders,
 )
 
 
@@ -99,12 +97,7 @@ def test_hors_de_combat_after_assaults_costs_the_same_at_every_size(costs):
         assert fresh(t.game).step == "assault_hors_de_combat"
 
     costs.each(lost_bases)
-    costs.pages("hors de combat after assaults")
-    costs.measure("a hors de combat check", lambda t: check_post(t, waiting_leaders(t)[0]))
-    costs.measure("a leader passed over", lambda t: skip_post(t, waiting_leaders(t)[0]))
-    costs.each(lambda t: [skip_post(t, pk)() for pk in waiting_leaders(t)])
-    costs.leave("hors de combat after assaults")
-    costs.check()
+    leader_checks_cost_the_same(costs, "hors de combat after assaults")
 
 
 # --- charge disorder -------------------------------------------------------------------------------------------

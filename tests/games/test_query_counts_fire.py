@@ -13,11 +13,9 @@ from tests.games.query_helpers import (
     Table,
     battles,
     brigades_of,
-    check_post,
     go_to,
+    leader_checks_cost_the_same,
     set_each,
-    skip_post,
-    waiting_leaders,
 )
 
 
@@ -159,12 +157,7 @@ def test_hors_de_combat_after_fire_costs_the_same_at_every_size(costs):
         assert fresh(t.game).step == "fire_hors_de_combat"
 
     costs.each(fired)
-    costs.pages("hors de combat after fire")
-    costs.measure("a hors de combat check", lambda t: check_post(t, waiting_leaders(t)[0]))
-    costs.measure("a leader passed over", lambda t: skip_post(t, waiting_leaders(t)[0]))
-    costs.each(lambda t: [skip_post(t, pk)() for pk in waiting_leaders(t)])
-    costs.leave("hors de combat after fire")
-    costs.check()
+    leader_checks_cost_the_same(costs, "hors de combat after fire")
 
 
 # --- demoralized panic ---------------------------------------------------------------------------------------
