@@ -32,7 +32,7 @@ IMPORT_S = 2.0
 HISTORY_EVENTS = (50, 5000)
 HISTORY_SLACK = 1.25  # "as fast": the long history within a quarter of the short one's time, for noise
 WORST = 4  # rows named for each goal missed
-COLUMNS = (("step", 22), ("request", 24), ("queries", 7), ("KB raw", 6), ("KB gzip", 7), ("ms", 7), ("goals", 0))
+COLUMNS = (("step", 22), ("request", 30), ("queries", 7), ("KB raw", 6), ("KB gzip", 7), ("ms", 7), ("goals", 0))
 LEGEND = "\n".join(
     (
         f"Goals, row by row: q+N is N queries more than the demo battle's (13 units) for the same request; at most "

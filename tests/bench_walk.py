@@ -121,7 +121,7 @@ class Walker:
         if row is not None:
             name = row if isinstance(row, str) else subject(row)
             target = f"row-{name}"
-            self.probe.get(self.step, "open a row", self.url("row", name), kind=FRAGMENT, htmx=True)
+            self.probe.get(self.step, f"open: {request}", self.url("row", name), kind=FRAGMENT, htmx=True)
         data = form_data(form, **(fields or {}))
         body = self.probe.post(self.step, request, url, data, dice=dice, target=target)
         if body is None:

@@ -364,7 +364,8 @@ class Event(models.Model):
     class Meta:
         ordering = ["seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq")]
-        indexes = [models.Index(fields=["game", "game_turn", "player_turn", "step"])]
+        # a step's events of a kind are read on every page: found by the index, however long the game's history
+        indexes = [models.Index(fields=["game", "game_turn", "player_turn", "step", "kind"])]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"

@@ -38,8 +38,8 @@ def state(game: Game) -> RallyState:
         .of_side(game.attacker)
         .in_play()
         .in_battle_order()
+        # the division's leader is read for the one unit that rallies or is opened, not prefetched for 200
         .select_related("division__parent__parent")
-        .prefetch_related("division__leaders")
     )
     leaders = list(Leader.objects.filter(game=game).of_side(game.attacker).in_action().select_related("command"))
     return RallyState(game, [u for u in units if u.key not in done], leaders, rallied)
