@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.urls import reverse
 
 from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, read_all
@@ -39,7 +40,7 @@ from republic.rules.fire_results import (
 from republic.rules.hits import Hits
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.sequence import StepKey
-from republic.rules.troops import Cover
+from republic.rules.troops import Cover, UnitKind
 
 COVER_CHOICES = [(c.value, c.value) for c in Cover]
 TARGET_FIELDS = ("target", "tandem", "adjacent")
@@ -48,13 +49,20 @@ TARGET_FIELDS = ("target", "tandem", "adjacent")
 @dataclass
 class ArtilleryState:
     game: Game
-    units: dict[str, Unit]
+    units: dict[str, Unit]  # the batteries, and the units with hits waiting: not the whole battle
     ready: list[Unit]  # batteries of both sides that may still fire or save fire
     waiting: dict[str, FireHits]
     done: list[Event]
 
     def enemies(self, battery: Unit) -> list[Unit]:
-        return [u for u in self.units.values() if u.division.side_id != battery.division.side_id and not u.out_of_play]
+        """The other side's units in play, read when a battery's form is drawn or fires."""
+        return list(
+            Unit.objects.filter(game=self.game)
+            .exclude(division__side=battery.division.side_id)
+            .in_play()
+            .select_related("division__side")
+            .order_by("division__side__order", "order")
+        )
 
     def partners(self, battery: Unit) -> list[Unit]:
         return [b for b in self.ready if b.division.side_id == battery.division.side_id and b.pk != battery.pk]
@@ -63,17 +71,19 @@ class ArtilleryState:
 def state(game: Game) -> ArtilleryState:
     """Batteries that may still fire or save fire: not abandoned, limbered or silenced (demoralized), not fired
     this player turn and not announced as saving fire this step (4.2)."""
-    units = {
-        u.key: u
-        for u in Unit.objects.filter(game=game)
-        .select_related("division__side")
-        .order_by("division__side__order", "order")
-    }
     # the phase's events, read once: those of this step are its work done, all of them the hits waiting
     phase = list(this_turn(game, FIRE_STEPS, [*FIRE_KINDS, FireSaved]))
     own = (ArtilleryFired.__name__, FireSaved.__name__)
     events = [e for e in phase if e.step == StepKey.ARTILLERY_FIRE and e.kind in own]
     saved = {p.unit for p in read_all(events, FireSaved)}
+    waits = waiting_in(phase)
+    hit = [int(key.removeprefix("unit:")) for key in waits]
+    units = {
+        u.key: u
+        for u in Unit.objects.filter(Q(kind=UnitKind.ARTILLERY) | Q(pk__in=hit), game=game)
+        .select_related("division__side")
+        .order_by("division__side__order", "order")
+    }
     ready = [
         u
         for u in units.values()
@@ -84,7 +94,7 @@ def state(game: Game) -> ArtilleryState:
         and u.m_hits < MAX_M_HITS
         and u.key not in saved
     ]
-    return ArtilleryState(game, units, ready, waiting_in(phase), events)
+    return ArtilleryState(game, units, ready, waits, events)
 
 
 def pending(s: ArtilleryState) -> list[str]:

@@ -48,24 +48,24 @@ PRINTED = [
 ]
 
 
-def losses_this_phase(events: list[Event], units: dict[str, Unit]) -> dict[str, int]:
-    """Bases lost by brigades, and damage taken by batteries, per unit, in these events of the phase this check
-    follows."""
+def losses_this_phase(events: list[Event], batteries: set[str]) -> dict[str, int]:
+    """Bases lost by brigades, and damage taken by batteries (``batteries``: the game's, by key), per unit, in
+    these events of the phase this check follows."""
     lost: dict[str, int] = defaultdict(int)
     for event in events:
         payload = payload_of(event)
         if isinstance(payload, StepAdvanced):
             for taken in payload.fire_hits:
                 if not taken.result.lost:
-                    lost[taken.unit] += taken.result.hits.b if units[taken.unit].battery else taken.result.bases_lost
+                    lost[taken.unit] += taken.result.hits.b if taken.unit in batteries else taken.result.bases_lost
         elif isinstance(payload, AssaultRoundResolved):
             on_units = payload.on_units
             for losses in (on_units.attacker, on_units.defender):
                 for loss in losses.units if losses else ():
-                    battery = units[loss.id].battery
+                    battery = loss.id in batteries
                     lost[loss.id] += loss.damage_taken if battery else loss.bases_before - loss.bases_after
             for key, bases in zip(on_units.surrendered, on_units.surrendered_bases, strict=True):
-                lost[key] += 0 if units[key].battery else bases
+                lost[key] += 0 if key in batteries else bases
         elif isinstance(payload, CorrectionMade) and payload.correction in _CORRECTED:
             lost[payload.target] += _CORRECTED[payload.correction]
     return {key: n for key, n in lost.items() if n > 0}
@@ -90,7 +90,9 @@ class CheckState:
 
 
 def state(game: Game) -> CheckState:
-    units = {u.key: u for u in Unit.objects.filter(game=game).select_related("division__parent__parent")}
+    # the losses are read from the events first, so that only the units that lost something are loaded, with
+    # their chain of command: a handful, not the battle's 400
+    batteries = {f"unit:{pk}" for pk in Unit.objects.filter(game=game).batteries().values_list("pk", flat=True)}
     # the phase's losses and this step's checks, read at once
     phase = PHASE_STEPS.get(game.step_key, ())
     found = list(
@@ -100,7 +102,9 @@ def state(game: Game) -> CheckState:
             [StepAdvanced, AssaultRoundResolved, CorrectionMade, LeaderCheckedForCasualty, HorsDeCombatSkipped],
         )
     )
-    lost = losses_this_phase([e for e in found if e.step in phase], units)
+    lost = losses_this_phase([e for e in found if e.step in phase], batteries)
+    losers = Unit.objects.filter(game=game, pk__in=[int(key.removeprefix("unit:")) for key in lost])
+    units = {u.key: u for u in losers.select_related("division__parent__parent")}
     by_command: dict[int, int] = defaultdict(int)
     for key, n in lost.items():
         for command in units[key].division.chain():
