@@ -71,6 +71,17 @@ def offer(form: forms.Form, name: str, choices: Any) -> None:
     field.choices = choices
 
 
+AS_BOXES = 12  # choices a multiple choice shows as check boxes; more are a list to pick from
+
+
+def offer_many(form: forms.Form, name: str, choices: Any) -> None:
+    """Give a multiple choice field its choices: check boxes for a few, and for a club battle's dozens (leaders,
+    units) the phone's own pick list, not dozens of rows of boxes."""
+    offer(form, name, choices)
+    if len(choices) > AS_BOXES:
+        form.fields[name].widget = forms.SelectMultiple(attrs={"class": "form-select", "size": 6})
+
+
 class NameChoiceField(forms.CharField):
     """One unit (or skirmish marker) among many, typed with suggestions: a text input tied to a list of the
     names that the form draws once (``datalist``), so choosing among 200 enemy units costs one short list,

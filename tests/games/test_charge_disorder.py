@@ -2,9 +2,11 @@
 htmx and plain POST, bad input, undo."""
 
 from republic.games.events import ChargeDisorderApplied
-from republic.games.models import Event, Game
+from republic.games.models import Event, Game, Unit
+from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.walk import advance
-from tests.games.conftest import HTMX, battery, brigade, fresh, payload, set_state, state_matches_events
+from tests.club_battle import club_scenario
+from tests.games.conftest import HTMX, at_step, battery, brigade, fresh, payload, set_state, state_matches_events
 
 
 def at_disorder(game: Game) -> Game:
@@ -100,3 +102,12 @@ def test_charge_disorder_outside_its_step_is_refused_and_undo_takes_it_back(clie
     assert Event.objects.filter(game=game, kind="EventUndone").last().undoes.kind == "ChargeDisorderApplied"
     assert "apply charge disorder: 1M to Davis" in client.get(f"/games/{game.pk}/").content.decode()
     assert state_matches_events(game)
+
+
+def test_a_club_battle_offers_its_many_units_as_a_list_to_pick_from(client, db):
+    game = at_step(create_game(parse_scenario(club_scenario(100))), "charge_disorder")
+    body = client.get(f"/games/{game.pk}/").content.decode()
+    assert '<select name="disorder-also"' in body and 'type="checkbox" name="disorder-also"' not in body
+    charged = Unit.objects.filter(game=game, division__side=game.first_attacker, kind="infantry").first()
+    disorder_post(client, game, also=[charged.slot])
+    assert fresh(charged).m_hits == 1 and fresh(charged).charge_bonus_used

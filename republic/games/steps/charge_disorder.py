@@ -9,7 +9,7 @@ from django import forms
 from django.urls import reverse
 
 from republic.games.events import ChargeDisorderApplied, Disordered
-from republic.games.forms import VersionForm, offer
+from republic.games.forms import VersionForm, offer_many
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Step
@@ -69,7 +69,7 @@ class DisorderForm(VersionForm):
 
     def __init__(self, *args: Any, candidates: Sequence[Unit] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer(self, "also", [(u.slot, u.name) for u in candidates])
+        offer_many(self, "also", [(u.slot, u.name) for u in candidates])
 
 
 def disorder_form(s: DisorderState, data: Any = None) -> DisorderForm:

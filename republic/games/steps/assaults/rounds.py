@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events import AssaultRoundResolved, NamedUnit, RoundConditions, UnitCover
-from republic.games.forms import DiceForm, die_field, offer
+from republic.games.forms import DiceForm, die_field, offer, offer_many
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader
 from republic.games.steps.assaults.declare import SELECT
@@ -27,8 +27,6 @@ from republic.rules.assault_table import AssaultColumn, AssaultColumnResult, Ass
 from republic.rules.errors import RulesInputError
 from republic.rules.sequence import StepKey
 from republic.rules.troops import Cover
-
-LEADERS_AS_BOXES = 12  # more leaders than this on a side are offered as a list to pick from
 
 OUT = "out"
 COVER_CHOICES = [
@@ -164,11 +162,7 @@ class RoundForm(DiceForm):
                 )
         for name in ("attacker", "defender"):
             choices = [(str(lead.pk), f"{lead.name} ({lead.value}), {lead.command.name}") for lead in leaders[name]]
-            offer(self, f"{name}_leaders", choices)
-            if len(choices) > LEADERS_AS_BOXES:
-                # a club battle's sixty leaders a side: a phone's own picker list, not sixty rows of boxes
-                self.fields[f"{name}_leaders"].widget = forms.SelectMultiple(attrs={"class": "form-select", "size": 6})
-                self.fields[f"{name}_leaders"].help_text = 'Pick every one that is within 2".'
+            offer_many(self, f"{name}_leaders", choices)
         offer(self, "fresh", [(m.unit.slot, m.unit.name) for m in assault.playing("defender") if m.battery])
         everyone = [(m.unit.slot, m.unit.name) for m in assault.members if in_play(m.unit)]
         for name in FLAGS:
