@@ -341,50 +341,47 @@ class UnitForm(SetUpForm):
             self.fields["division"].label_from_instance = lambda d: f"{d.name} ({d.side.name}, {d.game})"
 
 
+UNIT_FIELDS = ("division", "name", "order", "kind", "grade", "bases_start", "bases")
+TURN_FIELDS = ("m_hits", "p_hits_turn", "base_hits_turn", "p4_event", "forced_move")
+BRIGADE_FIELDS = (
+    "formation",
+    "skirmishers_available",
+    "skirmishers_deployed",
+    "skirmisher_grade",
+    "repeaters",
+    "charge_bonus_used",
+    "destroyed",
+    "surrendered",
+)
+BATTERY_FIELDS = (
+    "battery_type",
+    "horse",
+    "damage",
+    "limbered",
+    "packed",
+    "saved_fire",
+    "fired_this_turn",
+    "functions_used",
+    "abandoned",
+)
+EITHER_KIND = ("damage", "skirmishers_available", "skirmishers_deployed", "p_hits_turn", "base_hits_turn")
+"""Fields a brigade or a battery leaves empty: a brigade has no damage, a battery no skirmishers."""
+
+
 class UnitRowForm(UnitForm):
     class Meta:
         model = Unit
-        fields = (
-            "division",
-            "name",
-            "order",
-            "kind",
-            "grade",
-            "bases_start",
-            "bases",
-            "m_hits",
-            "p_hits_turn",
-            "base_hits_turn",
-            "p4_event",
-            "forced_move",
-            "formation",
-            "skirmishers_available",
-            "skirmishers_deployed",
-            "skirmisher_grade",
-            "repeaters",
-            "charge_bonus_used",
-            "destroyed",
-            "surrendered",
-            "battery_type",
-            "horse",
-            "damage",
-            "limbered",
-            "packed",
-            "saved_fire",
-            "fired_this_turn",
-            "functions_used",
-            "abandoned",
-        )
+        fields = (*UNIT_FIELDS, *TURN_FIELDS, *BRIGADE_FIELDS, *BATTERY_FIELDS)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in ("damage", "skirmishers_available", "skirmishers_deployed", "p_hits_turn", "base_hits_turn"):
+        for name in EITHER_KIND:
             if name in self.fields:
-                self.fields[name].required = False  # a brigade has no damage, a battery no skirmishers
+                self.fields[name].required = False
 
     def clean(self):
         data = super().clean()
-        for name in ("damage", "skirmishers_available", "skirmishers_deployed", "p_hits_turn", "base_hits_turn"):
+        for name in EITHER_KIND:
             if name in self.fields and data.get(name) is None:
                 data[name] = 0
         start, bases = data.get("bases_start"), data.get("bases")
@@ -404,39 +401,10 @@ class UnitRowForm(UnitForm):
 class UnitAdmin(StateAdmin):
     form = UnitRowForm
     fieldsets = (
-        (None, {"fields": ("division", "name", "order", "kind", "grade", "bases_start", "bases")}),
-        ("This player turn", {"fields": ("m_hits", "p_hits_turn", "base_hits_turn", "p4_event", "forced_move")}),
-        (
-            "Brigade",
-            {
-                "fields": (
-                    "formation",
-                    "skirmishers_available",
-                    "skirmishers_deployed",
-                    "skirmisher_grade",
-                    "repeaters",
-                    "charge_bonus_used",
-                    "destroyed",
-                    "surrendered",
-                )
-            },
-        ),
-        (
-            "Battery",
-            {
-                "fields": (
-                    "battery_type",
-                    "horse",
-                    "damage",
-                    "limbered",
-                    "packed",
-                    "saved_fire",
-                    "fired_this_turn",
-                    "functions_used",
-                    "abandoned",
-                )
-            },
-        ),
+        (None, {"fields": UNIT_FIELDS}),
+        ("This player turn", {"fields": TURN_FIELDS}),
+        ("Brigade", {"fields": BRIGADE_FIELDS}),
+        ("Battery", {"fields": BATTERY_FIELDS}),
     )
     list_display = ("name", "division", "kind", "grade", "bases", "bases_start", "m_hits", "condition", "game")
     list_filter = ("game", "kind", "grade", "destroyed", "abandoned")

@@ -283,7 +283,16 @@ class Unit(models.Model):
     @property
     def key(self) -> str:
         """How events and the engine name the unit: 'unit:12'."""
-        return f"unit:{self.pk}"
+        return Unit.key_of(self.pk)
+
+    @staticmethod
+    def key_of(pk: int) -> str:
+        return f"unit:{pk}"
+
+    @staticmethod
+    def pk_of(key: str) -> int:
+        """The row of a unit named by its key: 'unit:12' is 12."""
+        return int(key.removeprefix("unit:"))
 
     @property
     def slot(self) -> str:

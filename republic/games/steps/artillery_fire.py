@@ -14,7 +14,7 @@ from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFire
 from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer, offer_names
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
-from republic.games.steps.base import Bound, Row, Step, unit_row
+from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, waiting_in, waiting_rows
 from republic.games.text.terms import signed, unit_options
 from republic.rules.artillery import (
@@ -77,7 +77,7 @@ def state(game: Game) -> ArtilleryState:
     events = [e for e in phase if e.step == StepKey.ARTILLERY_FIRE and e.kind in own]
     saved = {p.unit for p in read_all(events, FireSaved)}
     waits = waiting_in(phase)
-    hit = [int(key.removeprefix("unit:")) for key in waits]
+    hit = [Unit.pk_of(key) for key in waits]
     units = {
         u.key: u
         for u in Unit.objects.filter(Q(kind=UnitKind.ARTILLERY) | Q(pk__in=hit), game=game)
@@ -331,7 +331,7 @@ def rows(s: ArtilleryState) -> list[Row]:
 
 
 def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
-    battery = next(b for b in s.ready if row.subject == f"unit-{b.pk}")
+    battery = row_of(row, s.ready)
     prefix, save_prefix = f"fire-{battery.key}", f"save-{battery.key}"
     return {
         "battery": battery,

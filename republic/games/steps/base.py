@@ -11,7 +11,7 @@ form's context, ``form`` is its template). So a page grows with the step's work,
 action's answer redraws just the rows it touched.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -22,6 +22,7 @@ from republic.games.models import Game, Unit
 from republic.rules.morale import Condition
 
 S = TypeVar("S")
+M = TypeVar("M", bound=models.Model)
 Bound = dict[str, Any]
 """Forms a failed POST bound, by prefix (and a worked-out movement allowance under "<prefix>-result")."""
 
@@ -48,6 +49,11 @@ class Row:
 def subject(row: models.Model) -> str:
     """'unit-12': a row's name in the page and in its address, from the model it is about."""
     return f"{row._meta.model_name}-{row.pk}"
+
+
+def row_of(row: Row, among: Iterable[M]) -> M:
+    """The unit, leader or division an open row is about, among the step's."""
+    return next(found for found in among if subject(found) == row.subject)
 
 
 def unit_row(unit: Unit, facts: str = "", verb: str = "", title: str = "") -> Row:

@@ -12,7 +12,7 @@ from republic.games.events import DemoralizedPanicTested, read_all
 from republic.games.forms import VersionForm, loss_labels
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
-from republic.games.steps.base import Bound, Row, Step, unit_row
+from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.rules.chart import Chart
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.panic import (
@@ -116,7 +116,7 @@ def rows(s: PanicTestState) -> list[Row]:
 
 
 def opened(s: PanicTestState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = next(u for u in s.to_test if row.subject == f"unit-{u.pk}")
+    unit = row_of(row, s.to_test)
     return {
         "unit": unit,
         "form": bound.get(f"panic-{unit.key}") or panic_form(s.game, unit),

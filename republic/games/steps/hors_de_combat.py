@@ -24,7 +24,7 @@ from republic.games.events import (
 from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Leader, Unit
-from republic.games.steps.base import Bound, Row, Step, subject
+from republic.games.steps.base import Bound, Row, Step, row_of, subject
 from republic.rules.dice import Roll
 from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat
 from republic.rules.sequence import StepKey
@@ -92,7 +92,7 @@ class CheckState:
 def state(game: Game) -> CheckState:
     # the losses are read from the events first, so that only the units that lost something are loaded, with
     # their chain of command: a handful, not the battle's 400
-    batteries = {f"unit:{pk}" for pk in Unit.objects.filter(game=game).batteries().values_list("pk", flat=True)}
+    batteries = {Unit.key_of(pk) for pk in Unit.objects.filter(game=game).batteries().values_list("pk", flat=True)}
     # the phase's losses and this step's checks, read at once
     phase = PHASE_STEPS.get(game.step_key, ())
     found = list(
@@ -103,7 +103,7 @@ def state(game: Game) -> CheckState:
         )
     )
     lost = losses_this_phase([e for e in found if e.step in phase], batteries)
-    losers = Unit.objects.filter(game=game, pk__in=[int(key.removeprefix("unit:")) for key in lost])
+    losers = Unit.objects.filter(game=game, pk__in=[Unit.pk_of(key) for key in lost])
     units = {u.key: u for u in losers.select_related("division__parent__parent")}
     by_command: dict[int, int] = defaultdict(int)
     for key, n in lost.items():
@@ -200,7 +200,7 @@ def rows(s: CheckState) -> list[Row]:
 
 
 def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
-    leader = next(lr for lr in s.to_check if row.subject == subject(lr))
+    leader = row_of(row, s.to_check)
     hits = s.by_command.get(leader.command_id, 0)
     return {
         "leader": leader,

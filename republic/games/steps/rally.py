@@ -11,7 +11,7 @@ from republic.games.events import RallyResolved, read_all
 from republic.games.forms import DiceForm, die_field, inches_field, offer
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
-from republic.games.steps.base import Bound, Row, Step, unit_row
+from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.text.terms import condition
 from republic.rules.leaders import CommandRelation
 from republic.rules.morale import Condition
@@ -133,7 +133,7 @@ def rows(s: RallyState) -> list[Row]:
 
 
 def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = next(u for u in s.to_rally if row.subject == f"unit-{u.pk}")
+    unit = row_of(row, s.to_rally)
     return {
         "unit": unit,
         "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),

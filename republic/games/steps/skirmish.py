@@ -19,7 +19,7 @@ from republic.games.events import (
 from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer_names
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Side, Unit
-from republic.games.steps.base import Bound, Row, Step, unit_row
+from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.steps.fire_hits import waiting, waiting_rows
 from republic.games.text.terms import inches, unit_options
 from republic.rules.fire_results import FireHits
@@ -291,7 +291,7 @@ def rows(s: SkirmishState) -> list[Row]:
 
 
 def opened(s: SkirmishState, row: Row, bound: Bound) -> dict[str, Any]:
-    brigade = next(b for b, _ in s.attacks_left() if row.subject == f"unit-{b.pk}")
+    brigade = row_of(row, (b for b, _ in s.attacks_left()))
     return {
         "brigade": brigade,
         "form": bound.get(f"skirmish-{brigade.key}") or attack_form(s, brigade),

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from republic.games.steps.base import Bound, Row, Step, unit_row
+from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import MoveState, state
 from republic.games.text.terms import actions_sentence, allowance, commander, condition
@@ -107,7 +107,7 @@ def rows(s: MoveState) -> list[Row]:
 
 
 def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = next(u for u in s.units if row.subject == f"unit-{u.pk}")
+    unit = row_of(row, s.units)
     return _battery_card(s, unit, bound) if unit.battery else _brigade_card(s, unit, bound)
 
 
