@@ -39,6 +39,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "republic.games.views.readings.ReadOncePerRequest",
 ]
 
 ROOT_URLCONF = "republic.urls"

@@ -21,6 +21,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}  # the header htmx sends: the app answers wit
 PAGE, FRAGMENT, ACTION, DICE = "page", "fragment", "action", "dice"
 ANSWERED = (200, 302)
 _HX_GET = re.compile(r'hx-get="([^"]+)"')
+_ROW = re.compile(r'<li class="work-row[^"]*" id="row-([a-z]+-\d+)"')
 _PROBLEM = re.compile(r"(?:alert-danger[^>]*>|invalid-feedback[^>]*>\s*<p[^>]*><strong>)\s*([^<]+)")
 
 
@@ -61,6 +62,11 @@ def form_data(form: forms.Form, **values: Any) -> dict[str, Any]:
     return data
 
 
+def rows_shown(body: str) -> str:
+    """The subjects of the step's rows a page or fragment draws, as a phone's script lists them."""
+    return " ".join(_ROW.findall(body))
+
+
 def problems(body: str) -> str:
     """The messages an answer shows, to say why an action was refused."""
     found = [html.unescape(text).strip() for text in _PROBLEM.findall(body)]
@@ -82,9 +88,10 @@ class Probe:
     _fragments: set[tuple[str, str]] = field(default_factory=set)
 
     def _once(
-        self, method: str, url: str, data: dict[str, Any] | None, htmx: bool, target: str = ""
+        self, method: str, url: str, data: dict[str, Any] | None, htmx: bool, target: str = "", shown: str = ""
     ) -> tuple[Any, int, float]:
-        extra = {**HTMX, **({"HTTP_HX_TARGET": target} if target else {})} if htmx else {}
+        sent_from = {"HTTP_HX_TARGET": target, "HTTP_ROWS_SHOWN": shown} if target else {}
+        extra = {**HTMX, **sent_from} if htmx else {}
         if self.settle:
             gc.collect()
         with CaptureQueriesContext(connection) as queries:
@@ -123,11 +130,18 @@ class Probe:
         return str(response.content.decode())
 
     def post(
-        self, step: str, request: str, url: str, data: dict[str, Any], dice: bool = False, target: str = ""
+        self,
+        step: str,
+        request: str,
+        url: str,
+        data: dict[str, Any],
+        dice: bool = False,
+        target: str = "",
+        shown: str = "",
     ) -> str | None:
-        """POST as htmx does, once, from the element ``target`` (a step's row) when given; the answer's body,
-        None when it failed."""
-        response, queries, ms = self._once("POST", url, data, htmx=True, target=target)
+        """POST as htmx does, once, from the element ``target`` (a step's row) when given, by a phone that shows
+        the rows ``shown`` (their subjects, as its script lists them); the answer's body, None when it failed."""
+        response, queries, ms = self._once("POST", url, data, htmx=True, target=target, shown=shown)
         if not self._checked(step, request, "POST", url, response):
             return None
         self._row(step, request, DICE if dice else ACTION, response, queries, ms)

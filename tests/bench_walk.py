@@ -41,7 +41,7 @@ from republic.rules.maneuver import charge_refusal
 from republic.rules.sequence import STEPS, StepKey
 from republic.rules.troops import BatteryFunction
 from republic.rules.units import skirmisher_limit
-from tests.bench_probe import FRAGMENT, BenchFailure, Probe, form_data, problems
+from tests.bench_probe import FRAGMENT, BenchFailure, Probe, form_data, problems, rows_shown
 
 ACTOR = "bench"
 F = TypeVar("F", bound=forms.Form)
@@ -91,6 +91,7 @@ class Walker:
     game: Game
     probe: Probe
     step: str = ""
+    shown: str = ""  # the rows the step's page drew, which a phone lists when it sends from a row
     visited: list[StepKey] = field(default_factory=list)
 
     def fresh(self) -> Game:
@@ -123,7 +124,7 @@ class Walker:
             target = f"row-{name}"
             self.probe.get(self.step, f"open: {request}", self.url("row", name), kind=FRAGMENT, htmx=True)
         data = form_data(form, **(fields or {}))
-        body = self.probe.post(self.step, request, url, data, dice=dice, target=target)
+        body = self.probe.post(self.step, request, url, data, dice=dice, target=target, shown=self.shown)
         if body is None:
             return None
         self.probe.fragments(self.step, body)
@@ -280,8 +281,9 @@ def demoralized_tests(w: Walker) -> None:
 def assaults(w: Walker) -> None:
     s = assault_state(w.fresh())
     # the brigade that used its charge bonus assaults, so that charge disorder has it to disorder
+    charged = set(Unit.objects.filter(game=s.game, charge_bonus_used=True).values_list("pk", flat=True))
     attackers = sorted(
-        (u for u in s.side_units("attacker") if not u.battery and u.bases), key=lambda u: not u.charge_bonus_used
+        (u for u in s.side_units("attacker") if not u.battery and u.bases), key=lambda u: u.pk not in charged
     )
     defenders = [u for u in s.side_units("defender") if not u.battery and u.bases]
     if not attackers or not defenders:
@@ -392,7 +394,9 @@ def walk(
                 raise BenchFailure(f"expected the game at {step.key}, found it at {w.fresh().step}")
             w.step = step.key.value
             w.visited.append(step.key)
-            w.probe.fragments(w.step, w.probe.get(w.step, "page", w.url("game")))
+            page = w.probe.get(w.step, "page", w.url("game"))
+            w.shown = rows_shown(page)
+            w.probe.fragments(w.step, page)
             WORK.get(step.key, lambda w: None)(w)
             w.next_step()
     except BenchFailure as exc:

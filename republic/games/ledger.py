@@ -10,17 +10,24 @@ holding its typed payload and the exact before and after of every field it touch
 - ``replay`` rebuilds the state from the setup snapshot plus every event's changes; tests hold it against
   the rows to prove that the state equals the setup plus the events.
 
+- ``read_once`` marks a step's reading of its state: inside ``readings()`` (one request) a state read for a game
+  at a version is read once, by the page, the form, the action and its answer alike. Every change bumps the
+  version, and every action forgets what was read when it ends, so a reading is never used beyond the version
+  it was made at, nor after an action that failed part-way.
+
 Two submissions of one form at once: the second waits for the first's transaction (a row lock on
 PostgreSQL; on SQLite every write transaction begins immediately, see settings) and then meets the game's
 new version, so it is refused with the fresh state instead of failing.
 """
 
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import fields
 from enum import Enum
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
 from django.db import connection, models, transaction
 from django.db.models import Case, F, Value, When
@@ -41,6 +48,8 @@ TRACKED: dict[str, type[models.Model]] = {
 _KEY = {model: key for key, model in TRACKED.items()}
 _UNTRACKED = {"id", "game_id", "setup", "version", "created", "updated"}
 _UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "kind", "grade")]
+S = TypeVar("S")
+_READ: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("republic_read", default=None)
 
 
 class StaleGame(Exception):
@@ -238,6 +247,42 @@ def _most_parameters() -> int:
 
 
 @contextmanager
+def readings() -> Iterator[None]:
+    """The span (one request) in which each state is read once per game version."""
+    token = _READ.set({})
+    try:
+        yield
+    finally:
+        _READ.reset(token)
+
+
+def read_once(read: Callable[[Game], S]) -> Callable[[Game], S]:
+    """A step's state, read once per game version inside ``readings()``: an action's form, the action (the
+    game locked at the version the form was drawn for, so nothing has changed since) and the rows its answer
+    compares share one reading. Outside ``readings()`` every call reads."""
+
+    @wraps(read)
+    def reading(game: Game) -> S:
+        read_already = _READ.get()
+        if read_already is None:
+            return read(game)
+        key = (read, game.pk, game.version)
+        if key not in read_already:
+            read_already[key] = read(game)
+        found: S = read_already[key]
+        return found
+
+    return reading
+
+
+def _forget_readings() -> None:
+    """An action has ended: what it changed (or began to change and rolled back) is not what was read."""
+    read_already = _READ.get()
+    if read_already is not None:
+        read_already.clear()
+
+
+@contextmanager
 def act(
     game: Game | int,
     version: int | None,
@@ -248,21 +293,24 @@ def act(
 ) -> Iterator[Action]:
     """An action on the game as it stands. ``version`` is the one the form was drawn for (None: any);
     ``step`` the step or steps it belongs to, refused with ``elsewhere`` when the game is not there."""
-    with transaction.atomic():
-        locked = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("first_attacker")
-            .get(pk=game if isinstance(game, int) else game.pk)
-        )
-        if version is not None and locked.version != version:
-            raise StaleGame(locked)
-        steps = (step,) if isinstance(step, StepKey) else step
-        if steps and (not locked.in_progress or locked.step_key not in steps):
-            raise ActionRefused(elsewhere or "The game is not at that step now: nothing was changed.")
-        action = Action(locked, actor)
-        yield action
-        if action.event is None:
-            raise RuntimeError("an action must record its event")
+    try:
+        with transaction.atomic():
+            locked = (
+                Game.objects.select_for_update(of=("self",))
+                .select_related("first_attacker")
+                .get(pk=game if isinstance(game, int) else game.pk)
+            )
+            if version is not None and locked.version != version:
+                raise StaleGame(locked)
+            steps = (step,) if isinstance(step, StepKey) else step
+            if steps and (not locked.in_progress or locked.step_key not in steps):
+                raise ActionRefused(elsewhere or "The game is not at that step now: nothing was changed.")
+            action = Action(locked, actor)
+            yield action
+            if action.event is None:
+                raise RuntimeError("an action must record its event")
+    finally:
+        _forget_readings()
 
 
 def snapshot(game: Game) -> dict[str, dict[str, Any]]:

@@ -5,6 +5,7 @@ through an Event (see ledger.py), so the state always equals the setup plus the 
 is the one place a row becomes an engine value.
 """
 
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -36,6 +37,13 @@ def _choices(enum: Any) -> list[tuple[str, str]]:
     return [(m.value, m.value.replace("_", " ")) for m in enum]
 
 
+class GameManager(models.Manager["Game"]):
+    def get_queryset(self) -> "models.QuerySet[Game]":
+        # the setup holds every row of the battle as imported (280 KB at 400 units), and only replaying the
+        # events reads it: a page or an action that reads the game three times would decode it three times
+        return super().get_queryset().defer("setup")
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         SETTING_UP = "setting_up", "setting up"
@@ -57,6 +65,8 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="sequence number of the latest event")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+
+    objects = GameManager()
 
     class Meta:
         ordering = ["-updated"]
@@ -222,10 +232,48 @@ class UnitQuerySet(models.QuerySet["Unit"]):
     def batteries(self) -> "UnitQuerySet":
         return self.filter(kind=UnitKind.ARTILLERY)
 
+    def choices(self) -> list["UnitChoice"]:
+        """The units as a list to choose from shows them: a few columns each, not a row of the model (a battery
+        chooses its target among 200)."""
+        return [UnitChoice(*row) for row in self.values_list(*UnitChoice.COLUMNS)]
+
     def in_battle_order(self) -> "UnitQuerySet":
         """Brigades before batteries, division by division, as an order of battle lists them."""
         battery = models.Case(models.When(kind=UnitKind.ARTILLERY, then=1), default=0)
         return self.select_related("division").order_by(battery, "division__order", "order")
+
+
+@dataclass(frozen=True)
+class UnitChoice:
+    """A unit among those to choose from: its name, division and what a player sees of how it stands."""
+
+    COLUMNS = ("pk", "name", "division__name", "kind", "battery_type", "packed", "bases", "formation", "m_hits")
+
+    pk: int
+    name: str
+    division_name: str
+    kind: str
+    battery_type: str
+    packed: bool
+    bases: int
+    formation: str
+    m_hits: int
+
+    @property
+    def key(self) -> str:
+        return Unit.key_of(self.pk)
+
+    @property
+    def battery(self) -> bool:
+        return self.kind == UnitKind.ARTILLERY
+
+    @property
+    def slot(self) -> str:
+        return Unit.slot_of(self.pk)
+
+    @property
+    def battery_label(self) -> str:
+        return BATTERY_LABELS[BatteryType(self.battery_type)] if self.battery_type else ""
 
 
 class Unit(models.Model):
@@ -297,7 +345,15 @@ class Unit(models.Model):
     @property
     def slot(self) -> str:
         """The unit's name in form fields: 'unit_12'."""
-        return f"unit_{self.pk}"
+        return Unit.slot_of(self.pk)
+
+    @staticmethod
+    def slot_of(pk: int) -> str:
+        return f"unit_{pk}"
+
+    @staticmethod
+    def pk_of_slot(slot: str) -> int:
+        return int(slot.removeprefix("unit_"))
 
     @property
     def battery(self) -> bool:

@@ -80,6 +80,17 @@
     el.focus({ preventScroll: true });
   }
 
+  /* An action sent from one of the step's rows lists the rows this phone shows, so that its answer redraws
+     every one of them that the action changed, and no other. */
+  document.addEventListener("htmx:configRequest", function (event) {
+    var from = event.detail.target;
+    if (!from || !from.id || from.id.indexOf("row-") !== 0) return;
+    var shown = document.querySelectorAll("#work-list > li[id^='row-']");
+    event.detail.headers["Rows-Shown"] = Array.prototype.map.call(shown, function (row) {
+      return row.id.slice(4);
+    }).join(" ");
+  });
+
   document.addEventListener("htmx:beforeSwap", function () {
     stepBefore = stepText();
     focusedBefore = document.activeElement;

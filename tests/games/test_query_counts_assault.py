@@ -113,7 +113,7 @@ def test_charge_disorder_costs_the_same_at_every_size(costs):
     costs.pages("charge disorder")
 
     def disorder(t: Table) -> Send:
-        also = [u.slot for u in charge_disorder.state(t.game).others[::2]]
+        also = [u.slot for u in charge_disorder.state(t.game).others()[::2]]
         return t.post("assault/disorder/", {"disorder-version": t.game.version, "disorder-also": also})
 
     costs.measure("charge disorder applied", disorder)

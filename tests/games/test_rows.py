@@ -23,8 +23,10 @@ from tests.games.conftest import (
 from tests.games.test_rally import at_rally
 
 
-def from_row(unit) -> dict:
-    return {**HTMX, "HTTP_HX_TARGET": f"row-unit-{unit.pk}"}
+def from_row(unit, shown=()) -> dict:
+    """The headers of a POST sent from the unit's row, by a phone that shows the rows of ``shown`` (units)."""
+    rows = " ".join(f"unit-{u.pk}" for u in shown)
+    return {**HTMX, "HTTP_HX_TARGET": f"row-unit-{unit.pk}", "HTTP_ROWS_SHOWN": rows}
 
 
 def rally_from_row(client, game, unit, die: str = "10"):
@@ -112,7 +114,9 @@ def test_a_stale_form_from_a_row_answers_with_the_whole_step_in_its_place(client
     assert not Event.objects.filter(game=game, kind="RallyResolved").exists()
 
 
-def test_a_joint_fire_takes_away_the_rows_of_every_battery_that_fired(client, demo):
+def joint_fire(client, demo, shown):
+    """Pegram's rifles fire with the Napoleons at the Iron Brigade, sent from the rifles' row by a phone that
+    shows the rows of ``shown`` (names of batteries); the answer's body."""
     set_state(demo, brigade(demo, "Davis's Brigade"), skirmishers_deployed=0)
     game = at_step(demo, "artillery_fire")
     rifles, napoleons = battery(game, "Pegram's Battalion (rifles)"), battery(game, "Pegram's Battalion (Napoleons)")
@@ -127,14 +131,29 @@ def test_a_joint_fire_takes_away_the_rows_of_every_battery_that_fired(client, de
         f"{prefix}-joined": [napoleons.key],
         "roll": "typed",
     }
-    body = client.post(f"/games/{game.pk}/fire/artillery/{rifles.pk}/", data, **from_row(rifles)).content.decode()
+    headers = from_row(rifles, [battery(game, name) for name in shown])
+    body = client.post(f"/games/{game.pk}/fire/artillery/{rifles.pk}/", data, **headers).content.decode()
     assert payload(Event.objects.get(game=game, kind="ArtilleryFired")).batteries[1].unit == napoleons.key
     assert body.startswith(f'<li class="work-row is-done" id="row-unit-{rifles.pk}">')
-    assert f'<li id="row-unit-{napoleons.pk}" hx-swap-oob="delete"></li>' in body
     # the target was never a row of this step: nothing is said about it
     assert f"row-unit-{iron.pk}" not in body
     assert has_row(page(client, game), battery(game, "2nd Maine Light, Battery B (Hall)"))
     assert state_matches_events(game)
+    return body
+
+
+def test_a_joint_fire_takes_away_the_rows_of_every_battery_that_fired(client, demo):
+    body = joint_fire(client, demo, ["Pegram's Battalion (rifles)", "Pegram's Battalion (Napoleons)"])
+    napoleons = battery(demo, "Pegram's Battalion (Napoleons)")
+    assert f'<li id="row-unit-{napoleons.pk}" hx-swap-oob="delete"></li>' in body
+
+
+def test_an_answer_leaves_alone_the_rows_the_phone_does_not_show(client, demo):
+    """A phone that has not drawn the Napoleons' row (further down, before "Show more") gets nothing for it:
+    htmx would find no place to put it."""
+    body = joint_fire(client, demo, ["Pegram's Battalion (rifles)"])
+    napoleons = battery(demo, "Pegram's Battalion (Napoleons)")
+    assert f"row-unit-{napoleons.pk}" not in body
 
 
 @pytest.fixture

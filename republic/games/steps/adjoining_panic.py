@@ -8,7 +8,7 @@ from django import forms
 from django.urls import reverse
 
 from republic.games.events import AdjoiningDeclared
-from republic.games.forms import VersionForm, offer
+from republic.games.forms import VersionForm, offer_many
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Command, Event, Game
 from republic.games.steps.base import Bound
@@ -28,12 +28,12 @@ class AdjoiningForm(VersionForm):
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text='Their closest units are within 3" of its closest units, or within line of sight if that is '
-        "less (6.2). Leave all unticked if none adjoins it.",
+        "less (6.2). Leave all unchosen if none adjoins it.",
     )
 
     def __init__(self, *args: Any, choices: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer(self, "adjoining", list(choices))
+        offer_many(self, "adjoining", list(choices))
 
 
 def _choices(s: PanicState, division_id: str) -> list[tuple[str, str]]:

@@ -2,7 +2,7 @@
 simultaneous, so the hits wait, and leaving the step puts every skirmish and artillery hit of the phase on the
 units at once."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, read_all
 from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer, offer_names
-from republic.games.ledger import Action, ActionRefused, act, this_turn
-from republic.games.models import Event, Game, Unit
+from republic.games.ledger import Action, ActionRefused, act, read_once, this_turn
+from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, waiting_in, waiting_rows
 from republic.games.text.terms import signed, unit_options
@@ -54,20 +54,23 @@ class ArtilleryState:
     waiting: dict[str, FireHits]
     done: list[Event]
 
-    def enemies(self, battery: Unit) -> list[Unit]:
-        """The other side's units in play, read when a battery's form is drawn or fires."""
-        return list(
-            Unit.objects.filter(game=self.game)
-            .exclude(division__side=battery.division.side_id)
-            .in_play()
-            .select_related("division__side")
-            .order_by("division__side__order", "order")
-        )
+    def _enemy_units(self, battery: Unit) -> UnitQuerySet:
+        return Unit.objects.filter(game=self.game).exclude(division__side=battery.division.side_id).in_play()
+
+    def enemies(self, battery: Unit) -> list[UnitChoice]:
+        """The other side's units in play, read when a battery's form is drawn or checked."""
+        return self._enemy_units(battery).order_by("division__side__order", "order").choices()
+
+    def chosen(self, battery: Unit, keys: Iterable[str]) -> dict[str, Unit]:
+        """The other side's units in play among those named (the targets a battery fires at), by key."""
+        pks = [Unit.pk_of(key) for key in keys if key]
+        return {u.key: u for u in self._enemy_units(battery).filter(pk__in=pks).select_related("division__side")}
 
     def partners(self, battery: Unit) -> list[Unit]:
         return [b for b in self.ready if b.division.side_id == battery.division.side_id and b.pk != battery.pk]
 
 
+@read_once
 def state(game: Game) -> ArtilleryState:
     """Batteries that may still fire or save fire: not abandoned, limbered or silenced (demoralized), not fired
     this player turn and not announced as saving fire this step (4.2)."""
@@ -137,7 +140,9 @@ class ArtilleryFireForm(DiceForm):
         help_text="Written as on the chart, like 2M 1B, or - for no effect.",
     )
 
-    def __init__(self, *args: Any, partners: Sequence[Unit] = (), targets: Sequence[Unit] = (), **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, partners: Sequence[Unit] = (), targets: Sequence[UnitChoice] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         offer(self, "joined", [(b.key, f"{b.name} ({b.get_battery_type_display()})") for b in partners])
         self.targets = unit_options(targets)
@@ -202,7 +207,7 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
         joined = [ready[key] for key in data["joined"] if key in ready and key != firing.key]
         if len(joined) != len(data["joined"]):
             raise ActionRefused("A battery chosen for joint fire cannot fire now.")
-        enemies = {u.key: u for u in s.enemies(firing)}
+        enemies = s.chosen(firing, [data.get(name) or "" for name in TARGET_FIELDS])
         roles = {
             role: enemies.get(data.get(name) or "")
             for role, name in (

@@ -1,19 +1,21 @@
 """Attacker applies charge disorder (1.7, 5.6): 1M to every unit that used charge movement or retreated or
 routed this turn, once, then the table closes ranks."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.urls import reverse
 
 from republic.games.events import ChargeDisorderApplied, Disordered
 from republic.games.forms import VersionForm, offer_many
-from republic.games.ledger import ActionRefused, act, this_turn
-from republic.games.models import Event, Game, Unit
+from republic.games.ledger import ActionRefused, act, read_once, this_turn
+from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.steps.base import Bound, Step
 from republic.games.text.events import describe
+from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import DisorderInput, resolve_disorder
 from republic.rules.sequence import StepKey
 from republic.rules.units import after_morale, disorder_input
@@ -23,22 +25,37 @@ from republic.rules.units import after_morale, disorder_input
 class DisorderState:
     game: Game
     disordered: list[tuple[Unit, DisorderInput]]  # every unit in play that suffers it, with why
-    others: list[Unit]  # the attacker's other brigades, which the table may say used charge movement too
     applied: Event | None
 
+    def _others(self) -> UnitQuerySet:
+        """The attacker's other brigades in play, which the table may say used charge movement too."""
+        found = [unit.pk for unit, _ in self.disordered]
+        units = Unit.objects.filter(game=self.game).of_side(self.game.attacker).in_play().brigades()
+        return units.exclude(pk__in=found).in_battle_order()
 
+    def others(self) -> list[UnitChoice]:
+        return self._others().choices()
+
+    def also(self, slots: Iterable[str]) -> list[Unit]:
+        """The other brigades of these slots ('unit_12'), as rows."""
+        pks = [Unit.pk_of_slot(slot) for slot in slots]
+        return list(self._others().filter(pk__in=pks))
+
+
+@read_once
 def state(game: Game) -> DisorderState:
-    found, others = [], []
+    # the rule (disorder_input) decides who suffers it; only units that used the charge bonus or retreated or
+    # routed this turn can, so only those are read, not both sides' every unit
+    moved = Q(charge_bonus_used=True) | Q(forced_move__in=[ForcedMove.RETREAT.value, ForcedMove.ROUT.value])
+    found = []
     for side in (game.attacker, game.defender):
         attacking = side == game.attacker
-        for unit in Unit.objects.filter(game=game).of_side(side).in_play().in_battle_order():
+        for unit in Unit.objects.filter(moved, game=game).of_side(side).in_play().in_battle_order():
             why = disorder_input(unit.to_rules(), attacking)
             if why.used_charge_bonus or why.retreated_or_routed:
                 found.append((unit, why))
-            elif attacking and not unit.battery:
-                others.append(unit)
     applied = this_turn(game, [StepKey.CHARGE_DISORDER], [ChargeDisorderApplied]).last()
-    return DisorderState(game, found, others, applied)
+    return DisorderState(game, found, applied)
 
 
 def pending(s: DisorderState) -> list[str]:
@@ -67,13 +84,13 @@ class DisorderForm(VersionForm):
         "or break through (5.5, 5.6).",
     )
 
-    def __init__(self, *args: Any, candidates: Sequence[Unit] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, candidates: Sequence[UnitChoice] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         offer_many(self, "also", [(u.slot, u.name) for u in candidates])
 
 
 def disorder_form(s: DisorderState, data: Any = None) -> DisorderForm:
-    return DisorderForm(data, prefix="disorder", initial={"version": s.game.version}, candidates=s.others)
+    return DisorderForm(data, prefix="disorder", initial={"version": s.game.version}, candidates=s.others())
 
 
 def apply_disorder(game: Game, form: DisorderForm, actor: str) -> Event:
@@ -90,9 +107,7 @@ def apply_disorder(game: Game, form: DisorderForm, actor: str) -> Event:
             raise ActionRefused("Charge disorder is already applied this turn.")
         units = [(unit, why, False) for unit, why in s.disordered]
         units += [
-            (unit, disorder_input(unit.to_rules(), True, also_charged=True), True)
-            for unit in s.others
-            if unit.slot in data["also"]
+            (unit, disorder_input(unit.to_rules(), True, also_charged=True), True) for unit in s.also(data["also"])
         ]
         if not units:
             raise ActionRefused("No unit suffers charge disorder this turn.")

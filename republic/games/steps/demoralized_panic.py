@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from republic.games.events import DemoralizedPanicTested, read_all
 from republic.games.forms import VersionForm, loss_labels
-from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.ledger import ActionRefused, act, read_once, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.rules.chart import Chart
@@ -32,6 +32,7 @@ class PanicTestState:
     done: list[Event]
 
 
+@read_once
 def state(game: Game) -> PanicTestState:
     """Demoralized units of either side with P hits this turn (their excess M from fire), not yet tested."""
     events = list(this_turn(game, [StepKey.DEMORALIZED_PANIC], [DemoralizedPanicTested]))

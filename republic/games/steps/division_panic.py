@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.db.models import Case, When
 from django.urls import reverse
 
 from republic.games.events import (
@@ -25,7 +26,7 @@ from republic.games.events import (
     payload_of,
 )
 from republic.games.forms import DiceForm, die_field, loss_labels
-from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.ledger import ActionRefused, act, read_once, this_turn
 from republic.games.models import Command, Event, Game, Unit
 from republic.games.steps.base import Bound, Row, Step, subject
 from republic.games.text.events import describe
@@ -51,6 +52,8 @@ from republic.rules.panic_phase import (
 )
 from republic.rules.results import Provenance
 from republic.rules.sequence import StepKey
+from republic.rules.troops import BatteryType, Grade, UnitKind
+from republic.rules.units import UnitState
 
 PANIC_STEPS = (StepKey.INTERNAL_PANIC, StepKey.ADJOINING_PANIC)
 LOSS_CONDITIONS = {
@@ -69,7 +72,6 @@ PRINTED_RESULTS = [("", "use the app's chart")] + [
 class PanicState:
     game: Game
     divisions: dict[str, Command]  # every division of the game, by the engine's id
-    units: dict[str, list[Unit]]  # each division's units
     phase: dict[str, PhaseDivision]  # the divisions that can take part: units left, or tested already
     rounds: tuple[PanicRound, ...]
     lacking: tuple[PendingTest, ...]  # tests of the next round still to roll
@@ -85,7 +87,58 @@ class PanicState:
     def name(self, division_id: str) -> str:
         return self.divisions[division_id].name
 
+    def members(self, division_id: str) -> list[Unit]:
+        """A division's units as rows, brigades first: read for the one division that tests or is opened."""
+        return list(Unit.objects.filter(game=self.game, division_id=int(division_id)).in_battle_order())
 
+
+_AS_TESTED = (
+    "pk",
+    "division_id",
+    "kind",
+    "grade",
+    "bases",
+    "bases_start",
+    "m_hits",
+    "forced_move",
+    "p4_event",
+    "destroyed",
+    "surrendered",
+    "abandoned",
+    "battery_type",
+)
+
+
+def _as_tested(game: Game) -> tuple[dict[str, list[DivisionUnit]], set[str]]:
+    """Each division's units as a test sees them (brigades first), and the divisions with a Panic 4 event. The
+    phase looks at every division, so every unit of a club battle is read: as the few columns a test reads, not
+    as 400 rows of the model."""
+    units: dict[str, list[DivisionUnit]] = {}
+    internal: set[str] = set()
+    battery = Case(When(kind=UnitKind.ARTILLERY, then=1), default=0)
+    rows = Unit.objects.filter(game=game).order_by(battery, "order", "pk").values_list(*_AS_TESTED)
+    for pk, division, kind, grade, bases, start, m_hits, moved, p4, destroyed, surrendered, abandoned, guns in rows:
+        # the fields a test reads; the others keep their defaults, and this state is not used for anything else
+        unit = UnitState(
+            Unit.key_of(pk),
+            UnitKind(kind),
+            Grade(grade),
+            bases,
+            start,
+            m_hits=m_hits,
+            forced_move=ForcedMove(moved) if moved else None,
+            destroyed=destroyed,
+            surrendered=surrendered,
+            abandoned=abandoned,
+            battery_type=BatteryType(guns) if guns else None,
+        )
+        units.setdefault(str(division), []).append(DivisionUnit.of(unit))
+        if p4:
+            internal.add(str(division))
+    return units, internal
+
+
+@read_once
 def state(game: Game) -> PanicState:
     divisions = {
         str(d.pk): d
@@ -93,11 +146,7 @@ def state(game: Game) -> PanicState:
         .select_related("side")
         .order_by("side__order", "order", "pk")
     }
-    units: dict[str, list[Unit]] = {key: [] for key in divisions}
-    for unit in Unit.objects.filter(game=game).order_by("order", "pk"):
-        units[str(unit.division_id)].append(unit)
-    for members in units.values():
-        members.sort(key=lambda u: u.battery)  # brigades, then batteries
+    units, internal = _as_tested(game)
     # the phase's tests and declarations, read at once
     events = [(e, payload_of(e)) for e in this_turn(game, PANIC_STEPS, [DivisionPanicTested, AdjoiningDeclared])]
     tests = [(e, p) for e, p in events if isinstance(p, DivisionPanicTested)]
@@ -107,11 +156,10 @@ def state(game: Game) -> PanicState:
         units_then.setdefault(p.division, p.units)
     phase, empty = {}, []
     for key, division in divisions.items():
-        engine_units = units_then.get(key) or tuple(DivisionUnit.of(u.to_rules()) for u in units[key])
-        internal = any(u.p4_event for u in units[key])
+        engine_units = units_then.get(key) or tuple(units.get(key, ()))
         if any(u.present for u in engine_units):
-            phase[key] = PhaseDivision(key, engine_units, internal=internal)
-        elif internal:
+            phase[key] = PhaseDivision(key, engine_units, internal=key in internal)
+        elif key in internal:
             empty.append(division)
     declared = {p.division: list(p.adjoining) for _, p in events if isinstance(p, AdjoiningDeclared)}
     pairs = tuple(
@@ -137,7 +185,7 @@ def state(game: Game) -> PanicState:
             break
         played = tuple(PhaseTest(t.division, t.triggers, recorded[(t.division, t.triggers[0])].result) for t in pending)
         rounds = (*rounds, PanicRound(len(rounds) + 1, played))
-    return PanicState(game, divisions, units, phase, rounds, lacking, undeclared, declared, tests, empty)
+    return PanicState(game, divisions, phase, rounds, lacking, undeclared, declared, tests, empty)
 
 
 def pending_words(s: PanicState, test: PendingTest) -> str:
@@ -205,7 +253,7 @@ def roll_panic_test(game: Game, division: Command, form: PanicTestForm, actor: s
                 f"{division.name} now tests for {' and '.join(t.value for t in test.triggers)} "
                 "panic: nothing was changed. Here is the form again."
             )
-        units = s.units[test.division]
+        units = s.members(test.division)
         engine_units = s.phase[test.division].units
         rolls = dict(zip(form.triggers, form.rolls(), strict=True))
         conditions = {name: bool(data.get(name)) for name in LOSS_CONDITIONS}
@@ -285,7 +333,7 @@ def opened_test(s: PanicState, row: Row, bound: Bound) -> dict[str, Any]:
                 "out": u.out_of_play,
                 "moved": ForcedMove(u.forced_move).title if u.forced_move else "",
             }
-            for u in s.units[test.division]
+            for u in s.members(test.division)
         ],
         "grade": grade.value,
         "pass_number": pass_number,

@@ -22,7 +22,7 @@ from republic.games.events import (
     read_all,
 )
 from republic.games.forms import DiceForm, die_field
-from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.ledger import ActionRefused, act, read_once, this_turn
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.base import Bound, Row, Step, row_of, subject
 from republic.rules.dice import Roll
@@ -89,6 +89,7 @@ class CheckState:
         ]
 
 
+@read_once
 def state(game: Game) -> CheckState:
     # the losses are read from the events first, so that only the units that lost something are loaded, with
     # their chain of command: a handful, not the battle's 400

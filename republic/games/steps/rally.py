@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from republic.games.events import RallyResolved, read_all
 from republic.games.forms import DiceForm, die_field, inches_field, offer
-from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.ledger import ActionRefused, act, read_once, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.text.terms import condition
@@ -30,6 +30,7 @@ class RallyState:
     rallied: list[Event]
 
 
+@read_once
 def state(game: Game) -> RallyState:
     rallied = list(this_turn(game, [StepKey.RALLY], [RallyResolved]))
     done = {p.unit for p in read_all(rallied, RallyResolved)}

@@ -7,7 +7,7 @@ from typing import Any
 from django.urls import reverse
 
 from republic.games.events import LeaderReplaced
-from republic.games.ledger import ActionRefused, act
+from republic.games.ledger import ActionRefused, act, read_once
 from republic.games.models import Command, Event, Game, Leader
 from republic.games.steps.base import Bound, Step
 from republic.rules.leaders import Candidate, LeaderRank, LeaderReplacementInput, resolve_leader_replacement
@@ -22,6 +22,7 @@ class ReplaceState:
     fallen: list[Leader]
 
 
+@read_once
 def state(game: Game) -> ReplaceState:
     fallen = Leader.objects.filter(game=game, hors_de_combat=True, removed=False).of_side(game.attacker)
     return ReplaceState(game, list(fallen.select_related("command")))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.urls import reverse
 
 from republic.games.events import (
@@ -17,8 +18,8 @@ from republic.games.events import (
     payload_of,
 )
 from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer_names
-from republic.games.ledger import ActionRefused, act, this_turn
-from republic.games.models import Event, Game, Side, Unit
+from republic.games.ledger import ActionRefused, act, read_once, this_turn
+from republic.games.models import Event, Game, Side, Unit, UnitChoice, UnitQuerySet
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.steps.fire_hits import waiting, waiting_rows
 from republic.games.text.terms import inches, unit_options
@@ -67,13 +68,14 @@ class Marker:
 @dataclass
 class SkirmishState:
     game: Game
-    units: dict[str, Unit]
+    units: dict[str, Unit]  # the brigades with markers, and the units with hits waiting: not the whole battle
     attackers: list[Marker]  # the attacker's markers as they stood when the step began
     defenders: list[Marker]
     declared: SkirmishBlocksDeclared | None
     rolled: SkirmishBlocksRolled | None
     attacks: list[SkirmishAttacked]
     done: list[Event]
+    waiting: dict[str, FireHits]
 
     @property
     def stage(self) -> str:
@@ -98,20 +100,31 @@ class SkirmishState:
         left = [(brigade, n - blocked.count(key) - fired.count(key)) for key, (brigade, n) in counts.items()]
         return [(brigade, n) for brigade, n in left if n > 0]
 
-    def enemies(self) -> list[Unit]:
-        """The defender's units in play: what the attacker's markers may fire at."""
+    def _in_play(self) -> UnitQuerySet:
         side = self.game.defender.pk if self.game.defender else None
-        return [u for u in self.units.values() if u.division.side_id == side and not u.out_of_play]
+        return Unit.objects.filter(game=self.game).of_side(side).in_play()
+
+    def enemies(self) -> list[UnitChoice]:
+        """The defender's units in play: what the attacker's markers may fire at, read when a form needs them."""
+        return self._in_play().in_battle_order().choices()
+
+    def enemy(self, key: str) -> Unit | None:
+        """The defender's unit in play of that key, if there is one."""
+        return self._in_play().select_related("division").filter(pk=Unit.pk_of(key)).first()
 
 
+@read_once
 def state(game: Game) -> SkirmishState:
-    units = {u.key: u for u in Unit.objects.filter(game=game).in_battle_order()}
     events = list(this_turn(game, [StepKey.SKIRMISH], [SkirmishBlocksDeclared, SkirmishBlocksRolled, SkirmishAttacked]))
     payloads = [payload_of(e) for e in events]
     declared = [p for p in payloads if isinstance(p, SkirmishBlocksDeclared)]
     rolled = [p for p in payloads if isinstance(p, SkirmishBlocksRolled)]
     attacks = [p for p in payloads if isinstance(p, SkirmishAttacked)]
     fled = [a.unit for a in attacks if a.result.fled]
+    waits = waiting(game)
+    # the brigades that have markers out or had one flee this step, and the units with hits waiting
+    wanted = Q(skirmishers_deployed__gt=0) | Q(pk__in=[Unit.pk_of(key) for key in [*fled, *waits]])
+    units = {u.key: u for u in Unit.objects.filter(wanted, game=game).in_battle_order()}
 
     def markers(side: Any) -> list[Marker]:
         found: list[Marker] = []
@@ -130,6 +143,7 @@ def state(game: Game) -> SkirmishState:
         rolled[-1] if rolled else None,
         attacks,
         events,
+        waits,
     )
 
 
@@ -243,7 +257,7 @@ class SkirmishAttackForm(DiceForm):
     die = die_field()
     printed = forms.ChoiceField(label="Or: result from your printed chart", required=False, choices=PRINTED_ATTACK)
 
-    def __init__(self, *args: Any, targets: Sequence[Unit] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, targets: Sequence[UnitChoice] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.targets = unit_options(targets)
         self.targets_list = self.add_prefix("targets")
@@ -262,7 +276,7 @@ def skirmish_attack(game: Game, brigade: Unit, form: SkirmishAttackForm, actor: 
     with act(game, data["version"], actor, step=StepKey.SKIRMISH, elsewhere=refusal) as action:
         s = state(action.game)
         firing = next((b for b, _ in s.attacks_left() if b.pk == brigade.pk), None)
-        target = next((u for u in s.enemies() if u.key == data["target"]), None)
+        target = s.enemy(data["target"])
         if firing is None or target is None:
             raise ActionRefused(refusal)
         printed = data.get("printed")
@@ -305,7 +319,7 @@ def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
         "stage": s.stage,
         "reach": inches(engagement_reach(game.chart, game.scale)),
         "attackers": len(s.attackers),
-        "pending_hits": waiting_rows(waiting(game), s.units),
+        "pending_hits": waiting_rows(s.waiting, s.units),
         "done": len(s.done),
         "declare_url": reverse("games:fire_skirmish_declare", args=[game.pk]),
         "rolls_url": reverse("games:fire_skirmish_blocks", args=[game.pk]),

@@ -4,7 +4,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from republic.games.events import LabelledRoll
-from republic.games.models import BATTERY_LABELS
+from republic.games.models import BATTERY_LABELS, UnitChoice
 from republic.rules.catalog import TABLE_SPECS
 from republic.rules.dice import Roll, RollSource
 from republic.rules.forced_moves import ForcedMove
@@ -124,7 +124,7 @@ def allowance(result: MovementResult, scale: str) -> dict[str, Any]:
     }
 
 
-def unit_options(units: Iterable[Any]) -> list[tuple[str, str, str]]:
+def unit_options(units: Iterable[UnitChoice]) -> list[tuple[str, str, str]]:
     """Units as a list to choose from by name: (key, the name as typed, its division and how it stands now,
     which phones also match as the player types). A name two units share is told apart by its division."""
     units = list(units)
@@ -134,17 +134,17 @@ def unit_options(units: Iterable[Any]) -> list[tuple[str, str, str]]:
     return [
         (
             u.key,
-            u.name if seen[u.name] == 1 else f"{u.name} ({u.division.name})",
-            f"{u.division.name} · {unit_label(u).removeprefix(u.name).strip(' ()')}",
+            u.name if seen[u.name] == 1 else f"{u.name} ({u.division_name})",
+            f"{u.division_name} · {unit_label(u).removeprefix(u.name).strip(' ()')}",
         )
         for u in units
     ]
 
 
-def unit_label(unit: Any) -> str:
+def unit_label(unit: UnitChoice) -> str:
     """A unit as a choice of target: 'Davis's Brigade (Formed, 6 bases)'."""
     if unit.battery:
-        extra = f"{unit.get_battery_type_display()} battery" + (", packed" if unit.packed else "")
+        extra = f"{unit.battery_label} battery" + (", packed" if unit.packed else "")
     else:
         extra = f"{unit.bases} bases" + (", open order" if unit.formation == "open_order" else "")
     return f"{unit.name} ({condition(unit.m_hits)}, {extra})"

@@ -22,7 +22,7 @@ from republic.games.steps.base import subject
 from republic.games.text.events import result_card
 from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
-from republic.games.views.page import ROWS_SHOWN, first_rows, page_context, step_bar, work
+from republic.games.views.page import ROWS_SHOWN, page_context, step_bar, work
 from republic.rules.errors import RulesInputError
 
 
@@ -36,6 +36,7 @@ ACTOR_SESSION_KEY = "republic_actor"
 LAST_EVENT_KEY = "republic_last_event"
 INCOMPLETE = "The form was incomplete: nothing was changed."
 ROW = "row-"
+SHOWN_HEADER = "Rows-Shown"  # the header a phone lists its step rows in (static/js/republic.js)
 DIVISION = "division-"
 F = TypeVar("F", bound=forms.Form)
 
@@ -105,33 +106,30 @@ def context(
     return page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown)
 
 
-def shown_subjects(request: HtmxHttpRequest, game: Game) -> set[str]:
-    """The subjects of the rows a page drawn now shows at first (the followed command's first)."""
-    handler = step_of(game)
-    if not game.in_progress or handler.rows is None:
-        return set()
-    rows, _ = first_rows(work(game, handler.state(game), {}, (), followed(request, game)))
-    return {row.subject for row in rows}
+def shown_subjects(request: HtmxHttpRequest) -> set[str]:
+    """The subjects of the step's rows the phone shows (the first ones and those "Show more" added), as its
+    script lists them with every action sent from a row: the rows an answer may redraw out of band."""
+    return set(request.headers.get(SHOWN_HEADER, "").split())
 
 
-def done(request: HtmxHttpRequest, game: Game, event: Event, before: set[str] | None = None) -> HttpResponse:
+def done(request: HtmxHttpRequest, game: Game, event: Event, shown: set[str] | None = None) -> HttpResponse:
     request.session[LAST_EVENT_KEY] = event.pk
     division = division_answer(request, game)
     if division:
         return division
     row = row_target(request)
-    if row and before is not None:
-        return touched(request, game, event, row, before)
+    if row and shown is not None:
+        return touched(request, game, event, row, shown)
     if request.htmx:
         return live(request, game, event)
     return redirect("games:game", game_id=game.pk)
 
 
-def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str, before: set[str]) -> HttpResponse:
+def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str, shown: set[str]) -> HttpResponse:
     """The answer to an action sent from a step's row: that row with the result in it (still open when it has
     work left), every other row whose unit, leader or division the event changed as it stands now (a row
-    whose work is done is taken away), among ``before``, the rows a page shows at first; the result card and
-    the step bar."""
+    whose work is done is taken away), among ``shown``, the rows the phone shows; the result card and the step
+    bar."""
     fresh = game_or_404(game.pk)
     handler = step_of(fresh)
     if not fresh.in_progress or handler.rows is None:
@@ -146,7 +144,7 @@ def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str, before
             "game": fresh,
             "main": rows.get(row),
             "subject": row,
-            "others": [(name, rows.get(name)) for name in changed if name != row and name in before],
+            "others": [(name, rows.get(name)) for name in changed if name != row and name in shown],
             "row_form": handler.form,
             "result": result_card(event),
             "bar": step_bar(fresh, handler.pending(state)),
@@ -228,9 +226,7 @@ def form_action(
     if "version" in form.errors:
         return stale(request, game, INCOMPLETE)
     if valid:
-        # an answer of rows redraws the other rows the action touched among those a page shows at first (a row
-        # further down, drawn by "Show more", stays as it is until the next page: htmx wants every target there)
-        before = shown_subjects(request, game) if row_target(request) else None
+        shown = shown_subjects(request) if row_target(request) else None
         try:
             event = act()
         except StaleGame as exc:
@@ -240,7 +236,7 @@ def form_action(
         except RulesInputError as exc:
             form.add_error(error_field(form, exc.field), exc.problem)
         else:
-            return done(request, game, event, before)
+            return done(request, game, event, shown)
     if prefix is None:
         # a form drawn without a place for field errors: say them as the page's message
         problems = [

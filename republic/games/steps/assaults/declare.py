@@ -8,7 +8,7 @@ from republic.games.events import AssaultDeclared, AssaultEnded
 from republic.games.events import Member as Declared
 from republic.games.forms import NameChoiceField, VersionForm, offer_names
 from republic.games.ledger import ActionRefused, act
-from republic.games.models import Event, Game, Unit
+from republic.games.models import Event, Game, Unit, UnitChoice
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
 from republic.games.text.terms import unit_options
 from republic.rules.assault_sides import Contact
@@ -37,11 +37,18 @@ class DeclareForm(VersionForm):
     )
 
     def __init__(
-        self, *args: Any, attackers: list[Unit], defenders: list[Unit], busy: dict[str, Assault], **kwargs: Any
+        self,
+        *args: Any,
+        game: Game,
+        attackers: list[UnitChoice],
+        defenders: list[UnitChoice],
+        busy: dict[str, Assault],
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.game = game
         self.busy = busy
-        self.units = {u.key: u for u in (*attackers, *defenders)}
+        self.order = [u.key for u in (*attackers, *defenders)]  # the order of battle
         self.lists = {}
         for side, units in (("a", attackers), ("d", defenders)):
             names = [f"{side}{n}" for n in range(1, SLOTS + 1)]
@@ -64,8 +71,15 @@ class DeclareForm(VersionForm):
             for n in range(1, SLOTS + 1)
         ]
 
+    def _named(self, cleaned: dict[str, Any]) -> dict[str, Unit]:
+        """The units the slots name, read as rows: a dozen at most, not the two sides."""
+        keys = [cleaned.get(f"{side}{n}") for side in ("a", "d") for n in range(1, SLOTS + 1)]
+        pks = [Unit.pk_of(key) for key in keys if key]
+        return {u.key: u for u in Unit.objects.filter(game=self.game, pk__in=pks).select_related("division")}
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        units = self._named(cleaned)
         chosen: dict[str, list[Member]] = {}
         named: set[str] = set()
         for side in ("a", "d"):
@@ -74,7 +88,7 @@ class DeclareForm(VersionForm):
                 key, contact = cleaned.get(f"{side}{n}"), cleaned.get(f"{side}{n}_contact")
                 if not key:
                     continue
-                unit = self.units[key]
+                unit = units[key]
                 if key in named:
                     self.add_error(f"{side}{n}", f"{unit.name} is named twice.")
                 elif not contact:
@@ -88,9 +102,8 @@ class DeclareForm(VersionForm):
                 else:
                     chosen[side].append(Member(unit, Contact(contact)))
                 named.add(key)
-        order = list(self.units)  # the order of battle, whatever order the table named them in
-        for members in chosen.values():
-            members.sort(key=lambda m: order.index(m.unit.key))
+        for members in chosen.values():  # in the order of battle, whatever order the table named them in
+            members.sort(key=lambda m: self.order.index(m.unit.key))
         if not chosen["a"]:
             self.add_error(None, "Choose at least one attacking unit and how close it is.")
         elif all(m.battery for m in chosen["a"]):
@@ -116,6 +129,7 @@ def declare_form(s: AssaultState, data: Any = None) -> DeclareForm:
         data,
         prefix="declare",
         initial={"version": s.game.version},
+        game=s.game,
         attackers=s.side_units("attacker"),
         defenders=s.side_units("defender"),
         busy=s.busy(),

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from django.http import Http404
 
 from republic.games.events import AssaultDeclared, AssaultEnded, AssaultRoundResolved, payload_of
-from republic.games.ledger import ActionRefused, this_turn
-from republic.games.models import Event, Game, Leader, Unit
+from republic.games.ledger import ActionRefused, read_once, this_turn
+from republic.games.models import Event, Game, Leader, Unit, UnitChoice
 from republic.rules.assault_sides import Contact
 from republic.rules.sequence import StepKey
 
@@ -78,7 +78,7 @@ def _names(members: list[Member]) -> str:
 @dataclass
 class AssaultState:
     game: Game
-    units: dict[str, Unit]
+    units: dict[str, Unit]  # the units of this turn's assaults
     assaults: list[Assault]
     leaders: dict[str, list[Leader]]  # each side's energetic and proficient leaders in action
 
@@ -86,11 +86,12 @@ class AssaultState:
         """Units in an open assault, with it: a unit may not be in two open assaults."""
         return {m.unit.key: a for a in self.assaults if a.open for m in a.members}
 
-    def side_units(self, side: str) -> list[Unit]:
+    def side_units(self, side: str) -> list[UnitChoice]:
+        """A side's units not out of play, in the order of battle: those an assault may name, read when the
+        declaration's form is drawn or checked."""
         owner = self.game.attacker if side == "attacker" else self.game.defender
-        return [
-            u for u in self.units.values() if owner is not None and u.division.side_id == owner.pk and not u.out_of_play
-        ]
+        units = Unit.objects.filter(game=self.game, destroyed=False, surrendered=False, abandoned=False)
+        return units.of_side(owner).in_battle_order().choices()
 
     def find(self, seq: int) -> Assault:
         """The assault declared by event ``seq``, refused when it is not one of this player turn's."""
@@ -100,11 +101,19 @@ class AssaultState:
         return assault
 
 
+@read_once
 def state(game: Game) -> AssaultState:
-    units = {u.key: u for u in Unit.objects.filter(game=game).in_battle_order()}
+    events = [
+        (event, payload_of(event))
+        for event in this_turn(game, [StepKey.ASSAULTS], [AssaultDeclared, AssaultRoundResolved, AssaultEnded])
+    ]
+    # the units of this turn's assaults, not the whole battle
+    named = [m.unit for _, p in events if isinstance(p, AssaultDeclared) for m in (*p.attackers, *p.defenders)]
+    units = {
+        u.key: u for u in Unit.objects.filter(game=game, pk__in=[Unit.pk_of(key) for key in named]).in_battle_order()
+    }
     found: dict[int, Assault] = {}
-    for event in this_turn(game, [StepKey.ASSAULTS], [AssaultDeclared, AssaultRoundResolved, AssaultEnded]):
-        payload = payload_of(event)
+    for event, payload in events:
         if isinstance(payload, AssaultDeclared):
             sides = [
                 [Member(units[m.unit], m.contact) for m in members if m.unit in units]

@@ -4,7 +4,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from republic.games.events import FormationChanged, ManeuverRolled, read_all
-from republic.games.ledger import ActionRefused, this_turn
+from republic.games.ledger import ActionRefused, read_once, this_turn
 from republic.games.models import Game, Leader, Side, Unit
 from republic.rules.maneuver import ManeuverAction
 from republic.rules.sequence import StepKey
@@ -26,6 +26,7 @@ class MoveState:
         return rolled.result.actions if rolled else None
 
 
+@read_once
 def state(game: Game) -> MoveState:
     # no leaders here: only an opened row or an action reads one unit's division leader (one query), and
     # prefetching them for 200 units costs more than the rest of the page
