@@ -180,7 +180,8 @@ def replace_leaders(w: Walker) -> None:
 
 def move(w: Walker) -> None:
     s = move_state(w.fresh())
-    brigade_list = [u for u in s.units if not u.battery]
+    units = list(Unit.objects.filter(pk__in=[u.pk for u in s.units]).in_battle_order())  # whole, not as rows
+    brigade_list = [u for u in units if not u.battery]
     # a brigade without hits may deploy its markers: the skirmish step then has some to block and fire
     unit = next((u for u in brigade_list if u.m_hits == 0 and skirmisher_limit(u.to_rules())), None)
     unit = unit or next(iter(brigade_list), None)
@@ -200,7 +201,7 @@ def move(w: Walker) -> None:
     limit = skirmisher_limit(unit.to_rules())
     markers = brigades.skirmisher_form(w.fresh(), unit, limit)
     w.act("skirmishers out", w.url("maneuver_skirmishers", unit.pk), markers, {"deployed": limit}, row=unit)
-    battery = next((u for u in s.units if u.battery), None)
+    battery = next((u for u in units if u.battery), None)
     if battery is None:
         return w.skip("battery functions", "the attacker has no battery in play")
     functions = batteries.functions_form(w.fresh(), battery)

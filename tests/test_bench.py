@@ -1,10 +1,12 @@
 """The benchmark's walk keeps up with the app: on the demo battle it visits every step of the turn sequence, makes
-every step's typical actions with the app's forms, and every request answers 200 or 302."""
+every step's typical actions with the app's forms, and every request answers 200 or 302; and its walks' figures
+are kept at their fastest."""
 
 from republic.games.scenario import create_game, parse_scenario
 from republic.rules.sequence import STEPS
 from republic.scenarios import DEMO_SCENARIO
-from tests.bench_probe import DICE, FRAGMENT, PAGE
+from tests.bench_probe import DICE, FRAGMENT, PAGE, Row
+from tests.bench_report import Measured, fastest
 from tests.bench_walk import prepare, walk
 
 
@@ -21,3 +23,16 @@ def test_the_bench_walks_a_player_turn_of_the_demo_battle(db, client):
     assert {PAGE, FRAGMENT, DICE} <= kinds
     game.refresh_from_db()
     assert (game.game_turn, game.player_turn, game.step) == (1, 2, "messages")
+
+
+def test_each_row_keeps_its_fastest_walk():
+    def walked(ms_page: float, ms_roll: float, import_s: float) -> Measured:
+        rows = [
+            Row("move", "page", PAGE, 7, 25_000, 3_000, ms_page),
+            Row("move", "roll", DICE, 20, 2_000, 900, ms_roll),
+        ]
+        return Measured(400, 400, "a club battle", import_s, rows, [])
+
+    best = fastest([walked(40.0, 90.0, 0.3), walked(55.0, 70.0, 0.2)])
+    assert [(r.request, r.ms, r.raw) for r in best.rows] == [("page", 40.0, 25_000), ("roll", 70.0, 2_000)]
+    assert best.import_s == 0.2

@@ -6,8 +6,9 @@ modules), so a hit, a forced move, a desertion or a lost saved fire means the sa
 The refusals of the maneuver phase are rules too: they return the reason, or "" when the unit may.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
+from typing import Any
 
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import ForcedMove
@@ -167,18 +168,22 @@ def disorder_input(unit: UnitState, attacker: bool, also_charged: bool = False) 
     return DisorderInput(unit.m_hits, used_charge_bonus=charged, retreated_or_routed=unit.retreated)
 
 
+TURN_FIELDS = (
+    "p_hits_turn",
+    "base_hits_turn",
+    "p4_event",
+    "forced_move",
+    "charge_bonus_used",
+    "fired_this_turn",
+    "functions_used",
+)
+"""What lasts one player turn. Each goes back to its default, which is empty (0, no, none), when the turn ends."""
+_TURN_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(UnitState) if f.name in TURN_FIELDS}
+
+
 def new_player_turn(unit: UnitState) -> UnitState:
     """What lasts one player turn is cleared when it ends (1.7)."""
-    return replace(
-        unit,
-        p_hits_turn=0,
-        base_hits_turn=0,
-        p4_event=False,
-        forced_move=None,
-        charge_bonus_used=False,
-        fired_this_turn=False,
-        functions_used=(),
-    )
+    return replace(unit, **_TURN_DEFAULTS)
 
 
 def rallied(unit: UnitState, condition: Condition) -> UnitState:

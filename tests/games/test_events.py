@@ -275,3 +275,11 @@ def test_a_chart_cell_is_worded_by_its_tables_title_and_the_rules_names(table):
         assert said.startswith(f"{table.spec.title}: ") and said.endswith(" = 7 (provisional)")
         assert "_" not in said.split(": ", 1)[1], said  # no key of the chart file shows through
     assert cell(CellUse(table.name, keys[0], "7", Provenance.PRINTED)).endswith("(printed chart)")
+
+
+def test_a_plain_field_is_read_from_the_stored_payloads_of_its_kind_alone():
+    stored = [Stored(ev.kind_of(p), json.loads(json.dumps(ev.stored(p)))) for p in examples()]
+    saved = [p.unit for p in ev.read_all(stored, ev.FireSaved)]
+    assert saved and ev.named_in(stored, ev.FireSaved, "unit") == saved
+    with pytest.raises(AttributeError, match="FireSaved has no field leader"):
+        ev.named_in(stored, ev.FireSaved, "leader")

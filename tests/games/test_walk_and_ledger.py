@@ -88,6 +88,29 @@ def test_the_end_of_a_player_turn_clears_what_lasts_one_player_turn(demo):
     assert state_matches_events(demo)
 
 
+@pytest.mark.parametrize(
+    "field, value, cleared",
+    [
+        ("base_hits_turn", 1, 0),
+        ("charge_bonus_used", True, False),
+        ("fired_this_turn", True, False),
+        ("functions_used", ["move"], []),
+    ],
+)
+def test_any_one_field_of_the_turn_is_cleared_and_units_with_none_are_left_alone(demo, field, value, cleared):
+    unit = (
+        battery(demo, "Pegram's Battalion (rifles)") if field == "functions_used" else brigade(demo, "Archer's Brigade")
+    )
+    for _ in range(len(STEPS) - 1):
+        advance(demo, None, "test")
+    set_state(demo, unit, **{field: value})  # at the last step, where it makes no work
+    ended = advance(demo, None, "test")
+    unit.refresh_from_db()
+    assert getattr(unit, field) == cleared
+    assert {(c["model"], c["id"]) for c in ended.changes if c["model"] == "unit"} == {("unit", unit.pk)}
+    assert state_matches_events(demo)
+
+
 def test_next_step_says_what_is_left_and_does_not_move(demo):
     set_state(demo, brigade(demo, "Davis's Brigade"), m_hits=1)
     advance(demo, None, "test")

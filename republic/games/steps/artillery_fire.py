@@ -10,7 +10,7 @@ from django import forms
 from django.db.models import Q
 from django.urls import reverse
 
-from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, read_all
+from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, named_in
 from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer, offer_names
 from republic.games.ledger import Action, ActionRefused, act, read_once, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
@@ -78,7 +78,7 @@ def state(game: Game) -> ArtilleryState:
     phase = list(this_turn(game, FIRE_STEPS, [*FIRE_KINDS, FireSaved]))
     own = (ArtilleryFired.__name__, FireSaved.__name__)
     events = [e for e in phase if e.step == StepKey.ARTILLERY_FIRE and e.kind in own]
-    saved = {p.unit for p in read_all(events, FireSaved)}
+    saved = set(named_in(events, FireSaved, "unit"))
     waits = waiting_in(phase)
     hit = [Unit.pk_of(key) for key in waits]
     units = {

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import DemoralizedPanicTested, read_all
+from republic.games.events import DemoralizedPanicTested, named_in
 from republic.games.forms import VersionForm, loss_labels
 from republic.games.ledger import ActionRefused, act, read_once, this_turn
 from republic.games.models import Event, Game, Unit
@@ -36,7 +36,7 @@ class PanicTestState:
 def state(game: Game) -> PanicTestState:
     """Demoralized units of either side with P hits this turn (their excess M from fire), not yet tested."""
     events = list(this_turn(game, [StepKey.DEMORALIZED_PANIC], [DemoralizedPanicTested]))
-    tested = {p.unit for p in read_all(events, DemoralizedPanicTested)}
+    tested = set(named_in(events, DemoralizedPanicTested, "unit"))
     sides = [side.pk for side in (game.attacker, game.defender) if side is not None]
     units = sorted(
         Unit.objects.filter(game=game, division__side__in=sides, m_hits=MAX_M_HITS, p_hits_turn__gt=0, bases__gt=0)

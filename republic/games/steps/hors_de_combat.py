@@ -18,8 +18,8 @@ from republic.games.events import (
     HorsDeCombatSkipped,
     LeaderCheckedForCasualty,
     StepAdvanced,
+    named_in,
     payload_of,
-    read_all,
 )
 from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, read_once, this_turn
@@ -112,8 +112,7 @@ def state(game: Game) -> CheckState:
             by_command[command.pk] += n
     checks = (LeaderCheckedForCasualty.__name__, HorsDeCombatSkipped.__name__)
     events = [e for e in found if e.step == game.step_key and e.kind in checks]
-    checked = {p.leader for p in read_all(events, LeaderCheckedForCasualty)}
-    checked |= {p.leader for p in read_all(events, HorsDeCombatSkipped)}
+    checked = {*named_in(events, LeaderCheckedForCasualty, "leader"), *named_in(events, HorsDeCombatSkipped, "leader")}
     leaders = (
         Leader.objects.filter(game=game)
         .in_action()

@@ -2,12 +2,13 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import RallyResolved, read_all
+from republic.games.events import RallyResolved, named_in
 from republic.games.forms import DiceForm, die_field, inches_field, offer
 from republic.games.ledger import ActionRefused, act, read_once, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
@@ -25,25 +26,27 @@ PRINTED_CONDITIONS = [("", "use the app's chart")] + [(c.value, c.value.capitali
 @dataclass
 class RallyState:
     game: Game
-    to_rally: list[Unit]  # attacking units with M hits that have not rolled this step
-    leaders: list[Leader]  # the attacking side's leaders in action
+    to_rally: list[Unit]  # attacking units with M hits that have not rolled this step, with their division
     rallied: list[Event]
+
+    @cached_property
+    def leaders(self) -> list[Leader]:
+        """The attacking side's leaders in action: read for the one unit that rallies or is opened."""
+        return list(
+            Leader.objects.filter(game=self.game).of_side(self.game.attacker).in_action().select_related("command")
+        )
+
+    def whole(self, unit: Unit) -> Unit:
+        """A unit to rally with its chain of command, whose leaders may help (2.3)."""
+        return Unit.objects.select_related("division__parent__parent").get(pk=unit.pk)
 
 
 @read_once
 def state(game: Game) -> RallyState:
     rallied = list(this_turn(game, [StepKey.RALLY], [RallyResolved]))
-    done = {p.unit for p in read_all(rallied, RallyResolved)}
-    units = (
-        Unit.objects.filter(game=game, m_hits__gt=0)
-        .of_side(game.attacker)
-        .in_play()
-        .in_battle_order()
-        # the division's leader is read for the one unit that rallies or is opened, not prefetched for 200
-        .select_related("division__parent__parent")
-    )
-    leaders = list(Leader.objects.filter(game=game).of_side(game.attacker).in_action().select_related("command"))
-    return RallyState(game, [u for u in units if u.key not in done], leaders, rallied)
+    done = set(named_in(rallied, RallyResolved, "unit"))
+    units = Unit.objects.filter(game=game, m_hits__gt=0).of_side(game.attacker).in_play().in_battle_order()
+    return RallyState(game, [u for u in units if u.key not in done], rallied)
 
 
 def pending(s: RallyState) -> list[str]:
@@ -100,7 +103,7 @@ def rally(game: Game, unit: Unit, form: RallyForm, actor: str) -> Event:
     refusal = f"{unit.name} has no rally to make now."
     with act(game, data["version"], actor, step=StepKey.RALLY, elsewhere=refusal) as action:
         s = state(action.game)
-        unit = next((u for u in s.to_rally if u.pk == unit.pk), None) or _refuse(refusal)
+        unit = s.whole(next((u for u in s.to_rally if u.pk == unit.pk), None) or _refuse(refusal))
         leader = unit.division.leader or _refuse(f"{unit.division.name} has no leader to rally its units.")
         others = {str(leader.pk): leader for leader in other_leaders(unit, s.leaders)}
         chosen = [others[pk] for pk in data["leaders_within_4"] if pk in others]
@@ -134,7 +137,7 @@ def rows(s: RallyState) -> list[Row]:
 
 
 def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = row_of(row, s.to_rally)
+    unit = s.whole(row_of(row, s.to_rally))
     return {
         "unit": unit,
         "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),

@@ -5,7 +5,7 @@ from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
 from republic.rules.sequence import Position, next_position
-from republic.rules.units import new_player_turn
+from republic.rules.units import TURN_FIELDS, new_player_turn
 
 
 class StepBlocked(ActionRefused):
@@ -56,7 +56,10 @@ def advance(game: Game, version: int | None, actor: str = "") -> Event:
 
 def _end_player_turn(action: Action) -> None:
     game = action.game
-    for unit in Unit.objects.filter(game=game):
+    # a unit has something to clear when one of its fields of the turn is set (they are all empty once cleared):
+    # only those are read as rows, not every unit of the battle
+    marked = [pk for pk, *turn in Unit.objects.filter(game=game).values_list("pk", *TURN_FIELDS) if any(turn)]
+    for unit in Unit.objects.filter(pk__in=marked):
         action.apply(unit, new_player_turn(unit.to_rules()))
     for command in Command.objects.filter(game=game, panicked=True):
         action.set(command, "panicked", False)

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.steps.move import batteries, brigades
-from republic.games.steps.move.state import MoveState, state
+from republic.games.steps.move.state import MoveState, moving, state
 from republic.games.text.terms import actions_sentence, allowance, commander, condition
 from republic.rules.maneuver import charge_refusal
 from republic.rules.morale import Restriction
@@ -107,7 +107,7 @@ def rows(s: MoveState) -> list[Row]:
 
 
 def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = row_of(row, s.units)
+    unit = moving(s, row_of(row, s.units))
     return _battery_card(s, unit, bound) if unit.battery else _brigade_card(s, unit, bound)
 
 

@@ -10,12 +10,25 @@ from republic.rules.maneuver import ManeuverAction
 from republic.rules.sequence import StepKey
 
 ELSEWHERE = "Units move in the attacker's move step; the game is not there now."
+ROW_FIELDS = (
+    "name",
+    "division_id",
+    "kind",
+    "m_hits",
+    "bases",
+    "bases_start",
+    "formation",
+    "battery_type",
+    "limbered",
+    "functions_used",
+)
+"""What a unit's row in the move step shows."""
 
 
 @dataclass
 class MoveState:
     game: Game
-    units: list[Unit]  # the attacker's units in play, brigades first
+    units: list[Unit]  # the attacker's units in play, brigades first, as their rows show them (ROW_FIELDS)
     rolls: dict[str, ManeuverRolled]  # this step's maneuver rolls, by unit
     formation_changes: Counter[str]  # this step's formation changes, by unit
     helpful_leaders: list[Leader]  # the attacker's energetic and proficient leaders in action
@@ -28,9 +41,10 @@ class MoveState:
 
 @read_once
 def state(game: Game) -> MoveState:
-    # no leaders here: only an opened row or an action reads one unit's division leader (one query), and
-    # prefetching them for 200 units costs more than the rest of the page
-    units = list(Unit.objects.filter(game=game).of_side(game.attacker).in_play().in_battle_order())
+    # every attacking unit is a row, read with the few columns a row shows; only an opened row or an action
+    # reads its unit whole, with its division and leader (``moving``)
+    attacking = Unit.objects.filter(game=game).of_side(game.attacker).in_play()
+    units = list(attacking.in_battle_order().select_related(None).only(*ROW_FIELDS))
     events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged]))
     rolls = {rolled.unit: rolled for rolled in read_all(events, ManeuverRolled)}
     changes = Counter(changed.unit for changed in read_all(events, FormationChanged))
@@ -43,8 +57,7 @@ def helpful_leaders(game: Game, side: Side | int | None) -> list[Leader]:
 
 
 def moving(s: MoveState, unit: Unit) -> Unit:
-    """The unit as it stands, refused unless it is one of the attacker's units in play."""
-    found = next((u for u in s.units if u.pk == unit.pk), None)
-    if found is None:
+    """The unit as it stands, whole, refused unless it is one of the attacker's units in play."""
+    if not any(u.pk == unit.pk for u in s.units):
         raise ActionRefused(f"{unit.name} is not an attacking unit in play: it does not move this turn.")
-    return found
+    return Unit.objects.select_related("division").get(pk=unit.pk)
