@@ -2,6 +2,9 @@
 onto the units and the moves they must make shown; bad input at its field, stale forms, an assault of another
 game."""
 
+import html
+import re
+
 import pytest
 
 from republic.games.events import AssaultRoundResolved
@@ -141,8 +144,21 @@ def test_a_club_battle_offers_its_many_leaders_as_a_list_to_pick_from(client, db
     davis, cutler = attackers.first(), defenders.first()
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     opened = client.get(f"/games/{game.pk}/rows/assault-{seq}/", **HTMX).content.decode()
-    assert f'<select name="round-{seq}-attacker_leaders"' in opened and "multiple" in opened
+    picked = re.search(rf'<select [^>]*name="round-{seq}-attacker_leaders"[^>]* multiple>(.*?)</select>', opened)
+    assert picked and "checkbox" not in picked.group(0)
     assert len(opened) < 20_000, len(opened)
     leader = Leader.objects.filter(game=game, command__side=game.first_attacker, leader_class="E").last()
+    assert f'<option value="{leader.pk}">{leader.name} ({leader.value})</option>' in picked.group(1)
     post_round(client, game, seq, attacker_leaders=[str(leader.pk)])
     assert last_payload(game).conditions.attacker_leaders == (leader.pk,)
+
+
+def test_the_rare_cases_are_one_box_a_unit_and_case_and_a_refused_round_keeps_them(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    body = post_round(client, game, seq, die="", out_of_town=[cutler.slot], across_water=[cutler.slot]).content.decode()
+    assert last_round(game) is None  # no die: nothing was resolved
+    table = re.search(r'<table class="table table-sm rare-cases.*?</table>', body, re.S).group(0)
+    assert table.count('type="checkbox"') == 6  # two units, three cases
+    kept = [(v, html.unescape(name)) for v, name in re.findall(r'value="([^"]+)" checked aria-label="([^"]+)"', table)]
+    assert kept == [(cutler.slot, f"{cutler.name}: Leaves town"), (cutler.slot, f"{cutler.name}: Over water")]

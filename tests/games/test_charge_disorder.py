@@ -1,6 +1,8 @@
 """Charge disorder at the table (5.6): 1M to each unit that charged or retreated, the units the table ticks,
 htmx and plain POST, bad input, undo."""
 
+import re
+
 from republic.games.events import ChargeDisorderApplied
 from republic.games.models import Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
@@ -107,7 +109,8 @@ def test_charge_disorder_outside_its_step_is_refused_and_undo_takes_it_back(clie
 def test_a_club_battle_offers_its_many_units_as_a_list_to_pick_from(client, db):
     game = at_step(create_game(parse_scenario(club_scenario(100))), "charge_disorder")
     body = client.get(f"/games/{game.pk}/").content.decode()
-    assert '<select name="disorder-also"' in body and 'type="checkbox" name="disorder-also"' not in body
+    assert re.search(r'<select [^>]*name="disorder-also"[^>]* multiple>', body)
+    assert 'type="checkbox" name="disorder-also"' not in body
     charged = Unit.objects.filter(game=game, division__side=game.first_attacker, kind="infantry").first()
     disorder_post(client, game, also=[charged.slot])
     assert fresh(charged).m_hits == 1 and fresh(charged).charge_bonus_used

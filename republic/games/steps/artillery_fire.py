@@ -11,7 +11,15 @@ from django.db.models import Q
 from django.urls import reverse
 
 from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, named_in
-from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer, offer_names
+from republic.games.forms import (
+    DiceForm,
+    NameChoiceField,
+    VersionForm,
+    die_field,
+    inches_field,
+    offer_many,
+    offer_names,
+)
 from republic.games.ledger import Action, ActionRefused, act, read_once, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
@@ -144,7 +152,7 @@ class ArtilleryFireForm(DiceForm):
         self, *args: Any, partners: Sequence[Unit] = (), targets: Sequence[UnitChoice] = (), **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        offer(self, "joined", [(b.key, f"{b.name} ({b.get_battery_type_display()})") for b in partners])
+        offer_many(self, "joined", [(b.key, f"{b.name} ({b.get_battery_type_display()})") for b in partners])
         self.targets = unit_options(targets)
         self.targets_list = self.add_prefix("targets")
         offer_names(self, TARGET_FIELDS, self.targets, self.targets_list)

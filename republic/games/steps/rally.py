@@ -9,7 +9,7 @@ from django import forms
 from django.urls import reverse
 
 from republic.games.events import RallyResolved, named_in
-from republic.games.forms import DiceForm, die_field, inches_field, offer
+from republic.games.forms import DiceForm, die_field, inches_field, offer_many
 from republic.games.ledger import ActionRefused, act, read_once, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
@@ -68,7 +68,7 @@ class RallyForm(DiceForm):
 
     def __init__(self, *args: Any, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer(self, "leaders_within_4", [(str(leader.pk), str(leader)) for leader in leaders])
+        offer_many(self, "leaders_within_4", [(str(leader.pk), str(leader)) for leader in leaders])
 
 
 def prefix(unit: Unit) -> str:

@@ -38,11 +38,12 @@ COVER_CHOICES = [
 ]
 STRUCK_CHOICES = [
     (Struck.FRONT.value, "front"),
-    (Struck.FLANK.value, "flank (outflanked)"),
+    (Struck.FLANK.value, "flank"),
     (Struck.REAR.value, "rear"),
 ]
 COLUMN_CHOICES = [("", "As the rules give")] + [(c.value, c.title) for c in AssaultColumn]
 FLAGS = ("surrounded", "out_of_town", "across_water")
+FLAG_WORDS = {"surrounded": "Cut off", "out_of_town": "Leaves town", "across_water": "Over water"}
 
 
 @dataclass
@@ -118,7 +119,7 @@ class RoundForm(DiceForm):
     struck = forms.ChoiceField(
         label="The attackers strike the defender in its",
         choices=STRUCK_CHOICES,
-        widget=forms.RadioSelect,
+        widget=forms.RadioSelect(attrs={"class": "btn-check"}),
         help_text="Flank: part of an attacking base is past the defender's flank line; rear: past its rear "
         "line. Struck in both: rear (5.1, 5.4).",
     )
@@ -161,7 +162,7 @@ class RoundForm(DiceForm):
                     label=member.unit.name, choices=COVER_CHOICES, widget=SELECT
                 )
         for name in ("attacker", "defender"):
-            choices = [(str(lead.pk), f"{lead.name} ({lead.value}), {lead.command.name}") for lead in leaders[name]]
+            choices = [(str(lead.pk), f"{lead.name} ({lead.value})") for lead in leaders[name]]
             offer_many(self, f"{name}_leaders", choices)
         offer(self, "fresh", [(m.unit.slot, m.unit.name) for m in assault.playing("defender") if m.battery])
         everyone = [(m.unit.slot, m.unit.name) for m in assault.members if in_play(m.unit)]
@@ -170,6 +171,20 @@ class RoundForm(DiceForm):
 
     def cover_rows(self, side: str) -> list[dict[str, Any]]:
         return [{"unit": m.unit, "field": self[f"cover-{m.unit.slot}"]} for m in self.assault.playing(side)]
+
+    def rare_rows(self) -> list[dict[str, Any]]:
+        """Each unit in play with its box for each rare case, as one short table instead of a list of boxes a
+        case: a field's boxes come in the order of its choices, which are the units in play."""
+        units = [m.unit for m in self.assault.members if in_play(m.unit)]
+        rows: list[dict[str, Any]] = [{"unit": unit, "boxes": []} for unit in units]
+        for name in FLAGS:
+            field = self[name]
+            for row, box in zip(rows, field, strict=True):
+                row["boxes"].append({"words": FLAG_WORDS[name], "name": field.html_name, "box": box.data})
+        return rows
+
+    def rare_fields(self) -> list[tuple[str, forms.BoundField]]:
+        return [(FLAG_WORDS[name], self[name]) for name in FLAGS]
 
     def clean_printed(self) -> AssaultOutcome | None:
         raw = (self.cleaned_data.get("printed") or "").strip()

@@ -21,7 +21,7 @@ from republic.games.events import (
     ManeuverRolled,
     SkirmishersDeployed,
 )
-from republic.games.forms import DiceForm, VersionForm, count_field, die_field, offer
+from republic.games.forms import DiceForm, VersionForm, count_field, die_field, offer_many
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.move.state import ELSEWHERE, helpful_leaders, moving, state
@@ -62,7 +62,7 @@ class ManeuverForm(DiceForm):
 
     def __init__(self, *args: Any, chart: Chart, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer(self, "leaders_within_2", [(str(leader.pk), str(leader)) for leader in leaders])
+        offer_many(self, "leaders_within_2", [(str(leader.pk), str(leader)) for leader in leaders])
         together, proficient, energetic = (
             signed(chart.entry("maneuver_modifiers", key)[0])
             for key in ("acting_together", "proficient_leader_within_2", "energetic_leader_within_2")
