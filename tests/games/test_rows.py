@@ -5,6 +5,9 @@ import pytest
 
 from republic.games.models import Event, Unit
 from republic.games.scenario import create_game, parse_scenario
+from republic.games.steps.base import Row
+from republic.games.templatetags.work_rows import row_head
+from republic.rules.morale import Condition
 from tests.club_battle import club_scenario
 from tests.games.conftest import (
     HTMX,
@@ -195,3 +198,16 @@ def test_the_last_result_stays_while_it_is_news(client, rallying):
     assert "Last result" in page(client, game)
     at_step(game, "move")  # the game moves on: the rally is no longer what the phone needs to see first
     assert "Last result" not in page(client, game)
+
+
+def test_a_row_head_escapes_what_it_shows_and_says_its_state():
+    row = Row("unit-7", "Smith's <Brigade>", "2 M & more", "Rally", Condition.SHAKEN, address="/games/1/rows/unit-7/")
+    closed = str(row_head(row))
+    assert closed.startswith('<li class="work-row condition-shaken" id="row-unit-7">')
+    assert "Smith&#x27;s &lt;Brigade&gt;" in closed and "2 M &amp; more" in closed
+    assert 'href="?open=unit-7#row-unit-7"' in closed and 'aria-expanded="false"' in closed
+    assert '<span class="condition-badge">Shaken</span>' in closed and ">Rally</span>" in closed
+    row.opened = {"form": None}
+    opened = str(row_head(row, oob=True))
+    assert 'class="work-row condition-shaken is-open" id="row-unit-7" hx-swap-oob="true"' in opened
+    assert 'hx-get="/games/1/rows/unit-7/?close=1"' in opened and ">Close</span>" in opened

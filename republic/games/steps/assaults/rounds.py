@@ -36,11 +36,7 @@ COVER_CHOICES = [
     (Cover.HEAVY.value, "heavy (3)"),
     (OUT, "not in round"),
 ]
-STRUCK_CHOICES = [
-    (Struck.FRONT.value, "front"),
-    (Struck.FLANK.value, "flank"),
-    (Struck.REAR.value, "rear"),
-]
+STRUCK_CHOICES = [(Struck.FRONT.value, "front"), (Struck.FLANK.value, "flank"), (Struck.REAR.value, "rear")]
 COLUMN_CHOICES = [("", "As the rules give")] + [(c.value, c.title) for c in AssaultColumn]
 FLAGS = ("surrounded", "out_of_town", "across_water")
 FLAG_WORDS = {"surrounded": "Cut off", "out_of_town": "Leaves town", "across_water": "Over water"}

@@ -1,0 +1,42 @@
+"""A step row's head (its opening tag and the link that opens it) drawn in Python: a page draws 40 rows, and a
+template included 40 times costs more than the rest of the page. Its form, when open, is a template
+(games/parts/row.html)."""
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from republic.games.steps.base import Row
+
+register = template.Library()
+
+_HEAD = (
+    '<li class="{}" id="row-{}"{}><a class="work-open" href="{}" hx-get="{}" hx-target="#row-{}" '
+    'hx-swap="outerHTML" aria-expanded="{}"><span class="work-title">{}</span><span class="work-line">{}'
+    '<span class="work-facts">{}</span>{}</span></a>'
+)
+
+
+@register.simple_tag
+def row_head(row: Row, oob: bool = False) -> SafeString:
+    """The row's ``<li>`` (left open for what follows it) and its link: title, condition by colour and word, the
+    facts and the verb; a tap fetches the row open (or closed again), and without scripts the link draws the
+    page with it open."""
+    opened = bool(row.opened)
+    classes = "work-row" + (f" condition-{row.condition.value}" if row.condition else "") + (" is-open" * opened)
+    badge = format_html('<span class="condition-badge">{}</span>', row.condition_words) if row.condition else ""
+    verb = format_html('<span class="work-verb">{}</span>', "Close" if opened else row.verb) if row.verb else ""
+    return format_html(
+        _HEAD,
+        classes,
+        row.subject,
+        mark_safe(' hx-swap-oob="true"') if oob else "",
+        f"?{'' if opened else f'open={row.subject}'}#row-{row.subject}",
+        row.address + ("?close=1" if opened else ""),
+        row.subject,
+        "true" if opened else "false",
+        row.title,
+        badge,
+        row.facts,
+        verb,
+    )
