@@ -83,7 +83,9 @@ def this_turn(
         game_turn=game.game_turn, player_turn=game.player_turn, step__in=[str(step) for step in steps]
     )
     names = [kind.__name__ for kind in kinds]
-    return (events.filter(kind__in=names) if names else events).order_by("seq")
+    # in order of seq, but sorted after the search (seq + 0): ordered by seq itself, SQLite walks the game's
+    # whole history by its (game, seq) key instead of finding the turn's few events by the turn's index
+    return (events.filter(kind__in=names) if names else events).order_by((F("seq") + 0).asc())
 
 
 def tracked_fields(model: type[models.Model]) -> list[str]:

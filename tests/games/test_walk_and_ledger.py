@@ -2,15 +2,16 @@
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 
 from republic.games.events import CorrectionMade
-from republic.games.ledger import NothingToUndo, StaleGame, act, undo_last, undo_to
+from republic.games.ledger import NothingToUndo, StaleGame, act, this_turn, undo_last, undo_to
 from republic.games.models import Command, Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.walk import StepBlocked, advance
-from republic.rules.sequence import STEPS
+from republic.rules.sequence import STEPS, StepKey
 from republic.scenarios import DEMO_SCENARIO
-from tests.games.conftest import battery, brigade, payload, set_state, state_matches_events
+from tests.games.conftest import battery, brigade, fresh, payload, set_state, state_matches_events
 
 
 def note(unit: Unit) -> CorrectionMade:
@@ -262,3 +263,15 @@ def test_the_advanced_rules_in_use_show_on_the_game_page_and_the_log(client, dem
     page = client.get(f"/games/{demo.pk}/").content.decode()
     assert "Advanced rules (played by hand): 101 Cavalry Skirmishers" in page
     assert "advanced rules 101 Cavalry Skirmishers" in client.get(f"/games/{demo.pk}/log/").content.decode()
+
+
+def test_a_turn_s_events_come_in_order_and_are_found_by_the_turn_not_the_whole_history(demo):
+    archer = brigade(demo, "Archer's Brigade")
+    for hits in (1, 2, 0):
+        set_state(demo, archer, m_hits=hits)
+    advance(demo, None, "test")
+    set_state(demo, archer, m_hits=1)
+    found = this_turn(fresh(demo), [StepKey.MESSAGES, StepKey.RALLY])
+    assert [e.seq for e in found] == sorted(e.seq for e in found) and len(found) == 5
+    if connection.vendor == "sqlite":  # PostgreSQL plans by its own statistics
+        assert "game_turn=?" in found.explain()
