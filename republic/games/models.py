@@ -33,8 +33,17 @@ BATTERY_LABELS = {
 }
 
 
+def _label(value: str) -> str:
+    """A stored word as a player reads it: 'two_line' is 'two line'."""
+    return value.replace("_", " ")
+
+
+def _battery_label(value: str) -> str:
+    return BATTERY_LABELS[BatteryType(value)] if value else ""
+
+
 def _choices(enum: Any) -> list[tuple[str, str]]:
-    return [(m.value, m.value.replace("_", " ")) for m in enum]
+    return [(m.value, _label(m.value)) for m in enum]
 
 
 class GameManager(models.Manager["Game"]):
@@ -273,7 +282,7 @@ class UnitChoice:
 
     @property
     def battery_label(self) -> str:
-        return BATTERY_LABELS[BatteryType(self.battery_type)] if self.battery_type else ""
+        return _battery_label(self.battery_type)
 
 
 class Unit(models.Model):
@@ -358,6 +367,20 @@ class Unit(models.Model):
     @property
     def battery(self) -> bool:
         return self.kind == UnitKind.ARTILLERY
+
+    # what get_FIELD_display says, read at once: a step lists 200 rows, and Django's lookup through the choices
+    # costs more than the rest of a row
+    @property
+    def grade_label(self) -> str:
+        return _label(self.grade)
+
+    @property
+    def formation_label(self) -> str:
+        return _label(self.formation)
+
+    @property
+    def battery_label(self) -> str:
+        return _battery_label(self.battery_type)
 
     @property
     def condition(self) -> Condition:

@@ -1,9 +1,11 @@
 """A multiple choice of dozens (leaders, units) is the phone's own pick list: few choices stay check boxes, many
-are one select drawn in one pass, with what was chosen still chosen and every name escaped."""
+are one select drawn in one pass, with what was chosen still chosen and every name escaped; a list of units to
+name one from is drawn in one pass too."""
 
 from django import forms
 
 from republic.games.forms import AS_BOXES, PickList, offer_many
+from republic.games.templatetags.unit_lists import unit_list
 
 
 class Choosing(forms.Form):
@@ -39,3 +41,13 @@ def test_dozens_are_one_pick_list_with_the_chosen_still_chosen_and_names_escaped
 def test_a_choice_not_offered_is_refused():
     form = Choosing({"leaders": ["41"]}, count=40)
     assert not form.is_valid() and "leaders" in form.errors
+
+
+def test_a_list_of_units_offers_each_name_with_how_it_stands_escaped():
+    options = [("unit:1", "Smith's <Brigade>", "Division 1 · Shaken, 4 bases"), ("unit:2", "Jones & Co", "Guns")]
+    drawn = str(unit_list("fire-unit:9-targets", options))
+    assert drawn == (
+        '<datalist id="fire-unit:9-targets">'
+        '<option value="Smith&#x27;s &lt;Brigade&gt;">Division 1 · Shaken, 4 bases</option>'
+        '<option value="Jones &amp; Co">Guns</option></datalist>'
+    )

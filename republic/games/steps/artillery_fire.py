@@ -152,7 +152,7 @@ class ArtilleryFireForm(DiceForm):
         self, *args: Any, partners: Sequence[Unit] = (), targets: Sequence[UnitChoice] = (), **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        offer_many(self, "joined", [(b.key, f"{b.name} ({b.get_battery_type_display()})") for b in partners])
+        offer_many(self, "joined", [(b.key, f"{b.name} ({b.battery_label})") for b in partners])
         self.targets = unit_options(targets)
         self.targets_list = self.add_prefix("targets")
         offer_names(self, TARGET_FIELDS, self.targets, self.targets_list)
@@ -335,7 +335,7 @@ def rows(s: ArtilleryState) -> list[Row]:
     return [
         unit_row(
             battery,
-            f"{battery.division.side.name} · {battery.get_battery_type_display()} battery"
+            f"{battery.division.side.name} · {battery.battery_label} battery"
             + (" · saved fire" if battery.saved_fire else ""),
             "Fire",
         )

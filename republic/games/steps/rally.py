@@ -131,8 +131,7 @@ def _refuse(message: str) -> Any:
 
 def rows(s: RallyState) -> list[Row]:
     return [
-        unit_row(unit, f"{unit.get_grade_display()}, {unit.m_hits} M · {unit.division.name}", "Rally")
-        for unit in s.to_rally
+        unit_row(unit, f"{unit.grade_label}, {unit.m_hits} M · {unit.division.name}", "Rally") for unit in s.to_rally
     ]
 
 

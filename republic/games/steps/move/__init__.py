@@ -96,11 +96,11 @@ def rows(s: MoveState) -> list[Row]:
     for unit in s.units:
         if unit.battery:
             used = len(unit.functions_used)
-            facts = f"{unit.get_battery_type_display()} battery · {'limbered' if unit.limbered else 'unlimbered'}"
+            facts = f"{unit.battery_label} battery · {'limbered' if unit.limbered else 'unlimbered'}"
             facts += f" · {used} function{'s' if used != 1 else ''} used"
         else:
             rolled = s.rolls.get(unit.key)
-            facts = f"{unit.get_formation_display()} · bases {unit.bases}/{unit.bases_start}"
+            facts = f"{unit.formation_label} · bases {unit.bases}/{unit.bases_start}"
             facts += f" · may {actions_sentence(rolled.result.actions)}" if rolled else " · no roll yet"
         found.append(unit_row(unit, facts, "Move"))
     return found
