@@ -78,10 +78,13 @@ RESTRICTIONS: dict[Condition, tuple[Restriction, ...]] = {
 }
 
 
+_BY_M_HITS = tuple(Condition)
+
+
 def condition_for(m_hits: int) -> Condition:
     if not 0 <= m_hits <= MAX_M_HITS:
         raise RulesInputError("m_hits", f"a unit carries 0 to {MAX_M_HITS} M hits, got {m_hits}")
-    return list(Condition)[m_hits]
+    return _BY_M_HITS[m_hits]
 
 
 class MoraleCause(StrEnum):
