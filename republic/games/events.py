@@ -8,7 +8,7 @@ event says who it was about without reading the rows again.
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Protocol, TypeVar
 
 from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, SavedFireInput, SavedFireResult
@@ -34,7 +34,6 @@ from republic.rules.maneuver import ManeuverInput, ManeuverResult
 from republic.rules.morale import DisorderInput, MoraleResult
 from republic.rules.panic import DemoralizedPanicInput, DemoralizedPanicResult
 from republic.rules.rally import RallyInput, RallyResult
-from republic.rules.results import Explained
 from republic.rules.scale import GroundScale
 from republic.rules.sequence import StepKey
 from republic.rules.skirmish import SkirmishAttackInput, SkirmishAttackResult, SkirmishBlocksInput, SkirmishBlocksResult
@@ -491,14 +490,3 @@ def named_in(found: Iterable[Stored], kind: type[Payload], name: str) -> list[An
     if name not in {f.name for f in fields(kind)}:
         raise AttributeError(f"{kind.__name__} has no field {name}")
     return [event.payload[name] for event in found if event.kind == kind.__name__]
-
-
-def results(value: Any) -> list[Explained]:
-    """The engine results a payload holds, each with its own modifiers, cells and notes."""
-    if isinstance(value, Explained):
-        return [value]
-    if isinstance(value, tuple | list):
-        return [found for item in value for found in results(item)]
-    if is_dataclass(value) and not isinstance(value, type):
-        return [found for f in fields(value) for found in results(getattr(value, f.name))]
-    return []

@@ -35,8 +35,8 @@ from republic.games.events import (
     SkirmishersDeployed,
     StepAdvanced,
     payload_of,
-    results,
 )
+from republic.games.ledger import results
 from republic.games.models import Command, Event
 from republic.games.text.terms import (
     actions_sentence,
