@@ -96,10 +96,9 @@ class PickList(forms.SelectMultiple):
 def offer_many(form: forms.Form, name: str, choices: Any) -> None:
     """Give a multiple choice field its choices: check boxes for a few, and for a club battle's dozens (leaders,
     units) the phone's own pick list, not dozens of rows of boxes."""
-    offer(form, name, choices)
     if len(choices) > AS_BOXES:
         form.fields[name].widget = PickList(attrs={"class": "form-select", "size": 6, "multiple": True})
-        form.fields[name].widget.choices = list(choices)
+    offer(form, name, choices)  # after the widget: the field hands its choices to its widget
 
 
 class NameChoiceField(forms.CharField):

@@ -227,10 +227,14 @@ class Leader(models.Model):
         return not self.removed and not self.hors_de_combat
 
 
+IN_PLAY = models.Q(destroyed=False, surrendered=False, abandoned=False)
+"""A unit not destroyed, taken or abandoned, as a query says it (UnitState.out_of_play, the other way round)."""
+
+
 class UnitQuerySet(models.QuerySet["Unit"]):
     def in_play(self) -> "UnitQuerySet":
         """Not destroyed, taken or abandoned."""
-        return self.filter(destroyed=False, surrendered=False, abandoned=False)
+        return self.filter(IN_PLAY)
 
     def of_side(self, side: "Side | int | None") -> "UnitQuerySet":
         return self.filter(division__side=side) if side is not None else self.none()

@@ -56,10 +56,24 @@ class DivisionUnit:
 
     @classmethod
     def of(cls, unit: UnitState) -> "DivisionUnit":
-        """A unit as the test sees it: one out of play has no bases left but keeps its last condition."""
-        return cls(
-            unit.id, unit.grade, 0 if unit.out_of_play else unit.bases, unit.condition, unit.kind, unit.forced_move
+        return cls.standing(
+            unit.id, unit.grade, unit.bases, unit.condition, unit.kind, unit.forced_move, in_play=not unit.out_of_play
         )
+
+    @classmethod
+    def standing(
+        cls,
+        id: str,
+        grade: Grade,
+        bases: int,
+        condition: Condition,
+        kind: UnitKind,
+        moved: ForcedMove | None,
+        *,
+        in_play: bool,
+    ) -> "DivisionUnit":
+        """A unit as the test sees it: one out of play has no bases left but keeps its last condition."""
+        return cls(id, grade, bases if in_play else 0, condition, kind, moved)
 
 
 def check_units(units: tuple[DivisionUnit, ...]) -> None:

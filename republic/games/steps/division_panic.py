@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.db.models import Case, When
+from django.db.models import BooleanField, Case, ExpressionWrapper, When
 from django.urls import reverse
 
 from republic.games.events import (
@@ -27,7 +27,7 @@ from republic.games.events import (
 )
 from republic.games.forms import DiceForm, die_field, loss_labels
 from republic.games.ledger import ActionRefused, act, read_once, this_turn
-from republic.games.models import Command, Event, Game, Unit
+from republic.games.models import IN_PLAY, Command, Event, Game, Unit
 from republic.games.steps.base import Bound, Row, Step, subject
 from republic.games.text.events import describe
 from republic.rules.chart import Chart
@@ -40,6 +40,7 @@ from republic.rules.division_panic import (
     panic_die_modifiers,
 )
 from republic.rules.forced_moves import ForcedMove
+from republic.rules.morale import condition_for
 from republic.rules.panic import PanicCell
 from republic.rules.panic_phase import (
     DivisionPair,
@@ -52,8 +53,7 @@ from republic.rules.panic_phase import (
 )
 from republic.rules.results import Provenance
 from republic.rules.sequence import StepKey
-from republic.rules.troops import BatteryType, Grade, UnitKind
-from republic.rules.units import UnitState
+from republic.rules.troops import Grade, UnitKind
 
 PANIC_STEPS = (StepKey.INTERNAL_PANIC, StepKey.ADJOINING_PANIC)
 LOSS_CONDITIONS = {
@@ -92,21 +92,7 @@ class PanicState:
         return list(Unit.objects.filter(game=self.game, division_id=int(division_id)).in_battle_order())
 
 
-_AS_TESTED = (
-    "pk",
-    "division_id",
-    "kind",
-    "grade",
-    "bases",
-    "bases_start",
-    "m_hits",
-    "forced_move",
-    "p4_event",
-    "destroyed",
-    "surrendered",
-    "abandoned",
-    "battery_type",
-)
+_AS_TESTED = ("pk", "division_id", "grade", "bases", "m_hits", "kind", "forced_move", "p4_event", "playing")
 
 
 def _as_tested(game: Game) -> tuple[dict[str, list[DivisionUnit]], set[str]]:
@@ -116,23 +102,19 @@ def _as_tested(game: Game) -> tuple[dict[str, list[DivisionUnit]], set[str]]:
     units: dict[str, list[DivisionUnit]] = {}
     internal: set[str] = set()
     battery = Case(When(kind=UnitKind.ARTILLERY, then=1), default=0)
-    rows = Unit.objects.filter(game=game).order_by(battery, "order", "pk").values_list(*_AS_TESTED)
-    for pk, division, kind, grade, bases, start, m_hits, moved, p4, destroyed, surrendered, abandoned, guns in rows:
-        # the fields a test reads; the others keep their defaults, and this state is not used for anything else
-        unit = UnitState(
+    playing = ExpressionWrapper(IN_PLAY, output_field=BooleanField())
+    rows = Unit.objects.filter(game=game).annotate(playing=playing).order_by(battery, "order", "pk")
+    for pk, division, grade, bases, m_hits, kind, moved, p4, in_play in rows.values_list(*_AS_TESTED):
+        unit = DivisionUnit.standing(
             Unit.key_of(pk),
-            UnitKind(kind),
             Grade(grade),
             bases,
-            start,
-            m_hits=m_hits,
-            forced_move=ForcedMove(moved) if moved else None,
-            destroyed=destroyed,
-            surrendered=surrendered,
-            abandoned=abandoned,
-            battery_type=BatteryType(guns) if guns else None,
+            condition_for(m_hits),
+            UnitKind(kind),
+            ForcedMove(moved) if moved else None,
+            in_play=in_play,
         )
-        units.setdefault(str(division), []).append(DivisionUnit.of(unit))
+        units.setdefault(str(division), []).append(unit)
         if p4:
             internal.add(str(division))
     return units, internal
