@@ -12,7 +12,7 @@ from time import perf_counter
 from typing import Any
 
 from django import forms
-from django.db import connection
+from django.db import connection, reset_queries
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import Resolver404, resolve
@@ -94,6 +94,9 @@ class Probe:
         extra = {**HTMX, **sent_from} if htmx else {}
         if self.settle:
             gc.collect()
+        # the log of queries keeps 9,000 at most and is not emptied between captured requests: a full log
+        # would count none
+        reset_queries()
         with CaptureQueriesContext(connection) as queries:
             start = perf_counter()
             response = (

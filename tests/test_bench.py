@@ -2,10 +2,12 @@
 every step's typical actions with the app's forms, and every request answers 200 or 302; and its walks' figures
 are kept at their fastest."""
 
+from django.db import connection
+
 from republic.games.scenario import create_game, parse_scenario
 from republic.rules.sequence import STEPS
 from republic.scenarios import DEMO_SCENARIO
-from tests.bench_probe import DICE, FRAGMENT, PAGE, Row
+from tests.bench_probe import DICE, FRAGMENT, PAGE, Probe, Row
 from tests.bench_report import Measured, fastest
 from tests.bench_walk import prepare, walk
 
@@ -36,3 +38,11 @@ def test_each_row_keeps_its_fastest_walk():
     best = fastest([walked(40.0, 90.0, 0.3), walked(55.0, 70.0, 0.2)])
     assert [(r.request, r.ms, r.raw) for r in best.rows] == [("page", 40.0, 25_000), ("roll", 70.0, 2_000)]
     assert best.import_s == 0.2
+
+
+def test_a_probe_counts_a_request_s_queries_however_many_came_before(db, client):
+    game = create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))
+    connection.queries_log.extend({"sql": "SELECT 1", "time": "0.000"} for _ in range(connection.queries_limit))
+    probe = Probe(client, repeat=1, say=lambda _: None, settle=False)
+    probe.get("messages", "page", f"/games/{game.pk}/")
+    assert probe.rows[0].queries > 0
