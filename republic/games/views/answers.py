@@ -112,24 +112,23 @@ def shown_subjects(request: HtmxHttpRequest) -> set[str]:
     return set(request.headers.get(SHOWN_HEADER, "").split())
 
 
-def done(request: HtmxHttpRequest, game: Game, event: Event, shown: set[str] | None = None) -> HttpResponse:
+def done(request: HtmxHttpRequest, game: Game, event: Event) -> HttpResponse:
     request.session[LAST_EVENT_KEY] = event.pk
     division = division_answer(request, game)
     if division:
         return division
     row = row_target(request)
-    if row and shown is not None:
-        return touched(request, game, event, row, shown)
+    if row:
+        return touched(request, game, event, row)
     if request.htmx:
         return live(request, game, event)
     return redirect("games:game", game_id=game.pk)
 
 
-def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str, shown: set[str]) -> HttpResponse:
+def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str) -> HttpResponse:
     """The answer to an action sent from a step's row: that row with the result in it (still open when it has
     work left), every other row whose unit, leader or division the event changed as it stands now (a row
-    whose work is done is taken away), among ``shown``, the rows the phone shows; the result card and the step
-    bar."""
+    whose work is done is taken away), among the rows the phone shows; the result card and the step bar."""
     fresh = game_or_404(game.pk)
     handler = step_of(fresh)
     if not fresh.in_progress or handler.rows is None:
@@ -137,6 +136,7 @@ def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str, shown:
     state = handler.state(fresh)
     rows = {r.subject: r for r in work(fresh, state, {}, [row])}
     changed = dict.fromkeys([row, *(f"{c['model']}-{c['id']}" for c in event.changes)])
+    shown = shown_subjects(request)
     return render(
         request,
         "games/parts/answer.html",
@@ -226,7 +226,6 @@ def form_action(
     if "version" in form.errors:
         return stale(request, game, INCOMPLETE)
     if valid:
-        shown = shown_subjects(request) if row_target(request) else None
         try:
             event = act()
         except StaleGame as exc:
@@ -236,7 +235,7 @@ def form_action(
         except RulesInputError as exc:
             form.add_error(error_field(form, exc.field), exc.problem)
         else:
-            return done(request, game, event, shown)
+            return done(request, game, event)
     if prefix is None:
         # a form drawn without a place for field errors: say them as the page's message
         problems = [

@@ -90,8 +90,7 @@ class AssaultState:
         """A side's units not out of play, in the order of battle: those an assault may name, read when the
         declaration's form is drawn or checked."""
         owner = self.game.attacker if side == "attacker" else self.game.defender
-        units = Unit.objects.filter(game=self.game, destroyed=False, surrendered=False, abandoned=False)
-        return units.of_side(owner).in_battle_order().choices()
+        return Unit.objects.filter(game=self.game).in_play().of_side(owner).in_battle_order().choices()
 
     def find(self, seq: int) -> Assault:
         """The assault declared by event ``seq``, refused when it is not one of this player turn's."""

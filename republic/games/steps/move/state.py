@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from republic.games.events import FormationChanged, ManeuverRolled, read_all
 from republic.games.ledger import ActionRefused, read_once, this_turn
 from republic.games.models import Game, Leader, Side, Unit
+from republic.games.steps.base import current
 from republic.rules.maneuver import ManeuverAction
 from republic.rules.sequence import StepKey
 
@@ -60,4 +61,4 @@ def moving(s: MoveState, unit: Unit) -> Unit:
     """The unit as it stands, whole, refused unless it is one of the attacker's units in play."""
     if not any(u.pk == unit.pk for u in s.units):
         raise ActionRefused(f"{unit.name} is not an attacking unit in play: it does not move this turn.")
-    return Unit.objects.select_related("division").get(pk=unit.pk)
+    return current(unit)
