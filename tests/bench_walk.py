@@ -180,7 +180,7 @@ def replace_leaders(w: Walker) -> None:
 
 def move(w: Walker) -> None:
     s = move_state(w.fresh())
-    units = list(Unit.objects.filter(pk__in=[u.pk for u in s.units]).in_battle_order())  # whole, not as rows
+    units = list(Unit.objects.filter(pk__in=s.units).in_battle_order())  # whole, not as rows
     brigade_list = [u for u in units if not u.battery]
     # a brigade without hits may deploy its markers: the skirmish step then has some to block and fire
     unit = next((u for u in brigade_list if u.m_hits == 0 and skirmisher_limit(u.to_rules())), None)

@@ -2,6 +2,7 @@
 the rows it touched, the result and the step bar, and every path also works without scripts."""
 
 import pytest
+from django.db.models.signals import post_init
 
 from republic.games.models import Event, Unit
 from republic.games.scenario import create_game, parse_scenario
@@ -179,6 +180,28 @@ def test_a_long_step_draws_its_first_rows_and_the_next_on_request(client, big_mo
     # a row opened further down is drawn, open
     opened = page_of(client, f"/games/{game.pk}/?open=unit-{units[50].pk}")
     assert 'class="work-form"' in row_of(opened, units[50])
+
+
+def test_the_move_step_reads_only_the_units_of_the_rows_it_draws(client, big_move):
+    game = big_move
+    units = list(Unit.objects.filter(game=game, division__side=game.first_attacker).in_battle_order())
+    built: list[Unit] = []
+
+    def count(sender, instance, **kwargs):
+        built.append(instance)
+
+    post_init.connect(count, sender=Unit)
+    try:
+        body = page(client, game)
+        drawn_first = len(built)
+        built.clear()
+        more = client.get(f"/games/{game.pk}/rows/?after=40", **HTMX).content.decode()
+    finally:
+        post_init.disconnect(count, sender=Unit)
+    # 60 attacking units: the page reads the 40 it draws, "Show more" the other 20, each row as it shows it
+    assert drawn_first == 40 and len(built) == 20
+    assert f"bases {units[0].bases}/{units[0].bases_start}" in row_of(body, units[0])
+    assert units[59].name in row_of(more, units[59])
 
 
 @pytest.mark.parametrize("after", ["", "x", "-3", "999"])

@@ -8,7 +8,9 @@ passed back in ``bound``, by prefix, so the panel draws them with their errors.
 A step whose work is one action per unit, leader or division lists that work as ``rows``: one short line
 each, whatever the battle's size, and only a row the player opens draws its form (``opened`` gives the
 form's context, ``form`` is its template). So a page grows with the step's work, not with its forms, and an
-action's answer redraws just the rows it touched.
+action's answer redraws just the rows it touched. A step whose rows are a whole side's units gives them
+unfilled (a subject and a command, to order and count them) and ``fill`` reads what the rows a request draws
+show, so that reading grows with the rows drawn, not with the battle.
 """
 
 from collections.abc import Callable, Iterable
@@ -70,6 +72,7 @@ class Step(Generic[S]):
     rows: Callable[[S], list[Row]] | None = None
     form: str = ""  # the template of an open row
     opened: Callable[[S, Row, Bound], dict[str, Any]] | None = None
+    fill: Callable[[S, list[Row]], None] | None = None
 
 
 def _nothing_pending(state: Game) -> list[str]:
@@ -84,6 +87,6 @@ NOTHING_TO_RESOLVE: Step[Game] = Step("games/steps/reminder.html", lambda game: 
 """A step done at the table alone (the defenders' messages)."""
 
 
-def current(unit: Unit) -> Unit:
+def current(pk: int) -> Unit:
     """The unit's row as it stands inside an action, with its division."""
-    return Unit.objects.select_related("division").get(pk=unit.pk)
+    return Unit.objects.select_related("division").get(pk=pk)

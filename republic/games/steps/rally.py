@@ -20,6 +20,7 @@ from republic.rules.rally import RallyInput, RallyLeader, resolve_rally
 from republic.rules.sequence import StepKey
 from republic.rules.units import rallied
 
+ROW_FIELDS = ("name", "m_hits", "grade", "division__name")
 PRINTED_CONDITIONS = [("", "use the app's chart")] + [(c.value, c.value.capitalize()) for c in Condition]
 
 
@@ -46,7 +47,9 @@ def state(game: Game) -> RallyState:
     rallied = list(this_turn(game, [StepKey.RALLY], [RallyResolved]))
     done = set(named_in(rallied, RallyResolved, "unit"))
     units = Unit.objects.filter(game=game, m_hits__gt=0).of_side(game.attacker).in_play().in_battle_order()
-    return RallyState(game, [u for u in units if u.key not in done], rallied)
+    # as the rows show them: the unit that rallies or is opened is read whole (``whole``)
+    shown = units.only(*ROW_FIELDS)
+    return RallyState(game, [u for u in shown if u.key not in done], rallied)
 
 
 def pending(s: RallyState) -> list[str]:

@@ -22,7 +22,7 @@ from republic.games.steps.base import subject
 from republic.games.text.events import result_card
 from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
-from republic.games.views.page import ROWS_SHOWN, page_context, step_bar, work
+from republic.games.views.page import ROWS_SHOWN, drawn, page_context, step_bar, work
 from republic.rules.errors import RulesInputError
 
 
@@ -134,9 +134,11 @@ def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str) -> Htt
     if not fresh.in_progress or handler.rows is None:
         return retarget(reswap(live(request, fresh, event), "outerHTML"), "#live")
     state = handler.state(fresh)
-    rows = {r.subject: r for r in work(fresh, state, {}, [row])}
     changed = dict.fromkeys([row, *(f"{c['model']}-{c['id']}" for c in event.changes)])
     shown = shown_subjects(request)
+    wanted = {row} | (set(changed) & shown)
+    redrawn = drawn(fresh, state, [r for r in work(fresh, state) if r.subject in wanted], {}, [row])
+    rows = {r.subject: r for r in redrawn}
     return render(
         request,
         "games/parts/answer.html",
@@ -187,8 +189,10 @@ def open_row(
     handler = step_of(game)
     found = None
     if game.in_progress and handler.rows is not None:
-        rows = work(game, handler.state(game), bound or {}, () if closed else (row,))
-        found = next((r for r in rows if r.subject == row), None)
+        state = handler.state(game)
+        found = next((r for r in work(game, state) if r.subject == row), None)
+        if found is not None:
+            drawn(game, state, [found], bound or {}, () if closed else (row,))
     if found is None:
         return stale(request, game, "That has been done already or is not part of this step: here is the step now.")
     return render(request, "games/parts/row.html", {"game": game, "row": found, "row_form": handler.form})

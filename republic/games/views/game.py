@@ -21,7 +21,7 @@ from republic.games.text.events import result_card
 from republic.games.views import answers
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.follow import followed
-from republic.games.views.page import ROWS_SHOWN, first_rows, work
+from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, work
 from republic.rules.scale import GroundScale
 from republic.rules.units import Correction
 
@@ -47,10 +47,12 @@ def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     after = request.GET.get("after", "")
     start = int(after) if after.isdigit() else 0
     handler = step_of(game)
-    rows: list[Row] = []
+    shown: list[Row] = []
+    left = 0
     if game.in_progress and handler.rows is not None:
-        rows = work(game, handler.state(game), {}, (), followed(request, game))
-    shown, left = first_rows(rows[start:])
+        state = handler.state(game)
+        shown, left = first_rows(work(game, state, followed(request, game))[start:])
+        drawn(game, state, shown, {})
     context = {"game": game, "rows": shown, "rows_left": left, "rows_more": min(left, ROWS_SHOWN)}
     return render(request, "games/parts/rows_more.html", {**context, "rows_after": start + len(shown)})
 

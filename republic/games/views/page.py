@@ -23,20 +23,17 @@ PENDING_SHOWN = 4  # the step bar names the first few things left; the rows belo
 ROWS_SHOWN = 40  # rows a page draws at first, the followed command's first; "Show more" draws the next ones
 
 
-def work(game: Game, state: Any, bound: Bound, opened: Iterable[str] = (), follow: Followed = EVERYTHING) -> list[Row]:
-    """The step's rows, those named in ``opened`` drawn with their forms; the rows of what the device
-    follows first."""
+def work(game: Game, state: Any, follow: Followed = EVERYTHING) -> list[Row]:
+    """The step's rows in the order a device sees them, the rows of what it follows first; not drawn yet
+    (``drawn``), so that a step may read what a row shows for the rows a request draws alone."""
     handler = step_of(game)
     if handler.rows is None or handler.opened is None:
         return []
     rows = handler.rows(state)
-    wanted = set(opened)
     # one reverse() for all rows: at 200 rows, one each is a tenth of the page's time
     address = reverse("games:row", args=[game.pk, "ROW"])
     for row in rows:
         row.address = address.replace("ROW", row.subject)
-        if row.subject in wanted:
-            row.opened = handler.opened(state, row, bound)
     if follow.commands:
         rows.sort(key=lambda row: row.command not in follow.commands)
         first_other = next((row for row in rows if row.command not in follow.commands), None)
@@ -45,9 +42,22 @@ def work(game: Game, state: Any, bound: Bound, opened: Iterable[str] = (), follo
     return rows
 
 
-def first_rows(rows: list[Row], shown: int = ROWS_SHOWN) -> tuple[list[Row], int]:
+def drawn(game: Game, state: Any, rows: list[Row], bound: Bound, opened: Iterable[str] = ()) -> list[Row]:
+    """These rows as a request draws them: filled in, and those named in ``opened`` with their forms."""
+    handler = step_of(game)
+    if handler.fill is not None:
+        handler.fill(state, rows)
+    wanted = set(opened)
+    for row in rows:
+        if row.subject in wanted and handler.opened is not None:
+            row.opened = handler.opened(state, row, bound)
+    return rows
+
+
+def first_rows(rows: list[Row], shown: int = ROWS_SHOWN, opened: Iterable[str] = ()) -> tuple[list[Row], int]:
     """The first ``shown`` rows (and any open row further down), and how many are left after them."""
-    count = max(shown, max((i + 1 for i, row in enumerate(rows) if row.opened), default=0))
+    wanted = set(opened)
+    count = max(shown, max((i + 1 for i, row in enumerate(rows) if row.subject in wanted), default=0))
     return rows[:count], max(0, len(rows) - count)
 
 
@@ -74,7 +84,8 @@ def page_context(
         handler = step_of(game)
         state = handler.state(game)
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
-        rows, left = first_rows(work(game, state, forms, opened, follow), shown)
+        rows, left = first_rows(work(game, state, follow), shown, opened)
+        drawn(game, state, rows, forms, opened)
         row_form = handler.form
     else:
         todo = not_in_play(game)

@@ -6,9 +6,10 @@ from typing import Any
 
 from django.urls import reverse
 
-from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
+from republic.games.models import Unit
+from republic.games.steps.base import Bound, Row, Step, current
 from republic.games.steps.move import batteries, brigades
-from republic.games.steps.move.state import MoveState, moving, state
+from republic.games.steps.move.state import ROW_FIELDS, MoveState, state
 from republic.games.text.terms import actions_sentence, allowance, commander, condition
 from republic.rules.maneuver import charge_refusal
 from republic.rules.morale import Restriction
@@ -92,8 +93,13 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
 
 
 def rows(s: MoveState) -> list[Row]:
-    found = []
-    for unit in s.units:
+    return [Row(Unit.subject_of(pk), "", command=division) for pk, division in s.units.items()]
+
+
+def fill(s: MoveState, rows: list[Row]) -> None:
+    units = Unit.objects.only(*ROW_FIELDS).in_bulk([Unit.pk_of_subject(row.subject) for row in rows])
+    for row in rows:
+        unit = units[Unit.pk_of_subject(row.subject)]
         if unit.battery:
             used = len(unit.functions_used)
             facts = f"{unit.battery_label} battery · {'limbered' if unit.limbered else 'unlimbered'}"
@@ -102,12 +108,11 @@ def rows(s: MoveState) -> list[Row]:
             rolled = s.rolls.get(unit.key)
             facts = f"{unit.formation_label} · bases {unit.bases}/{unit.bases_start}"
             facts += f" · may {actions_sentence(rolled.result.actions)}" if rolled else " · no roll yet"
-        found.append(unit_row(unit, facts, "Move"))
-    return found
+        row.title, row.facts, row.verb, row.condition = unit.name, facts, "Move", unit.condition
 
 
 def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = moving(s, row_of(row, s.units))
+    unit = current(Unit.pk_of_subject(row.subject))  # a row of the step's: one of the attacker's units in play
     return _battery_card(s, unit, bound) if unit.battery else _brigade_card(s, unit, bound)
 
 
@@ -115,4 +120,6 @@ def panel(s: MoveState, bound: Bound) -> dict[str, Any]:
     return {"scale": s.game.get_ground_scale_display(), "nothing": "The attacker has no unit in play."}
 
 
-STEP = Step("games/steps/move.html", state, pending, panel, rows=rows, form="games/rows/move.html", opened=opened)
+STEP = Step(
+    "games/steps/move.html", state, pending, panel, rows=rows, form="games/rows/move.html", opened=opened, fill=fill
+)

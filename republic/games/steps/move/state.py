@@ -29,7 +29,7 @@ ROW_FIELDS = (
 @dataclass
 class MoveState:
     game: Game
-    units: list[Unit]  # the attacker's units in play, brigades first, as their rows show them (ROW_FIELDS)
+    units: dict[int, int]  # the attacker's units in play, brigades first, in battle order: each one's division
     rolls: dict[str, ManeuverRolled]  # this step's maneuver rolls, by unit
     formation_changes: Counter[str]  # this step's formation changes, by unit
     helpful_leaders: list[Leader]  # the attacker's energetic and proficient leaders in action
@@ -42,10 +42,10 @@ class MoveState:
 
 @read_once
 def state(game: Game) -> MoveState:
-    # every attacking unit is a row, read with the few columns a row shows; only an opened row or an action
-    # reads its unit whole, with its division and leader (``moving``)
+    # every attacking unit is a row, but only the rows a request draws read what they show (``rows.fill``),
+    # and only an opened row or an action reads its unit whole, with its division and leader (``moving``)
     attacking = Unit.objects.filter(game=game).of_side(game.attacker).in_play()
-    units = list(attacking.in_battle_order().select_related(None).only(*ROW_FIELDS))
+    units = dict(attacking.in_battle_order().select_related(None).values_list("pk", "division_id"))
     events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged]))
     rolls = {rolled.unit: rolled for rolled in read_all(events, ManeuverRolled)}
     changes = Counter(changed.unit for changed in read_all(events, FormationChanged))
@@ -59,6 +59,6 @@ def helpful_leaders(game: Game, side: Side | int | None) -> list[Leader]:
 
 def moving(s: MoveState, unit: Unit) -> Unit:
     """The unit as it stands, whole, refused unless it is one of the attacker's units in play."""
-    if not any(u.pk == unit.pk for u in s.units):
+    if unit.pk not in s.units:
         raise ActionRefused(f"{unit.name} is not an attacking unit in play: it does not move this turn.")
-    return current(unit)
+    return current(unit.pk)
