@@ -126,11 +126,12 @@ class NameChoiceField(forms.CharField):
 def offer_names(form: forms.Form, names: Sequence[str], options: Sequence[tuple[str, str, str]], listed: str) -> None:
     """Give the name fields ``names`` of a form what they may choose, as (key, name, what it is now), and the
     id of the list the form draws them in."""
+    named = {shown.casefold(): key for key, shown, _ in options}  # one for all the fields: they only read it
     for name in names:
         field = form.fields[name]
         if not isinstance(field, NameChoiceField):
             raise TypeError(f"{name} is not a name field")
-        field.named = {shown.casefold(): key for key, shown, _ in options}
+        field.named = named
         field.widget.attrs["list"] = listed
 
 

@@ -355,15 +355,6 @@ class Unit(models.Model):
         """The row of a unit named by its key: 'unit:12' is 12."""
         return int(key.removeprefix("unit:"))
 
-    @staticmethod
-    def subject_of(pk: int) -> str:
-        """The unit's name as a step's row: 'unit-12' (steps.base.subject)."""
-        return f"unit-{pk}"
-
-    @staticmethod
-    def pk_of_subject(subject: str) -> int:
-        return int(subject.removeprefix("unit-"))
-
     @property
     def slot(self) -> str:
         """The unit's name in form fields: 'unit_12'."""

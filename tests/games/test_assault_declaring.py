@@ -5,6 +5,8 @@ read on, from cover and open order or as the table names it."""
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from republic.games.events import AssaultDeclared
 from republic.games.models import Event
@@ -39,6 +41,22 @@ def test_the_step_offers_every_free_unit_of_each_side_to_declare(client, game):
     ):
         assert name in page
     assert "Not yet" not in client.post(f"/games/{game.pk}/next/", {"version": game.version}, **HTMX).content.decode()
+
+
+def test_the_step_reads_the_leaders_only_to_draw_or_fight_a_round(client, game):
+    with CaptureQueriesContext(connection) as queries:
+        assault_page(client, game)
+    assert not any("games_leader" in q["sql"] for q in queries.captured_queries)
+    davis, iron = units(game, "Davis's Brigade", "Iron Brigade (Meredith)")
+    declare(client, game, [(davis, "all_out")], [(iron, "general")])
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(f"/games/{game.pk}/").content.decode()
+    # a declared assault's row is drawn closed: its round form, with the leaders to pick, opens on tap
+    assert "Iron Brigade (Meredith)" in page and "E or P leaders within 2" not in page
+    assert not any("games_leader" in q["sql"] for q in queries.captured_queries)
+    with CaptureQueriesContext(connection) as queries:
+        opened = assault_page(client, game)
+    assert "E or P leaders within 2" in opened and any("games_leader" in q["sql"] for q in queries.captured_queries)
 
 
 def test_declaring_over_htmx_records_the_assault_with_the_primary_defender_first(client, game):

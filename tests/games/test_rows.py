@@ -1,10 +1,14 @@
 """The step's work as rows: a row opens on tap as its own fragment, an action sent from a row is answered with
 the rows it touched, the result and the step bar, and every path also works without scripts."""
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
+from django.db.models import Model
 from django.db.models.signals import post_init
 
-from republic.games.models import Event, Unit
+from republic.games.models import Event, Leader, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.base import Row
 from republic.games.templatetags.work_rows import row_head
@@ -182,26 +186,45 @@ def test_a_long_step_draws_its_first_rows_and_the_next_on_request(client, big_mo
     assert 'class="work-form"' in row_of(opened, units[50])
 
 
-def test_the_move_step_reads_only_the_units_of_the_rows_it_draws(client, big_move):
-    game = big_move
-    units = list(Unit.objects.filter(game=game, division__side=game.first_attacker).in_battle_order())
-    built: list[Unit] = []
+def built_by(request: Callable[[], Any]) -> tuple[list[Model], Any]:
+    """The model rows a request builds, and what it answered."""
+    built: list[Model] = []
 
     def count(sender, instance, **kwargs):
         built.append(instance)
 
-    post_init.connect(count, sender=Unit)
+    post_init.connect(count)
     try:
-        body = page(client, game)
-        drawn_first = len(built)
-        built.clear()
-        more = client.get(f"/games/{game.pk}/rows/?after=40", **HTMX).content.decode()
+        answer = request()
     finally:
-        post_init.disconnect(count, sender=Unit)
-    # 60 attacking units: the page reads the 40 it draws, "Show more" the other 20, each row as it shows it
-    assert drawn_first == 40 and len(built) == 20
+        post_init.disconnect(count)
+    return built, answer
+
+
+def of(kind: type[Model], built: list[Model]) -> int:
+    return sum(isinstance(m, kind) for m in built)
+
+
+def test_the_move_step_reads_only_the_units_of_the_rows_it_draws(client, big_move):
+    game = big_move
+    units = list(Unit.objects.filter(game=game, division__side=game.first_attacker).in_battle_order())
+    first, body = built_by(lambda: page(client, game))
+    more_url = f"/games/{game.pk}/rows/?after=40"
+    then, more = built_by(lambda: client.get(more_url, **HTMX).content.decode())
+    # 60 attacking units: the page reads the 40 it draws, "Show more" the other 20, each row as it shows it;
+    # the leaders who may help a roll are read for a row opened to roll, not for the page
+    assert of(Unit, first) == 40 and of(Unit, then) == 20 and of(Leader, first + then) == 0
     assert f"bases {units[0].bases}/{units[0].bases_start}" in row_of(body, units[0])
     assert units[59].name in row_of(more, units[59])
+
+
+def test_the_hors_de_combat_check_reads_only_the_leaders_of_the_rows_it_draws(client, db):
+    game = at_step(create_game(parse_scenario(club_scenario(200))), "fire_hors_de_combat")
+    leaders = list(Leader.objects.filter(game=game).in_action().order_by("command__side__order", "command__order"))
+    assert len(leaders) > 40
+    built, body = built_by(lambda: page(client, game))
+    assert of(Leader, built) == 40 and has_row(body, leaders[0]) and not has_row(body, leaders[40])
+    assert f"{leaders[0].name} ({leaders[0].value})" in row_of(body, leaders[0])
 
 
 @pytest.mark.parametrize("after", ["", "x", "-3", "999"])

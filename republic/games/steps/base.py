@@ -50,7 +50,16 @@ class Row:
 
 def subject(row: models.Model) -> str:
     """'unit-12': a row's name in the page and in its address, from the model it is about."""
-    return f"{row._meta.model_name}-{row.pk}"
+    return subject_of(type(row), row.pk)
+
+
+def subject_of(model: type[models.Model], pk: int) -> str:
+    return f"{model._meta.model_name}-{pk}"
+
+
+def pk_of(subject: str) -> int:
+    """The primary key of what a row is about: 'unit-12' is 12."""
+    return int(subject.rsplit("-", 1)[1])
 
 
 def row_of(row: Row, among: Iterable[M]) -> M:

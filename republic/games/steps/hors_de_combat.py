@@ -24,7 +24,7 @@ from republic.games.events import (
 from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, read_once, this_turn
 from republic.games.models import Event, Game, Leader, Unit
-from republic.games.steps.base import Bound, Row, Step, row_of, subject
+from republic.games.steps.base import Bound, Row, Step, pk_of, subject_of
 from republic.rules.dice import Roll
 from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat
 from republic.rules.sequence import StepKey
@@ -77,16 +77,13 @@ class CheckState:
     lost: dict[str, int]
     units: dict[str, Unit]
     by_command: dict[int, int]  # bases lost this phase under each command: its own units and those below
-    to_check: list[Leader]  # leaders in action who have neither rolled nor been passed over this step
+    to_check: dict[int, int]  # leaders in action who have neither rolled nor been passed over this step: command
+    must: list[Leader]  # those of them whose own command lost bases, with their command
     done: list[Event]
 
     def pending(self) -> list[tuple[Leader, int]]:
         """Leaders whose own command lost bases this phase: each must roll or be passed over as not within 4"."""
-        return [
-            (leader, self.by_command[leader.command_id])
-            for leader in self.to_check
-            if self.by_command.get(leader.command_id)
-        ]
+        return [(leader, self.by_command[leader.command_id]) for leader in self.must]
 
 
 @read_once
@@ -113,13 +110,13 @@ def state(game: Game) -> CheckState:
     checks = (LeaderCheckedForCasualty.__name__, HorsDeCombatSkipped.__name__)
     events = [e for e in found if e.step == game.step_key and e.kind in checks]
     checked = {*named_in(events, LeaderCheckedForCasualty, "leader"), *named_in(events, HorsDeCombatSkipped, "leader")}
-    leaders = (
-        Leader.objects.filter(game=game)
-        .in_action()
-        .select_related("command__side")
-        .order_by("command__side__order", "command__order", "pk")
-    )
-    return CheckState(game, lost, units, dict(by_command), [lr for lr in leaders if lr.pk not in checked], events)
+    # every leader in action is a row (any may stand within 4" of a loss), but only the rows a request draws
+    # read what they show (``fill``); those whose command lost bases are read whole, to say so
+    leaders = Leader.objects.filter(game=game).in_action().order_by("command__side__order", "command__order", "pk")
+    to_check = {pk: command for pk, command in leaders.values_list("pk", "command_id") if pk not in checked}
+    must = [pk for pk, command in to_check.items() if by_command.get(command)]
+    whole = {lr.pk: lr for lr in Leader.objects.filter(pk__in=must).select_related("command__side")}
+    return CheckState(game, lost, units, dict(by_command), to_check, [whole[pk] for pk in must], events)
 
 
 def pending(s: CheckState) -> list[str]:
@@ -159,9 +156,9 @@ def check_leader(game: Game, leader: Leader, form: HorsDeCombatForm, actor: str)
     data = form.cleaned_data
     refusal = f"{leader.name} has no hors de combat check to make now."
     with act(game, data["version"], actor, step=STEPS, elsewhere=refusal) as action:
-        checking = next((lr for lr in state(action.game).to_check if lr.pk == leader.pk), None)
-        if checking is None:
+        if leader.pk not in state(action.game).to_check:
             raise ActionRefused(refusal)
+        checking = leader
         first, second = form.rolls("die", "die2")
         inputs = HorsDeCombatInput(
             roll=Roll((first.faces[0], second.faces[0]), first.source),
@@ -188,24 +185,31 @@ def skip_leader(game: Game, leader: Leader, version: int, actor: str) -> Event:
 def rows(s: CheckState) -> list[Row]:
     """Leaders whose command lost bases first (each must roll or be passed over), then every other leader in
     action, who rolls only if within 4" of a unit that lost bases."""
-    must = dict(s.pending())
-    found = []
-    for leader in sorted(s.to_check, key=lambda lr: lr not in must):
-        hits = must.get(leader)
+    must = {leader.pk for leader in s.must}
+    return [
+        Row(subject_of(Leader, pk), "", command=command)
+        for pk, command in sorted(s.to_check.items(), key=lambda found: found[0] not in must)
+    ]
+
+
+def fill(s: CheckState, rows: list[Row]) -> None:
+    leaders = Leader.objects.select_related("command__side").in_bulk([pk_of(r.subject) for r in rows])
+    for row in rows:
+        leader = leaders[pk_of(row.subject)]
+        hits = s.by_command.get(leader.command_id, 0)
         facts = f"{leader.command.name} · {leader.command.side.name}"
         if hits:
             facts += f" · his command lost {hits} base{'s' if hits > 1 else ''}: roll or pass him over"
-        found.append(Row(subject(leader), f"{leader.name} ({leader.value})", facts, "Check", command=leader.command_id))
-    return found
+        row.title, row.facts, row.verb = f"{leader.name} ({leader.value})", facts, "Check"
 
 
 def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
-    leader = row_of(row, s.to_check)
+    leader = Leader.objects.select_related("command").get(pk=pk_of(row.subject))
     hits = s.by_command.get(leader.command_id, 0)
     return {
         "leader": leader,
         "hits": hits,
-        "pending": leader.pk in {lr.pk for lr, _ in s.pending()},
+        "pending": leader.pk in {lr.pk for lr in s.must},
         "form": bound.get(prefix(leader)) or check_form(s.game, leader, hits),
         "action": reverse("games:hors_de_combat_check", args=[s.game.pk, leader.pk]),
         "skip_action": reverse("games:hors_de_combat_skip", args=[s.game.pk, leader.pk]),
@@ -233,4 +237,5 @@ STEP = Step(
     rows=rows,
     form="games/rows/hors_de_combat.html",
     opened=opened,
+    fill=fill,
 )

@@ -6,6 +6,7 @@ assault is known by the sequence number of its declaration, so undoing the decla
 """
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.http import Http404
 
@@ -80,7 +81,16 @@ class AssaultState:
     game: Game
     units: dict[str, Unit]  # the units of this turn's assaults
     assaults: list[Assault]
-    leaders: dict[str, list[Leader]]  # each side's energetic and proficient leaders in action
+
+    @cached_property
+    def leaders(self) -> dict[str, list[Leader]]:
+        """Each side's energetic and proficient leaders in action: read for a round's form, when it is drawn or
+        sent, not for the step's page."""
+        game = self.game
+        return {
+            side: list(Leader.objects.filter(game=game).of_side(owner).in_action().energetic_or_proficient())
+            for side, owner in (("attacker", game.attacker), ("defender", game.defender))
+        }
 
     def busy(self) -> dict[str, Assault]:
         """Units in an open assault, with it: a unit may not be in two open assaults."""
@@ -124,11 +134,7 @@ def state(game: Game) -> AssaultState:
         elif isinstance(payload, AssaultEnded) and payload.assault in found:
             found[payload.assault].ended = payload
             found[payload.assault].ended_event = event
-    leaders = {
-        side: list(Leader.objects.filter(game=game).of_side(owner).in_action().energetic_or_proficient())
-        for side, owner in (("attacker", game.attacker), ("defender", game.defender))
-    }
-    return AssaultState(game, units, list(found.values()), leaders)
+    return AssaultState(game, units, list(found.values()))
 
 
 def declared_in(game: Game, seq: int) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from django.urls import reverse
 
 from republic.games.models import Unit
-from republic.games.steps.base import Bound, Row, Step, current
+from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import ROW_FIELDS, MoveState, state
 from republic.games.text.terms import actions_sentence, allowance, commander, condition
@@ -93,13 +93,13 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
 
 
 def rows(s: MoveState) -> list[Row]:
-    return [Row(Unit.subject_of(pk), "", command=division) for pk, division in s.units.items()]
+    return [Row(subject_of(Unit, pk), "", command=division) for pk, division in s.units.items()]
 
 
 def fill(s: MoveState, rows: list[Row]) -> None:
-    units = Unit.objects.only(*ROW_FIELDS).in_bulk([Unit.pk_of_subject(row.subject) for row in rows])
+    units = Unit.objects.only(*ROW_FIELDS).in_bulk([pk_of(row.subject) for row in rows])
     for row in rows:
-        unit = units[Unit.pk_of_subject(row.subject)]
+        unit = units[pk_of(row.subject)]
         if unit.battery:
             used = len(unit.functions_used)
             facts = f"{unit.battery_label} battery · {'limbered' if unit.limbered else 'unlimbered'}"
@@ -112,7 +112,7 @@ def fill(s: MoveState, rows: list[Row]) -> None:
 
 
 def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = current(Unit.pk_of_subject(row.subject))  # a row of the step's: one of the attacker's units in play
+    unit = current(pk_of(row.subject))  # a row of the step's: one of the attacker's units in play
     return _battery_card(s, unit, bound) if unit.battery else _brigade_card(s, unit, bound)
 
 

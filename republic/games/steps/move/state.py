@@ -2,6 +2,7 @@
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from republic.games.events import FormationChanged, ManeuverRolled, read_all
 from republic.games.ledger import ActionRefused, read_once, this_turn
@@ -32,7 +33,11 @@ class MoveState:
     units: dict[int, int]  # the attacker's units in play, brigades first, in battle order: each one's division
     rolls: dict[str, ManeuverRolled]  # this step's maneuver rolls, by unit
     formation_changes: Counter[str]  # this step's formation changes, by unit
-    helpful_leaders: list[Leader]  # the attacker's energetic and proficient leaders in action
+
+    @cached_property
+    def helpful_leaders(self) -> list[Leader]:
+        """The attacker's energetic and proficient leaders in action: read for a roll's form, not the page."""
+        return helpful_leaders(self.game, self.game.attacker)
 
     def allowed(self, unit: Unit) -> tuple[ManeuverAction, ...] | None:
         """The actions the unit's roll this turn allows; None when it has not rolled."""
@@ -49,7 +54,7 @@ def state(game: Game) -> MoveState:
     events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged]))
     rolls = {rolled.unit: rolled for rolled in read_all(events, ManeuverRolled)}
     changes = Counter(changed.unit for changed in read_all(events, FormationChanged))
-    return MoveState(game, units, rolls, changes, helpful_leaders(game, game.attacker))
+    return MoveState(game, units, rolls, changes)
 
 
 def helpful_leaders(game: Game, side: Side | int | None) -> list[Leader]:
