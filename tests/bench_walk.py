@@ -235,7 +235,8 @@ def skirmish_fire(w: Walker) -> None:
 def artillery(w: Walker) -> None:
     s = artillery_fire.state(w.fresh())
     attacker = s.game.attacker.pk if s.game.attacker else None
-    ready = sorted(s.ready, key=lambda b: b.division.side_id != attacker)  # the attacker's batteries first
+    # the attacker's batteries first
+    ready = sorted(s.batteries(s.ready), key=lambda b: b.division.side_id != attacker)
     if not ready:
         return w.skip("battery fires", "no battery may fire")
     battery = ready[0]
@@ -313,7 +314,7 @@ def _division_test(w: Walker, request: str, die: int) -> None:
     test_form = division_panic.panic_form(s.game, test.division, test.triggers)
     dice = dict.fromkeys(test_form.dice_fields, die)
     division = s.divisions[test.division]
-    w.act(request, w.url("panic_test", division.pk), test_form, dice, dice=True, row=division)
+    w.act(request, w.url("panic_test", division.pk), test_form, dice, dice=True, row=f"command-{division.pk}")
 
 
 def _no_neighbours(w: Walker) -> None:
@@ -321,7 +322,8 @@ def _no_neighbours(w: Walker) -> None:
     while (s := division_panic.state(w.fresh())).undeclared and s.game.step_key is StepKey.ADJOINING_PANIC:
         key = s.undeclared[0]
         build = partial(adjoining_panic.adjoining_form, s, key)
-        w.direct(build, partial(adjoining_panic.declare_adjoining, s.game, s.divisions[key]), {"adjoining": []})
+        declare = partial(adjoining_panic.declare_adjoining, s.game, Command.objects.get(pk=key))
+        w.direct(build, declare, {"adjoining": []})
 
 
 def _finish_panic_phase(w: Walker) -> None:
@@ -334,7 +336,7 @@ def _finish_panic_phase(w: Walker) -> None:
         test = s.lacking[0]
         build = partial(division_panic.panic_form, s.game, test.division, test.triggers)
         dice = dict.fromkeys(build(None).dice_fields, 10)
-        w.direct(build, partial(division_panic.roll_panic_test, s.game, s.divisions[test.division]), dice)
+        w.direct(build, partial(division_panic.roll_panic_test, s.game, Command.objects.get(pk=test.division)), dice)
 
 
 def internal_panic(w: Walker) -> None:

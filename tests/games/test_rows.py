@@ -227,6 +227,15 @@ def test_the_hors_de_combat_check_reads_only_the_leaders_of_the_rows_it_draws(cl
     assert f"{leaders[0].name} ({leaders[0].value})" in row_of(body, leaders[0])
 
 
+def test_the_artillery_step_reads_only_the_batteries_of_the_rows_it_draws(client, db):
+    game = at_step(create_game(parse_scenario(club_scenario(250))), "artillery_fire")
+    batteries = list(Unit.objects.filter(game=game).batteries().order_by("division__side__order", "order"))
+    assert len(batteries) > 40
+    built, body = built_by(lambda: page(client, game))
+    assert of(Unit, built) == 40 and has_row(body, batteries[39]) and not has_row(body, batteries[40])
+    assert f"{batteries[0].battery_label} battery" in row_of(body, batteries[0])
+
+
 @pytest.mark.parametrize("after", ["", "x", "-3", "999"])
 def test_more_rows_from_a_strange_place_answers_plainly(client, big_move, after):
     response = client.get(f"/games/{big_move.pk}/rows/?after={after}", **HTMX)

@@ -37,7 +37,7 @@ class AdjoiningForm(VersionForm):
 
 
 def _choices(s: PanicState, division_id: str) -> list[tuple[str, str]]:
-    return [(key, f"{s.divisions[key].name} ({s.divisions[key].side.name})") for key in s.phase if key != division_id]
+    return [(key, f"{s.divisions[key].name} ({s.divisions[key].side_name})") for key in s.phase if key != division_id]
 
 
 def prefix(division_id: str) -> str:

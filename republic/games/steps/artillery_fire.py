@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.db.models import Q
 from django.urls import reverse
 
 from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, named_in
@@ -22,7 +21,7 @@ from republic.games.forms import (
 )
 from republic.games.ledger import Action, ActionRefused, act, read_once, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
-from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
+from republic.games.steps.base import Bound, Row, Step, pk_of, subject_of
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, waiting_in, waiting_rows
 from republic.games.text.terms import signed, unit_options
 from republic.rules.artillery import (
@@ -48,7 +47,7 @@ from republic.rules.fire_results import (
 from republic.rules.hits import Hits
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.sequence import StepKey
-from republic.rules.troops import Cover, UnitKind
+from republic.rules.troops import Cover
 
 COVER_CHOICES = [(c.value, c.value) for c in Cover]
 TARGET_FIELDS = ("target", "tandem", "adjacent")
@@ -57,8 +56,8 @@ TARGET_FIELDS = ("target", "tandem", "adjacent")
 @dataclass
 class ArtilleryState:
     game: Game
-    units: dict[str, Unit]  # the batteries, and the units with hits waiting: not the whole battle
-    ready: list[Unit]  # batteries of both sides that may still fire or save fire
+    units: dict[str, Unit]  # the units with hits waiting, whole: not the whole battle
+    ready: dict[int, tuple[int, int]]  # batteries of both sides that may still fire or save fire: division, side
     waiting: dict[str, FireHits]
     done: list[Event]
 
@@ -74,8 +73,15 @@ class ArtilleryState:
         pks = [Unit.pk_of(key) for key in keys if key]
         return {u.key: u for u in self._enemy_units(battery).filter(pk__in=pks).select_related("division__side")}
 
+    def batteries(self, pks: Iterable[int]) -> list[Unit]:
+        """These batteries whole, with their division and side, in the order of the step's rows."""
+        found = Unit.objects.select_related("division__side").in_bulk(list(pks))
+        return [found[pk] for pk in self.ready if pk in found]
+
     def partners(self, battery: Unit) -> list[Unit]:
-        return [b for b in self.ready if b.division.side_id == battery.division.side_id and b.pk != battery.pk]
+        """The other ready batteries of its side, which may join its fire: read when its form is drawn or sent."""
+        side = battery.division.side_id
+        return self.batteries(pk for pk, (_, owner) in self.ready.items() if owner == side and pk != battery.pk)
 
 
 @read_once
@@ -86,26 +92,19 @@ def state(game: Game) -> ArtilleryState:
     phase = list(this_turn(game, FIRE_STEPS, [*FIRE_KINDS, FireSaved]))
     own = (ArtilleryFired.__name__, FireSaved.__name__)
     events = [e for e in phase if e.step == StepKey.ARTILLERY_FIRE and e.kind in own]
-    saved = set(named_in(events, FireSaved, "unit"))
+    saved = [Unit.pk_of(key) for key in named_in(events, FireSaved, "unit")]
     waits = waiting_in(phase)
-    hit = [Unit.pk_of(key) for key in waits]
-    units = {
-        u.key: u
-        for u in Unit.objects.filter(Q(kind=UnitKind.ARTILLERY) | Q(pk__in=hit), game=game)
-        .select_related("division__side")
+    hit = Unit.objects.filter(game=game, pk__in=[Unit.pk_of(key) for key in waits]).select_related("division__side")
+    # every ready battery is a row, but only the rows a request draws read what they show (``fill``)
+    ready = (
+        Unit.objects.filter(game=game, abandoned=False, limbered=False, fired_this_turn=False, m_hits__lt=MAX_M_HITS)
+        .batteries()
+        .exclude(pk__in=saved)
         .order_by("division__side__order", "order")
-    }
-    ready = [
-        u
-        for u in units.values()
-        if u.battery
-        and not u.abandoned
-        and not u.limbered
-        and not u.fired_this_turn
-        and u.m_hits < MAX_M_HITS
-        and u.key not in saved
-    ]
-    return ArtilleryState(game, units, ready, waits, events)
+        .values_list("pk", "division_id", "division__side_id")
+    )
+    found = {pk: (division, side) for pk, division, side in ready}
+    return ArtilleryState(game, {u.key: u for u in hit}, found, waits, events)
 
 
 def pending(s: ArtilleryState) -> list[str]:
@@ -199,10 +198,10 @@ def save_form(s: ArtilleryState, battery: Unit, data: Any = None) -> SaveFireFor
 
 
 def _ready(s: ArtilleryState, battery: Unit, refusal: str) -> Unit:
-    found = next((b for b in s.ready if b.pk == battery.pk), None)
-    if found is None:
+    """The battery whole, as it stands inside the action, refused unless it may fire or save fire now."""
+    if battery.pk not in s.ready:
         raise ActionRefused(refusal)
-    return found
+    return s.batteries([battery.pk])[0]
 
 
 def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str) -> Event:
@@ -211,8 +210,8 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
     with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
         s = state(action.game)
         firing = _ready(s, battery, refusal)
-        ready = {b.key: b for b in s.ready}
-        joined = [ready[key] for key in data["joined"] if key in ready and key != firing.key]
+        ready = {b.key: b for b in s.partners(firing)}
+        joined = [ready[key] for key in data["joined"] if key in ready]
         if len(joined) != len(data["joined"]):
             raise ActionRefused("A battery chosen for joint fire cannot fire now.")
         enemies = s.chosen(firing, [data.get(name) or "" for name in TARGET_FIELDS])
@@ -332,19 +331,20 @@ def from_state(chart: Chart, battery: Unit) -> str:
 
 
 def rows(s: ArtilleryState) -> list[Row]:
-    return [
-        unit_row(
-            battery,
-            f"{battery.division.side.name} · {battery.battery_label} battery"
-            + (" · saved fire" if battery.saved_fire else ""),
-            "Fire",
-        )
-        for battery in s.ready
-    ]
+    return [Row(subject_of(Unit, pk), "", command=division) for pk, (division, _) in s.ready.items()]
+
+
+def fill(s: ArtilleryState, rows: list[Row]) -> None:
+    found = {subject_of(Unit, b.pk): b for b in s.batteries(pk_of(row.subject) for row in rows)}
+    for row in rows:
+        battery = found[row.subject]
+        facts = f"{battery.division.side.name} · {battery.battery_label} battery"
+        row.title, row.verb, row.condition = battery.name, "Fire", battery.condition
+        row.facts = facts + (" · saved fire" if battery.saved_fire else "")
 
 
 def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
-    battery = row_of(row, s.ready)
+    battery = s.batteries([pk_of(row.subject)])[0]
     prefix, save_prefix = f"fire-{battery.key}", f"save-{battery.key}"
     return {
         "battery": battery,
@@ -374,4 +374,5 @@ STEP = Step(
     rows=rows,
     form="games/rows/fire_artillery.html",
     opened=opened,
+    fill=fill,
 )

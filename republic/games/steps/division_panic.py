@@ -28,7 +28,7 @@ from republic.games.events import (
 from republic.games.forms import DiceForm, die_field, loss_labels
 from republic.games.ledger import ActionRefused, act, read_once, this_turn
 from republic.games.models import IN_PLAY, Command, Event, Game, Unit
-from republic.games.steps.base import Bound, Row, Step, subject
+from republic.games.steps.base import Bound, Row, Step, subject_of
 from republic.games.text.events import describe
 from republic.rules.chart import Chart
 from republic.rules.division_panic import (
@@ -68,17 +68,27 @@ PRINTED_RESULTS = [("", "use the app's chart")] + [
 ]
 
 
+@dataclass(frozen=True)
+class Division:
+    """A division as the phase names it: a few columns, not a row of the model (a club battle has 80)."""
+
+    pk: int
+    name: str
+    side_id: int
+    side_name: str
+
+
 @dataclass
 class PanicState:
     game: Game
-    divisions: dict[str, Command]  # every division of the game, by the engine's id
+    divisions: dict[str, Division]  # every division of the game, by the engine's id
     phase: dict[str, PhaseDivision]  # the divisions that can take part: units left, or tested already
     rounds: tuple[PanicRound, ...]
     lacking: tuple[PendingTest, ...]  # tests of the next round still to roll
     undeclared: tuple[str, ...]  # panicked divisions whose adjoining divisions the table must name first
     declared: dict[str, list[str]]
     tests: list[tuple[Event, DivisionPanicTested]]
-    empty: list[Command]  # divisions with a P4 event but no unit left to test
+    empty: list[Division]  # divisions with a P4 event but no unit left to test
 
     @property
     def round_number(self) -> int:
@@ -123,10 +133,10 @@ def _as_tested(game: Game) -> tuple[dict[str, list[DivisionUnit]], set[str]]:
 @read_once
 def state(game: Game) -> PanicState:
     divisions = {
-        str(d.pk): d
-        for d in Command.objects.filter(game=game, level=Command.Level.DIVISION)
-        .select_related("side")
+        str(pk): Division(pk, name, side, side_name)
+        for pk, name, side, side_name in Command.objects.filter(game=game, level=Command.Level.DIVISION)
         .order_by("side__order", "order", "pk")
+        .values_list("pk", "name", "side_id", "side__name")
     }
     units, internal = _as_tested(game)
     # the phase's tests and declarations, read at once
@@ -286,15 +296,15 @@ def panic_rows(s: PanicState) -> list[Row]:
         division = s.divisions[test.division]
         triggers = " and ".join(t.value for t in test.triggers)
         grade = average_grade(s.phase[test.division].units)
-        facts = f"{division.side.name} · {triggers} panic test · average grade {grade.value}"
-        rows.append(Row(subject(division), division.name, facts, "Test", command=division.pk))
+        facts = f"{division.side_name} · {triggers} panic test · average grade {grade.value}"
+        rows.append(Row(subject_of(Command, division.pk), division.name, facts, "Test", command=division.pk))
     return rows
 
 
 def opened_test(s: PanicState, row: Row, bound: Bound) -> dict[str, Any]:
     """A division's test with what the app reads from the state: the pass number, the die modifiers and each
     unit as it stands."""
-    test = next(t for t in s.lacking if row.subject == subject(s.divisions[t.division]))
+    test = next(t for t in s.lacking if row.subject == subject_of(Command, s.divisions[t.division].pk))
     division = s.divisions[test.division]
     engine_units = s.phase[test.division].units
     grade = average_grade(engine_units)
