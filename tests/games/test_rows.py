@@ -218,22 +218,32 @@ def test_the_move_step_reads_only_the_units_of_the_rows_it_draws(client, big_mov
     assert units[59].name in row_of(more, units[59])
 
 
-def test_the_hors_de_combat_check_reads_only_the_leaders_of_the_rows_it_draws(client, db):
-    game = at_step(create_game(parse_scenario(club_scenario(200))), "fire_hors_de_combat")
-    leaders = list(Leader.objects.filter(game=game).in_action().order_by("command__side__order", "command__order"))
-    assert len(leaders) > 40
-    built, body = built_by(lambda: page(client, game))
-    assert of(Leader, built) == 40 and has_row(body, leaders[0]) and not has_row(body, leaders[40])
-    assert f"{leaders[0].name} ({leaders[0].value})" in row_of(body, leaders[0])
+# steps whose rows are every leader or every battery: a battle big enough for more than 40, each row's subject
+# in the step's order, and what its row says
+WHOLE_SIDE_STEPS = {
+    "fire_hors_de_combat": (
+        200,
+        lambda game: Leader.objects.filter(game=game).in_action().order_by("command__side__order", "command__order"),
+        lambda leader: f"{leader.name} ({leader.value})",
+    ),
+    "artillery_fire": (
+        250,
+        lambda game: Unit.objects.filter(game=game).batteries().order_by("division__side__order", "order"),
+        lambda battery: f"{battery.battery_label} battery",
+    ),
+}
 
 
-def test_the_artillery_step_reads_only_the_batteries_of_the_rows_it_draws(client, db):
-    game = at_step(create_game(parse_scenario(club_scenario(250))), "artillery_fire")
-    batteries = list(Unit.objects.filter(game=game).batteries().order_by("division__side__order", "order"))
-    assert len(batteries) > 40
+@pytest.mark.parametrize("step", WHOLE_SIDE_STEPS)
+def test_a_step_of_every_leader_or_battery_reads_only_the_rows_it_draws(client, db, step):
+    size, listed, says = WHOLE_SIDE_STEPS[step]
+    game = at_step(create_game(parse_scenario(club_scenario(size))), step)
+    subjects = list(listed(game))
+    assert len(subjects) > 40
     built, body = built_by(lambda: page(client, game))
-    assert of(Unit, built) == 40 and has_row(body, batteries[39]) and not has_row(body, batteries[40])
-    assert f"{batteries[0].battery_label} battery" in row_of(body, batteries[0])
+    assert of(type(subjects[0]), built) == 40
+    assert has_row(body, subjects[39]) and not has_row(body, subjects[40])
+    assert says(subjects[0]) in row_of(body, subjects[0])
 
 
 @pytest.mark.parametrize("after", ["", "x", "-3", "999"])
