@@ -90,3 +90,10 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 REPUBLIC_CHART = os.environ.get("REPUBLIC_CHART", "republic-1.0-provisional")
+
+# the game master signs in (players join a game by its code, without an account)
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+# a device's seats and what it follows are kept in its own signed cookie: reading them costs no query (a phone
+# asks every few seconds whether its game moved on), and there is nothing to clean up after the club day
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

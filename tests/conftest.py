@@ -1,6 +1,16 @@
+import pytest
 from hypothesis import settings
+
+from tests.devices import master_device
 
 # Property tests run the same examples on every machine: a red build means a real counterexample,
 # reproducible by anyone, never a lucky draw.
 settings.register_profile("republic", derandomize=True, deadline=None, max_examples=200)
 settings.load_profile("republic")
+
+
+@pytest.fixture
+def client(db):
+    """The table's device in most tests: the game master's, who may do anything in any game. Who else may do
+    what is tested with seats of its own (tests/games/test_access.py)."""
+    return master_device()

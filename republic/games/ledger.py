@@ -47,10 +47,12 @@ TRACKED: dict[str, type[models.Model]] = {
     "unit": Unit,
 }
 _KEY = {model: key for key, model in TRACKED.items()}
-_UNTRACKED = {"id", "game_id", "setup", "version", "created", "updated"}
+# the join code says who may take a seat, not how the battle stands: the game master changes it outside events
+_UNTRACKED = {"id", "game_id", "setup", "version", "join_code", "created", "updated"}
 _UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "kind", "grade")]
 S = TypeVar("S")
 _READ: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("republic_read", default=None)
+_SIDE: ContextVar[int | None] = ContextVar("republic_side", default=None)
 
 
 class StaleGame(Exception):
@@ -187,6 +189,7 @@ class Action:
             seq=game.version,
             kind=kind_of(payload),
             actor=self.actor,
+            side_id=_SIDE.get(),
             game_turn=self.position[0],
             player_turn=self.position[1],
             step=self.position[2],
@@ -289,6 +292,17 @@ def read_once(read: Callable[[Game], S]) -> Callable[[Game], S]:
     return reading
 
 
+@contextmanager
+def acting_for(side_id: int | None) -> Iterator[None]:
+    """Every event recorded inside is one side's (None: the game master's): a player may undo his own side's
+    actions and no other. The access check opens it around a view, so the steps need not pass it along."""
+    token = _SIDE.set(side_id)
+    try:
+        yield
+    finally:
+        _SIDE.reset(token)
+
+
 def _forget_readings() -> None:
     """An action has ended: what it changed (or began to change and rolled back) is not what was read."""
     read_already = _READ.get()
@@ -373,10 +387,14 @@ def _revert(action: Action, event: Event) -> None:
 
 
 def undo_last(game: Game, version: int | None, actor: str = "") -> Event:
+    """Take back the latest event still in force: a player only his own side's, the game master any."""
     with act(game, version, actor) as action:
         target = standing(action.game).order_by("-seq").first()
         if target is None:
             raise NothingToUndo("There is nothing to undo.")
+        side = _SIDE.get()
+        if side is not None and target.side_id != side:
+            raise ActionRefused("The last action was not your side's: only its side or the game master may undo it.")
         _revert(action, target)
         return action.record(EventUndone(target.seq), undoes=target)
 

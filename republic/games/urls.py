@@ -2,13 +2,17 @@
 
 from django.urls import path
 
-from republic.games.views import assault, command, fire, game, hors_de_combat, maneuver, panic, units
+from republic.games.views import assault, command, fire, game, hors_de_combat, maneuver, panic, seats, units
 
 app_name = "games"
 
 urlpatterns = [
     path("", game.game_list, name="home"),
     path("games/new/", game.new_game, name="new_game"),
+    path("join/<str:code>/", seats.join, name="join"),
+    path("games/<int:game_id>/seats/", seats.seats_page, name="seats"),
+    path("games/<int:game_id>/seats/<int:seat_id>/revoke/", seats.revoke_seat, name="revoke_seat"),
+    path("games/<int:game_id>/seats/new-code/", seats.new_code, name="new_join_code"),
     path("games/<int:game_id>/", game.game_page, name="game"),
     path("games/<int:game_id>/rows/", game.more_rows, name="more_rows"),
     path("games/<int:game_id>/rows/<slug:row>/", game.game_row, name="row"),
@@ -20,7 +24,6 @@ urlpatterns = [
     path("games/<int:game_id>/divisions/<int:division_id>/", units.division_page, name="division"),
     path("games/<int:game_id>/back/<int:seq>/", game.go_back, name="go_back"),
     path("games/<int:game_id>/first-attacker/", game.first_attacker, name="first_attacker"),
-    path("games/<int:game_id>/player/", game.set_actor, name="set_actor"),
     path("games/<int:game_id>/units/<int:unit_id>/<str:change>/", game.correct_unit, name="correct_unit"),
     path("games/<int:game_id>/divisions/<int:division_id>/orders/", game.set_orders, name="set_orders"),
     # command phase

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import sync_playwright
 
 from republic.games.models import Game
@@ -45,11 +46,18 @@ def browser():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
+def signed_in(context, live_server, client) -> None:
+    """The browser holds the session of a test client (the game master's, or a player's with a seat)."""
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}])
+
+
 @pytest.fixture
-def phone(browser, live_server):
-    """A fresh page on a 360x740 phone screen; script errors and failed requests (but the favicon) are collected
-    in ``page.problems`` for the test to check."""
+def phone(browser, live_server, client):
+    """A fresh page on a 360x740 phone screen, the game master's; script errors and failed requests (but the
+    favicon) are collected in ``page.problems`` for the test to check."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    signed_in(context, live_server, client)
     context.set_default_timeout(5_000)
     page = context.new_page()
     page.problems = []

@@ -18,6 +18,7 @@ from republic.games.models import Command, Game, Leader, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps import hors_de_combat
 from tests.club_battle import club_scenario
+from tests.devices import master_device
 from tests.games.conftest import HTMX, fresh, set_state, state_matches_events
 
 SIZES = (20, 60)
@@ -33,7 +34,7 @@ class Table:
 
     units: int
     game: Game
-    client: Client = field(default_factory=Client)
+    client: Client = field(default_factory=master_device)
     setting: bool = False
 
     def path(self, tail: str) -> str:

@@ -29,11 +29,13 @@ def _free_port() -> int:
 
 @pytest.fixture
 def server(tmp_path) -> Iterator[tuple[str, int]]:
-    """The app served by a real server on a free port, with the demo battle loaded; yields its address and the
-    demo game's id."""
+    """The app served by a real server on a free port, with the demo battle loaded; yields its address, the
+    demo game's id and its join code."""
     with fresh_database(tmp_path) as database:
         manage(database, "migrate", "--noinput", "-v0")
-        game = int(re.search(r"/games/(\d+)/", manage(database, "load_demo")).group(1))
+        loaded = manage(database, "load_demo")
+        game = int(re.search(r"/games/(\d+)/", loaded).group(1))
+        code = re.search(r"/join/([^/]+)/", loaded).group(1)
         port = _free_port()
         env = {**os.environ, "DATABASE_URL": database, "REPUBLIC_ALLOWED_HOSTS": "127.0.0.1"}
         process = subprocess.Popen(
@@ -51,18 +53,24 @@ def server(tmp_path) -> Iterator[tuple[str, int]]:
                     break
                 except OSError:
                     time.sleep(0.1)
-            yield address, game
+            yield address, game, code
         finally:
             process.terminate()
             process.wait(timeout=10)
 
 
 class Phone:
-    """A browser of its own: its own cookies and CSRF token, as a player's phone has."""
+    """A browser of its own: its own cookies and CSRF token, as a player's phone has, seated on the attacking
+    side with the join link."""
 
-    def __init__(self, address: str, game: int):
+    def __init__(self, address: str, game: int, code: str):
         self.address, self.game = address, game
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        joining = self.opener.open(f"{address}/join/{code}/").read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', joining).group(1)
+        side = re.search(r'value="(side-\d+)"(?:(?!value=).)*?Confederate: the whole side', joining, re.S).group(1)
+        seat = urllib.parse.urlencode({"csrfmiddlewaretoken": token, "name": "Phone", "seat": side}).encode()
+        self.opener.open(urllib.request.Request(f"{address}/join/{code}/", data=seat, headers={"Referer": address}))
         page = self.opener.open(f"{address}/games/{game}/").read().decode()
         self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
         self.version = int(re.search(r'name="version" value="(\d+)"', page).group(1))
@@ -82,8 +90,8 @@ class Phone:
 
 
 def test_twenty_phones_pressing_next_step_at_once_move_the_game_exactly_once(server):
-    address, game = server
-    phones = [Phone(address, game) for _ in range(PHONES)]
+    address, game, code = server
+    phones = [Phone(address, game, code) for _ in range(PHONES)]
     assert len({phone.version for phone in phones}) == 1
     start = threading.Barrier(PHONES)
     answers: list[tuple[int, str]] = []
@@ -105,5 +113,5 @@ def test_twenty_phones_pressing_next_step_at_once_move_the_game_exactly_once(ser
     fresh_version = phones[0].version + 1
     assert all(f'name="version" value="{fresh_version}"' in body for body in refused)  # drawn for the fresh state
     assert all("Attacker rallies units" in body for _, body in answers)
-    final = Phone(address, game)
+    final = Phone(address, game, code)
     assert final.version == fresh_version

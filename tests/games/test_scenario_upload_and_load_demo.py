@@ -109,8 +109,9 @@ def test_load_demo_loads_once_creates_the_game_master_once_and_prints_the_way_in
     game = Game.objects.get(demo=True)
     first = out.getvalue()
     assert "Loaded the demo battle" in first
-    assert f"Play the demo at http://127.0.0.1:8000/games/{game.pk}/" in first
-    assert "Game master sign-in at http://127.0.0.1:8000/admin/ as gm, password " in first
+    assert f"The demo battle: http://127.0.0.1:8000/games/{game.pk}/" in first
+    assert f"Players join it with http://127.0.0.1:8000/join/{game.join_code}/" in first
+    assert "Game master sign-in at http://127.0.0.1:8000/accounts/login/ as gm, password " in first
     gm = get_user_model().objects.get(username="gm")
     assert gm.is_superuser and gm.is_staff
     password = first.split("password ", 1)[1].split()[0]
@@ -119,7 +120,7 @@ def test_load_demo_loads_once_creates_the_game_master_once_and_prints_the_way_in
     call_command("load_demo", "--host", "table.local:8011", stdout=again)
     assert Game.objects.filter(demo=True).count() == 1 and Game.objects.count() == 1
     assert get_user_model().objects.filter(username="gm").count() == 1
-    assert f"Play the demo at http://table.local:8011/games/{game.pk}/" in again.getvalue()
+    assert f"The demo battle: http://table.local:8011/games/{game.pk}/" in again.getvalue()
     assert "Loaded" not in again.getvalue() and password not in again.getvalue()
     gm.refresh_from_db()
     assert gm.check_password(password)

@@ -4,6 +4,7 @@ play has begun; events never editable)."""
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from republic.games.ledger import snapshot
@@ -64,8 +65,8 @@ def test_the_games_list_shows_each_game_and_the_upload_form_with_the_csv_columns
         assert f"<code>{column}</code>" in page, column
 
 
-def test_the_games_list_links_the_admin_for_staff_only(client, admin_client, demo):
-    assert "/admin/" not in client.get("/").content.decode()
+def test_the_games_list_links_the_admin_for_staff_only(admin_client, demo):
+    assert "/admin/" not in Client().get("/").content.decode()
     assert 'href="/admin/"' in admin_client.get("/").content.decode()
 
 
@@ -100,8 +101,8 @@ def test_every_admin_list_loads_filters_by_game_and_searches(admin_client, demo,
     assert model is Event or len(found) < len(rows)
 
 
-def test_the_admin_needs_a_staff_sign_in(client, demo):
-    response = client.get(change_url(brigade(demo, "Davis's Brigade")))
+def test_the_admin_needs_a_staff_sign_in(demo):
+    response = Client().get(change_url(brigade(demo, "Davis's Brigade")))
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
 
 

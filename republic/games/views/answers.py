@@ -32,7 +32,6 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-ACTOR_SESSION_KEY = "republic_actor"
 LAST_EVENT_KEY = "republic_last_event"
 INCOMPLETE = "The form was incomplete: nothing was changed."
 ROW = "row-"
@@ -42,10 +41,11 @@ F = TypeVar("F", bound=forms.Form)
 
 
 def actor_of(request: HtmxHttpRequest) -> str:
-    name: str = request.session.get(ACTOR_SESSION_KEY, "")
-    if request.user.is_authenticated:
-        return name or request.user.get_username()
-    return name or "table"
+    """Who acted, for the log: the seated player's name, or the game master's."""
+    role = getattr(request, "role", None)
+    if role is not None and role.seat is not None:
+        return str(role.seat.name)
+    return request.user.get_username() if request.user.is_authenticated else "table"
 
 
 def game_or_404(game_id: int) -> Game:
@@ -103,7 +103,8 @@ def context(
     shown: int = ROWS_SHOWN,
 ) -> dict[str, Any]:
     last = event or _last_event(request, game)
-    return page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown)
+    found = page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown)
+    return {**found, "role": getattr(request, "role", None)}
 
 
 def shown_subjects(request: HtmxHttpRequest) -> set[str]:

@@ -9,9 +9,11 @@ from republic.games.steps import charge_disorder
 from republic.games.steps.assaults import declare, rounds
 from republic.games.steps.assaults.state import declared_in, state
 from republic.games.views import answers
+from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 
 
+@allowed(Who.PHASING)
 @require_POST
 def declare_assault(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -21,6 +23,7 @@ def declare_assault(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     )
 
 
+@allowed(Who.SEATED)
 @require_POST
 def round_of(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -41,6 +44,7 @@ def round_of(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     )
 
 
+@allowed(Who.SEATED)
 @require_GET
 def column(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     """The column for the conditions as the round form holds them now (htmx preview; changes nothing)."""
@@ -54,6 +58,7 @@ def column(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     return render(request, "games/steps/assault_column.html", {"column": rounds.column_for(assault, conditions)})
 
 
+@allowed(Who.SEATED)
 @require_POST
 def end(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -63,6 +68,7 @@ def end(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     )
 
 
+@allowed(Who.PHASING)
 @require_POST
 def disorder(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)

@@ -6,9 +6,11 @@ from django.views.decorators.http import require_POST
 from republic.games.steps import rally as rallying
 from republic.games.steps.replace_leaders import replace_leader
 from republic.games.views import answers
+from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 
 
+@allowed(Who.OWNER)
 @require_POST
 def rally(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(
@@ -20,6 +22,7 @@ def rally(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     )
 
 
+@allowed(Who.OWNER)
 @require_POST
 def replace(request: HtmxHttpRequest, game_id: int, leader_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)

@@ -6,10 +6,12 @@ from django.views.decorators.http import require_POST
 
 from republic.games.steps import artillery_fire, demoralized_panic, skirmish
 from republic.games.views import answers
+from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.sequence import StepKey
 
 
+@allowed(Who.DEFENDING)
 @require_POST
 def declare_blocks(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -19,6 +21,7 @@ def declare_blocks(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     )
 
 
+@allowed(Who.SEATED)
 @require_POST
 def roll_blocks(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -31,6 +34,7 @@ def roll_blocks(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     )
 
 
+@allowed(Who.OWNER)
 @require_POST
 def skirmish_attack(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(
@@ -42,6 +46,7 @@ def skirmish_attack(request: HtmxHttpRequest, game_id: int, unit_id: int) -> Htt
     )
 
 
+@allowed(Who.OWNER)
 @require_POST
 def artillery(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(
@@ -53,6 +58,7 @@ def artillery(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRespo
     )
 
 
+@allowed(Who.OWNER)
 @require_POST
 def save_fire(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(
@@ -64,6 +70,7 @@ def save_fire(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRespo
     )
 
 
+@allowed(Who.OWNER)
 @require_POST
 def panic_test(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(request, game_id, unit_id, demoralized_panic.panic_form, demoralized_panic.panic_test)

@@ -2,7 +2,6 @@
 
 from django import forms
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -19,18 +18,24 @@ from republic.games.steps.base import Row
 from republic.games.steps.walk import advance, choose_first_attacker
 from republic.games.text.events import result_card
 from republic.games.views import answers
+from republic.games.views.access import SEATS_KEY, Who, allowed, is_master, master_only
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.follow import followed
 from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, work
+from republic.games.views.seats import join_link, qr_code
 from republic.rules.scale import GroundScale
 from republic.rules.units import Correction
 
 
 def game_list(request: HtmxHttpRequest) -> HttpResponse:
+    """The game master's every game and the form to start one; a player's the games this device has a seat in."""
     games = Game.objects.prefetch_related("sides").order_by("-updated")
+    if not is_master(request):
+        games = games.filter(pk__in=[int(pk) for pk in request.session.get(SEATS_KEY, {})])
     return render(request, "games/list.html", {"games": games, "upload": ScenarioUploadForm()})
 
 
+@allowed(Who.SEATED)
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game page; for a phone without scripts, ``?open=unit-12`` draws that row of the step open and
     ``?shown=80`` draws more of its rows."""
@@ -38,9 +43,12 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     opened = tuple(request.GET.getlist("open"))
     shown = request.GET.get("shown", "")
     count = min(int(shown), 10_000) if shown.isdigit() else ROWS_SHOWN
-    return render(request, "games/game.html", answers.context(request, game, opened=opened, shown=count))
+    context = answers.context(request, game, opened=opened, shown=count)
+    link = join_link(request, game)
+    return render(request, "games/game.html", {**context, "join_link": link, "join_qr": qr_code(link)})
 
 
+@allowed(Who.SEATED)
 def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The step's next rows after the first ``?after=N``, as "Show more" appends them."""
     game = answers.game_or_404(game_id)
@@ -57,6 +65,7 @@ def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/parts/rows_more.html", {**context, "rows_after": start + len(shown)})
 
 
+@allowed(Who.SEATED)
 def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
     """One row of the step's work, its form open (or closed again with ``?close=1``)."""
     game = answers.game_or_404(game_id)
@@ -66,6 +75,7 @@ def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
 LOG_PAGE = 100  # events a page of the turn log holds
 
 
+@allowed(Who.SEATED)
 def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The turn log, a hundred events a page, the newest page first (``?page=N`` for another)."""
     game = answers.game_or_404(game_id)
@@ -75,19 +85,21 @@ def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/log.html", {"game": game, "entries": entries, "shown": shown})
 
 
+@allowed(Who.PHASING)
 @require_POST
 def next_step(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     return answers.versioned_action(request, game, lambda version, actor: advance(game, version, actor))
 
 
+@allowed(Who.SEATED)
 @require_POST
 def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     return answers.versioned_action(request, game, lambda version, actor: undo_last(game, version, actor))
 
 
-@staff_member_required
+@allowed(Who.MASTER)
 @require_POST
 def go_back(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     """A game master takes the game back to just after event ``seq``; every undo is recorded."""
@@ -102,6 +114,7 @@ def go_back(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     return redirect("games:game_log", game_id=game.pk)
 
 
+@allowed(Who.OWNER)
 @require_POST
 def correct_unit(request: HtmxHttpRequest, game_id: int, unit_id: int, change: str) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -113,6 +126,7 @@ def correct_unit(request: HtmxHttpRequest, game_id: int, unit_id: int, change: s
     )
 
 
+@allowed(Who.OWNER)
 @require_POST
 def set_orders(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -134,6 +148,7 @@ class FirstAttackerForm(VersionForm):
     how = forms.ChoiceField(choices=[("agreed", "agreed by all"), ("die roll", "high roller's choice")])
 
 
+@allowed(Who.SEATED)
 @require_POST
 def first_attacker(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -155,18 +170,6 @@ def first_attacker(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     )
 
 
-class ActorForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Who is playing on this device?")
-
-
-@require_POST
-def set_actor(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    form = ActorForm(request.POST)
-    if form.is_valid():
-        request.session[answers.ACTOR_SESSION_KEY] = form.cleaned_data["name"].strip()
-    return redirect("games:game", game_id=game_id)
-
-
 class ScenarioUploadForm(forms.Form):
     file = forms.FileField(label="Scenario file (YAML, JSON) or order of battle (CSV)")
     name = forms.CharField(max_length=120, required=False, label="Name of this game")
@@ -175,6 +178,7 @@ class ScenarioUploadForm(forms.Form):
     )
 
 
+@master_only
 @require_POST
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ScenarioUploadForm(request.POST, request.FILES)

@@ -6,9 +6,11 @@ from django.views.decorators.http import require_POST
 from republic.games.steps import hors_de_combat
 from republic.games.steps.base import subject
 from republic.games.views import answers
+from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 
 
+@allowed(Who.OWNER)
 @require_POST
 def check_leader(request: HtmxHttpRequest, game_id: int, leader_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -24,6 +26,7 @@ def check_leader(request: HtmxHttpRequest, game_id: int, leader_id: int) -> Http
     )
 
 
+@allowed(Who.OWNER)
 @require_POST
 def skip_leader(request: HtmxHttpRequest, game_id: int, leader_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)

@@ -8,15 +8,18 @@ from republic.games.ledger import ActionRefused
 from republic.games.steps.base import subject
 from republic.games.steps.move import batteries, brigades
 from republic.games.views import answers
+from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.errors import RulesInputError
 
 
+@allowed(Who.OWNER)
 @require_POST
 def roll(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(request, game_id, unit_id, brigades.roll_form_for, brigades.roll_maneuver)
 
 
+@allowed(Who.OWNER)
 @require_POST
 def movement(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     """The allowance as the card shows it; nothing is recorded, so no version is needed."""
@@ -35,6 +38,7 @@ def movement(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRespon
     return answers.invalid(request, game, shown, row=subject(unit))
 
 
+@allowed(Who.OWNER)
 @require_POST
 def charge(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -52,11 +56,13 @@ def charge(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse
     )
 
 
+@allowed(Who.OWNER)
 @require_POST
 def formation(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(request, game_id, unit_id, brigades.formation_form, brigades.change_formation)
 
 
+@allowed(Who.OWNER)
 @require_POST
 def skirmishers(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(
@@ -68,6 +74,7 @@ def skirmishers(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRes
     )
 
 
+@allowed(Who.OWNER)
 @require_POST
 def battery(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(request, game_id, unit_id, batteries.functions_form, batteries.use_battery_functions)

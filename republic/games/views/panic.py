@@ -15,11 +15,13 @@ from republic.games.steps.division_panic import (
     state,
 )
 from republic.games.views import answers
+from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.division_panic import PanicTrigger
 from republic.rules.sequence import StepKey
 
 
+@allowed(Who.OWNER)
 @require_POST
 def panic_test(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
@@ -40,6 +42,7 @@ def panic_test(request: HtmxHttpRequest, game_id: int, division_id: int) -> Http
     )
 
 
+@allowed(Who.SEATED)
 @require_POST
 def adjoining(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)

@@ -12,12 +12,14 @@ from django.views.decorators.http import require_POST
 
 from republic.games.models import Command, Unit
 from republic.games.views import answers
+from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.follow import FOLLOW_KEY, followed
 from republic.games.views.order_of_battle import division_context
 from republic.rules.morale import Condition
 
 
+@allowed(Who.SEATED)
 def units_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     divisions = (
@@ -57,6 +59,7 @@ def units_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/units.html", context)
 
 
+@allowed(Who.SEATED)
 def division_page(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     division = answers.command_of(game, division_id)
@@ -67,6 +70,7 @@ class FollowForm(forms.Form):
     follow = forms.RegexField(regex=r"^((side|command)-\d+)?$", required=False)
 
 
+@allowed(Who.SEATED)
 @require_POST
 def follow(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Follow a side ('side-3'), a command ('command-12') or, with nothing, the whole battle again."""

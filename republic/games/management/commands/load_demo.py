@@ -26,11 +26,14 @@ class Command(BaseCommand):
         if not users.objects.filter(username="gm").exists():
             password = secrets.token_urlsafe(9)
             users.objects.create_superuser("gm", password=password)
-        self.stdout.write(f"Play the demo at http://{host}/games/{game.pk}/")
         if password:
-            self.stdout.write(f"Game master sign-in at http://{host}/admin/ as gm, password {password}")
+            self.stdout.write(f"Game master sign-in at http://{host}/accounts/login/ as gm, password {password}")
         else:
             self.stdout.write(
-                "Game master: sign in as gm (password printed when the account was made; "
-                "reset it with: python manage.py changepassword gm)"
+                f"Game master sign-in at http://{host}/accounts/login/ as gm (password printed when the account "
+                "was made; reset it with: python manage.py changepassword gm)"
             )
+        self.stdout.write(f"The demo battle: http://{host}/games/{game.pk}/")
+        self.stdout.write(
+            f"Players join it with http://{host}/join/{game.join_code}/ (its QR code is on the game page)"
+        )

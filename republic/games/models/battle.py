@@ -5,6 +5,7 @@ through an Event (see ledger.py), so the state always equals the setup plus the 
 is the one place a row becomes an engine value.
 """
 
+import secrets
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -46,6 +47,11 @@ def _choices(enum: Any) -> list[tuple[str, str]]:
     return [(m.value, _label(m.value)) for m in enum]
 
 
+def new_join_code() -> str:
+    """A game's join code: what its join link and QR code carry, hard to guess, short enough to type."""
+    return secrets.token_urlsafe(9)
+
+
 class GameManager(models.Manager["Game"]):
     def get_queryset(self) -> "models.QuerySet[Game]":
         # the setup holds every row of the battle as imported (280 KB at 400 units), and only replaying the
@@ -72,6 +78,7 @@ class Game(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETTING_UP)
     setup = models.JSONField(default=dict, blank=True, help_text="the state as imported, before any event")
     version = models.PositiveIntegerField(default=0, help_text="sequence number of the latest event")
+    join_code = models.CharField(max_length=24, unique=True, default=new_join_code)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -443,6 +450,9 @@ class Event(models.Model):
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=40)
     actor = models.CharField(max_length=80, blank=True)
+    side = models.ForeignKey(
+        Side, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="the side that acted"
+    )
     created = models.DateTimeField(auto_now_add=True)
     game_turn = models.PositiveIntegerField()
     player_turn = models.PositiveSmallIntegerField()

@@ -1,0 +1,35 @@
+"""A game's records: the battle as it stands (``battle``) and the seats of the players who fight it (``seats``)."""
+
+from republic.games.models.battle import (
+    ADVANCED_RULES,
+    BATTERY_LABELS,
+    IN_PLAY,
+    Command,
+    Event,
+    Game,
+    Leader,
+    LeaderQuerySet,
+    Side,
+    Unit,
+    UnitChoice,
+    UnitQuerySet,
+    new_join_code,
+)
+from republic.games.models.seats import Seat
+
+__all__ = [
+    "ADVANCED_RULES",
+    "BATTERY_LABELS",
+    "IN_PLAY",
+    "Command",
+    "Event",
+    "Game",
+    "Leader",
+    "LeaderQuerySet",
+    "Seat",
+    "Side",
+    "Unit",
+    "UnitChoice",
+    "UnitQuerySet",
+    "new_join_code",
+]

@@ -1,0 +1,21 @@
+"""Who plays a game: the seats its players take with its join code. A seat is a side and, where the order of
+battle has them, the corps or division its player commands; it is kept by the device that took it."""
+
+from django.db import models
+
+from republic.games.models.battle import Command, Game, Side
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="seats")
+    command = models.ForeignKey(Command, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
+    name = models.CharField(max_length=80)
+    created = models.DateTimeField(auto_now_add=True)
+    revoked = models.BooleanField(default=False, help_text="the game master took the seat away")
+
+    class Meta:
+        ordering = ["side__order", "created"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.command or self.side})"

@@ -1,0 +1,165 @@
+"""Who may see and do what in a game. The game master (a signed-in staff account) may do anything in any game.
+A player takes a seat with the game's join code; the seat is kept in this device's session and says his side.
+A seated player sees his game and acts for his side: on his side's units, leaders and divisions, in the steps
+the rules give to his side, and for either side where both roll. Anyone else is refused with a message on
+every address of a game, whatever the method: the check is made here, before the view, never in a template.
+
+Each view of a game says who may use it with ``allowed(Who.X)``; the game list and the join page are open to all
+and show each device its own. A test walks every address of the app with every role."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from republic.games.ledger import acting_for
+from republic.games.models import Command, Game, Leader, Seat, Unit
+
+SEATS_KEY = "republic_seats"  # this device's seat in each game, by game id
+NO_SEAT = (
+    "This device has no seat in this game. Open the game's join link, or scan its code on the game master's "
+    "screen, to take one."
+)
+REVOKED = "The game master has taken this device's seat away. Ask for the join link to take a seat again."
+MASTER_ONLY = "Only the game master may do this."
+
+
+class Who(Enum):
+    SEATED = "any seated player of the game"
+    PHASING = "the attacking side's players"  # the side whose player turn it is
+    DEFENDING = "the defending side's players"
+    OWNER = "the players of the side whose unit, leader or division it is"
+    MASTER = "the game master"
+
+
+@dataclass(frozen=True)
+class Role:
+    """What this device is in a game: the game master, a seat, or neither (``refusal`` says why)."""
+
+    master: bool = False
+    seat: Seat | None = None
+    refusal: str = ""
+
+    @property
+    def side_id(self) -> int | None:
+        return self.seat.side_id if self.seat else None
+
+    @property
+    def name(self) -> str:
+        return self.seat.name if self.seat else ""
+
+
+def is_master(request: HttpRequest) -> bool:
+    user = request.user
+    return bool(user.is_authenticated and user.is_staff)
+
+
+def seat_of(request: HttpRequest, game_id: int) -> int | None:
+    seat: int | None = request.session.get(SEATS_KEY, {}).get(str(game_id))
+    return seat
+
+
+def role_of(request: HttpRequest, game_id: int) -> Role:
+    if is_master(request):
+        return Role(master=True)
+    pk = seat_of(request, game_id)
+    seat = Seat.objects.filter(pk=pk, game_id=game_id).select_related("side").first() if pk else None
+    if seat is None:
+        return Role(refusal=NO_SEAT)
+    return Role(seat=seat, refusal=REVOKED if seat.revoked else "")
+
+
+def _owner(game_id: int, found: dict[str, Any]) -> int | None:
+    """The side of the unit, leader or division an address names; None when it names none of this game's."""
+    side: int | None
+    if "unit_id" in found:
+        units = Unit.objects.filter(pk=found["unit_id"], game_id=game_id)
+        side = units.values_list("division__side_id", flat=True).first()
+    elif "leader_id" in found:
+        leaders = Leader.objects.filter(pk=found["leader_id"], game_id=game_id)
+        side = leaders.values_list("command__side_id", flat=True).first()
+    else:
+        divisions = Command.objects.filter(pk=found["division_id"], game_id=game_id)
+        side = divisions.values_list("side_id", flat=True).first()
+    return side
+
+
+def _turn_sides(game_id: int) -> tuple[int | None, int | None]:
+    """The attacking and defending sides this player turn; (None, None) before the first attacker is chosen."""
+    game = Game.objects.filter(pk=game_id).prefetch_related("sides").first()
+    if game is None or game.attacker is None:
+        return None, None
+    return game.attacker.pk, game.defender.pk if game.defender else None
+
+
+def refusal(who: Who, role: Role, game_id: int, found: dict[str, Any]) -> str:
+    """Why this role may not use an address open to ``who`` ('' when it may)."""
+    if role.master:
+        return ""
+    if who is Who.MASTER:
+        return MASTER_ONLY
+    if role.refusal:
+        return role.refusal
+    side = role.side_id
+    if who is Who.OWNER:
+        owner = _owner(game_id, found)
+        # an address naming nothing of this game's is the view's to answer (not found)
+        return "" if owner in (None, side) else "That is the other side's to do: it is not one of your side's."
+    if who in (Who.PHASING, Who.DEFENDING):
+        attacker, defender = _turn_sides(game_id)
+        acting = attacker if who is Who.PHASING else defender
+        if acting is not None and acting != side:
+            whose = "attacking" if who is Who.PHASING else "defending"
+            return f"That is for the {whose} side's players this player turn, not yours."
+    return ""
+
+
+View = Callable[..., HttpResponse]
+
+
+def allowed(who: Who) -> Callable[[View], View]:
+    """A view of one game (its first argument after the request is ``game_id``) open to ``who``: anyone else
+    gets 403 with the reason; an action is recorded as the acting seat's side."""
+
+    def wrap(view: View) -> View:
+        @wraps(view)
+        def checked(request: HttpRequest, game_id: int, **found: Any) -> HttpResponse:
+            role = role_of(request, game_id)
+            why = refusal(who, role, game_id, found)
+            if why:
+                return refused(request, why, seated=role.seat is not None and not role.seat.revoked)
+            request.role = role  # type: ignore[attr-defined]
+            with acting_for(role.side_id):
+                return view(request, game_id, **found)
+
+        return checked
+
+    return wrap
+
+
+def master_only(view: View) -> View:
+    """A view for the game master alone, not of one game."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not is_master(request):
+            return refused(request, MASTER_ONLY, seated=False)
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
+def refused(request: HttpRequest, message: str, seated: bool) -> HttpResponse:
+    """403 with the reason, as a page or (for htmx) a message in place of the part that was to change."""
+    context = {"message": message, "seated": seated}
+    template = "games/refused.html#refusal" if request.headers.get("HX-Request") else "games/refused.html"
+    response = render(request, template, context, status=403)
+    if request.headers.get("HX-Request"):
+        # in place of the answer the phone waited for: at the top of the live part, where it is seen
+        response["HX-Retarget"] = "#refusal-slot"
+        response["HX-Reswap"] = "innerHTML"
+    return response
