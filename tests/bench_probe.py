@@ -19,7 +19,7 @@ from django.urls import Resolver404, resolve
 
 HTMX = {"HTTP_HX_REQUEST": "true"}  # the header htmx sends: the app answers with the live fragment
 PAGE, FRAGMENT, ACTION, DICE = "page", "fragment", "action", "dice"
-ANSWERED = (200, 302)
+ANSWERED = (200, 204, 302)  # 204: a page's poll while the game stands still
 _HX_GET = re.compile(r'hx-get="([^"]+)"')
 _ROW = re.compile(r'<li class="work-row[^"]*" id="row-([a-z]+-\d+)"')
 _PROBLEM = re.compile(r"(?:alert-danger[^>]*>|invalid-feedback[^>]*>\s*<p[^>]*><strong>)\s*([^<]+)")

@@ -2,7 +2,19 @@
 
 from django.urls import path
 
-from republic.games.views import assault, command, fire, game, hors_de_combat, maneuver, panic, seats, units
+from republic.games.views import (
+    assault,
+    command,
+    dashboard,
+    fire,
+    game,
+    hors_de_combat,
+    live,
+    maneuver,
+    panic,
+    seats,
+    units,
+)
 
 app_name = "games"
 
@@ -10,11 +22,13 @@ urlpatterns = [
     path("", game.game_list, name="home"),
     path("games/new/", game.new_game, name="new_game"),
     path("join/<str:code>/", seats.join, name="join"),
+    path("dashboard/", dashboard.dashboard, name="dashboard"),
     path("games/<int:game_id>/seats/", seats.seats_page, name="seats"),
     path("games/<int:game_id>/seats/<int:seat_id>/revoke/", seats.revoke_seat, name="revoke_seat"),
     path("games/<int:game_id>/seats/new-code/", seats.new_code, name="new_join_code"),
     path("games/<int:game_id>/", game.game_page, name="game"),
     path("games/<int:game_id>/rows/", game.more_rows, name="more_rows"),
+    path("games/<int:game_id>/poll/", live.poll, name="poll"),
     path("games/<int:game_id>/rows/<slug:row>/", game.game_row, name="row"),
     path("games/<int:game_id>/next/", game.next_step, name="next_step"),
     path("games/<int:game_id>/undo/", game.undo, name="undo"),

@@ -98,6 +98,9 @@
     placeBefore = place ? place.id : null;
   });
   document.addEventListener("htmx:afterSettle", function (event) {
+    // what another phone did, brought by the page's poll (live.js), leaves this player where he is
+    var from = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (from && from.id === "poll") return;
     if (settled.push(event.target) === 1) setTimeout(follow, 0);
   });
 })();

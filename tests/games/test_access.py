@@ -24,6 +24,7 @@ ROLES = ("outsider", "attacker", "defender", "revoked", "master")
 GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:game": ("no", "yes", "yes", "no", "yes"),
     "games:more_rows": ("no", "yes", "yes", "no", "yes"),
+    "games:poll": ("no", "yes", "yes", "no", "yes"),
     "games:row": ("no", "yes", "yes", "no", "yes"),
     "games:next_step": ("no", "yes", "no", "no", "yes"),
     "games:undo": ("no", "yes", "yes", "no", "yes"),
@@ -67,6 +68,7 @@ OTHER_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:home": ("yes", "yes", "yes", "yes", "yes"),
     "games:new_game": ("no", "no", "no", "no", "yes"),
     "games:join": ("yes", "yes", "yes", "yes", "yes"),
+    "games:dashboard": ("no", "no", "no", "no", "yes"),
     "chart": ("yes", "yes", "yes", "yes", "yes"),
 }
 

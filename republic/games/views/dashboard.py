@@ -1,0 +1,104 @@
+"""The game master's dashboard: every game of the club on one screen, where it stands and how each side holds,
+read with the same few queries for five games as for fifty (each figure is one grouped query over all games)."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db.models import Count, Max, Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from republic.games.models import IN_PLAY, Event, Game, Leader, Seat, Side, Unit
+from republic.games.views.access import master_only
+from republic.rules.morale import Condition, condition_for
+from republic.rules.sequence import Actor, step_for
+from republic.rules.troops import UnitKind
+
+IDLE = timedelta(minutes=5)  # a game without an action for this long stands out
+
+
+@dataclass
+class SideStrength:
+    side: Side
+    bases: int = 0
+    bases_start: int = 0
+    conditions: Counter[Condition] = field(default_factory=Counter)  # the brigades in play, by condition
+    seats: list[str] = field(default_factory=list)
+
+    @property
+    def by_condition(self) -> list[tuple[Condition, int]]:
+        return [(c, self.conditions[c]) for c in Condition if self.conditions[c]]
+
+
+@dataclass
+class GameLine:
+    game: Game
+    sides: list[SideStrength]
+    last_action: datetime
+    idle: bool
+    panic_tests: int  # divisions with a unit that had a Panic 4 event this turn: they test for internal panic
+    hors_de_combat: int  # leaders hors de combat
+    waiting_on: str  # whose players the step waits on
+
+    @property
+    def step(self) -> str:
+        return step_for(self.game.step_key).title
+
+
+@master_only
+def dashboard(request: HttpRequest) -> HttpResponse:
+    games = list(Game.objects.prefetch_related("sides").select_related("first_attacker").order_by("-updated"))
+    strengths = {(s.game_id, s.pk): SideStrength(s) for g in games for s in g.sides.all()}
+    units = Unit.objects.filter(game__in=games)
+    for game_id, side_id, bases, start in (
+        units.values_list("game_id", "division__side_id").annotate(Sum("bases"), Sum("bases_start")).order_by()
+    ):
+        strengths[(game_id, side_id)].bases, strengths[(game_id, side_id)].bases_start = bases or 0, start or 0
+    brigades = units.filter(IN_PLAY, bases__gt=0).exclude(kind=UnitKind.ARTILLERY)
+    for game_id, side_id, m_hits, count in (
+        brigades.values_list("game_id", "division__side_id", "m_hits").annotate(Count("pk")).order_by()
+    ):
+        strengths[(game_id, side_id)].conditions[condition_for(m_hits)] += count
+    for game_id, side_id, name in Seat.objects.filter(game__in=games, revoked=False).values_list(
+        "game_id", "side_id", "name"
+    ):
+        strengths[(game_id, side_id)].seats.append(name)
+    tests = dict(
+        units.filter(p4_event=True).values_list("game_id").annotate(Count("division_id", distinct=True)).order_by()
+    )
+    fallen = dict(
+        Leader.objects.filter(game__in=games, hors_de_combat=True, removed=False)
+        .values_list("game_id")
+        .annotate(Count("pk"))
+        .order_by()
+    )
+    last = dict(Event.objects.filter(game__in=games).values_list("game_id").annotate(Max("created")).order_by())
+    now = timezone.now()
+    lines = []
+    for game in games:
+        sides = [strengths[(game.pk, s.pk)] for s in game.sides.all()]
+        when = last.get(game.pk) or game.created
+        lines.append(
+            GameLine(
+                game,
+                sides,
+                when,
+                game.in_progress and now - when > IDLE,
+                tests.get(game.pk, 0),
+                fallen.get(game.pk, 0),
+                _waiting_on(game, sides),
+            )
+        )
+    return render(request, "games/dashboard.html", {"lines": lines})
+
+
+def _waiting_on(game: Game, sides: list[SideStrength]) -> str:
+    """The players the game's step waits on: the side the rules give the step (1.7), with its seats."""
+    if not game.in_progress:
+        return "the first attacker's choice" if game.status == Game.Status.SETTING_UP else "nobody: the game is over"
+    actor = step_for(game.step_key).actor
+    acting = {Actor.ATTACKER: game.attacker, Actor.DEFENDER: game.defender}.get(actor)
+    waited = [s for s in sides if acting is None or s.side.pk == acting.pk]
+    return " and ".join(f"{s.side.name} ({', '.join(s.seats) or 'no seat taken'})" for s in waited)

@@ -1,0 +1,87 @@
+"""A player's phone joins a game by its link and plays his side: the join page, the game page on his command,
+a refusal of the other side's action shown where he looks; the game master's seats page with the QR code and
+his dashboard. axe on each, and screenshots at phone size for a person to look at (left in the test's temporary
+folder)."""
+
+from playwright.sync_api import expect
+
+from republic.games.models import Seat
+from tests.browser.checks import axe_problems, open_row, roll_for_me, small_targets
+from tests.browser.conftest import PHONE
+from tests.games.conftest import at_step
+
+
+def test_a_phone_joins_and_the_other_sides_action_is_refused_in_view(browser, live_server, demo_game, tmp_path):
+    game = at_step(demo_game, "move")
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    context.set_default_timeout(5_000)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/join/{game.join_code}/")
+    assert not (problems := axe_problems(page)), "\n".join(problems)
+    assert not (small := small_targets(page)), small
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Union: the whole side").check()
+    page.screenshot(path=tmp_path / "join-360.png", full_page=True)
+    page.get_by_role("button", name="Take this seat").click()
+    expect(page.locator("#actor-line")).to_contain_text("Playing as Ann · Union")
+    assert Seat.objects.get(game=game).side.name == "Union"
+    # the move step is the attacker's: a Union phone that opens a Confederate row and rolls is refused, in view
+    page.locator(".work-row a.work-open").first.click()
+    page.locator(".work-form").first.wait_for()
+    page.locator(".work-form button[name=roll][value=app]").first.click()
+    refusal = page.locator("#refusal")
+    expect(refusal).to_contain_text("other side")
+    expect(refusal).to_be_focused()
+    page.screenshot(path=tmp_path / "refused-360.png", full_page=True)
+    context.close()
+
+
+def test_the_seats_page_shows_the_code_and_passes_axe(phone, live_server, demo_game, tmp_path):
+    phone.goto(f"{live_server.url}/join/{demo_game.join_code}/")  # the game master's phone takes no seat here
+    phone.goto(f"{live_server.url}/games/{demo_game.pk}/seats/")
+    expect(phone.locator(".join-qr svg")).to_be_visible()
+    assert not (problems := axe_problems(phone)), "\n".join(problems)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the long link wraps
+    phone.screenshot(path=tmp_path / "seats-360.png", full_page=True)
+
+
+def test_the_dashboard_fits_a_phone_and_passes_axe(phone, live_server, demo_game, tmp_path):
+    at_step(demo_game, "rally")
+    phone.goto(f"{live_server.url}/dashboard/")
+    expect(phone.locator(".dashboard .card").first).to_contain_text("Attacker rallies units")
+    assert not (problems := axe_problems(phone)), "\n".join(problems)
+    assert not (small := small_targets(phone)), small
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path=tmp_path / "dashboard-360.png", full_page=True)
+
+
+def seated_phone(browser, live_server, game, side: str, name: str):
+    """A phone of its own (its own cookies) that took a seat on this side with the join link."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    context.set_default_timeout(5_000)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/join/{game.join_code}/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_label(f"{side}: the whole side").check()
+    page.get_by_role("button", name="Take this seat").click()
+    expect(page.locator("#actor-line")).to_contain_text(f"Playing as {name}")
+    return page
+
+
+def test_two_phones_see_each_others_actions_and_a_typed_form_is_kept(browser, live_server, demo_game):
+    game = at_step(demo_game, "move")
+    ann = seated_phone(browser, live_server, game, "Confederate", "Ann")
+    bob = seated_phone(browser, live_server, game, "Union", "Bob")
+    # Ann rolls for Davis; Bob's phone shows the result within 3 s, without a reload
+    roll_for_me(ann, "Maneuver roll for Davis's Brigade", "Davis's Brigade")
+    expect(ann.locator("#result-slot")).to_contain_text("Davis")
+    expect(bob.locator("#result-slot")).to_contain_text("Davis", timeout=3_500)
+    # Bob is typing into a form when Ann acts again: his form and what he typed stay, and a note says why
+    open_row(bob, "Archer's Brigade")
+    die = bob.get_by_role("form", name="Maneuver roll for Archer's Brigade").get_by_label("Die (1-10)")
+    die.fill("7")
+    roll_for_me(ann, "Maneuver roll for Pettigrew's Brigade", "Pettigrew's Brigade")
+    expect(bob.locator("#moved-on")).to_be_visible(timeout=3_500)
+    expect(die).to_have_value("7")
+    assert "Pettigrew" not in bob.locator("#result-slot").inner_text()
