@@ -2,13 +2,16 @@
 every step's typical actions with the app's forms, and every request answers 200 or 302; and its walks' figures
 are kept at their fastest."""
 
+from dataclasses import replace
+
 from django.db import connection
 
+from republic.games.models import Game
 from republic.games.scenario import create_game, parse_scenario
 from republic.rules.sequence import STEPS
 from republic.scenarios import DEMO_SCENARIO
 from tests.bench_probe import DICE, FRAGMENT, PAGE, Probe, Row
-from tests.bench_report import Measured, fastest
+from tests.bench_report import Measured, dashboard, dashboard_lines, fastest
 from tests.bench_walk import prepare, walk
 
 
@@ -46,3 +49,16 @@ def test_a_probe_counts_a_request_s_queries_however_many_came_before(db, client)
     probe = Probe(client, repeat=1, say=lambda _: None, settle=False)
     probe.get("messages", "page", f"/games/{game.pk}/")
     assert probe.rows[0].queries > 0
+
+
+def test_the_dashboard_is_measured_with_five_games_and_fifty_and_held_to_its_goals(db, monkeypatch):
+    monkeypatch.setattr("tests.bench_report.DASHBOARD_GAMES", (1, 3))
+    rows, failures = dashboard()
+    assert failures == [] and [r.request for r in rows] == ["1 games of 80 units", "3 games of 80 units"]
+    assert Game.objects.count() == 3 and rows[0].queries == rows[1].queries
+    lines, missed = dashboard_lines(rows)
+    assert lines[-1] == "dashboard: 3 games against 1: ok" and missed == []
+    slow = [rows[0], replace(rows[1], queries=rows[1].queries + 1, ms=301.0)]
+    assert dashboard_lines(slow)[1] == [
+        f"dashboard: 3 games against 1: over, {rows[0].queries + 1} queries against {rows[0].queries}, 301 ms"
+    ]
