@@ -85,3 +85,21 @@ def test_two_phones_see_each_others_actions_and_a_typed_form_is_kept(browser, li
     expect(bob.locator("#moved-on")).to_be_visible(timeout=3_500)
     expect(die).to_have_value("7")
     assert "Pettigrew" not in bob.locator("#result-slot").inner_text()
+
+
+def test_a_defenders_message_reaches_his_friend_and_not_the_enemy(browser, live_server, demo_game, tmp_path):
+    game = at_step(demo_game, "messages")
+    bob = seated_phone(browser, live_server, game, "Union", "Bob")
+    carl = seated_phone(browser, live_server, game, "Union", "Carl")
+    ann = seated_phone(browser, live_server, game, "Confederate", "Ann")
+    bob.reload()  # Carl took his seat after Bob's page was drawn
+    form = bob.get_by_role("form", name="Send a message")
+    form.get_by_label("To").select_option(label="Carl (Union)")
+    form.get_by_label("Message").fill("Hold the ridge")
+    assert not (problems := axe_problems(bob)), "\n".join(problems)
+    bob.screenshot(path=tmp_path / "message-360.png", full_page=True)
+    form.get_by_role("button", name="Send").click()
+    expect(bob.locator(".dispatch")).to_contain_text("Bob to Carl")
+    expect(carl.locator(".dispatch")).to_contain_text("Hold the ridge", timeout=3_500)
+    ann.wait_for_timeout(3_500)  # a poll or more later
+    assert "Hold the ridge" not in ann.content()

@@ -25,6 +25,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:game": ("no", "yes", "yes", "no", "yes"),
     "games:more_rows": ("no", "yes", "yes", "no", "yes"),
     "games:poll": ("no", "yes", "yes", "no", "yes"),
+    "games:send_message": ("no", "no", "yes", "no", "yes"),
     "games:row": ("no", "yes", "yes", "no", "yes"),
     "games:next_step": ("no", "yes", "no", "no", "yes"),
     "games:undo": ("no", "yes", "yes", "no", "yes"),

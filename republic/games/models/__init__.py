@@ -15,13 +15,14 @@ from republic.games.models.battle import (
     UnitQuerySet,
     new_join_code,
 )
-from republic.games.models.seats import Seat
+from republic.games.models.seats import Dispatch, Seat
 
 __all__ = [
     "ADVANCED_RULES",
     "BATTERY_LABELS",
     "IN_PLAY",
     "Command",
+    "Dispatch",
     "Event",
     "Game",
     "Leader",

@@ -19,3 +19,28 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.command or self.side})"
+
+
+class Dispatch(models.Model):
+    """A written message from a defending player to a friendly player, one to each at the start of a player
+    turn (1.7, 2.1). Not an event of the battle: the log is read by both sides, and the other side never reads a
+    dispatch."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="dispatches")
+    game_turn = models.PositiveIntegerField()
+    player_turn = models.PositiveSmallIntegerField()
+    sender = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="sent")
+    recipient = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="received")
+    text = models.TextField(max_length=1000)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-game_turn", "-player_turn", "created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sender", "recipient", "game_turn", "player_turn"], name="one_dispatch_a_player_turn"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sender.name} to {self.recipient.name}, game turn {self.game_turn}.{self.player_turn}"

@@ -93,7 +93,7 @@ def _no_panel(state: Game, bound: Bound) -> dict[str, Any]:
 
 
 NOTHING_TO_RESOLVE: Step[Game] = Step("games/steps/reminder.html", lambda game: game, _nothing_pending, _no_panel)
-"""A step done at the table alone (the defenders' messages)."""
+"""A step with nothing for the engine to resolve (the defenders' messages: the page's message form sends them)."""
 
 
 def current(pk: int) -> Unit:

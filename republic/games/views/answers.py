@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
+from republic.games.dispatches import dispatch_context, last_letter
 from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, StaleGame
 from republic.games.models import Command, Event, Game, Leader, Unit
@@ -104,7 +105,9 @@ def context(
 ) -> dict[str, Any]:
     last = event or _last_event(request, game)
     found = page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown)
-    return {**found, "role": getattr(request, "role", None)}
+    role = getattr(request, "role", None)
+    letters = dispatch_context(bool(role and role.master), role.seat if role else None, game)
+    return {**found, **letters, "role": role}
 
 
 def shown_subjects(request: HtmxHttpRequest) -> set[str]:
@@ -152,6 +155,7 @@ def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str) -> Htt
             "result": result_card(event),
             "bar": step_bar(fresh, handler.pending(state)),
             "in_progress": True,
+            "last_letter": last_letter(getattr(getattr(request, "role", None), "seat", None), fresh),
         },
     )
 
