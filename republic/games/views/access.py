@@ -48,25 +48,16 @@ class Role:
     def side_id(self) -> int | None:
         return self.seat.side_id if self.seat else None
 
-    @property
-    def name(self) -> str:
-        return self.seat.name if self.seat else ""
-
 
 def is_master(request: HttpRequest) -> bool:
     user = request.user
     return bool(user.is_authenticated and user.is_staff)
 
 
-def seat_of(request: HttpRequest, game_id: int) -> int | None:
-    seat: int | None = request.session.get(SEATS_KEY, {}).get(str(game_id))
-    return seat
-
-
 def role_of(request: HttpRequest, game_id: int) -> Role:
     if is_master(request):
         return Role(master=True)
-    pk = seat_of(request, game_id)
+    pk = request.session.get(SEATS_KEY, {}).get(str(game_id))
     seat = Seat.objects.filter(pk=pk, game_id=game_id).select_related("side").first() if pk else None
     if seat is None:
         return Role(refusal=NO_SEAT)
