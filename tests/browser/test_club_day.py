@@ -1,7 +1,7 @@
 """A player's phone joins a game by its link and plays his side: the join page, the game page on his command,
 a refusal of the other side's action shown where he looks; the game master's seats page with the QR code and
 his dashboard. axe on each, and screenshots at phone size for a person to look at (left in the test's temporary
-folder)."""
+folder), the game master's pages at 1024 px too."""
 
 from playwright.sync_api import expect
 
@@ -9,6 +9,8 @@ from republic.games.models import Seat
 from tests.browser.checks import axe_problems, open_row, roll_for_me, small_targets
 from tests.browser.conftest import PHONE
 from tests.games.conftest import at_step
+
+TABLET = {"width": 1024, "height": 768}  # the game master's screen
 
 
 def test_a_phone_joins_and_the_other_sides_action_is_refused_in_view(browser, live_server, demo_game, tmp_path):
@@ -44,6 +46,8 @@ def test_the_seats_page_shows_the_code_and_passes_axe(phone, live_server, demo_g
     assert not (problems := axe_problems(phone)), "\n".join(problems)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the long link wraps
     phone.screenshot(path=tmp_path / "seats-360.png", full_page=True)
+    phone.set_viewport_size(TABLET)
+    phone.screenshot(path=tmp_path / "seats-1024.png", full_page=True)
 
 
 def test_the_dashboard_fits_a_phone_and_passes_axe(phone, live_server, demo_game, tmp_path):
@@ -54,6 +58,9 @@ def test_the_dashboard_fits_a_phone_and_passes_axe(phone, live_server, demo_game
     assert not (small := small_targets(phone)), small
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.screenshot(path=tmp_path / "dashboard-360.png", full_page=True)
+    phone.set_viewport_size(TABLET)
+    assert not (problems := axe_problems(phone)), "\n".join(problems)
+    phone.screenshot(path=tmp_path / "dashboard-1024.png", full_page=True)
 
 
 def seated_phone(browser, live_server, game, side: str, name: str):
@@ -69,14 +76,18 @@ def seated_phone(browser, live_server, game, side: str, name: str):
     return page
 
 
-def test_two_phones_see_each_others_actions_and_a_typed_form_is_kept(browser, live_server, demo_game):
+def test_two_phones_see_each_others_actions_and_a_typed_form_is_kept(browser, live_server, demo_game, phone):
     game = at_step(demo_game, "move")
+    phone.goto(f"{live_server.url}/dashboard/")  # the game master's screen
+    expect(phone.locator(".dashboard")).to_contain_text("no seat taken")
     ann = seated_phone(browser, live_server, game, "Confederate", "Ann")
     bob = seated_phone(browser, live_server, game, "Union", "Bob")
     # Ann rolls for Davis; Bob's phone shows the result within 3 s, without a reload
     roll_for_me(ann, "Maneuver roll for Davis's Brigade", "Davis's Brigade")
     expect(ann.locator("#result-slot")).to_contain_text("Davis")
     expect(bob.locator("#result-slot")).to_contain_text("Davis", timeout=3_500)
+    # the game master's dashboard has seen both phones take their seats, without a reload
+    expect(phone.locator(".dashboard")).to_contain_text("Confederate (Ann)", timeout=6_000)
     # Bob is typing into a form when Ann acts again: his form and what he typed stay, and a note says why
     open_row(bob, "Archer's Brigade")
     die = bob.get_by_role("form", name="Maneuver roll for Archer's Brigade").get_by_label("Die (1-10)")

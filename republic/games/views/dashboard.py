@@ -1,5 +1,6 @@
 """The game master's dashboard: every game of the club on one screen, where it stands and how each side holds,
-read with the same few queries for five games as for fifty (each figure is one grouped query over all games)."""
+read with the same few queries for five games as for fifty (each figure is one grouped query over all games).
+The page redraws its list every five seconds: the game master watches it, he does not type into it."""
 
 from collections import Counter
 from dataclasses import dataclass, field
