@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.checks import axe_problems, roll_for_me
+from tests.devices import seated_device
 from tests.games.conftest import at_step, brigade, set_state
 
 
@@ -33,14 +34,24 @@ def test_the_chart_page_passes_axe_and_its_wide_tables_scroll_by_keyboard(phone,
     phone.wait_for_function("el => el.scrollLeft > 0", arg=wide.element_handle())
 
 
+@pytest.mark.parametrize("who", ["master", "player"])
 @pytest.mark.parametrize(
     "step", ["messages", "rally", "move", "artillery_fire", "fire_hors_de_combat", "assaults", "internal_panic"]
 )
-def test_the_game_page_passes_axe_at_each_step(phone, live_server, demo_game, step):
+def test_the_game_page_passes_axe_at_each_step(phone, live_server, demo_game, step, who):
     # an M hit on an attacking brigade gives the rally step a row to draw
     set_state(demo_game, brigade(demo_game, "Davis's Brigade"), m_hits=1)
     set_state(demo_game, brigade(demo_game, "Archer's Brigade"), destroyed=True)
     at_step(demo_game, step)
+    if who == "player":
+        # a defending player with a friend to write to: the messages step draws its form
+        seated_device(demo_game, "Union", name="Carl")
+        phone.context.clear_cookies()
+        phone.goto(f"{live_server.url}/join/{demo_game.join_code}/")
+        phone.get_by_label("Your name").fill("Bob")
+        phone.get_by_label("Union: the whole side").check()
+        phone.get_by_role("button", name="Take this seat").click()
+        expect(phone.locator("#actor-line")).to_contain_text("Playing as Bob")
     phone.goto(f"{live_server.url}/games/{demo_game.pk}/")
     expect(phone.locator("#step-title")).to_be_visible()
     assert not (problems := axe_problems(phone)), "\n".join(problems)

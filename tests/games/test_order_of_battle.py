@@ -85,7 +85,8 @@ def test_a_device_following_a_division_sees_its_work_first(client, club):
     ours = [u for u in attackers if u.division_id == last.pk]
     first_rows = body.index(f'id="row-unit-{ours[0].pk}"')
     assert first_rows < body.index(f'id="row-unit-{attackers[0].pk}"')
-    assert body.index('role="separator">Others') < body.index(f'id="row-unit-{attackers[0].pk}"')
+    others = body.index('<li class="work-others small text-muted">Others')
+    assert others < body.index(f'id="row-unit-{attackers[0].pk}"')
     assert all(has_row(body, u) for u in attackers)  # the others are still there, after
     client.post(f"/games/{game.pk}/follow/", {"follow": ""})
     body = page(client, game)
