@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django_htmx.http import reswap, retarget
 
 from republic.games.ledger import acting_for
 from republic.games.models import Command, Game, Leader, Seat, Unit
@@ -147,10 +148,8 @@ def master_only(view: View) -> View:
 def refused(request: HttpRequest, message: str, seated: bool) -> HttpResponse:
     """403 with the reason, as a page or (for htmx) a message in place of the part that was to change."""
     context = {"message": message, "seated": seated}
-    template = "games/refused.html#refusal" if request.headers.get("HX-Request") else "games/refused.html"
-    response = render(request, template, context, status=403)
-    if request.headers.get("HX-Request"):
-        # in place of the answer the phone waited for: at the top of the live part, where it is seen
-        response["HX-Retarget"] = "#refusal-slot"
-        response["HX-Reswap"] = "innerHTML"
-    return response
+    if not getattr(request, "htmx", False):
+        return render(request, "games/refused.html", context, status=403)
+    # in place of the answer the phone waited for: at the top of the page, where it is seen
+    response = render(request, "games/refused.html#refusal", context, status=403)
+    return retarget(reswap(response, "innerHTML"), "#refusal-slot")
