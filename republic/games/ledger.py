@@ -1,11 +1,10 @@
 """Events are the truth: every change of a game's state is made inside an action that records one Event
 holding its typed payload and the exact before and after of every field it touched.
 
-- ``act(game, version, actor, step=...)`` opens an action: it takes the game's write lock, refuses a stale
-  version (the game moved on since the form was drawn, so nothing is ever applied twice) and a step the game
-  is not at, gathers the changes and, on ``record``, saves the changed rows and appends the event, all in one
-  transaction. ``Action.apply`` is the one writer of a unit's state: it writes the engine's unit after a rule
-  onto its row.
+- ``act(game, version, actor, step=...)`` opens an action: it takes the game's write lock, refuses a step the
+  game is not at, gathers the changes and, on ``record``, refuses a stale form (``moved_on``), saves the
+  changed rows and appends the event, all in one transaction. ``Action.apply`` is the one writer of a unit's
+  state: it writes the engine's unit after a rule onto its row.
 - ``undo_last`` and ``undo_to`` take events back by recording undo events with the inverse changes.
 - ``replay`` rebuilds the state from the setup snapshot plus every event's changes; tests hold it against
   the rows to prove that the state equals the setup plus the events.
@@ -15,11 +14,20 @@ holding its typed payload and the exact before and after of every field it touch
   version, and every action forgets what was read when it ends, so a reading is never used beyond the version
   it was made at, nor after an action that failed part-way.
 
+A form is stale when what it is about moved on since it was drawn, not when anything did: forty players enter
+dice for their own brigades at once, and one player's die must not send back another's form about another
+brigade. An event is about its row (``acting_on``: the step row the form was sent from), the rows it changed
+and the units its payload names; a later action conflicts with it when they share any of these. An action sent
+from no row (the step bar's Next step, an undo) is stale after any event; after an undo, an event that changed
+the game itself (its step, its turn) or one about nothing at all, every form drawn before is stale.
+
 Two submissions of one form at once: the second waits for the first's transaction (a row lock on
-PostgreSQL; on SQLite every write transaction begins immediately, see settings) and then meets the game's
-new version, so it is refused with the fresh state instead of failing.
+PostgreSQL; on SQLite every write transaction begins immediately, see settings) and then meets what the first
+changed, so it is refused with the fresh state instead of failing or applying twice.
 """
 
+import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -53,6 +61,8 @@ _UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "kind",
 S = TypeVar("S")
 _READ: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("republic_read", default=None)
 _SIDE: ContextVar[int | None] = ContextVar("republic_side", default=None)
+_SUBJECT: ContextVar[str] = ContextVar("republic_subject", default="")
+_NAMED_UNIT = re.compile(r'"unit:(\d+)"')
 
 
 class StaleGame(Exception):
@@ -124,6 +134,7 @@ class Action:
         self._change_of: dict[tuple[str, int, str], dict[str, Any]] = {}  # each change by its field, found at once
         self._dirty: dict[tuple[str, int], tuple[models.Model, set[str]]] = {}
         self.event: Event | None = None
+        self.later: list[set[str] | None] | None = None  # the events since the form was drawn (``later_events``)
         # events are stamped with where the game stood when the action began
         self.position = (game.game_turn, game.player_turn, game.step)
 
@@ -169,6 +180,8 @@ class Action:
         if self.event is not None:
             raise RuntimeError("an action records exactly one event")
         game = self.game
+        if moved_on(self, payload):
+            raise StaleGame(game)
         game_fields = {"version", "updated"}
         rows: list[tuple[models.Model, set[str]]] = []
         for obj, changed in self._dirty.values():
@@ -190,6 +203,7 @@ class Action:
             kind=kind_of(payload),
             actor=self.actor,
             side_id=_SIDE.get(),
+            subject=_SUBJECT.get(),
             game_turn=self.position[0],
             player_turn=self.position[1],
             step=self.position[2],
@@ -200,6 +214,32 @@ class Action:
             undoes=undoes,
         )
         return self.event
+
+
+def about(subject: str, changes: list[dict[str, Any]], payload: dict[str, Any]) -> set[str]:
+    """What an event is about, as step rows name it ('unit-12'): its row, the rows it changed, the units it names."""
+    named = {f"unit-{pk}" for pk in _NAMED_UNIT.findall(json.dumps(payload))}
+    return {subject} - {""} | {f"{c['model']}-{c['id']}" for c in changes} | named
+
+
+def later_events(game: Game, since: int) -> list[set[str] | None]:
+    """What each event since ``since`` is about; None for one after which every earlier form is stale."""
+    found: list[set[str] | None] = []
+    later = Event.objects.filter(game=game, seq__gt=since).values_list("subject", "changes", "payload", "undoes")
+    for subject, changes, payload, undoes in later:
+        theirs = about(subject, changes, payload)
+        found.append(None if undoes is not None or not theirs or f"game-{game.pk}" in theirs else theirs)
+    return found
+
+
+def moved_on(action: Action, payload: Payload | None = None) -> bool:
+    """Whether an event since the form was drawn is about what this action is about (see the module's notes):
+    asked when the action begins, with only its row to go by, and again with its changes and payload."""
+    if action.later is None:
+        return False
+    mine = about(_SUBJECT.get(), action.changes, stored(payload) if payload else {})
+    whole = f"game-{action.game.pk}" in mine or not _SUBJECT.get()
+    return any(theirs is None or whole or theirs & mine for theirs in action.later)
 
 
 def _write(rows: list[tuple[models.Model, set[str]]]) -> None:
@@ -275,8 +315,8 @@ def readings() -> Iterator[None]:
 
 def read_once(read: Callable[[Game], S]) -> Callable[[Game], S]:
     """A step's state, read once per game version inside ``readings()``: an action's form, the action (the
-    game locked at the version the form was drawn for, so nothing has changed since) and the rows its answer
-    compares share one reading. Outside ``readings()`` every call reads."""
+    game locked at the version the request found, unless another action came in between) and the rows its
+    answer compares share one reading. Outside ``readings()`` every call reads."""
 
     @wraps(read)
     def reading(game: Game) -> S:
@@ -290,6 +330,16 @@ def read_once(read: Callable[[Game], S]) -> Callable[[Game], S]:
         return found
 
     return reading
+
+
+@contextmanager
+def acting_on(subject: str | None) -> Iterator[None]:
+    """Every event recorded inside is about this step row ('unit-12'; None: no row), for ``moved_on``."""
+    token = _SUBJECT.set(subject or "")
+    try:
+        yield
+    finally:
+        _SUBJECT.reset(token)
 
 
 @contextmanager
@@ -328,12 +378,16 @@ def act(
                 .select_related("first_attacker")
                 .get(pk=game if isinstance(game, int) else game.pk)
             )
-            if version is not None and locked.version != version:
+            if version is not None and version > locked.version:
                 raise StaleGame(locked)
             steps = (step,) if isinstance(step, StepKey) else step
             if steps and (not locked.in_progress or locked.step_key not in steps):
                 raise ActionRefused(elsewhere or "The game is not at that step now: nothing was changed.")
             action = Action(locked, actor)
+            if version is not None and version < locked.version:
+                action.later = later_events(locked, version)
+                if moved_on(action):
+                    raise StaleGame(locked)
             yield action
             if action.event is None:
                 raise RuntimeError("an action must record its event")

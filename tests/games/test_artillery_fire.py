@@ -232,8 +232,13 @@ def test_saving_fire_over_htmx_and_plain_post_and_its_refusals(client, demo):
     assert fresh(game).version == version
     response = save(client, game, hall)  # already saved this step
     assert "cannot save fire now" in response.content.decode()
-    response = save(client, game, battery(game, "Pegram's Battalion (rifles)"), version=version - 1)
+    response = save(client, game, hall, version=version - 2)  # drawn before Hall saved
     assert "The game moved on" in response.content.decode()
+    assert fresh(game).version == version
+    # drawn before Hall and Calef saved, but about neither: another battery's form is not stale
+    save(client, game, battery(game, "Pegram's Battalion (rifles)"), version=version - 2)
+    pegram = battery(game, "Pegram's Battalion (rifles)")
+    assert fresh(game).version == version + 1 and payload(last(game, "FireSaved")).unit == pegram.key
     assert 'aria-label="Fire 2nd Maine Light, Battery B (Hall)"' not in page(client, game)
 
 

@@ -193,11 +193,14 @@ def test_a_stale_or_incomplete_form_changes_nothing(client, demo):
     game = at_step(demo, "internal_panic", Heth=True, Wadsworth=True)
     old = game.version
     panic_post(client, game, heth, die="9")
-    response = panic_post(client, fresh(game), wads, die="9", version=old)
+    response = panic_post(client, fresh(game), heth, die="9", version=old)  # a double tap
     assert "The game moved on since this page was drawn" in response.content.decode()
     response = client.post(f"/games/{game.pk}/panic/test/{wads.pk}/", {f"panic-{wads.pk}-die": "9"}, **HTMX)
     assert "The form was incomplete" in response.content.decode()
     assert Event.objects.filter(game=game, kind="DivisionPanicTested").count() == 1
+    # a form about another division, drawn before Heth's test, is not stale: Heth's test was not about it
+    panic_post(client, fresh(game), wads, die="9", version=old)
+    assert Event.objects.filter(game=game, kind="DivisionPanicTested").count() == 2
 
 
 def test_a_division_tests_once_and_one_without_a_test_is_refused(client, demo):

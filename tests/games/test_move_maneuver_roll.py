@@ -215,9 +215,12 @@ def test_a_stale_roll_changes_nothing(client, demo):
     game = at_move(demo)
     old = game.version
     roll_post(client, game, archer, die="5")
-    response = roll_post(client, fresh(game), davis, die="5", version=old)
+    response = roll_post(client, fresh(game), archer, die="5", version=old)  # a double tap
     assert "The game moved on since this page was drawn" in text(response)
     assert Event.objects.filter(game=game, kind="ManeuverRolled").count() == 1
+    # Davis's form, drawn before Archer rolled, is not about Archer: it is not stale
+    roll_post(client, fresh(game), davis, die="5", version=old)
+    assert Event.objects.filter(game=game, kind="ManeuverRolled").count() == 2
 
 
 def test_a_unit_of_another_game_is_not_found_and_a_defender_does_not_roll(client, demo):

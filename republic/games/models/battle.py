@@ -457,6 +457,7 @@ class Event(models.Model):
     game_turn = models.PositiveIntegerField()
     player_turn = models.PositiveSmallIntegerField()
     step = models.CharField(max_length=40)
+    subject = models.CharField(max_length=40, blank=True, help_text="the step row it was entered at ('unit-12')")
     payload = models.JSONField(default=dict, blank=True)
     changes = models.JSONField(default=list, blank=True)
     provisional = models.BooleanField(default=False, help_text="the result read a provisional chart cell")

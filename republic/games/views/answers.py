@@ -16,7 +16,7 @@ from django_htmx.middleware import HtmxDetails
 
 from republic.games.dispatches import dispatch_context, last_letter
 from republic.games.forms import VersionForm
-from republic.games.ledger import ActionRefused, StaleGame
+from republic.games.ledger import ActionRefused, StaleGame, acting_on
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
 from republic.games.steps.base import subject
@@ -236,7 +236,8 @@ def form_action(
         return stale(request, game, INCOMPLETE)
     if valid:
         try:
-            event = act()
+            with acting_on(row or row_target(request)):
+                event = act()
         except StaleGame as exc:
             return stale(request, exc.game, str(exc))
         except ActionRefused as exc:
