@@ -1,8 +1,18 @@
-/* Live tables: the game page asks every few seconds whether the game moved on (#poll, in the step bar) and the
-   answer redraws the live part, except while the player is filling in a form there: a typed form is never
-   wiped. The form is kept and a note says the game moved on; the next answer after it is sent redraws all. */
+/* Live tables: the game page asks every few seconds whether the game moved on (#poll, in the step bar). The
+   answer is either the pieces that changed (rows, the step's panel, the result, the step bar; all out of band,
+   HX-Reswap none) or the whole live part. A form the player is typing into is never wiped: a piece holding one
+   is left as it is, or the whole live part is not swapped in, and a note says the game moved on. */
 (function () {
   "use strict";
+  function movedOn(shown) {
+    var note = document.getElementById("moved-on");
+    if (note) note.hidden = !shown;
+  }
+
+  function typing(el) {
+    return !!(el && el.querySelector && el.querySelector("form[data-typed]"));
+  }
+
   document.addEventListener("input", function (event) {
     var form = event.target.closest && event.target.closest("#live form");
     if (form) form.setAttribute("data-typed", "");
@@ -10,9 +20,22 @@
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var from = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!from || from.id !== "poll" || !document.querySelector("#live form[data-typed]")) return;
+    if (!from || from.id !== "poll") return;
+    var pieces = event.detail.xhr.getResponseHeader("HX-Reswap") === "none";
+    if (pieces || !typing(document.getElementById("live"))) return;
     event.detail.shouldSwap = false;
-    var note = document.getElementById("moved-on");
-    if (note) note.hidden = false;
+    movedOn(true);
+  });
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    if (!typing(event.detail.target)) return;
+    event.detail.shouldSwap = false;
+    movedOn(true);
+  });
+
+  // the player's own action brought the game as it stands: the note is spent once no typed form is left
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var from = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (from && from.id !== "poll" && !typing(document.getElementById("live"))) movedOn(false);
   });
 })();

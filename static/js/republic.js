@@ -80,15 +80,20 @@
     el.focus({ preventScroll: true });
   }
 
-  /* An action sent from one of the step's rows lists the rows this phone shows, so that its answer redraws
-     every one of them that the action changed, and no other. */
-  document.addEventListener("htmx:configRequest", function (event) {
-    var from = event.detail.target;
-    if (!from || !from.id || from.id.indexOf("row-") !== 0) return;
-    var shown = document.querySelectorAll("#work-list > li[id^='row-']");
-    event.detail.headers["Rows-Shown"] = Array.prototype.map.call(shown, function (row) {
+  /* An action sent from one of the step's rows, and the page's poll (live.js), list the rows this phone shows
+     and those it has open, so that the answer redraws every one of them that changed, and no other. */
+  function subjects(selector) {
+    return Array.prototype.map.call(document.querySelectorAll(selector), function (row) {
       return row.id.slice(4);
     }).join(" ");
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var from = event.detail.target;
+    var polled = event.detail.elt && event.detail.elt.id === "poll";
+    if (!polled && (!from || !from.id || from.id.indexOf("row-") !== 0)) return;
+    event.detail.headers["Rows-Shown"] = subjects("#work-list > li[id^='row-']");
+    event.detail.headers["Rows-Open"] = subjects("#work-list > li.is-open[id^='row-']");
   });
 
   document.addEventListener("htmx:beforeSwap", function () {

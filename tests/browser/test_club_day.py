@@ -76,7 +76,7 @@ def seated_phone(browser, live_server, game, side: str, name: str):
     return page
 
 
-def test_two_phones_see_each_others_actions_and_a_typed_form_is_kept(browser, live_server, demo_game, phone):
+def test_phones_see_each_others_actions_and_a_typed_form_is_kept(browser, live_server, demo_game, phone):
     game = at_step(demo_game, "move")
     phone.goto(f"{live_server.url}/dashboard/")  # the game master's screen
     expect(phone.locator(".dashboard")).to_contain_text("no seat taken")
@@ -88,14 +88,30 @@ def test_two_phones_see_each_others_actions_and_a_typed_form_is_kept(browser, li
     expect(bob.locator("#result-slot")).to_contain_text("Davis", timeout=3_500)
     # the game master's dashboard has seen both phones take their seats, without a reload
     expect(phone.locator(".dashboard")).to_contain_text("Confederate (Ann)", timeout=6_000)
-    # Bob is typing into a form when Ann acts again: his form and what he typed stay, and a note says why
-    open_row(bob, "Archer's Brigade")
-    die = bob.get_by_role("form", name="Maneuver roll for Archer's Brigade").get_by_label("Die (1-10)")
-    die.fill("7")
+    # Cat, Ann's friend, is typing a die for Archer while Ann rolls for Pettigrew: on Cat's phone Pettigrew's row
+    # and the result redraw, Archer's form stays open with his die, and it is not stale when he sends it
+    cat = seated_phone(browser, live_server, game, "Confederate", "Cat")
+    open_row(cat, "Archer's Brigade")
+    archer = cat.get_by_role("form", name="Maneuver roll for Archer's Brigade")
+    archer.get_by_label("Die (1-10)").fill("7")
     roll_for_me(ann, "Maneuver roll for Pettigrew's Brigade", "Pettigrew's Brigade")
-    expect(bob.locator("#moved-on")).to_be_visible(timeout=3_500)
-    expect(die).to_have_value("7")
-    assert "Pettigrew" not in bob.locator("#result-slot").inner_text()
+    expect(cat.locator("#result-slot")).to_contain_text("Pettigrew", timeout=3_500)
+    pettigrew = cat.locator(".work-row", has=cat.locator(".work-title", has_text="Pettigrew's Brigade"))
+    expect(pettigrew).to_contain_text("may ")
+    expect(archer.get_by_label("Die (1-10)")).to_have_value("7")
+    expect(cat.locator("#moved-on")).to_be_hidden()
+    archer.get_by_role("button", name="Resolve").click()
+    expect(cat.locator("#result-slot")).to_contain_text("Archer")
+    # Cat types a die for Brockenbrough while Ann rolls for him: Cat's form and die stay, a note says the game
+    # moved on, and sending it is refused as drawn before Ann's roll
+    open_row(cat, "Brockenbrough's Brigade")
+    brockenbrough = cat.get_by_role("form", name="Maneuver roll for Brockenbrough's Brigade")
+    brockenbrough.get_by_label("Die (1-10)").fill("4")
+    roll_for_me(ann, "Maneuver roll for Brockenbrough's Brigade", "Brockenbrough's Brigade")
+    expect(cat.locator("#moved-on")).to_be_visible(timeout=3_500)
+    expect(brockenbrough.get_by_label("Die (1-10)")).to_have_value("4")
+    brockenbrough.get_by_role("button", name="Resolve").click()
+    expect(cat.locator("#error")).to_contain_text("The game moved on")
 
 
 def test_a_defenders_message_reaches_his_friend_and_not_the_enemy(browser, live_server, demo_game, tmp_path):

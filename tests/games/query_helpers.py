@@ -66,6 +66,22 @@ class Table:
         found = re.search(r'hx-get="(/games/\d+/rows/[a-z]+-\d+/)"', self.client.get(self.path("")).content.decode())
         return found.group(1) if found else ""
 
+    def poll(self, back: int, whole: bool) -> Send:
+        """The page's poll, drawn ``back`` events ago, showing the rows the page shows now and the row of the
+        latest event; answered with the ``whole`` live part, or with its pieces."""
+        game = fresh(self.game)
+        page = self.client.get(self.path("")).content.decode()
+        shown = re.findall(r'<li class="work-row[^"]*" id="row-([a-z]+-\d+)"', page)
+        latest = game.events.order_by("seq").last()
+        headers = {**HTMX, "HTTP_ROWS_SHOWN": " ".join([*shown, latest.subject if latest else ""])}
+
+        def send() -> HttpResponse:
+            response = self.client.get(self.path(f"poll/?since={game.version - back}&letter=0"), **headers)
+            assert (response.get("HX-Reswap") != "none") == whole, f"{response.get('HX-Reswap')} at {self.units}"
+            return response
+
+        return send
+
     def next_step(self) -> Send:
         return self.post("next/", {"version": fresh(self.game).version})
 

@@ -1,13 +1,20 @@
 """Live tables: a phone's poll costs two queries and answers 204 with no body while the game stands still; once
-another phone acted, it answers with the live part and the latest result."""
+another phone acted at the step's rows, with just the rows it changed, the step's panel, the result and the step
+bar; after anything else, with the live part."""
+
+import re
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from republic.games.ledger import acting_on
 from republic.games.models import Dispatch, Seat
+from republic.games.views.live import NEWS_MOST
 from tests.devices import seated_device
-from tests.games.conftest import HTMX, at_step, brigade
+from tests.games.conftest import HTMX, at_step, brigade, fresh, set_state
+from tests.games.move_helpers import roll_post
+from tests.games.test_rally import rally_post
 
 
 @pytest.fixture
@@ -63,3 +70,72 @@ def test_a_message_redraws_its_readers_pages_and_no_other(client, demo):
 def test_a_poll_from_a_strange_version_brings_the_live_part(client, moving, since):
     response = client.get(f"/games/{moving.pk}/poll/?since={since}", **HTMX)
     assert response.status_code == 200 and "<html" not in response.content.decode()
+
+
+def rows_on(body: str) -> list[str]:
+    """The subjects of the step rows a page or an answer draws, in order."""
+    return re.findall(r'<li class="work-row[^"]*" id="row-([a-z]+-\d+)"', body)
+
+
+def poll_from(device, game, since: int, shown: list[str], opened: list[str] = ()):
+    headers = {**HTMX, "HTTP_ROWS_SHOWN": " ".join(shown), "HTTP_ROWS_OPEN": " ".join(opened)}
+    return device.get(f"/games/{game.pk}/poll/?since={since}&letter=0", **headers)
+
+
+def test_after_another_phones_die_a_poll_redraws_only_that_row_the_panel_the_result_and_the_bar(client, moving):
+    union = seated_device(moving, "Union")
+    shown = rows_on(union.get(f"/games/{moving.pk}/").content.decode())
+    davis, archer = brigade(moving, "Davis's Brigade"), brigade(moving, "Archer's Brigade")
+    assert f"unit-{davis.pk}" in shown and f"unit-{archer.pk}" in shown
+    since = moving.version
+    roll_post(client, moving, davis, die="7")
+    response = poll_from(union, moving, since, shown, opened=[f"unit-{archer.pk}"])
+    body = response.content.decode()
+    assert response.status_code == 200 and response["HX-Reswap"] == "none" and 'id="live"' not in body
+    assert rows_on(body) == [f"unit-{davis.pk}"] and f'id="row-unit-{davis.pk}" hx-swap-oob="true"' in body
+    assert '<div id="step-head" hx-swap-oob="true">' in body and '<div id="result-slot" hx-swap-oob="true">' in body
+    assert "Davis" in body.split('id="result-slot"')[1] and f"since={since + 1}&amp;letter=0" in body
+
+
+def test_a_row_another_phone_finished_is_taken_away_and_a_redrawn_page_keeps_its_open_rows_open(client, demo):
+    game = at_step(demo, "rally")
+    names = ("Archer's Brigade", "Davis's Brigade", "Pettigrew's Brigade")
+    archer, davis, pettigrew = (brigade(game, name) for name in names)
+    for unit in (archer, davis, pettigrew):
+        set_state(game, unit, m_hits=2)
+    confederate = seated_device(fresh(game), "Confederate")
+    shown = rows_on(confederate.get(f"/games/{game.pk}/").content.decode())
+    assert shown == [f"unit-{archer.pk}", f"unit-{davis.pk}", f"unit-{pettigrew.pk}"]
+    since = fresh(game).version
+    rally_post(client, fresh(game), archer)
+    body = poll_from(confederate, game, since, shown, opened=[f"unit-{davis.pk}"]).content.decode()
+    assert f'<li id="row-unit-{archer.pk}" hx-swap-oob="delete"></li>' in body and rows_on(body) == []
+    since, shown = fresh(game).version, shown[1:]
+    set_state(game, pettigrew, m_hits=1)  # a correction at Pettigrew's card: not entered at a row
+    body = poll_from(confederate, game, since, shown, opened=[f"unit-{davis.pk}"]).content.decode()
+    assert body.lstrip().startswith('<div id="live"'), "an event of no row redraws the live part"
+    assert rows_on(body) == shown and f"rally-{davis.key}-die" in body, "the row the phone had open stays open"
+    assert f"rally-{pettigrew.key}-die" not in body
+
+
+@pytest.mark.parametrize("change", ["next step", "undo", "a row the page lacks", "too many"])
+def test_what_a_page_cannot_take_in_place_redraws_the_live_part(client, demo, change):
+    game = at_step(demo, "rally")
+    archer, davis = brigade(game, "Archer's Brigade"), brigade(game, "Davis's Brigade")
+    set_state(game, archer, m_hits=2)
+    shown = [f"unit-{archer.pk}"]  # all the rows there are: Davis has no rally to make
+    since = fresh(game).version
+    if change == "next step":
+        set_state(game, game, step="move")
+    elif change == "undo":
+        rally_post(client, fresh(game), archer)
+        client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
+    elif change == "a row the page lacks":
+        with acting_on(f"unit-{archer.pk}"):  # entered at Archer's row, it gives Davis a rally to make
+            set_state(game, davis, m_hits=2)
+    else:
+        for _ in range(NEWS_MOST + 1):
+            client.post(f"/games/{game.pk}/units/{archer.pk}/m_plus/", {"version": fresh(game).version}, **HTMX)
+    response = poll_from(seated_device(fresh(game), "Confederate"), game, since, shown)
+    assert response.status_code == 200 and response.content.decode().lstrip().startswith('<div id="live"')
+    assert "HX-Reswap" not in response

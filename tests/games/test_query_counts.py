@@ -11,6 +11,7 @@ from republic.games.models import Unit
 from republic.games.steps import rally
 from republic.games.steps.move.state import helpful_leaders
 from republic.games.steps.replace_leaders import state as replacing
+from republic.games.views.live import NEWS_MOST
 from tests.games.conftest import fresh
 from tests.games.query_helpers import (
     Costs,
@@ -97,6 +98,8 @@ def test_rally_costs_the_same_at_every_size(costs):
     costs.each(shaken)
     costs.pages("rally")
     costs.measure("a rally", lambda t: rally_post(t, to_rally(t)[0]))
+    costs.measure("a poll after another phone's rally: its row", lambda t: t.poll(1, whole=False), events=0)
+    costs.measure("a poll after many events: the live part", lambda t: t.poll(NEWS_MOST + 1, whole=True), events=0)
     costs.measure("next step refused while units wait to rally", lambda t: t.next_step(), events=0)
     costs.each(lambda t: [rally_post(t, unit)() for unit in to_rally(t)])
     costs.leave("rally")
