@@ -97,6 +97,7 @@ class StepAdvanced(Payload):
     to: StepKey
     fire_hits: tuple[UnitFireHits, ...] = ()
     turn_ended: bool = False
+    left_undone: tuple[str, ...] = ()  # the work the game master moved on without
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ urlpatterns = [
     path("games/<int:game_id>/messages/", dispatches.send, name="send_message"),
     path("games/<int:game_id>/rows/<slug:row>/", game.game_row, name="row"),
     path("games/<int:game_id>/next/", game.next_step, name="next_step"),
+    path("games/<int:game_id>/next/anyway/", game.next_step_anyway, name="next_step_anyway"),
     path("games/<int:game_id>/undo/", game.undo, name="undo"),
     path("games/<int:game_id>/log/", game.game_log, name="game_log"),
     path("games/<int:game_id>/units/", units.units_page, name="units"),

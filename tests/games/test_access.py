@@ -28,6 +28,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:send_message": ("no", "no", "yes", "no", "yes"),
     "games:row": ("no", "yes", "yes", "no", "yes"),
     "games:next_step": ("no", "yes", "no", "no", "yes"),
+    "games:next_step_anyway": ("no", "no", "no", "no", "yes"),
     "games:undo": ("no", "yes", "yes", "no", "yes"),
     "games:game_log": ("no", "yes", "yes", "no", "yes"),
     "games:units": ("no", "yes", "yes", "no", "yes"),

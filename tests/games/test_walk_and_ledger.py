@@ -119,6 +119,28 @@ def test_next_step_says_what_is_left_and_does_not_move(demo):
         advance(demo, None, "test")
 
 
+def test_the_game_master_moves_a_stuck_step_on_and_the_log_names_what_was_left(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=1)
+    assert "Stuck?" not in client.get(f"/games/{demo.pk}/").content.decode()  # nothing left: the usual way on
+    advance(demo, None, "test")
+    game = fresh(demo)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Stuck? Move on without them" in page and "Move on, leaving 1 undone" in page
+    union = seated_device(game, "Union")
+    assert "Stuck?" not in union.get(f"/games/{game.pk}/").content.decode()  # the game master's alone
+    assert union.post(f"/games/{game.pk}/next/anyway/", {"version": game.version}).status_code == 403
+    response = client.post(f"/games/{game.pk}/next/anyway/", {"version": game.version}, HTTP_HX_REQUEST="true")
+    game = fresh(game)
+    assert game.step == "replace_leaders" and "Attacker replaces hors de combat leaders" in response.content.decode()
+    moved = game.events.order_by("seq").last()
+    assert payload(moved).left_undone == ("rally Davis's Brigade (Unformed)",)
+    log = client.get(f"/games/{game.pk}/log/").content.decode()
+    assert "moved on by the game master with 1 left undone: rally Davis&#x27;s Brigade (Unformed)" in log
+    davis.refresh_from_db()
+    assert davis.m_hits == 1 and state_matches_events(game)
+
+
 @pytest.mark.parametrize("htmx", [True, False])
 def test_next_step_over_htmx_and_plain_post(client, demo, htmx):
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}

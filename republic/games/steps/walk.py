@@ -30,9 +30,11 @@ def pending(game: Game) -> list[str]:
     return step.pending(step.state(game))
 
 
-def advance(game: Game, version: int | None, actor: str = "") -> Event:
-    """Move to the next step; refused while the step has unresolved work. Leaving a step applies its closing
-    effects; leaving the last step of a player turn clears what lasts only one player turn (1.7)."""
+def advance(game: Game, version: int | None, actor: str = "", *, anyway: bool = False) -> Event:
+    """Move to the next step; refused while the step has unresolved work, unless the game master moves on
+    ``anyway`` (a player has gone home, a table settled it by hand): the work left is named in the event. Leaving
+    a step applies its closing effects; leaving the last step of a player turn clears what lasts only one
+    player turn (1.7)."""
     with act(game, version, actor) as action:
         current = action.game
         if not current.in_progress:
@@ -40,7 +42,7 @@ def advance(game: Game, version: int | None, actor: str = "") -> Event:
         step = step_of(current)
         state = step.state(current)
         todo = step.pending(state)
-        if todo:
+        if todo and not anyway:
             raise StepBlocked(todo)
         here = position(current)
         closing = step.leave(action, state) if step.leave else {}
@@ -51,7 +53,10 @@ def advance(game: Game, version: int | None, actor: str = "") -> Event:
         action.set(current, "game_turn", following.game_turn)
         action.set(current, "player_turn", following.player_turn)
         action.set(current, "step", following.step.value)
-        return action.record(StepAdvanced(here.step, following.step, turn_ended=turn_ended, **closing))
+        left_undone = tuple(todo)
+        return action.record(
+            StepAdvanced(here.step, following.step, turn_ended=turn_ended, **closing, left_undone=left_undone)
+        )
 
 
 def _end_player_turn(action: Action) -> None:

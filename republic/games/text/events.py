@@ -86,6 +86,8 @@ def _step_advanced(p: StepAdvanced, game_turn: int, player_turn: int) -> str:
     ]
     if p.left is StepKey.ARTILLERY_FIRE and not notes:
         notes.append("no skirmish or artillery hits to put on")
+    if p.left_undone:
+        notes.append(f"moved on by the game master with {len(p.left_undone)} left undone: {'; '.join(p.left_undone)}")
     if p.turn_ended:
         notes.append(f"end of player turn {player_turn} of game turn {game_turn}")
     return f"On to {step.phase.value}: {step.title}" + (f" ({'; '.join(notes)})" if notes else "")

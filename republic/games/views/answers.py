@@ -155,6 +155,7 @@ def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str) -> Htt
             "result": result_card(event),
             "bar": step_bar(fresh, handler.pending(state)),
             "in_progress": True,
+            "role": getattr(request, "role", None),
             "last_letter": last_letter(getattr(getattr(request, "role", None), "seat", None), fresh),
         },
     )

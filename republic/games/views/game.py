@@ -92,6 +92,14 @@ def next_step(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return answers.versioned_action(request, game, lambda version, actor: advance(game, version, actor))
 
 
+@allowed(Who.MASTER)
+@require_POST
+def next_step_anyway(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The game master moves a stuck step on, leaving its work undone (the log names it)."""
+    game = answers.game_or_404(game_id)
+    return answers.versioned_action(request, game, lambda version, actor: advance(game, version, actor, anyway=True))
+
+
 @allowed(Who.SEATED)
 @require_POST
 def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:

@@ -93,6 +93,7 @@ def _news(
         "row_form": handler.form,
         "result": result_card(later[-1]),
         "bar": step_bar(game, handler.pending(state)),
+        "role": request.role,  # type: ignore[attr-defined]
         "last_letter": last_letter(request.role.seat, game),  # type: ignore[attr-defined]
     }
     return reswap(render(request, "games/parts/news.html", context), "none")
