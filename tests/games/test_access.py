@@ -210,6 +210,18 @@ def test_a_player_joins_with_the_code_and_the_page_opens_on_his_command(demo):
     assert demo.name in phone.get("/").content.decode()
 
 
+def test_a_device_that_takes_another_seat_gives_up_the_one_it_held(client, demo):
+    phone = Client()
+    sides = {side.name: side.pk for side in demo.sides.all()}
+    phone.post(f"/join/{demo.join_code}/", {"name": "Ann", "seat": f"side-{sides['Confederate']}"})
+    phone.post(f"/join/{demo.join_code}/", {"name": "Ann", "seat": f"side-{sides['Union']}"})
+    first, second = Seat.objects.filter(game=demo).order_by("pk")
+    assert (first.revoked, second.revoked) == (True, False) and second.side.name == "Union"
+    assert "Playing as Ann · Union" in phone.get(f"/games/{demo.pk}/").content.decode()
+    seats = client.get(f"/games/{demo.pk}/seats/").content.decode()
+    assert seats.count("no longer in use") == 1 and seats.count("/revoke/") == 1
+
+
 @pytest.mark.parametrize(
     "data, problem",
     [

@@ -5,185 +5,409 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('scenario', models.CharField(max_length=200)),
-                ('demo', models.BooleanField(default=False)),
-                ('chart_version', models.CharField(max_length=80)),
-                ('ground_scale', models.CharField(choices=[('small', 'small'), ('medium', 'medium'), ('large', 'large')], default='medium', max_length=10)),
-                ('game_turn', models.PositiveIntegerField(default=1)),
-                ('player_turn', models.PositiveSmallIntegerField(default=1)),
-                ('step', models.CharField(choices=[('messages', 'messages'), ('rally', 'rally'), ('replace_leaders', 'replace leaders'), ('move', 'move'), ('skirmish', 'skirmish'), ('artillery_fire', 'artillery fire'), ('fire_hors_de_combat', 'fire hors de combat'), ('demoralized_panic', 'demoralized panic'), ('assaults', 'assaults'), ('assault_hors_de_combat', 'assault hors de combat'), ('charge_disorder', 'charge disorder'), ('internal_panic', 'internal panic'), ('adjoining_panic', 'adjoining panic')], default='messages', max_length=40)),
-                ('advanced_rules', models.JSONField(blank=True, default=list)),
-                ('status', models.CharField(choices=[('setting_up', 'setting up'), ('in_progress', 'in progress'), ('finished', 'finished')], default='setting_up', max_length=12)),
-                ('setup', models.JSONField(blank=True, default=dict, help_text='the state as imported, before any event')),
-                ('version', models.PositiveIntegerField(default=0, help_text='sequence number of the latest event')),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=120)),
+                ("scenario", models.CharField(max_length=200)),
+                ("demo", models.BooleanField(default=False)),
+                ("chart_version", models.CharField(max_length=80)),
+                (
+                    "ground_scale",
+                    models.CharField(
+                        choices=[("small", "small"), ("medium", "medium"), ("large", "large")],
+                        default="medium",
+                        max_length=10,
+                    ),
+                ),
+                ("game_turn", models.PositiveIntegerField(default=1)),
+                ("player_turn", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "step",
+                    models.CharField(
+                        choices=[
+                            ("messages", "messages"),
+                            ("rally", "rally"),
+                            ("replace_leaders", "replace leaders"),
+                            ("move", "move"),
+                            ("skirmish", "skirmish"),
+                            ("artillery_fire", "artillery fire"),
+                            ("fire_hors_de_combat", "fire hors de combat"),
+                            ("demoralized_panic", "demoralized panic"),
+                            ("assaults", "assaults"),
+                            ("assault_hors_de_combat", "assault hors de combat"),
+                            ("charge_disorder", "charge disorder"),
+                            ("internal_panic", "internal panic"),
+                            ("adjoining_panic", "adjoining panic"),
+                        ],
+                        default="messages",
+                        max_length=40,
+                    ),
+                ),
+                ("advanced_rules", models.JSONField(blank=True, default=list)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("setting_up", "setting up"),
+                            ("in_progress", "in progress"),
+                            ("finished", "finished"),
+                        ],
+                        default="setting_up",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "setup",
+                    models.JSONField(blank=True, default=dict, help_text="the state as imported, before any event"),
+                ),
+                ("version", models.PositiveIntegerField(default=0, help_text="sequence number of the latest event")),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("updated", models.DateTimeField(auto_now=True)),
+            ],
+            options={"ordering": ["-updated"]},
+        ),
+        migrations.CreateModel(
+            name="Command",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "level",
+                    models.CharField(
+                        choices=[("army", "Army"), ("corps", "Corps"), ("division", "Division")], max_length=10
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "orders",
+                    models.CharField(
+                        choices=[
+                            ("attack", "Attack"),
+                            ("defend", "Defend"),
+                            ("hold", "Hold"),
+                            ("maneuver", "Maneuver"),
+                        ],
+                        default="defend",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "p4_event",
+                    models.BooleanField(default=False, help_text="a unit had a Panic 4 event this player turn"),
+                ),
+                ("panicked", models.BooleanField(default=False, help_text="panicked in this panic phase")),
+                (
+                    "parent",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="children",
+                        to="games.command",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="commands", to="games.game"
+                    ),
+                ),
+            ],
+            options={"ordering": ["order"]},
+        ),
+        migrations.CreateModel(
+            name="Brigade",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=120)),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "grade",
+                    models.CharField(
+                        choices=[
+                            ("crack", "crack"),
+                            ("veteran", "veteran"),
+                            ("average", "average"),
+                            ("green", "green"),
+                            ("untrained", "untrained"),
+                        ],
+                        default="average",
+                        max_length=10,
+                    ),
+                ),
+                ("m_hits", models.PositiveSmallIntegerField(default=0)),
+                ("p_hits_turn", models.PositiveSmallIntegerField(default=0, help_text="P hits this player turn")),
+                (
+                    "base_hits_turn",
+                    models.PositiveSmallIntegerField(default=0, help_text="bases lost this player turn"),
+                ),
+                ("p4_event", models.BooleanField(default=False, help_text="Panic 4 event this player turn")),
+                (
+                    "forced_move",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("D", "disengage"),
+                            ("W", "withdraw"),
+                            ("F", "fall back"),
+                            ("Re", "retreat"),
+                            ("Rt", "rout"),
+                        ],
+                        help_text="the longest forced move made this player turn",
+                        max_length=2,
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("infantry", "infantry"),
+                            ("cavalry_mounted", "cavalry mounted"),
+                            ("cavalry_dismounted", "cavalry dismounted"),
+                            ("mounted_infantry_mounted", "mounted infantry mounted"),
+                            ("mounted_infantry_dismounted", "mounted infantry dismounted"),
+                            ("artillery", "artillery"),
+                        ],
+                        default="infantry",
+                        max_length=30,
+                    ),
+                ),
+                ("bases_start", models.PositiveSmallIntegerField()),
+                ("bases", models.PositiveSmallIntegerField()),
+                (
+                    "formation",
+                    models.CharField(
+                        choices=[
+                            ("single_line", "single line"),
+                            ("two_line", "two line"),
+                            ("three_line", "three line"),
+                            ("brigade_column", "brigade column"),
+                            ("road_column", "road column"),
+                            ("open_order", "open order"),
+                        ],
+                        default="two_line",
+                        max_length=20,
+                    ),
+                ),
+                ("skirmishers_available", models.PositiveSmallIntegerField(default=0)),
+                ("skirmishers_deployed", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "skirmisher_grade",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("crack", "crack"),
+                            ("veteran", "veteran"),
+                            ("average", "average"),
+                            ("green", "green"),
+                            ("untrained", "untrained"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("repeaters", models.BooleanField(default=False)),
+                ("charge_bonus_used", models.BooleanField(default=False)),
+                ("retreated", models.BooleanField(default=False, help_text="retreated or routed this player turn")),
+                ("destroyed", models.BooleanField(default=False)),
+                ("surrendered", models.BooleanField(default=False)),
+                ("division", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to="games.command")),
+                ("game", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to="games.game")),
+            ],
+            options={"ordering": ["order"], "abstract": False, "default_related_name": "brigades"},
+        ),
+        migrations.CreateModel(
+            name="Battery",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=120)),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "grade",
+                    models.CharField(
+                        choices=[
+                            ("crack", "crack"),
+                            ("veteran", "veteran"),
+                            ("average", "average"),
+                            ("green", "green"),
+                            ("untrained", "untrained"),
+                        ],
+                        default="average",
+                        max_length=10,
+                    ),
+                ),
+                ("m_hits", models.PositiveSmallIntegerField(default=0)),
+                ("p_hits_turn", models.PositiveSmallIntegerField(default=0, help_text="P hits this player turn")),
+                (
+                    "base_hits_turn",
+                    models.PositiveSmallIntegerField(default=0, help_text="bases lost this player turn"),
+                ),
+                ("p4_event", models.BooleanField(default=False, help_text="Panic 4 event this player turn")),
+                (
+                    "forced_move",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("D", "disengage"),
+                            ("W", "withdraw"),
+                            ("F", "fall back"),
+                            ("Re", "retreat"),
+                            ("Rt", "rout"),
+                        ],
+                        help_text="the longest forced move made this player turn",
+                        max_length=2,
+                    ),
+                ),
+                (
+                    "battery_type",
+                    models.CharField(
+                        choices=[("h_rifle", "H Rifle"), ("m_rifle", "M Rifle"), ("m_sb", "M Sb"), ("l_sb", "L Sb")],
+                        max_length=10,
+                    ),
+                ),
+                ("horse", models.BooleanField(default=False)),
+                ("bases", models.PositiveSmallIntegerField(default=1)),
+                ("damage", models.PositiveSmallIntegerField(default=0)),
+                ("limbered", models.BooleanField(default=False)),
+                ("packed", models.BooleanField(default=False)),
+                ("saved_fire", models.BooleanField(default=False)),
+                ("fired_this_turn", models.BooleanField(default=False)),
+                ("functions_used", models.JSONField(blank=True, default=list)),
+                ("abandoned", models.BooleanField(default=False)),
+                ("division", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to="games.command")),
+                ("game", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to="games.game")),
             ],
             options={
-                'ordering': ['-updated'],
+                "verbose_name_plural": "batteries",
+                "ordering": ["order"],
+                "abstract": False,
+                "default_related_name": "batteries",
             },
         ),
         migrations.CreateModel(
-            name='Command',
+            name="Leader",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('level', models.CharField(choices=[('army', 'Army'), ('corps', 'Corps'), ('division', 'Division')], max_length=10)),
-                ('name', models.CharField(max_length=120)),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('orders', models.CharField(choices=[('attack', 'Attack'), ('defend', 'Defend'), ('hold', 'Hold'), ('maneuver', 'Maneuver')], default='defend', max_length=10)),
-                ('p4_event', models.BooleanField(default=False, help_text='a unit had a Panic 4 event this player turn')),
-                ('panicked', models.BooleanField(default=False, help_text='panicked in this panic phase')),
-                ('parent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='children', to='games.command')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='commands', to='games.game')),
-            ],
-            options={
-                'ordering': ['order'],
-            },
-        ),
-        migrations.CreateModel(
-            name='Brigade',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('grade', models.CharField(choices=[('crack', 'crack'), ('veteran', 'veteran'), ('average', 'average'), ('green', 'green'), ('untrained', 'untrained')], default='average', max_length=10)),
-                ('m_hits', models.PositiveSmallIntegerField(default=0)),
-                ('p_hits_turn', models.PositiveSmallIntegerField(default=0, help_text='P hits this player turn')),
-                ('base_hits_turn', models.PositiveSmallIntegerField(default=0, help_text='bases lost this player turn')),
-                ('p4_event', models.BooleanField(default=False, help_text='Panic 4 event this player turn')),
-                ('forced_move', models.CharField(blank=True, choices=[('D', 'disengage'), ('W', 'withdraw'), ('F', 'fall back'), ('Re', 'retreat'), ('Rt', 'rout')], help_text='the longest forced move made this player turn', max_length=2)),
-                ('kind', models.CharField(choices=[('infantry', 'infantry'), ('cavalry_mounted', 'cavalry mounted'), ('cavalry_dismounted', 'cavalry dismounted'), ('mounted_infantry_mounted', 'mounted infantry mounted'), ('mounted_infantry_dismounted', 'mounted infantry dismounted'), ('artillery', 'artillery')], default='infantry', max_length=30)),
-                ('bases_start', models.PositiveSmallIntegerField()),
-                ('bases', models.PositiveSmallIntegerField()),
-                ('formation', models.CharField(choices=[('single_line', 'single line'), ('two_line', 'two line'), ('three_line', 'three line'), ('brigade_column', 'brigade column'), ('road_column', 'road column'), ('open_order', 'open order')], default='two_line', max_length=20)),
-                ('skirmishers_available', models.PositiveSmallIntegerField(default=0)),
-                ('skirmishers_deployed', models.PositiveSmallIntegerField(default=0)),
-                ('skirmisher_grade', models.CharField(blank=True, choices=[('crack', 'crack'), ('veteran', 'veteran'), ('average', 'average'), ('green', 'green'), ('untrained', 'untrained')], max_length=10)),
-                ('repeaters', models.BooleanField(default=False)),
-                ('charge_bonus_used', models.BooleanField(default=False)),
-                ('retreated', models.BooleanField(default=False, help_text='retreated or routed this player turn')),
-                ('destroyed', models.BooleanField(default=False)),
-                ('surrendered', models.BooleanField(default=False)),
-                ('division', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to='games.command')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to='games.game')),
-            ],
-            options={
-                'ordering': ['order'],
-                'abstract': False,
-                'default_related_name': 'brigades',
-            },
-        ),
-        migrations.CreateModel(
-            name='Battery',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('grade', models.CharField(choices=[('crack', 'crack'), ('veteran', 'veteran'), ('average', 'average'), ('green', 'green'), ('untrained', 'untrained')], default='average', max_length=10)),
-                ('m_hits', models.PositiveSmallIntegerField(default=0)),
-                ('p_hits_turn', models.PositiveSmallIntegerField(default=0, help_text='P hits this player turn')),
-                ('base_hits_turn', models.PositiveSmallIntegerField(default=0, help_text='bases lost this player turn')),
-                ('p4_event', models.BooleanField(default=False, help_text='Panic 4 event this player turn')),
-                ('forced_move', models.CharField(blank=True, choices=[('D', 'disengage'), ('W', 'withdraw'), ('F', 'fall back'), ('Re', 'retreat'), ('Rt', 'rout')], help_text='the longest forced move made this player turn', max_length=2)),
-                ('battery_type', models.CharField(choices=[('h_rifle', 'H Rifle'), ('m_rifle', 'M Rifle'), ('m_sb', 'M Sb'), ('l_sb', 'L Sb')], max_length=10)),
-                ('horse', models.BooleanField(default=False)),
-                ('bases', models.PositiveSmallIntegerField(default=1)),
-                ('damage', models.PositiveSmallIntegerField(default=0)),
-                ('limbered', models.BooleanField(default=False)),
-                ('packed', models.BooleanField(default=False)),
-                ('saved_fire', models.BooleanField(default=False)),
-                ('fired_this_turn', models.BooleanField(default=False)),
-                ('functions_used', models.JSONField(blank=True, default=list)),
-                ('abandoned', models.BooleanField(default=False)),
-                ('division', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to='games.command')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to='games.game')),
-            ],
-            options={
-                'verbose_name_plural': 'batteries',
-                'ordering': ['order'],
-                'abstract': False,
-                'default_related_name': 'batteries',
-            },
-        ),
-        migrations.CreateModel(
-            name='Leader',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('leader_class', models.CharField(choices=[('E', 'energetic'), ('P', 'proficient'), ('C', 'cautious')], max_length=1)),
-                ('rating', models.SmallIntegerField()),
-                ('hors_de_combat', models.BooleanField(default=False)),
-                ('replaced_this_turn', models.BooleanField(default=False)),
-                ('removed', models.BooleanField(default=False, help_text='out of play: replaced by the next in the chain')),
-                ('command', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='leaders', to='games.command')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='leaders', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=120)),
+                (
+                    "leader_class",
+                    models.CharField(
+                        choices=[("E", "energetic"), ("P", "proficient"), ("C", "cautious")], max_length=1
+                    ),
+                ),
+                ("rating", models.SmallIntegerField()),
+                ("hors_de_combat", models.BooleanField(default=False)),
+                ("replaced_this_turn", models.BooleanField(default=False)),
+                (
+                    "removed",
+                    models.BooleanField(default=False, help_text="out of play: replaced by the next in the chain"),
+                ),
+                (
+                    "command",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="leaders", to="games.command"
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="leaders", to="games.game"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Side',
+            name="Side",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=60)),
-                ('players', models.CharField(blank=True, max_length=300)),
-                ('order', models.PositiveSmallIntegerField(default=1)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sides', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=60)),
+                ("players", models.CharField(blank=True, max_length=300)),
+                ("order", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="sides", to="games.game"
+                    ),
+                ),
             ],
-            options={
-                'ordering': ['order'],
-            },
+            options={"ordering": ["order"]},
         ),
         migrations.AddField(
-            model_name='game',
-            name='first_attacker',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.side'),
+            model_name="game",
+            name="first_attacker",
+            field=models.ForeignKey(
+                blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="games.side"
+            ),
         ),
         migrations.AddField(
-            model_name='command',
-            name='side',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='commands', to='games.side'),
+            model_name="command",
+            name="side",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="commands", to="games.side"
+            ),
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('kind', models.CharField(max_length=40)),
-                ('actor', models.CharField(blank=True, max_length=80)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('game_turn', models.PositiveIntegerField()),
-                ('player_turn', models.PositiveSmallIntegerField()),
-                ('step', models.CharField(max_length=40)),
-                ('subject', models.CharField(blank=True, help_text='the unit, leader or division acted on', max_length=160)),
-                ('summary', models.TextField()),
-                ('inputs', models.JSONField(blank=True, default=dict)),
-                ('dice', models.JSONField(blank=True, default=list)),
-                ('result', models.JSONField(blank=True, default=dict)),
-                ('changes', models.JSONField(blank=True, default=list)),
-                ('provisional', models.BooleanField(default=False, help_text='the result read a provisional chart cell')),
-                ('printed_chart', models.BooleanField(default=False, help_text="the result was read from the players' own chart")),
-                ('undoes', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='undone_by', to='games.event')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seq", models.PositiveIntegerField()),
+                ("kind", models.CharField(max_length=40)),
+                ("actor", models.CharField(blank=True, max_length=80)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("game_turn", models.PositiveIntegerField()),
+                ("player_turn", models.PositiveSmallIntegerField()),
+                ("step", models.CharField(max_length=40)),
+                (
+                    "subject",
+                    models.CharField(blank=True, help_text="the unit, leader or division acted on", max_length=160),
+                ),
+                ("summary", models.TextField()),
+                ("inputs", models.JSONField(blank=True, default=dict)),
+                ("dice", models.JSONField(blank=True, default=list)),
+                ("result", models.JSONField(blank=True, default=dict)),
+                ("changes", models.JSONField(blank=True, default=list)),
+                (
+                    "provisional",
+                    models.BooleanField(default=False, help_text="the result read a provisional chart cell"),
+                ),
+                (
+                    "printed_chart",
+                    models.BooleanField(default=False, help_text="the result was read from the players' own chart"),
+                ),
+                (
+                    "undoes",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="undone_by",
+                        to="games.event",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="events", to="games.game"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['seq'],
-                'indexes': [models.Index(fields=['game', 'game_turn', 'player_turn', 'step'], name='games_event_game_id_b6a1df_idx')],
-                'constraints': [models.UniqueConstraint(fields=('game', 'seq'), name='unique_event_seq')],
+                "ordering": ["seq"],
+                "indexes": [
+                    models.Index(
+                        fields=["game", "game_turn", "player_turn", "step"], name="games_event_game_id_b6a1df_idx"
+                    )
+                ],
+                "constraints": [models.UniqueConstraint(fields=("game", "seq"), name="unique_event_seq")],
             },
         ),
         migrations.AddConstraint(
-            model_name='side',
-            constraint=models.UniqueConstraint(fields=('game', 'name'), name='unique_side_name'),
+            model_name="side", constraint=models.UniqueConstraint(fields=("game", "name"), name="unique_side_name")
         ),
     ]

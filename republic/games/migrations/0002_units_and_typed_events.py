@@ -6,10 +6,24 @@ from django.db import migrations, models
 
 BRIGADE_ONLY = ("retreated",)
 UNIT_DEFAULTS = {
-    "kind": "infantry", "formation": "two_line", "skirmishers_available": 0, "skirmishers_deployed": 0,
-    "skirmisher_grade": "", "repeaters": False, "charge_bonus_used": False, "destroyed": False, "surrendered": False,
-    "battery_type": "", "horse": False, "damage": 0, "limbered": False, "packed": False, "saved_fire": False,
-    "fired_this_turn": False, "functions_used": [], "abandoned": False,
+    "kind": "infantry",
+    "formation": "two_line",
+    "skirmishers_available": 0,
+    "skirmishers_deployed": 0,
+    "skirmisher_grade": "",
+    "repeaters": False,
+    "charge_bonus_used": False,
+    "destroyed": False,
+    "surrendered": False,
+    "battery_type": "",
+    "horse": False,
+    "damage": 0,
+    "limbered": False,
+    "packed": False,
+    "saved_fire": False,
+    "fired_this_turn": False,
+    "functions_used": [],
+    "abandoned": False,
 }
 
 
@@ -18,23 +32,51 @@ def units_and_typed_events(apps, schema_editor):
     events follow them. Events recorded before payloads were typed keep their words as an EarlierRecord."""
     Brigade, Battery, Unit = (apps.get_model("games", name) for name in ("Brigade", "Battery", "Unit"))
     Game, Event = apps.get_model("games", "Game"), apps.get_model("games", "Event")
-    shared = ("game_id", "division_id", "name", "order", "grade", "m_hits", "p_hits_turn", "base_hits_turn",
-              "p4_event", "forced_move")
+    shared = (
+        "game_id",
+        "division_id",
+        "name",
+        "order",
+        "grade",
+        "m_hits",
+        "p_hits_turn",
+        "base_hits_turn",
+        "p4_event",
+        "forced_move",
+    )
     keys = {}
     for old in Brigade.objects.order_by("pk"):
-        unit = Unit.objects.create(**{f: getattr(old, f) for f in shared}, kind=old.kind, bases_start=old.bases_start,
-                                   bases=old.bases, formation=old.formation,
-                                   skirmishers_available=old.skirmishers_available,
-                                   skirmishers_deployed=old.skirmishers_deployed, skirmisher_grade=old.skirmisher_grade,
-                                   repeaters=old.repeaters, charge_bonus_used=old.charge_bonus_used,
-                                   destroyed=old.destroyed, surrendered=old.surrendered)
+        unit = Unit.objects.create(
+            **{f: getattr(old, f) for f in shared},
+            kind=old.kind,
+            bases_start=old.bases_start,
+            bases=old.bases,
+            formation=old.formation,
+            skirmishers_available=old.skirmishers_available,
+            skirmishers_deployed=old.skirmishers_deployed,
+            skirmisher_grade=old.skirmisher_grade,
+            repeaters=old.repeaters,
+            charge_bonus_used=old.charge_bonus_used,
+            destroyed=old.destroyed,
+            surrendered=old.surrendered,
+        )
         keys[f"brigade:{old.pk}"] = unit.pk
     for old in Battery.objects.order_by("pk"):
-        unit = Unit.objects.create(**{f: getattr(old, f) for f in shared}, kind="artillery", bases_start=old.bases,
-                                   bases=old.bases, battery_type=old.battery_type, horse=old.horse, damage=old.damage,
-                                   limbered=old.limbered, packed=old.packed, saved_fire=old.saved_fire,
-                                   fired_this_turn=old.fired_this_turn, functions_used=old.functions_used,
-                                   abandoned=old.abandoned)
+        unit = Unit.objects.create(
+            **{f: getattr(old, f) for f in shared},
+            kind="artillery",
+            bases_start=old.bases,
+            bases=old.bases,
+            battery_type=old.battery_type,
+            horse=old.horse,
+            damage=old.damage,
+            limbered=old.limbered,
+            packed=old.packed,
+            saved_fire=old.saved_fire,
+            fired_this_turn=old.fired_this_turn,
+            functions_used=old.functions_used,
+            abandoned=old.abandoned,
+        )
         keys[f"battery:{old.pk}"] = unit.pk
     for game in Game.objects.all():
         setup = {}
@@ -67,97 +109,152 @@ def units_and_typed_events(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
-    dependencies = [
-        ('games', '0001_initial'),
-    ]
+    dependencies = [("games", "0001_initial")]
 
     operations = [
-        migrations.AddField(
-            model_name='event',
-            name='payload',
-            field=models.JSONField(blank=True, default=dict),
-        ),
+        migrations.AddField(model_name="event", name="payload", field=models.JSONField(blank=True, default=dict)),
         migrations.CreateModel(
-            name='Unit',
+            name="Unit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('kind', models.CharField(choices=[('infantry', 'infantry'), ('cavalry_mounted', 'cavalry mounted'), ('cavalry_dismounted', 'cavalry dismounted'), ('mounted_infantry_mounted', 'mounted infantry mounted'), ('mounted_infantry_dismounted', 'mounted infantry dismounted'), ('artillery', 'artillery')], default='infantry', max_length=30)),
-                ('grade', models.CharField(choices=[('crack', 'crack'), ('veteran', 'veteran'), ('average', 'average'), ('green', 'green'), ('untrained', 'untrained')], default='average', max_length=10)),
-                ('bases_start', models.PositiveSmallIntegerField(default=1)),
-                ('bases', models.PositiveSmallIntegerField(default=1)),
-                ('m_hits', models.PositiveSmallIntegerField(default=0)),
-                ('p_hits_turn', models.PositiveSmallIntegerField(default=0, help_text='P hits this player turn')),
-                ('base_hits_turn', models.PositiveSmallIntegerField(default=0, help_text='bases lost this player turn')),
-                ('p4_event', models.BooleanField(default=False, help_text='Panic 4 event this player turn')),
-                ('forced_move', models.CharField(blank=True, choices=[('D', 'disengage'), ('W', 'withdraw'), ('F', 'fall back'), ('Re', 'retreat'), ('Rt', 'rout')], help_text='the longest forced move made this player turn', max_length=2)),
-                ('formation', models.CharField(choices=[('single_line', 'single line'), ('two_line', 'two line'), ('three_line', 'three line'), ('brigade_column', 'brigade column'), ('road_column', 'road column'), ('open_order', 'open order')], default='two_line', max_length=20)),
-                ('skirmishers_available', models.PositiveSmallIntegerField(default=0)),
-                ('skirmishers_deployed', models.PositiveSmallIntegerField(default=0)),
-                ('skirmisher_grade', models.CharField(blank=True, choices=[('crack', 'crack'), ('veteran', 'veteran'), ('average', 'average'), ('green', 'green'), ('untrained', 'untrained')], max_length=10)),
-                ('repeaters', models.BooleanField(default=False)),
-                ('charge_bonus_used', models.BooleanField(default=False)),
-                ('destroyed', models.BooleanField(default=False)),
-                ('surrendered', models.BooleanField(default=False)),
-                ('battery_type', models.CharField(blank=True, choices=[('h_rifle', 'Heavy Rifle'), ('m_rifle', 'Medium Rifle'), ('m_sb', 'Medium Smoothbore'), ('l_sb', 'Light Smoothbore')], max_length=10)),
-                ('horse', models.BooleanField(default=False)),
-                ('damage', models.PositiveSmallIntegerField(default=0)),
-                ('limbered', models.BooleanField(default=False)),
-                ('packed', models.BooleanField(default=False)),
-                ('saved_fire', models.BooleanField(default=False)),
-                ('fired_this_turn', models.BooleanField(default=False)),
-                ('functions_used', models.JSONField(blank=True, default=list)),
-                ('abandoned', models.BooleanField(default=False)),
-                ('division', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='units', to='games.command')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='units', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=120)),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("infantry", "infantry"),
+                            ("cavalry_mounted", "cavalry mounted"),
+                            ("cavalry_dismounted", "cavalry dismounted"),
+                            ("mounted_infantry_mounted", "mounted infantry mounted"),
+                            ("mounted_infantry_dismounted", "mounted infantry dismounted"),
+                            ("artillery", "artillery"),
+                        ],
+                        default="infantry",
+                        max_length=30,
+                    ),
+                ),
+                (
+                    "grade",
+                    models.CharField(
+                        choices=[
+                            ("crack", "crack"),
+                            ("veteran", "veteran"),
+                            ("average", "average"),
+                            ("green", "green"),
+                            ("untrained", "untrained"),
+                        ],
+                        default="average",
+                        max_length=10,
+                    ),
+                ),
+                ("bases_start", models.PositiveSmallIntegerField(default=1)),
+                ("bases", models.PositiveSmallIntegerField(default=1)),
+                ("m_hits", models.PositiveSmallIntegerField(default=0)),
+                ("p_hits_turn", models.PositiveSmallIntegerField(default=0, help_text="P hits this player turn")),
+                (
+                    "base_hits_turn",
+                    models.PositiveSmallIntegerField(default=0, help_text="bases lost this player turn"),
+                ),
+                ("p4_event", models.BooleanField(default=False, help_text="Panic 4 event this player turn")),
+                (
+                    "forced_move",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("D", "disengage"),
+                            ("W", "withdraw"),
+                            ("F", "fall back"),
+                            ("Re", "retreat"),
+                            ("Rt", "rout"),
+                        ],
+                        help_text="the longest forced move made this player turn",
+                        max_length=2,
+                    ),
+                ),
+                (
+                    "formation",
+                    models.CharField(
+                        choices=[
+                            ("single_line", "single line"),
+                            ("two_line", "two line"),
+                            ("three_line", "three line"),
+                            ("brigade_column", "brigade column"),
+                            ("road_column", "road column"),
+                            ("open_order", "open order"),
+                        ],
+                        default="two_line",
+                        max_length=20,
+                    ),
+                ),
+                ("skirmishers_available", models.PositiveSmallIntegerField(default=0)),
+                ("skirmishers_deployed", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "skirmisher_grade",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("crack", "crack"),
+                            ("veteran", "veteran"),
+                            ("average", "average"),
+                            ("green", "green"),
+                            ("untrained", "untrained"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("repeaters", models.BooleanField(default=False)),
+                ("charge_bonus_used", models.BooleanField(default=False)),
+                ("destroyed", models.BooleanField(default=False)),
+                ("surrendered", models.BooleanField(default=False)),
+                (
+                    "battery_type",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("h_rifle", "Heavy Rifle"),
+                            ("m_rifle", "Medium Rifle"),
+                            ("m_sb", "Medium Smoothbore"),
+                            ("l_sb", "Light Smoothbore"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("horse", models.BooleanField(default=False)),
+                ("damage", models.PositiveSmallIntegerField(default=0)),
+                ("limbered", models.BooleanField(default=False)),
+                ("packed", models.BooleanField(default=False)),
+                ("saved_fire", models.BooleanField(default=False)),
+                ("fired_this_turn", models.BooleanField(default=False)),
+                ("functions_used", models.JSONField(blank=True, default=list)),
+                ("abandoned", models.BooleanField(default=False)),
+                (
+                    "division",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="units", to="games.command"
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="units", to="games.game"
+                    ),
+                ),
             ],
-            options={
-                'ordering': ['order'],
-            },
+            options={"ordering": ["order"]},
         ),
         migrations.AddIndex(
-            model_name='unit',
-            index=models.Index(fields=['game', 'division'], name='games_unit_game_id_a93b97_idx'),
+            model_name="unit", index=models.Index(fields=["game", "division"], name="games_unit_game_id_a93b97_idx")
         ),
         migrations.RunPython(units_and_typed_events),
-        migrations.RemoveField(
-            model_name='brigade',
-            name='division',
-        ),
-        migrations.RemoveField(
-            model_name='brigade',
-            name='game',
-        ),
-        migrations.RemoveField(
-            model_name='command',
-            name='p4_event',
-        ),
-        migrations.RemoveField(
-            model_name='event',
-            name='dice',
-        ),
-        migrations.RemoveField(
-            model_name='event',
-            name='inputs',
-        ),
-        migrations.RemoveField(
-            model_name='event',
-            name='result',
-        ),
-        migrations.RemoveField(
-            model_name='event',
-            name='subject',
-        ),
-        migrations.RemoveField(
-            model_name='event',
-            name='summary',
-        ),
-        migrations.DeleteModel(
-            name='Battery',
-        ),
-        migrations.DeleteModel(
-            name='Brigade',
-        ),
+        migrations.RemoveField(model_name="brigade", name="division"),
+        migrations.RemoveField(model_name="brigade", name="game"),
+        migrations.RemoveField(model_name="command", name="p4_event"),
+        migrations.RemoveField(model_name="event", name="dice"),
+        migrations.RemoveField(model_name="event", name="inputs"),
+        migrations.RemoveField(model_name="event", name="result"),
+        migrations.RemoveField(model_name="event", name="subject"),
+        migrations.RemoveField(model_name="event", name="summary"),
+        migrations.DeleteModel(name="Battery"),
+        migrations.DeleteModel(name="Brigade"),
     ]

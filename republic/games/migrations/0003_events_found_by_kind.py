@@ -4,18 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
-    dependencies = [
-        ('games', '0002_units_and_typed_events'),
-    ]
+    dependencies = [("games", "0002_units_and_typed_events")]
 
     operations = [
-        migrations.RemoveIndex(
-            model_name='event',
-            name='games_event_game_id_b6a1df_idx',
-        ),
+        migrations.RemoveIndex(model_name="event", name="games_event_game_id_b6a1df_idx"),
         migrations.AddIndex(
-            model_name='event',
-            index=models.Index(fields=['game', 'game_turn', 'player_turn', 'step', 'kind'], name='games_event_game_id_2994b1_idx'),
+            model_name="event",
+            index=models.Index(
+                fields=["game", "game_turn", "player_turn", "step", "kind"], name="games_event_game_id_2994b1_idx"
+            ),
         ),
     ]

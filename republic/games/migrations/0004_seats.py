@@ -13,9 +13,7 @@ def give_each_game_its_code(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [
-        ("games", "0003_events_found_by_kind"),
-    ]
+    dependencies = [("games", "0003_events_found_by_kind")]
 
     operations = [
         migrations.AddField(
@@ -30,11 +28,7 @@ class Migration(migrations.Migration):
                 to="games.side",
             ),
         ),
-        migrations.AddField(
-            model_name="game",
-            name="join_code",
-            field=models.CharField(max_length=24, null=True),
-        ),
+        migrations.AddField(model_name="game", name="join_code", field=models.CharField(max_length=24, null=True)),
         migrations.RunPython(give_each_game_its_code, migrations.RunPython.noop),
         migrations.AlterField(
             model_name="game",
@@ -71,8 +65,6 @@ class Migration(migrations.Migration):
                     ),
                 ),
             ],
-            options={
-                "ordering": ["side__order", "created"],
-            },
+            options={"ordering": ["side__order", "created"]},
         ),
     ]

@@ -5,27 +5,43 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
-    dependencies = [
-        ('games', '0004_seats'),
-    ]
+    dependencies = [("games", "0004_seats")]
 
     operations = [
         migrations.CreateModel(
-            name='Dispatch',
+            name="Dispatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game_turn', models.PositiveIntegerField()),
-                ('player_turn', models.PositiveSmallIntegerField()),
-                ('text', models.TextField(max_length=1000)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='dispatches', to='games.game')),
-                ('recipient', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='received', to='games.seat')),
-                ('sender', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sent', to='games.seat')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("game_turn", models.PositiveIntegerField()),
+                ("player_turn", models.PositiveSmallIntegerField()),
+                ("text", models.TextField(max_length=1000)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="dispatches", to="games.game"
+                    ),
+                ),
+                (
+                    "recipient",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="received", to="games.seat"
+                    ),
+                ),
+                (
+                    "sender",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="sent", to="games.seat"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-game_turn', '-player_turn', 'created'],
-                'constraints': [models.UniqueConstraint(fields=('sender', 'recipient', 'game_turn', 'player_turn'), name='one_dispatch_a_player_turn')],
+                "ordering": ["-game_turn", "-player_turn", "created"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("sender", "recipient", "game_turn", "player_turn"), name="one_dispatch_a_player_turn"
+                    )
+                ],
             },
-        ),
+        )
     ]

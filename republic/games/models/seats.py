@@ -12,7 +12,9 @@ class Seat(models.Model):
     command = models.ForeignKey(Command, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
     name = models.CharField(max_length=80)
     created = models.DateTimeField(auto_now_add=True)
-    revoked = models.BooleanField(default=False, help_text="the game master took the seat away")
+    revoked = models.BooleanField(
+        default=False, help_text="no longer in use: the game master took it away, or its device took another"
+    )
 
     class Meta:
         ordering = ["side__order", "created"]

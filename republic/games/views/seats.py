@@ -8,6 +8,7 @@ from typing import cast
 import segno
 from django import forms
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -50,7 +51,11 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         kind, _, number = form.cleaned_data["seat"].partition("-")
         command = Command.objects.filter(pk=int(number), game=game).first() if kind == "command" else None
         side_id = command.side_id if command else int(number)
-        seat = Seat.objects.create(game=game, side_id=side_id, command=command, name=form.cleaned_data["name"])
+        earlier = request.session.get(SEATS_KEY, {}).get(str(game.pk))
+        with transaction.atomic():
+            # one seat a device: the one it held is given up, so the seats page and the messages list it no more
+            Seat.objects.filter(pk=earlier, game=game).update(revoked=True)
+            seat = Seat.objects.create(game=game, side_id=side_id, command=command, name=form.cleaned_data["name"])
         request.session[SEATS_KEY] = {**request.session.get(SEATS_KEY, {}), str(game.pk): seat.pk}
         # the page opens on the player's own command
         request.session[FOLLOW_KEY] = {**request.session.get(FOLLOW_KEY, {}), str(game.pk): form.cleaned_data["seat"]}
