@@ -291,3 +291,16 @@ def test_a_signed_in_account_that_is_not_staff_is_no_game_master(db):
     device = Client()
     device.force_login(master)
     assert device.get("/games/new/").status_code == 403  # signed in is not enough: staff only
+
+
+@pytest.mark.parametrize("step, watcher", [("move", "Union"), ("messages", "Confederate"), ("skirmish", None)])
+def test_a_player_is_told_when_a_step_is_the_other_sides(client, demo, step, watcher):
+    game = at_step(demo, step)
+    for side in ("Confederate", "Union"):
+        body = seated_device(game, side).get(f"/games/{game.pk}/").content.decode()
+        assert ('id="watching"' in body) == (side == watcher), side
+    assert 'id="watching"' not in client.get(f"/games/{game.pk}/").content.decode()
+    if watcher:
+        acting = "Union" if watcher == "Confederate" else "Confederate"
+        body = seated_device(game, watcher).get(f"/games/{game.pk}/").content.decode()
+        assert f"The {acting} players act in this step; your phone follows it as they play." in body

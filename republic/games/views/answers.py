@@ -25,6 +25,7 @@ from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
 from republic.games.views.page import ROWS_SHOWN, drawn, page_context, step_bar, work
 from republic.rules.errors import RulesInputError
+from republic.rules.sequence import Actor, step_for
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -107,7 +108,19 @@ def context(
     found = page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown)
     role = getattr(request, "role", None)
     letters = dispatch_context(bool(role and role.master), role.seat if role else None, game)
-    return {**found, **letters, "role": role}
+    return {**found, **letters, "role": role, "watching": watching(role, game)}
+
+
+def watching(role: Any, game: Game) -> str:
+    """What a seated player of the other side is told of a step the rules give one side (1.7): it is not his to
+    act in, and his phone follows it; nothing for the game master, the acting side, or a step of both sides."""
+    seat = role.seat if role is not None else None
+    if seat is None or not game.in_progress:
+        return ""
+    acting = {Actor.ATTACKER: game.attacker, Actor.DEFENDER: game.defender}.get(step_for(game.step_key).actor)
+    if acting is None or acting.pk == seat.side_id:
+        return ""
+    return f"The {acting.name} players act in this step; your phone follows it as they play."
 
 
 def shown_subjects(request: HtmxHttpRequest) -> set[str]:
