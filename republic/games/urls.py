@@ -27,6 +27,7 @@ urlpatterns = [
     path("games/<int:game_id>/seats/", seats.seats_page, name="seats"),
     path("games/<int:game_id>/seats/<int:seat_id>/revoke/", seats.revoke_seat, name="revoke_seat"),
     path("games/<int:game_id>/seats/new-code/", seats.new_code, name="new_join_code"),
+    path("games/<int:game_id>/seats/qr.svg", seats.qr_image, name="join_qr"),
     path("games/<int:game_id>/", game.game_page, name="game"),
     path("games/<int:game_id>/rows/", game.more_rows, name="more_rows"),
     path("games/<int:game_id>/poll/", live.poll, name="poll"),

@@ -54,6 +54,15 @@ def test_the_dashboard_fits_a_phone_and_passes_axe(phone, live_server, demo_game
     at_step(demo_game, "rally")
     phone.goto(f"{live_server.url}/dashboard/")
     expect(phone.locator(".dashboard .card").first).to_contain_text("Attacker rallies units")
+    # the join link and its QR code open on a card, load then, and stay open while the list redraws
+    join = phone.locator(".dashboard-join").first
+    join.locator("summary").click()
+    expect(join.locator("img")).to_be_visible()
+    assert phone.evaluate("document.querySelector('.dashboard-join img').naturalWidth") > 0
+    with phone.expect_response(lambda r: r.url.endswith("/dashboard/"), timeout=7_000):
+        pass
+    phone.wait_for_timeout(300)
+    assert join.evaluate("details => details.open")
     assert not (problems := axe_problems(phone)), "\n".join(problems)
     assert not (small := small_targets(phone)), small
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -41,6 +41,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:seats": ("no", "no", "no", "no", "yes"),
     "games:revoke_seat": ("no", "no", "no", "no", "yes"),
     "games:new_join_code": ("no", "no", "no", "no", "yes"),
+    "games:join_qr": ("no", "no", "no", "no", "yes"),
     "games:rally": ("no", "yes", "no", "no", "yes"),
     "games:replace_leader": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_roll": ("no", "yes", "no", "no", "yes"),

@@ -57,3 +57,19 @@ def test_fifty_games_cost_the_queries_of_five(client, db):
     games += [at_step(demo_game(), "move") for _ in range(45)]
     set_state(games[-1], brigade(games[-1], "Davis's Brigade"), p4_event=True)
     assert queries() == five
+
+
+def test_each_card_offers_the_join_link_and_its_qr_code_which_loads_when_opened(client, demo):
+    card = card_of(client.get("/dashboard/").content.decode(), demo)
+    link = f"http://testserver/join/{demo.join_code}/"
+    image = f"/games/{demo.pk}/seats/qr.svg?code={demo.join_code}"
+    assert f'id="join-{demo.pk}-{demo.join_code}" hx-preserve' in card and f'href="{link}"' in card
+    assert f'src="{image}" loading="lazy"' in card  # fetched once the card's join details are opened
+    response = client.get(image)
+    assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')
+    old = demo.join_code
+    client.post(f"/games/{demo.pk}/seats/new-code/")
+    demo.refresh_from_db()
+    assert client.get(f"/games/{demo.pk}/seats/qr.svg?code={old}").status_code == 404
+    assert f'id="join-{demo.pk}-{demo.join_code}"' in client.get("/dashboard/").content.decode()

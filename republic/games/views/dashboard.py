@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from republic.games.models import IN_PLAY, Event, Game, Leader, Seat, Side, Unit
 from republic.games.views.access import master_only
+from republic.games.views.seats import join_link
 from republic.rules.morale import Condition, condition_for
 from republic.rules.sequence import Actor, step_for
 from republic.rules.troops import UnitKind
@@ -42,6 +43,7 @@ class GameLine:
     panic_tests: int  # divisions with a unit that had a Panic 4 event this turn: they test for internal panic
     hors_de_combat: int  # leaders hors de combat
     waiting_on: str  # whose players the step waits on
+    join_link: str
 
     @property
     def step(self) -> str:
@@ -90,6 +92,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 tests.get(game.pk, 0),
                 fallen.get(game.pk, 0),
                 _waiting_on(game, sides),
+                join_link(request, game),
             )
         )
     return render(request, "games/dashboard.html", {"lines": lines})

@@ -2,6 +2,7 @@
 plays, and this device keeps the seat from then on. The game master's seats page shows the link and its code,
 the seats taken, and takes a seat away or gives the game a new join code."""
 
+import io
 from functools import lru_cache
 from typing import cast
 
@@ -9,7 +10,7 @@ import segno
 from django import forms
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -69,8 +70,25 @@ def join_link(request: HttpRequest, game: Game) -> str:
 
 @lru_cache(maxsize=64)
 def qr_code(link: str) -> str:
-    """The join link as an SVG QR code a phone's camera reads off the game master's screen."""
-    return str(segno.make(link, error="m").svg_inline(scale=5, dark="#1f3a5f", title="The game's join link"))
+    """The join link as an SVG QR code a phone's camera reads off the game master's screen: drawn in a page, or
+    served as an image of its own (with its namespace, it is both)."""
+    drawn = io.BytesIO()
+    segno.make(link, error="m").save(
+        drawn, kind="svg", scale=5, dark="#1f3a5f", title="The game's join link", xmldecl=False
+    )
+    return drawn.getvalue().decode()
+
+
+@allowed(Who.MASTER)
+def qr_image(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The QR code alone, as the dashboard's cards load it when the game master opens one (not on every redraw).
+    The address names the join code, so a new code is a new image and the old one may be kept."""
+    game = get_object_or_404(Game, pk=game_id)
+    if request.GET.get("code") != game.join_code:
+        raise Http404("That is not the game's join code now.")
+    response = HttpResponse(qr_code(join_link(request, game)), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=86400"
+    return response
 
 
 @allowed(Who.MASTER)
