@@ -108,6 +108,7 @@ def test_phones_see_each_others_actions_and_a_typed_form_is_kept(browser, live_s
     pettigrew = cat.locator(".work-row", has=cat.locator(".work-title", has_text="Pettigrew's Brigade"))
     expect(pettigrew).to_contain_text("may ")
     expect(archer.get_by_label("Die (1-10)")).to_have_value("7")
+    expect(archer.get_by_label("Die (1-10)")).to_be_focused()  # another phone's news leaves him where he was
     expect(cat.locator("#moved-on")).to_be_hidden()
     archer.get_by_role("button", name="Resolve").click()
     expect(cat.locator("#result-slot")).to_contain_text("Archer")
