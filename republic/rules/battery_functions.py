@@ -129,6 +129,12 @@ def resolve_battery_functions(chart: Chart, inputs: BatteryFunctionsInput) -> Ba
     )
 
 
+def fire_problem(chart: Chart, unit: UnitState) -> str:
+    """Why the battery may not fire in this turn's artillery phase after the functions it used in the maneuver
+    phase, "" when it may: a foot battery that moved and unlimbered has used its two (3.5, R:835-838)."""
+    return resolve_battery_functions(chart, BatteryFunctionsInput.planned(unit, (), will_fire=True)).problem
+
+
 def _first_problem(inputs: BatteryFunctionsInput, available: int, condition: Condition) -> tuple[str, int | None, bool]:
     limbered = inputs.limbered
     seen: set[BatteryFunction] = set()

@@ -328,3 +328,39 @@ def test_undo_of_a_fire_takes_its_pending_hits_back(client, demo):
     iron.refresh_from_db()
     assert iron.m_hits == 0
     assert state_matches_events(game)
+
+
+# --- functions used in the maneuver phase (3.5, R:835-838) ---------------------------------------------------
+
+
+def test_a_foot_battery_that_moved_and_unlimbered_is_not_offered_fire_and_is_refused(client, demo):
+    """R:835-838: "a foot battery may move and unlimber during its movement phase but it may not fire on that
+    turn's fire phase. If it were to unlimber in place (without moving), it could fire that turn.\""""
+    pegram, calef = battery(demo, "Pegram's Battalion (rifles)"), battery(demo, "2nd U.S., Battery A (Calef)")
+    hall, napoleons = (
+        battery(demo, "2nd Maine Light, Battery B (Hall)"),
+        battery(demo, "Pegram's Battalion (Napoleons)"),
+    )
+    set_state(demo, pegram, functions_used=["move", "unlimber"])  # foot: both its functions spent
+    set_state(demo, calef, functions_used=["move", "unlimber"])  # horse: a third function left to fire with
+    set_state(demo, hall, functions_used=["unlimber"])  # unlimbered in place: it may fire
+    set_state(demo, napoleons, functions_used=["limber", "unlimber"])  # spent, but it did not move: it may save
+    game = at_step(demo, "artillery_fire")
+    body = page(client, game)
+    assert not has_row(body, pegram) and has_row(body, calef) and has_row(body, hall) and has_row(body, napoleons)
+    response = fire(client, game, pegram, "Iron Brigade (Meredith)")
+    assert "cannot fire now" in response.content.decode() and fresh(game).version == game.version
+    fire(client, game, calef, "Davis's Brigade")
+    fire(client, fresh(game), hall, "Davis's Brigade")
+    assert Event.objects.filter(game=game, kind="ArtilleryFired").count() == 2
+    opened = opened_row(client, fresh(game), napoleons)
+    assert "No fire this turn:</strong> foot artillery has 2 functions a turn; fire would be one more (3.5)" in opened
+    assert (
+        'aria-label="Fire Pegram' not in opened
+        and 'aria-label="Save fire Pegram&#x27;s Battalion (Napoleons)"' in opened
+    )
+    response = fire(client, fresh(game), napoleons, "Iron Brigade (Meredith)")
+    assert "may not fire this turn: foot artillery has 2 functions a turn" in response.content.decode()
+    assert Event.objects.filter(game=game, kind="ArtilleryFired").count() == 2
+    save(client, fresh(game), napoleons)
+    assert payload(last(game, "FireSaved")).unit == napoleons.key

@@ -132,6 +132,15 @@ def under_fire(t: Table, every: int = 2) -> None:
 def test_artillery_fire_costs_the_same_at_every_size(costs):
     # no battery fires beforehand: after the joint fire and the save, the small battle has a battery left to draw
     costs.each(lambda t: under_fire(t, every=0))
+
+    def functions_used(t: Table) -> None:
+        """Some batteries unlimbered in place (they may fire), some limbered and unlimbered again (no function
+        left to fire with, only saving it): as many more in the larger battle."""
+        ready = artillery_fire.state(fresh(t.game)).batteries(artillery_fire.state(fresh(t.game)).ready)
+        set_each(t.game, ready[2:-1:3], functions_used=["unlimber"])
+        set_each(t.game, ready[3:-1:3], functions_used=["limber", "unlimber"])
+
+    costs.each(functions_used)
     costs.pages("artillery fire")
 
     def joint_fire(t: Table) -> Send:

@@ -32,6 +32,7 @@ from republic.rules.artillery import (
     resolve_artillery_fire,
     resolve_saved_fire,
 )
+from republic.rules.battery_functions import fire_problem
 from republic.rules.chart import Chart
 from republic.rules.errors import RulesInputError
 from republic.rules.fire_results import (
@@ -60,6 +61,7 @@ class ArtilleryState:
     ready: dict[int, tuple[int, int]]  # batteries of both sides that may still fire or save fire: division, side
     waiting: dict[str, FireHits]
     done: list[Event]
+    spent: dict[int, str]  # ready batteries whose functions this turn leave no fire, only saving it: why (3.5)
 
     def _enemy_units(self, battery: Unit) -> UnitQuerySet:
         return Unit.objects.filter(game=self.game).exclude(division__side=battery.division.side_id).in_play()
@@ -79,15 +81,18 @@ class ArtilleryState:
         return [found[pk] for pk in self.ready if pk in found]
 
     def partners(self, battery: Unit) -> list[Unit]:
-        """The other ready batteries of its side, which may join its fire: read when its form is drawn or sent."""
+        """The other batteries of its side that may fire, which may join its fire: read when its form is drawn or
+        sent."""
         side = battery.division.side_id
-        return self.batteries(pk for pk, (_, owner) in self.ready.items() if owner == side and pk != battery.pk)
+        others = [pk for pk, (_, owner) in self.ready.items() if owner == side and pk not in (battery.pk, *self.spent)]
+        return self.batteries(others)
 
 
 @read_once
 def state(game: Game) -> ArtilleryState:
     """Batteries that may still fire or save fire: not abandoned, limbered or silenced (demoralized), not fired
-    this player turn and not announced as saving fire this step (4.2)."""
+    this player turn and not announced as saving fire this step (4.2), and with a function left to fire with
+    (3.5), or else allowed to save fire."""
     # the phase's events, read once: those of this step are its work done, all of them the hits waiting
     phase = list(this_turn(game, FIRE_STEPS, [*FIRE_KINDS, FireSaved]))
     own = (ArtilleryFired.__name__, FireSaved.__name__)
@@ -101,10 +106,19 @@ def state(game: Game) -> ArtilleryState:
         .batteries()
         .exclude(pk__in=saved)
         .order_by("division__side__order", "order")
-        .values_list("pk", "division_id", "division__side_id")
+        .values_list("pk", "division_id", "division__side_id", "functions_used")
     )
-    found = {pk: (division, side) for pk, division, side in ready}
-    return ArtilleryState(game, {u.key: u for u in hit}, found, waits, events)
+    found = {pk: (division, side) for pk, division, side, _ in ready}
+    # only a battery that used functions this turn can have none left: those few are read whole
+    used = [pk for pk, *_, functions in ready if functions]
+    spent = {}
+    for battery in Unit.objects.filter(pk__in=used) if used else ():
+        problem = fire_problem(game.chart, battery.to_rules())
+        if problem and not resolve_saved_fire(game.chart, SavedFireInput.of(battery.to_rules())).allowed:
+            del found[battery.pk]
+        elif problem:
+            spent[battery.pk] = problem
+    return ArtilleryState(game, {u.key: u for u in hit}, found, waits, events, spent)
 
 
 def pending(s: ArtilleryState) -> list[str]:
@@ -211,6 +225,8 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
         s = state(action.game)
         firing = _ready(s, battery, refusal)
         ready = {b.key: b for b in s.partners(firing)}
+        if firing.pk in s.spent:
+            raise ActionRefused(f"{firing.name} may not fire this turn: {s.spent[firing.pk]}.")
         joined = [ready[key] for key in data["joined"] if key in ready]
         if len(joined) != len(data["joined"]):
             raise ActionRefused("A battery chosen for joint fire cannot fire now.")
@@ -339,8 +355,9 @@ def fill(s: ArtilleryState, rows: list[Row]) -> None:
     for row in rows:
         battery = found[row.subject]
         facts = f"{battery.division.side.name} · {battery.battery_label} battery"
-        row.title, row.verb, row.condition = battery.name, "Fire", battery.condition
-        row.facts = facts + (" · saved fire" if battery.saved_fire else "")
+        spent = battery.pk in s.spent
+        row.title, row.verb, row.condition = battery.name, "Save fire" if spent else "Fire", battery.condition
+        row.facts = facts + (" · saved fire" if battery.saved_fire else "") + (" · no function left to fire" * spent)
 
 
 def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
@@ -348,6 +365,7 @@ def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
     prefix, save_prefix = f"fire-{battery.key}", f"save-{battery.key}"
     return {
         "battery": battery,
+        "spent": s.spent.get(battery.pk, ""),
         "from_state": from_state(s.game.chart, battery),
         "form": bound.get(prefix) or fire_form(s, battery),
         "save": bound.get(save_prefix) or save_form(s, battery),
