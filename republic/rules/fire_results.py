@@ -13,6 +13,7 @@ from republic.rules.checks import check_count
 from republic.rules.errors import RulesInputError
 from republic.rules.hits import Hits
 from republic.rules.morale import MAX_M_HITS, Condition, MoraleCause, apply_morale_hits, condition_for
+from republic.rules.panic import MAX_PANIC_LEVEL
 from republic.rules.results import Explained, Mechanic
 from republic.rules.skirmish import lowered_type, skirmisher_type
 from republic.rules.troops import Grade
@@ -272,6 +273,7 @@ class FireHitsResult(Explained):
     damage_after: int
     skirmisher_type: Grade | None  # the brigade's markers' type after B on them, when they took any
     saved_fire_lost: bool
+    p4_event: bool = False  # destroyed with P hits of Panic 4 this turn: its division still tests (6.1)
 
 
 def resolve_fire_hits(unit: UnitState, hits: FireHits) -> FireHitsResult:
@@ -300,6 +302,14 @@ def resolve_fire_hits(unit: UnitState, hits: FireHits) -> FireHitsResult:
     saved_fire_lost = unit.saved_fire and morale.condition_after.m_hits >= Condition.RATTLED.m_hits
     if saved_fire_lost:
         notes.append("rattled or worse: it loses its saved fire (4.2)")
+    destroyed = not unit.battery and lost > 0 and lost == unit.bases
+    # a destroyed unit makes no demoralized panic test (4.7), but "any panic hits inflicted are still active for
+    # purposes of division panic even if B hits completely destroy the unit" (R:1270-1272), and "if the unit(s)
+    # which experienced the P4 hit were entirely destroyed ... the division still reacts" (R:1866-1868): the
+    # Panic 4 the test would have read (P hits of the turn, read as at most 4) is marked here
+    p4 = destroyed and morale.panic_hits > 0 and unit.p_hits_turn + morale.panic_hits >= MAX_PANIC_LEVEL
+    if p4:
+        notes.append("destroyed with Panic 4: its division still tests for internal panic (R:1270-1272, 6.1)")
     return FireHitsResult(
         hits=hits,
         lost=False,
@@ -308,10 +318,11 @@ def resolve_fire_hits(unit: UnitState, hits: FireHits) -> FireHitsResult:
         panic_hits=morale.panic_hits,
         bases_lost=lost,
         bases_after=unit.bases - lost,
-        destroyed=not unit.battery and lost > 0 and lost == unit.bases,
+        destroyed=destroyed,
         damage_after=unit.damage + (hits.b if unit.battery else 0),
         skirmisher_type=new_type,
         saved_fire_lost=saved_fire_lost,
+        p4_event=p4,
         notes=tuple(notes),
     )
 
@@ -324,6 +335,7 @@ def after_fire_hits(unit: UnitState, result: FireHitsResult) -> UnitState:
         after_bases_lost(hit, result.bases_lost),
         damage=result.damage_after,
         skirmisher_grade=result.skirmisher_type or unit.skirmisher_grade,
+        p4_event=unit.p4_event or result.p4_event,
     )
 
 

@@ -22,6 +22,7 @@ from tests.games.conftest import (
     set_state,
     state_matches_events,
 )
+from tests.games.test_artillery_fire import fire
 
 
 def panic(client, game, unit, htmx=True, version=None, **extra):
@@ -125,3 +126,19 @@ def test_panic_tests_refused_when_stale_twice_or_foreign(client, demo):
     other = create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))
     assert panic(client, game, brigade(other, "Davis's Brigade")).status_code == 404
     assert Event.objects.filter(game=game, kind="DemoralizedPanicTested").count() == 1
+
+
+def test_a_demoralized_unit_destroyed_by_fire_with_panic_4_still_makes_its_division_test(client, demo):
+    """R:1270-1272 and R:1866-1868: a unit wiped out by fire makes no panic move, but its Panic 4 still makes its
+    division test for internal panic."""
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=4, bases=1)
+    game = at_step(demo, "artillery_fire")
+    fire(client, game, battery(game, "2nd Maine Light, Battery B (Hall)"), "Davis's Brigade", printed="4M 2B")
+    advance(fresh(game), None, "test")  # the fire phase's hits go on as the step is left
+    davis.refresh_from_db()
+    assert (davis.bases, davis.destroyed, davis.p_hits_turn, davis.p4_event) == (0, True, 4, True)
+    assert "demoralized panic test for Davis" not in page(client, at_step(fresh(game), "demoralized_panic"))
+    game = at_step(fresh(game), "internal_panic")
+    assert "roll the internal panic test of Heth&#x27;s Division" in page(client, game)
+    assert state_matches_events(game)

@@ -269,6 +269,26 @@ def test_a_unit_wiped_out_by_b_keeps_its_p_hits_for_division_panic():
     assert result.destroyed and result.bases_lost == 2 and result.panic_hits == 2
     after = after_fire_hits(unit, result)
     assert after.destroyed and after.bases == 0 and after.p_hits_turn == 2 and after.base_hits_turn == 2
+    assert not result.p4_event and not after.p4_event  # Panic 2: its division does not test for it
+
+
+@pytest.mark.parametrize(
+    ("earlier", "m", "p4"), [(0, 4, False), (0, 5, True), (1, 3, False), (2, 3, True), (3, 1, False)]
+)
+def test_a_unit_wiped_out_with_panic_4_marks_its_divisions_test(earlier, m, p4):
+    """R:1270-1272: "Any panic hits inflicted are still active for purposes of division panic even if B hits
+    completely destroy the unit"; R:1866-1868: "if the unit(s) which experienced the P4 hit were entirely
+    destroyed ... the division still reacts to the P4 event". No panic test follows for a unit that is gone, so
+    the Panic 4 it would have read (P hits of the turn, 4.7) is marked with the hits."""
+    unit = brigade(bases=2, bases_start=6, m_hits=4, p_hits_turn=earlier)
+    result = resolve_fire_hits(unit, FireHits("1st", m=m - 1, b=5))  # a demoralized unit: every M becomes P
+    after = after_fire_hits(unit, result)
+    assert after.destroyed and after.p_hits_turn == earlier + m - 1
+    assert result.p4_event is p4 and after.p4_event is p4
+    survivor = resolve_fire_hits(
+        brigade(bases=6, bases_start=6, m_hits=4, p_hits_turn=earlier), FireHits("1st", m=m, b=1)
+    )
+    assert not survivor.p4_event  # a unit still there makes its demoralized panic test, which reads its level
 
 
 def test_b_on_a_battery_is_damage_and_never_removes_it():
