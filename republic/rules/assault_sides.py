@@ -20,7 +20,7 @@ from republic.rules.errors import RulesInputError
 from republic.rules.morale import Condition, condition_for
 from republic.rules.results import CellUse, Modifier
 from republic.rules.troops import Cover, Formation, Grade, UnitKind
-from republic.rules.units import UnitState
+from republic.rules.units import UnitState, skirmisher_limit
 
 # --- chart tables -----------------------------------------------------------------------------------
 
@@ -140,7 +140,8 @@ class AssaultUnit:
             open_order=unit.formation is Formation.OPEN_ORDER,
             repeaters=unit.repeaters,
             skirmishers_deployed=unit.skirmishers_deployed,
-            skirmishers_available=unit.skirmishers_available,
+            # in open order one marker per combat base is available, not only its troop list's (R:269-270)
+            skirmishers_available=skirmisher_limit(unit),
         )
 
 

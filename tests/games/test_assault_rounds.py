@@ -14,7 +14,7 @@ from republic.rules.dice import RollSource
 from republic.scenarios import DEMO_SCENARIO
 from tests.club_battle import club_scenario
 from tests.games.assault_helpers import declared, last_payload, last_round, outcome, post_round, round_data
-from tests.games.conftest import HTMX, at_step, brigade, fresh, payload, slot, state_matches_events
+from tests.games.conftest import HTMX, at_step, brigade, fresh, payload, set_state, slot, state_matches_events
 
 # --- a round --------------------------------------------------------------------------------------------
 
@@ -53,6 +53,20 @@ def test_a_round_over_htmx_applies_the_results_to_the_units_and_shows_the_moves(
     assert "Assault 1 · round 2" in body  # follow-up round offered
     assert "C&quot; bonus from the last round" in body
     assert state_matches_events(game)
+
+
+def test_a_brigade_in_open_order_with_a_marker_out_per_base_takes_part_in_a_round(client, game, two):
+    """R:269-270: in open order a brigade may deploy one skirmish marker per combat base, more than its troop
+    list's: a round it takes part in is resolved, its markers out counted against the markers it may have out."""
+    davis, cutler = two
+    set_state(game, davis, formation="open_order", skirmishers_deployed=8)  # 8 bases, a troop list of 2
+    seq = declared(client, fresh(game), [(fresh(davis), "general")], [(cutler, "general")])
+    response = post_round(client, fresh(game), seq, die="6", die2="6")
+    assert response.status_code == 200 and "Choose" not in response.content.decode()
+    p: AssaultRoundResolved = last_payload(game)
+    assert p.inputs.attacker.units[0].skirmishers_available == 8
+    quarters = [m for m in p.result.attacker.modifiers if m.label == "each 1/4 of available skirmishers deployed"]
+    assert [m.value for m in quarters] == [-4]  # all 8 of 8 out: four quarters
 
 
 def test_a_round_by_plain_post_redirects(client, game, two):

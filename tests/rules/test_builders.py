@@ -17,6 +17,7 @@ from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.skirmish import SkirmishAttackInput, resolve_skirmish_attack
 from republic.rules.terrain import TerrainFeature
 from republic.rules.troops import Cover, Formation, Grade, Leader, LeaderClass, UnitKind
+from republic.rules.units import after_skirmishers
 from tests.rules.unit_states import battery, brigade
 
 # --- movement (3.1, 3.4) -------------------------------------------------------------------------------
@@ -216,8 +217,21 @@ def test_a_brigade_takes_part_with_its_bases_hits_formation_repeaters_and_marker
         open_order=True,
         repeaters=True,
         skirmishers_deployed=3,
-        skirmishers_available=4,
+        skirmishers_available=5,  # open order: one per combat base, more than the troop list's 4 (R:269-270)
     )
+
+
+def test_a_brigade_in_open_order_takes_part_with_a_marker_out_per_combat_base():
+    """R:269-270: "While in open order, a brigade may deploy one skirmish marker per combat base." Its markers
+    beyond the troop list's are available markers for the 1/4 skirmishers out modifier (5.3, R:1595-1599)."""
+    unit = brigade(bases=6, bases_start=6, formation=Formation.OPEN_ORDER, skirmishers_available=2)
+    unit = after_skirmishers(unit, 6)
+    taking_part = AssaultUnit.of(unit, Contact.GENERAL)
+    assert (taking_part.skirmishers_deployed, taking_part.skirmishers_available) == (6, 6)
+    closed = AssaultUnit.of(
+        brigade(bases=6, bases_start=6, skirmishers_available=2, skirmishers_deployed=2), Contact.GENERAL
+    )
+    assert closed.skirmishers_available == 2
 
 
 def test_a_battery_takes_part_as_artillery_with_one_base():
