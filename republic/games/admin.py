@@ -342,7 +342,7 @@ class UnitForm(SetUpForm):
 
 
 UNIT_FIELDS = ("division", "name", "order", "kind", "grade", "bases_start", "bases")
-TURN_FIELDS = ("m_hits", "p_hits_turn", "base_hits_turn", "p4_event", "forced_move")
+TURN_FIELDS = ("m_hits", "p_hits_turn", "p_hits_assault", "base_hits_turn", "p4_event", "forced_move")
 BRIGADE_FIELDS = (
     "formation",
     "skirmishers_available",
@@ -364,7 +364,14 @@ BATTERY_FIELDS = (
     "functions_used",
     "abandoned",
 )
-EITHER_KIND = ("damage", "skirmishers_available", "skirmishers_deployed", "p_hits_turn", "base_hits_turn")
+EITHER_KIND = (
+    "damage",
+    "skirmishers_available",
+    "skirmishers_deployed",
+    "p_hits_turn",
+    "p_hits_assault",
+    "base_hits_turn",
+)
 """Fields a brigade or a battery leaves empty: a brigade has no damage, a battery no skirmishers."""
 
 

@@ -6,7 +6,7 @@ the unit after them.
 """
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from republic.rules.chart import Chart, KeyedSpec, number
@@ -406,7 +406,8 @@ def bridging_hits(*assaults: Hits) -> Hits:
 
 def after_hits(unit: UnitState, result: UnitHitsResult) -> UnitState:
     """A unit after fixed assault hits: its condition, P hits of the turn, forced move and any P4 event."""
-    after = after_move(with_morale(unit, result.m_after, result.panic_hits), result.move)
+    hit = with_morale(unit, result.m_after, result.panic_hits)
+    after = after_move(replace(hit, p_hits_assault=unit.p_hits_assault + result.panic_hits), result.move)
     return after_p4_event(after) if result.p4_event else after
 
 

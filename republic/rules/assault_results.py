@@ -109,7 +109,7 @@ class UnitTakingHits:
             unit.grade,
             unit.bases,
             m_hits=unit.m_hits,
-            earlier_panic_hits=unit.p_hits_turn,
+            earlier_panic_hits=unit.p_hits_assault,
             contact=contact,
             damage=unit.damage if unit.battery else 0,
             limbered=unit.battery and unit.limbered,
@@ -466,7 +466,8 @@ def after_assault_loss(unit: UnitState, loss: UnitLoss) -> UnitState:
     lost = loss.bases_before - loss.bases_after
     after = replace(
         with_morale(unit, loss.m_after),
-        p_hits_turn=loss.phase_panic_hits,
+        p_hits_turn=unit.p_hits_turn + loss.phase_panic_hits - unit.p_hits_assault,
+        p_hits_assault=loss.phase_panic_hits,
         bases=loss.bases_after,
         base_hits_turn=unit.base_hits_turn + lost,
     )

@@ -198,7 +198,9 @@ class AssaultSide:
             fresh_batteries=fresh_batteries,
             saved_fire_batteries=sum(1 for u in units if u.battery and u.saved_fire),
             bases_lost=sum(u.base_hits_turn for u in units),
-            worst_panic=max(u.p_hits_turn for u in units),
+            # "the maximum number of panic hits suffered so far during the current assault phase by the single
+            # worst-case participating unit" (R:1591-1593): not those of the fire phase
+            worst_panic=max(u.p_hits_assault for u in units),
             outflanked=struck is Struck.FLANK,
             rear=struck is Struck.REAR,
             tactical_bonus=tactical_bonus,

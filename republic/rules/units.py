@@ -31,6 +31,7 @@ class UnitState:
     bases_start: int
     m_hits: int = 0
     p_hits_turn: int = 0
+    p_hits_assault: int = 0  # those of this player turn's assault phase: its worst-P modifier counts no others
     base_hits_turn: int = 0
     p4_event: bool = False
     forced_move: ForcedMove | None = None
@@ -58,6 +59,7 @@ class UnitState:
             "bases",
             "bases_start",
             "p_hits_turn",
+            "p_hits_assault",
             "base_hits_turn",
             "damage",
             "skirmishers_available",
@@ -170,6 +172,7 @@ def disorder_input(unit: UnitState, attacker: bool, also_charged: bool = False) 
 
 TURN_FIELDS = (
     "p_hits_turn",
+    "p_hits_assault",
     "base_hits_turn",
     "p4_event",
     "forced_move",

@@ -13,7 +13,8 @@ from tests.games.conftest import HTMX, battery, brigade, fresh, payload, set_sta
 def test_the_state_fills_in_losses_panic_skirmishers_leaders_and_fresh_batteries(client, game, two):
     davis, cutler = two
     hall, calef = battery(game, "2nd Maine Light, Battery B (Hall)"), battery(game, "2nd U.S., Battery A (Calef)")
-    set_state(game, davis, base_hits_turn=2, p_hits_turn=1, skirmishers_deployed=1)
+    # three P this turn, one of them in this assault phase: the worst-P modifier counts that one (R:1591-1593)
+    set_state(game, davis, base_hits_turn=2, p_hits_turn=3, p_hits_assault=1, skirmishers_deployed=1)
     set_state(game, calef, fired_this_turn=True)
     seq = declared(
         client, game, [(davis, "all_out")], [(cutler, "all_out"), (hall, "general"), (calef, "general")], primary=cutler

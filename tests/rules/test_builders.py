@@ -246,14 +246,20 @@ def test_a_unit_with_no_bases_left_takes_no_part():
 
 
 def test_a_side_counts_its_saved_fire_batteries_its_bases_lost_this_turn_and_its_worst_p_hits():
+    """R:1591-1593: the worst P hits are those "suffered so far during the current assault phase": "a" took 3 P
+    from fire and 1 in the assault, "b" 2 in the assault."""
     members = (
-        (brigade("a", bases=4, bases_start=6, base_hits_turn=2, p_hits_turn=1), Contact.ALL_OUT, Cover.NONE),
-        (brigade("b", base_hits_turn=1, p_hits_turn=3), Contact.GENERAL, Cover.NONE),
+        (
+            brigade("a", bases=4, bases_start=6, base_hits_turn=2, p_hits_turn=4, p_hits_assault=1),
+            Contact.ALL_OUT,
+            Cover.NONE,
+        ),
+        (brigade("b", base_hits_turn=1, p_hits_turn=2, p_hits_assault=2), Contact.GENERAL, Cover.NONE),
         (battery("c", saved_fire=True), Contact.GENERAL, Cover.NONE),
         (battery("d"), Contact.GENERAL, Cover.NONE),
     )
     side = AssaultSide.of(d10(5), members, leaders_within_2=1, fresh_batteries=2)
-    assert (side.saved_fire_batteries, side.bases_lost, side.worst_panic) == (1, 3, 3)
+    assert (side.saved_fire_batteries, side.bases_lost, side.worst_panic) == (1, 3, 2)
     assert (side.leaders_within_2, side.fresh_batteries, side.bases) == (1, 2, 12)
     assert side.struck is Struck.FRONT
 
@@ -276,10 +282,15 @@ def test_more_fresh_batteries_than_the_side_has_are_refused():
 
 def test_a_sides_losses_and_saved_fire_come_through_as_its_die_modifiers(chart):
     """5.4 (R:1587-1594) and the saved fire tactical bonus (4.2): two bases lost this turn, -2; the worst
-    unit's one P hit, -1; one battery with saved fire, +1."""
+    unit's one P hit of the assault phase, -1 (its two from fire do not count); one battery with saved fire,
+    +1."""
     attackers = ((brigade("att"), Contact.ALL_OUT, Cover.NONE),)
     defenders = (
-        (brigade("def", bases=4, bases_start=6, base_hits_turn=2, p_hits_turn=1), Contact.ALL_OUT, Cover.NONE),
+        (
+            brigade("def", bases=4, bases_start=6, base_hits_turn=2, p_hits_turn=3, p_hits_assault=1),
+            Contact.ALL_OUT,
+            Cover.NONE,
+        ),
         (battery("guns", saved_fire=True), Contact.ALL_OUT, Cover.NONE),
     )
     result = resolve_assault_round(
@@ -292,7 +303,7 @@ def test_a_sides_losses_and_saved_fire_come_through_as_its_die_modifiers(chart):
 
 
 def test_a_unit_takes_the_rounds_hits_with_its_p_hits_so_far_and_a_batterys_damage_and_limber():
-    unit = brigade(bases=4, bases_start=6, m_hits=1, p_hits_turn=2)
+    unit = brigade(bases=4, bases_start=6, m_hits=1, p_hits_turn=5, p_hits_assault=2)  # 3 P from fire
     taking = UnitTakingHits.of(unit, Contact.GENERAL, natural_m=2, retreat_blocked=True, out_of_town=True)
     assert (taking.id, taking.kind, taking.bases, taking.m_hits, taking.earlier_panic_hits) == (
         "1st",

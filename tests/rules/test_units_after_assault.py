@@ -12,11 +12,13 @@ from republic.rules.assault_fixed_hits import (
     resolve_supporting_brigade,
 )
 from republic.rules.assault_results import AssaultLossesInput, UnitTakingHits, after_assault_loss, assault_losses
-from republic.rules.assault_sides import Contact
+from republic.rules.assault_sides import AssaultSide, Contact
+from republic.rules.dice import d10
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition
-from republic.rules.troops import Grade
+from republic.rules.troops import Cover, Grade
+from republic.rules.units import new_player_turn
 from tests.rules.printed_rounds import index
 from tests.rules.unit_states import battery, brigade
 
@@ -71,6 +73,23 @@ def test_assault_losses_in_a_later_round_read_the_unit_after_the_first(chart):
     inputs = AssaultLossesInput((UnitTakingHits.of(first, Contact.ALL_OUT),), Hits(p=1))
     second = assault_losses(chart, inputs.units, inputs.hits).units[0]
     assert (second.m_before, second.phase_panic_hits) == (1, 2)
+
+
+def test_the_p_hits_of_the_assault_phase_are_kept_apart_from_those_of_fire(chart):
+    """R:1591-1593: the worst-P modifier counts "panic hits suffered so far during the current assault phase";
+    the turn's P hits, fire's included, still add up for the panic tests that read them."""
+    unit = brigade("def", p_hits_turn=3)  # three P from the fire phase
+    assert AssaultSide.of(d10(5), ((unit, Contact.ALL_OUT, Cover.NONE),)).worst_panic == 0
+    taking = UnitTakingHits.of(unit, Contact.ALL_OUT)
+    assert taking.earlier_panic_hits == 0
+    first = after_assault_loss(unit, assault_losses(chart, (taking,), Hits(p=1)).units[0])
+    assert (first.p_hits_turn, first.p_hits_assault) == (4, 1)
+    assert AssaultSide.of(d10(5), ((first, Contact.ALL_OUT, Cover.NONE),)).worst_panic == 1
+    second = after_assault_loss(
+        first, assault_losses(chart, (UnitTakingHits.of(first, Contact.ALL_OUT),), Hits(p=2)).units[0]
+    )
+    assert (second.p_hits_turn, second.p_hits_assault) == (6, 3)
+    assert new_player_turn(second).p_hits_assault == 0
 
 
 # --- a unit after fixed assault hits (5.5) -------------------------------------------------------------

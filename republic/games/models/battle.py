@@ -309,6 +309,7 @@ class Unit(models.Model):
     bases = models.PositiveSmallIntegerField(default=1)
     m_hits = models.PositiveSmallIntegerField(default=0)
     p_hits_turn = models.PositiveSmallIntegerField(default=0, help_text="P hits this player turn")
+    p_hits_assault = models.PositiveSmallIntegerField(default=0, help_text="P hits this player turn's assault phase")
     base_hits_turn = models.PositiveSmallIntegerField(default=0, help_text="bases lost this player turn")
     p4_event = models.BooleanField(default=False, help_text="Panic 4 event this player turn")
     forced_move = models.CharField(
@@ -420,6 +421,7 @@ class Unit(models.Model):
             bases_start=self.bases_start,
             m_hits=self.m_hits,
             p_hits_turn=self.p_hits_turn,
+            p_hits_assault=self.p_hits_assault,
             base_hits_turn=self.base_hits_turn,
             p4_event=self.p4_event,
             forced_move=ForcedMove(self.forced_move) if self.forced_move else None,

@@ -125,6 +125,7 @@ _CORRECTIONS = {
 _FIELD_NAMES = {
     "m_hits": "M hits",
     "p_hits_turn": "P hits this turn",
+    "p_hits_assault": "P hits this assault phase",
     "base_hits_turn": "bases lost this turn",
     "p4_event": "Panic 4 event",
 }

@@ -166,7 +166,7 @@ def side_facts(units: list[Any], bonus: bool = False) -> str:
     facts = [
         f"{sum(u.bases for u in units)} bases",
         f"{sum(u.base_hits_turn for u in units)} lost this turn",
-        f"worst P {max(u.p_hits_turn for u in units)}",
+        f"worst P {max(u.p_hits_assault for u in units)}",
     ]
     deployed = sum(u.skirmishers_deployed for u in units)
     available = sum(u.skirmishers_available for u in units)
