@@ -23,6 +23,7 @@ from republic.rules.assault_results import (
     UnitLoss,
     UnitTakingHits,
     after_assault_loss,
+    gone_in_assault,
     resolve_assault_losses,
 )
 from republic.rules.assault_sides import Contact
@@ -30,7 +31,7 @@ from republic.rules.assault_table import OutcomeAction, Struck
 from republic.rules.chart import Chart
 from republic.rules.scale import GroundScale
 from republic.rules.troops import UnitKind
-from republic.rules.units import UnitState, after_surrender
+from republic.rules.units import UnitState, after_p4_event, after_surrender
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,8 @@ def _forced_back(loss: UnitLoss | None) -> bool:
 
 def _after_losses(unit: UnitState, result: RoundOnUnits) -> UnitState:
     if unit.id in result.surrendered:
-        return after_surrender(unit)
+        taken = after_surrender(unit)
+        return after_p4_event(taken) if gone_in_assault(unit, True) else taken
     loss = result.loss(unit.id)
     return unit if loss is None else after_assault_loss(unit, loss)
 

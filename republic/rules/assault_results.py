@@ -460,6 +460,17 @@ def _unit_loss(
     )
 
 
+def gone_in_assault(unit: UnitState, gone: bool) -> bool:
+    """Whether a brigade left play in the assault phase, which makes its division test for internal panic as a
+    Panic 4 event does. R:1710-1713: "If a unit is completely destroyed during the course of the assault phase,
+    the parent division must still check for panic (does not apply to a unit destroyed during the artillery
+    phase, even if that unit was already in assault contact)." Read as a trigger of its own beside the P4
+    event (6.1): were it only the P4 rule restated, the exception for the artillery phase would contradict
+    R:1270-1272, by which a P4 counts even for a unit that fire destroyed. A brigade taken whole by surrender
+    is gone as wholly as one destroyed; a battery is abandoned, not destroyed."""
+    return gone and not unit.battery
+
+
 def after_assault_loss(unit: UnitState, loss: UnitLoss) -> UnitState:
     """A unit after its side's losses of one round: its bases, morale, P hits of the phase, forced move and
     any Panic 4 event; a battery's damage and limbers, a brigade destroyed or taken."""
@@ -471,7 +482,7 @@ def after_assault_loss(unit: UnitState, loss: UnitLoss) -> UnitState:
         bases=loss.bases_after,
         base_hits_turn=unit.base_hits_turn + lost,
     )
-    if loss.p4_event:
+    if loss.p4_event or gone_in_assault(unit, loss.destroyed or loss.surrendered):
         after = after_p4_event(after)
     after = after_move(after, loss.move)
     if unit.battery:

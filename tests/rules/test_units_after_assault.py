@@ -122,3 +122,33 @@ def test_a_demoralized_unit_passed_through_goes_straight_to_panic_4_and_marks_th
     assert after.p4_event and after.p_hits_turn == 4
     assert after.forced_move is max(ForcedMove.WITHDRAW, rout, key=lambda m: m.severity)
     assert after.condition is Condition.DEMORALIZED
+
+
+def test_a_brigade_destroyed_in_the_assault_phase_makes_its_division_test_without_a_panic_4(chart):
+    """R:1710-1713: "If a unit is completely destroyed during the course of the assault phase, the parent
+    division must still check for panic" (``gone_in_assault`` gives the reading)."""
+    unit = brigade("def", bases=2, bases_start=6)
+    loss = assault_losses(chart, (UnitTakingHits.of(unit, Contact.ALL_OUT),), Hits(b=3)).units[0]
+    assert loss.destroyed and not loss.p4_event
+    after = after_assault_loss(unit, loss)
+    assert after.destroyed and after.p4_event
+    survivor = brigade("def", bases=6, bases_start=6)
+    kept = after_assault_loss(
+        survivor, assault_losses(chart, (UnitTakingHits.of(survivor, Contact.ALL_OUT),), Hits(b=3)).units[0]
+    )
+    assert kept.bases == 3 and not kept.p4_event
+    guns = battery("guns", damage=3)
+    struck = after_assault_loss(
+        guns, assault_losses(chart, (UnitTakingHits.of(guns, Contact.ALL_OUT),), Hits(b=2)).units[0]
+    )
+    assert not struck.p4_event  # a battery is abandoned or damaged, never destroyed
+
+
+def test_a_brigade_that_surrenders_in_the_assault_phase_makes_its_division_test(chart):
+    """R:1710-1713, read with R:1866-1868 ("entirely destroyed, deserted or captured"): taken whole, it is gone."""
+    unit = brigade("def")
+    taking = UnitTakingHits.of(unit, Contact.ALL_OUT, retreat_blocked=True)
+    loss = assault_losses(chart, (taking,), Hits(b=1, p=1)).units[0]
+    assert loss.surrendered and not loss.p4_event
+    after = after_assault_loss(unit, loss)
+    assert after.surrendered and after.p4_event
