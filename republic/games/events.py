@@ -332,6 +332,7 @@ class AssaultDeclared(Payload):
 class UnitCover:
     unit: str
     cover: Cover | None  # None: not in this round
+    bases: int | None = None  # the bases it counted when not all: a supporting unit's in the window (5.2)
 
 
 @dataclass(frozen=True)
@@ -354,6 +355,9 @@ class RoundConditions:
 
     def cover_of(self, unit: str) -> Cover | None:
         return next((c.cover for c in self.cover if c.unit == unit), Cover.NONE)
+
+    def bases_of(self, unit: str) -> int | None:
+        return next((c.bases for c in self.cover if c.unit == unit), None)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ primary unit first.
 """
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
@@ -126,13 +126,18 @@ class AssaultUnit:
         return condition_for(self.m_hits)
 
     @classmethod
-    def of(cls, unit: UnitState, contact: Contact, cover: Cover = Cover.NONE) -> "AssaultUnit":
-        """A unit as it stands, with its contact and the cover the table gives it for the round."""
+    def of(
+        cls, unit: UnitState, contact: Contact, cover: Cover = Cover.NONE, bases: int | None = None
+    ) -> "AssaultUnit":
+        """A unit as it stands, with its contact and the cover the table gives it for the round; ``bases``: the
+        bases it counts when not all of them, a supporting unit's inside the attacker's window (5.2, R:1431-1435)."""
+        if bases is not None and not 1 <= bases <= unit.bases:
+            raise RulesInputError("bases", f"from 1 to the {unit.bases} bases it has, got {bases}")
         if unit.battery:
             return cls(unit.grade, unit.bases, unit.m_hits, UnitKind.ARTILLERY, contact, cover)
         return cls(
             unit.grade,
-            unit.bases,
+            unit.bases if bases is None else bases,
             unit.m_hits,
             unit.kind,
             contact,
@@ -187,13 +192,16 @@ class AssaultSide:
         fresh_batteries: int = 0,
         struck: Struck | None = None,
         tactical_bonus: bool = False,
+        counted: Mapping[str, int] | None = None,
     ) -> "AssaultSide":
         """A side from its units as they stand: their batteries with saved fire, the bases they lost this
-        turn and the worst P hits of the phase on any one of them (5.4). ``struck`` is for the defender."""
+        turn and the worst P hits of the phase on any one of them (5.4). ``struck`` is for the defender;
+        ``counted``: the bases a unit counts when not all of them, by its id (a supporting unit, 5.2)."""
         units = [unit for unit, _, _ in members]
+        counted = counted or {}
         return cls(
             roll,
-            tuple(AssaultUnit.of(unit, contact, cover) for unit, contact, cover in members),
+            tuple(AssaultUnit.of(unit, contact, cover, counted.get(unit.id)) for unit, contact, cover in members),
             leaders_within_2=leaders_within_2,
             fresh_batteries=fresh_batteries,
             saved_fire_batteries=sum(1 for u in units if u.battery and u.saved_fire),

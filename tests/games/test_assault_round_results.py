@@ -3,7 +3,7 @@ bonus of an All Out win, Panic 4 and a must-breakthrough, break off, surrender, 
 result read from the players' printed chart."""
 
 from republic.games.events import AssaultRoundResolved
-from republic.games.models import Command
+from republic.games.models import Command, Event
 from republic.games.text.rounds import round_orders
 from republic.rules.results import Modifier
 from tests.games.assault_helpers import assault_page, declared, last_payload, last_round, outcome, post_round
@@ -175,3 +175,23 @@ def test_a_printed_surrender_takes_the_side_s_units(client, game, two):
     assert cutler.surrendered and cutler.bases == 0 and cutler.base_hits_turn == 7
     assert round_orders(last_payload(game))[0]["text"] == "surrenders"
     assert state_matches_events(game)
+
+
+def test_a_supporting_defender_counts_only_the_bases_the_table_gives(client, game, two):
+    """R:1431-1435: a defender "supported by a friendly defending unit that has bases partly or wholly within the
+    attacker's assault window ... may apply only those Supporting Bases toward the overall strength total"."""
+    davis, cutler = two
+    iron = brigade(game, "Iron Brigade (Meredith)")
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out"), (iron, "general")], primary=cutler)
+    page = assault_page(client, game)
+    assert f'name="round-{seq}-bases-{slot(iron)}"' in page and 'placeholder="all 7"' in page
+    assert f'name="round-{seq}-bases-{slot(davis)}"' not in page  # the attackers count every base
+    response = post_round(client, game, seq, **{f"bases-{slot(iron)}": "0"})
+    assert "Ensure this value is greater than or equal to 1" in response.content.decode()
+    assert not Event.objects.filter(game=game, kind="AssaultRoundResolved").exists()
+    post_round(client, game, seq, die="5", die2="5", **{f"bases-{slot(iron)}": "2"})
+    p = last_payload(game)
+    assert [u.bases for u in p.inputs.defender.units] == [7, 2]  # Cutler all 7, Iron 2 of 7
+    assert p.conditions.bases_of(iron.key) == 2 and p.conditions.bases_of(cutler.key) is None
+    # the next round's form keeps the count the table gave
+    assert f'name="round-{seq}-bases-{slot(iron)}" value="2"' in assault_page(client, fresh(game))

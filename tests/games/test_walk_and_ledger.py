@@ -126,7 +126,7 @@ def test_the_game_master_moves_a_stuck_step_on_and_the_log_names_what_was_left(c
     advance(demo, None, "test")
     game = fresh(demo)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Stuck? Move on without them" in page and "Move on, leaving 1 undone" in page
+    assert "Stuck? As game master you may move on without them" in page and "Move on, leaving 1 undone" in page
     union = seated_device(game, "Union")
     assert "Stuck?" not in union.get(f"/games/{game.pk}/").content.decode()  # the game master's alone
     assert union.post(f"/games/{game.pk}/next/anyway/", {"version": game.version}).status_code == 403

@@ -234,6 +234,18 @@ def test_a_brigade_in_open_order_takes_part_with_a_marker_out_per_combat_base():
     assert closed.skirmishers_available == 2
 
 
+def test_a_supporting_unit_counts_only_the_bases_in_the_window():
+    """R:1431-1435: a supporting defender applies "only those Supporting Bases toward the overall strength"."""
+    unit = brigade("sup", bases=6, bases_start=6)
+    assert AssaultUnit.of(unit, Contact.GENERAL, bases=2).bases == 2
+    for wrong in (0, 7):
+        with pytest.raises(RulesInputError) as error:
+            AssaultUnit.of(unit, Contact.GENERAL, bases=wrong)
+        assert error.value.field == "bases"
+    members = ((brigade("def"), Contact.ALL_OUT, Cover.NONE), (unit, Contact.GENERAL, Cover.NONE))
+    assert AssaultSide.of(d10(5), members, counted={"sup": 2}).bases == brigade("def").bases + 2
+
+
 def test_a_battery_takes_part_as_artillery_with_one_base():
     taking_part = AssaultUnit.of(battery(m_hits=1), Contact.GENERAL)
     assert taking_part == AssaultUnit(Grade.AVERAGE, 1, 1, UnitKind.ARTILLERY, Contact.GENERAL)

@@ -5,11 +5,13 @@ Readings chosen for the table:
 - A round's column is read from the units taking part (their kinds and the formation's open order, from the
   state) and the table's cover and flank or rear for that round; the table may name another column.
 - "Bases lost this turn" is the sum of the lost bases of this turn of the units taking part; "the worst P
-  this phase" is the largest of their P hits of this player turn.
+  this phase" is the largest of their P hits of this assault phase.
+- A defending unit counts all its bases unless the table says how many: a supporting unit counts only its
+  bases inside the attacker's assault window (5.2, R:1431-1435), and the count stays for the next round.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
@@ -50,6 +52,7 @@ class Conditions:
     cover: dict[str, Cover | None]
     struck: Struck = Struck.FRONT
     override: AssaultColumn | None = None
+    counted: dict[str, int | None] = field(default_factory=dict)  # bases counted when not all, by slot (5.2)
 
 
 def _choice(raw: Any, allowed: list[tuple[str, str]], default: str) -> str:
@@ -60,7 +63,8 @@ def previous_conditions(assault: Assault) -> Conditions:
     """The last round's conditions, or the open ground in front for a first round."""
     last = assault.last.conditions if assault.last else RoundConditions(())
     cover = {m.unit.slot: last.cover_of(m.unit.key) for m in assault.members}
-    return Conditions(cover, last.struck, last.column)
+    counted = {m.unit.slot: last.bases_of(m.unit.key) for m in assault.members}
+    return Conditions(cover, last.struck, last.column, counted)
 
 
 def read_conditions(assault: Assault, raw: Mapping[str, Any] | None, prefix: str) -> Conditions:
@@ -70,14 +74,17 @@ def read_conditions(assault: Assault, raw: Mapping[str, Any] | None, prefix: str
     if raw is None:
         return before
     cover: dict[str, Cover | None] = {}
+    counted: dict[str, int | None] = {}
     for member in assault.members:
         slot = member.unit.slot
         was = before.cover[slot]
         value = _choice(raw.get(f"{prefix}-cover-{slot}"), COVER_CHOICES, OUT if was is None else was.value)
         cover[slot] = None if value == OUT else Cover(value)
+        bases = str(raw.get(f"{prefix}-bases-{slot}", "")).strip()
+        counted[slot] = int(bases) if bases.isdigit() and 0 < int(bases) < member.unit.bases else None
     struck = Struck(_choice(raw.get(f"{prefix}-struck"), STRUCK_CHOICES, before.struck.value))
     column = _choice(raw.get(f"{prefix}-column"), COLUMN_CHOICES, "")
-    return Conditions(cover, struck, AssaultColumn(column) if column else None)
+    return Conditions(cover, struck, AssaultColumn(column) if column else None, counted)
 
 
 def taking_part(assault: Assault, conditions: Conditions, side: str) -> list[Member]:
@@ -102,6 +109,12 @@ def column_for(assault: Assault, conditions: Conditions) -> AssaultColumnResult 
         )
     except RulesInputError:
         return None
+
+
+def counted(members: list[Member], conditions: Conditions) -> dict[str, int]:
+    """The bases each unit counts when the table gave fewer than all, by the unit's key."""
+    found = {m.unit.key: conditions.counted.get(m.unit.slot) for m in members}
+    return {key: bases for key, bases in found.items() if bases is not None}
 
 
 def _checkboxes(label: str, help_text: str = "") -> forms.MultipleChoiceField:
@@ -157,6 +170,20 @@ class RoundForm(DiceForm):
                 self.fields[f"cover-{member.unit.slot}"] = forms.ChoiceField(
                     label=member.unit.name, choices=COVER_CHOICES, widget=SELECT
                 )
+            if in_play(member.unit) and member in assault.defenders and not member.battery:
+                self.fields[f"bases-{member.unit.slot}"] = forms.IntegerField(
+                    label=f"{member.unit.name}: bases counted",
+                    required=False,
+                    min_value=1,
+                    max_value=member.unit.bases,
+                    widget=forms.NumberInput(
+                        attrs={
+                            "class": "form-control",
+                            "placeholder": f"all {member.unit.bases}",
+                            "inputmode": "numeric",
+                        }
+                    ),
+                )
         for name in ("attacker", "defender"):
             choices = [(str(lead.pk), f"{lead.name} ({lead.value})") for lead in leaders[name]]
             offer_many(self, f"{name}_leaders", choices)
@@ -166,7 +193,15 @@ class RoundForm(DiceForm):
             offer(self, name, everyone)
 
     def cover_rows(self, side: str) -> list[dict[str, Any]]:
-        return [{"unit": m.unit, "field": self[f"cover-{m.unit.slot}"]} for m in self.assault.playing(side)]
+        """Each unit of the side with its cover, and a defender's bases counted (blank: all of them)."""
+        return [
+            {
+                "unit": m.unit,
+                "field": self[f"cover-{m.unit.slot}"],
+                "bases": self[f"bases-{m.unit.slot}"] if f"bases-{m.unit.slot}" in self.fields else None,
+            }
+            for m in self.assault.playing(side)
+        ]
 
     def rare_rows(self) -> list[dict[str, Any]]:
         """Each unit in play with its box for each rare case, as one short table instead of a list of boxes a
@@ -220,6 +255,7 @@ def round_form(game: Game, assault: Assault, leaders: dict[str, list[Leader]], d
     for member in assault.members:
         cover = before.cover[member.unit.slot]
         initial[f"cover-{member.unit.slot}"] = OUT if cover is None else cover.value
+        initial[f"bases-{member.unit.slot}"] = before.counted.get(member.unit.slot)
     return RoundForm(data, prefix=prefix(assault), initial=initial, assault=assault, leaders=leaders)
 
 
@@ -236,7 +272,7 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
         assault = s.find(seq)
         if not assault.open:
             raise ActionRefused(f"Assault {assault.number} has ended.")
-        raw = {f"{prefix(assault)}-{k}": v for k, v in data.items() if isinstance(v, str)}
+        raw = {f"{prefix(assault)}-{k}": str(v) for k, v in data.items() if isinstance(v, str | int)}
         conditions = read_conditions(assault, raw, prefix(assault))
         members = {side: taking_part(assault, conditions, side) for side in ("attacker", "defender")}
         if not members["attacker"] or not members["defender"]:
@@ -259,6 +295,7 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
                 else 0,
                 struck=conditions.struck if side == "defender" else None,
                 tactical_bonus=side == "attacker" and assault.bonus,
+                counted=counted(members[side], conditions),
             )
             for side in ("attacker", "defender")
         }
@@ -294,7 +331,10 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
             action.apply(member.unit, after_round(member.unit.to_rules(), on_units))
         preview = column_for(assault, conditions)
         recorded = RoundConditions(
-            cover=tuple(UnitCover(m.unit.key, conditions.cover[m.unit.slot]) for m in assault.members),
+            cover=tuple(
+                UnitCover(m.unit.key, conditions.cover[m.unit.slot], conditions.counted.get(m.unit.slot))
+                for m in assault.members
+            ),
             struck=conditions.struck,
             column=conditions.override,
             rules_column=preview.rules_column if preview else None,
