@@ -37,7 +37,7 @@ from republic.games.steps.base import subject
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import state as move_state
 from republic.games.steps.walk import pending
-from republic.rules.maneuver import charge_refusal
+from republic.rules.maneuver import ManeuverAction, charge_refusal
 from republic.rules.sequence import STEPS, StepKey
 from republic.rules.troops import BatteryFunction
 from republic.rules.units import skirmisher_limit
@@ -188,7 +188,8 @@ def move(w: Walker) -> None:
     if unit is None:
         return w.skip("maneuver roll", "the attacker has no brigade in play")
     roll = brigades.roll_form(s.game, unit, s.helpful_leaders)
-    w.act("maneuver roll", w.url("maneuver_roll", unit.pk), roll, {"die": 8}, dice=True, row=unit)
+    # a 10 lets it assault (R:631-635): the assault step then has a brigade to declare one with
+    w.act("maneuver roll", w.url("maneuver_roll", unit.pk), roll, {"die": 10}, dice=True, row=unit)
     movement = brigades.movement_form(s.game, unit)
     w.act("movement allowance", w.url("maneuver_movement", unit.pk), movement, records=False, row=unit)
     s = move_state(w.fresh())
@@ -282,10 +283,14 @@ def demoralized_tests(w: Walker) -> None:
 
 def assaults(w: Walker) -> None:
     s = assault_state(w.fresh())
-    # the brigade that used its charge bonus assaults, so that charge disorder has it to disorder
+    # the brigade that used its charge bonus assaults, so that charge disorder has it to disorder; only a brigade
+    # whose maneuver roll allowed it may (R:631-635)
     charged = set(Unit.objects.filter(game=s.game, charge_bonus_used=True).values_list("pk", flat=True))
+    rolls = move_state(s.game).rolls
+    may = {key for key, rolled in rolls.items() if ManeuverAction.ASSAULT in rolled.result.actions}
     attackers = sorted(
-        (u for u in s.side_units("attacker") if not u.battery and u.bases), key=lambda u: u.pk not in charged
+        (u for u in s.side_units("attacker") if not u.battery and u.bases and u.key in may),
+        key=lambda u: u.pk not in charged,
     )
     defenders = [u for u in s.side_units("defender") if not u.battery and u.bases]
     if not attackers or not defenders:

@@ -23,7 +23,6 @@ from republic.rules.assault_results import (
     UnitLoss,
     UnitTakingHits,
     after_assault_loss,
-    gone_in_assault,
     resolve_assault_losses,
 )
 from republic.rules.assault_sides import Contact
@@ -31,7 +30,7 @@ from republic.rules.assault_table import OutcomeAction, Struck
 from republic.rules.chart import Chart
 from republic.rules.scale import GroundScale
 from republic.rules.troops import UnitKind
-from republic.rules.units import UnitState, after_p4_event, after_surrender
+from republic.rules.units import UnitState, after_p4_event, after_surrender, gone_in_assault
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from republic.rules.panic import MAX_PANIC_LEVEL, loss_modifiers, panic_level_re
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
-from republic.rules.units import UnitState, after_move, after_p4_event, with_morale
+from republic.rules.units import UnitState, after_move, after_p4_event, gone_in_assault, with_morale
 
 TABLES = ()
 
@@ -458,17 +458,6 @@ def _unit_loss(
         destroyed=not unit.battery and bases_after == 0 and not state.surrendered,
         notes=tuple(notes),
     )
-
-
-def gone_in_assault(unit: UnitState, gone: bool) -> bool:
-    """Whether a brigade left play in the assault phase, which makes its division test for internal panic as a
-    Panic 4 event does. R:1710-1713: "If a unit is completely destroyed during the course of the assault phase,
-    the parent division must still check for panic (does not apply to a unit destroyed during the artillery
-    phase, even if that unit was already in assault contact)." Read as a trigger of its own beside the P4
-    event (6.1): were it only the P4 rule restated, the exception for the artillery phase would contradict
-    R:1270-1272, by which a P4 counts even for a unit that fire destroyed. A brigade taken whole by surrender
-    is gone as wholly as one destroyed; a battery is abandoned, not destroyed."""
-    return gone and not unit.battery
 
 
 def after_assault_loss(unit: UnitState, loss: UnitLoss) -> UnitState:

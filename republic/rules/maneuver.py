@@ -6,6 +6,7 @@ no roll. The rules name the grades untrained, green, veteran and crack (R:628); 
 else, has its own column between veteran and green.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import cast
@@ -14,10 +15,10 @@ from republic.rules import dice
 from republic.rules.chart import PRINTED_SOURCE, Chart, GridSpec, KeyedSpec, integer
 from republic.rules.dice import Roll
 from republic.rules.errors import RulesInputError
-from republic.rules.morale import Condition, condition_for
+from republic.rules.morale import Condition, Restriction, condition_for
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, Provenance, total
 from republic.rules.troops import Grade, Leader, LeaderClass
-from republic.rules.units import UnitState
+from republic.rules.units import UnitState, restricted
 
 
 class ManeuverAction(StrEnum):
@@ -230,6 +231,36 @@ def charge_refusal(allowed: tuple[ManeuverAction, ...] | None) -> str:
         return "No maneuver roll this turn: a brigade that has not rolled holds (3.2)."
     if not set(FORWARD) & set(allowed):
         return "Its roll allows only hold or pull back: no assault move bonus (3.2)."
+    return ""
+
+
+def assault_refusal(unit: UnitState, allowed: tuple[ManeuverAction, ...] | None, defenders: Sequence[UnitState]) -> str:
+    """Why an attacking unit may not initiate an assault on these defenders, or "".
+
+    Its morale condition may forbid it (2.3, R:494-502): demoralized troops will not voluntarily advance; rattled
+    infantry will not assault artillery; shaken infantry will not assault cavalry or artillery, shaken cavalry
+    not artillery. Troops on horse assault as cavalry and troops on foot as infantry; a defender on horse is
+    cavalry, and any battery among the defenders makes it an assault on artillery. Then a brigade needs this
+    turn's maneuver roll to allow Assault: "Units which do not roll high enough on the maneuver table to qualify
+    for this ... may not voluntarily initiate assaults - at least not this turn" (R:631-635). A battery rolls
+    no maneuver; it joins an assault but never initiates one alone (5.1)."""
+    if unit.battery:
+        return ""
+    guns = any(d.battery for d in defenders)
+    horse = any(d.kind.horse for d in defenders)
+    forbidden = [Restriction.ADVANCE]
+    if unit.kind.horse:
+        forbidden += [Restriction.CAVALRY_ASSAULT_ARTILLERY] if guns else []
+    else:
+        forbidden += [Restriction.INFANTRY_ASSAULT_OR_ADVANCE_ON_HORSE_OR_GUNS] if guns or horse else []
+        forbidden += [Restriction.INFANTRY_ASSAULT_ARTILLERY] if guns else []
+    refused = next((why for why in (restricted(unit, r) for r in forbidden) if why), "")
+    if refused:
+        return refused
+    if allowed is None:
+        return "no maneuver roll this turn: a brigade that has not rolled may not initiate an assault (3.2, R:631-635)"
+    if ManeuverAction.ASSAULT not in allowed:
+        return "its maneuver roll this turn did not allow Assault: no assault of its own this turn (3.2, R:631-635)"
     return ""
 
 

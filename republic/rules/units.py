@@ -151,6 +151,17 @@ def after_p4_event(unit: UnitState) -> UnitState:
     return replace(unit, p4_event=True)
 
 
+def gone_in_assault(unit: UnitState, gone: bool) -> bool:
+    """Whether a brigade left play in the assault phase, which makes its division test for internal panic as a
+    Panic 4 event does. R:1710-1713: "If a unit is completely destroyed during the course of the assault phase,
+    the parent division must still check for panic (does not apply to a unit destroyed during the artillery
+    phase, even if that unit was already in assault contact)." Read as a trigger of its own beside the P4
+    event (6.1): were it only the P4 rule restated, the exception for the artillery phase would contradict
+    R:1270-1272, by which a P4 counts even for a unit that fire destroyed. A brigade taken whole by surrender
+    is gone as wholly as one destroyed; a battery is abandoned, not destroyed."""
+    return gone and not unit.battery
+
+
 def after_surrender(unit: UnitState) -> UnitState:
     """The unit surrenders (5.5 Group Surrender): every base it has left is taken."""
     return replace(

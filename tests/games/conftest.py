@@ -36,8 +36,8 @@ def demo(db) -> Game:
 
 @pytest.fixture
 def game(demo) -> Game:
-    """The demo battle at the assault step."""
-    return at_step(demo, "assaults")
+    """The demo battle at the assault step, each attacking brigade's maneuver roll of the turn allowing Assault."""
+    return at_step(rolled_for_assault(demo), "assaults")
 
 
 @pytest.fixture
@@ -79,6 +79,33 @@ def set_state(game: Game, obj, **fields) -> None:
             action.set(obj, name, value)
         key = f"{obj._meta.model_name}:{obj.pk}"
         action.record(CorrectionMade(key, str(obj), None, tuple(FieldValue(f, v) for f, v in fields.items())))
+
+
+def rolled_for_assault(game: Game, units: list[Unit] | None = None) -> Game:
+    """This turn's maneuver rolls, read from the printed chart as allowing every action, for the attacking
+    brigades among ``units`` (all of them by default) that have not rolled: a brigade declares an assault only
+    when its roll allows one (R:631-635). Rolled at the move step, the game then put back where it was."""
+    from republic.games.steps.move.brigades import roll_form_for, roll_maneuver
+    from republic.games.steps.move.state import state as move_state
+
+    game.refresh_from_db()
+    step, rolls = game.step, move_state(game).rolls
+    chosen = units if units is not None else list(Unit.objects.filter(game=game).of_side(game.attacker).in_play())
+    waiting = [u for u in chosen if not u.battery and u.division.side_id == game.attacker.pk and u.key not in rolls]
+    if not waiting:
+        return game
+    at_step(game, "move")
+    for unit in waiting:
+        prefix = f"roll-{unit.key}"
+        data = {f"{prefix}-version": game.version, f"{prefix}-die": "10", f"{prefix}-printed": ACTIONS, "roll": "typed"}
+        form = roll_form_for(game, unit, data)
+        assert form.is_valid(), form.errors
+        roll_maneuver(game, unit, form, "test")
+        game.refresh_from_db()
+    return at_step(game, step)
+
+
+ACTIONS = ["assault", "maneuver", "advance", "pull_back"]
 
 
 def at_step(game: Game, step: str) -> Game:

@@ -12,7 +12,18 @@ from republic.games.events import AssaultDeclared
 from republic.games.models import Event
 from republic.rules.results import Modifier
 from tests.games.assault_helpers import assault_page, declare, declared, end, last_payload, post_round, units
-from tests.games.conftest import HTMX, battery, brigade, payload, set_state, slot, state_matches_events, summary
+from tests.games.conftest import (
+    HTMX,
+    at_step,
+    battery,
+    brigade,
+    payload,
+    rolled_for_assault,
+    set_state,
+    slot,
+    state_matches_events,
+    summary,
+)
 
 # --- declaring ------------------------------------------------------------------------------------------
 
@@ -216,3 +227,36 @@ def test_a_round_reads_the_column_from_the_cover_or_the_one_the_table_names(clie
     assert p.result.column == "attacker_advantage"
     assert p.conditions.rules_column == "defender_advantage"
     assert "column named by the table: Attacker Advantage" in p.result.notes
+
+
+# --- who may initiate an assault (3.2, 2.3) --------------------------------------------------------------
+
+
+def test_a_brigade_without_a_roll_allowing_an_assault_is_refused_at_its_name(client, demo):
+    """R:631-635: a brigade that did not roll high enough for Assault "may not voluntarily initiate assaults".
+    Archer rolled and may; Davis has no roll this turn."""
+    davis, archer, cutler = (
+        brigade(demo, "Davis's Brigade"),
+        brigade(demo, "Archer's Brigade"),
+        brigade(demo, "Cutler's Brigade"),
+    )
+    game = at_step(rolled_for_assault(demo, [archer]), "assaults")
+    response = declare(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    body = response.content.decode()
+    assert "Davis&#x27;s Brigade may not assault: no maneuver roll this turn" in body and "R:631-635" in body
+    assert not Event.objects.filter(game=game, kind="AssaultDeclared").exists()
+    declared(client, game, [(archer, "all_out")], [(cutler, "all_out")])
+    assert Event.objects.filter(game=game, kind="AssaultDeclared").count() == 1
+
+
+def test_a_rattled_brigade_does_not_assault_artillery(client, game):
+    """R:494-502: "Rattled - ... Infantry will not assault artillery.\""""
+    davis, cutler = brigade(game, "Davis's Brigade"), brigade(game, "Cutler's Brigade")
+    hall = battery(game, "2nd Maine Light, Battery B (Hall)")
+    set_state(game, davis, m_hits=2)
+    body = declare(client, game, [(davis, "all_out")], [(cutler, "all_out"), (hall, "general")], primary=cutler)
+    assert "Davis&#x27;s Brigade may not assault: Rattled: infantry will not assault artillery (2.3)" in (
+        body.content.decode()
+    )
+    assert not Event.objects.filter(game=game, kind="AssaultDeclared").exists()
+    declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])  # infantry alone it may assault

@@ -14,7 +14,17 @@ from republic.rules.dice import RollSource
 from republic.scenarios import DEMO_SCENARIO
 from tests.club_battle import club_scenario
 from tests.games.assault_helpers import declared, last_payload, last_round, outcome, post_round, round_data
-from tests.games.conftest import HTMX, at_step, brigade, fresh, payload, set_state, slot, state_matches_events
+from tests.games.conftest import (
+    HTMX,
+    at_step,
+    brigade,
+    fresh,
+    payload,
+    rolled_for_assault,
+    set_state,
+    slot,
+    state_matches_events,
+)
 
 # --- a round --------------------------------------------------------------------------------------------
 
@@ -137,7 +147,9 @@ def test_a_stale_round_changes_nothing(client, game, two):
 
 
 def test_an_assault_of_another_game_or_no_assault_is_not_found(client, game):
-    other = at_step(create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8"))), "assaults")
+    other = at_step(
+        rolled_for_assault(create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))), "assaults"
+    )
     theirs = declared(
         client,
         other,
@@ -152,7 +164,7 @@ def test_an_assault_of_another_game_or_no_assault_is_not_found(client, game):
 
 
 def test_a_club_battle_offers_its_many_leaders_as_a_list_to_pick_from(client, db):
-    game = at_step(create_game(parse_scenario(club_scenario(200))), "assaults")
+    game = at_step(rolled_for_assault(create_game(parse_scenario(club_scenario(200)))), "assaults")
     attackers = Unit.objects.filter(game=game, division__side=game.first_attacker, kind="infantry")
     defenders = Unit.objects.filter(game=game, division__side=game.defender, kind="infantry")
     davis, cutler = attackers.first(), defenders.first()

@@ -13,6 +13,7 @@ from republic.rules.leaders import resolve_hors_de_combat
 from republic.scenarios import DEMO_SCENARIO
 from tests.games.conftest import (
     HTMX,
+    at_step,
     battery,
     brigade,
     fresh,
@@ -21,6 +22,7 @@ from tests.games.conftest import (
     opened_row,
     page,
     payload,
+    rolled_for_assault,
     set_state,
     state_matches_events,
 )
@@ -252,8 +254,7 @@ def test_after_the_assaults_only_the_assault_losses_count(client, after_fire):
 def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_taken_off(client, demo):
     """After the assaults the bases lost are read from the rounds' losses and surrenders and the table's own
     corrections in the step (not from the rows' values)."""
-    set_state(demo, demo, step="assaults")
-    game = fresh(demo)
+    game = at_step(rolled_for_assault(demo), "assaults")
     archer, iron = brigade(game, "Archer's Brigade"), brigade(game, "Iron Brigade (Meredith)")
     client.post(
         f"/games/{game.pk}/assault/declare/",

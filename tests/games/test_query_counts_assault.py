@@ -9,7 +9,7 @@ import pytest
 from republic.games.models import Command, Event, Unit
 from republic.games.steps import charge_disorder, division_panic
 from tests.games.assault_helpers import declare_data, round_data
-from tests.games.conftest import fresh
+from tests.games.conftest import fresh, rolled_for_assault
 from tests.games.query_helpers import (
     Costs,
     Send,
@@ -62,6 +62,7 @@ def end_post(t: Table, seq: int) -> Send:
 
 def test_assaults_cost_the_same_at_every_size(costs):
     def assaulting(t: Table) -> None:
+        rolled_for_assault(t.game)  # a brigade declares an assault when its maneuver roll allows one
         go_to(t.game, "assaults")
         for k in range(1, len(divisions_of(t.game, "attacker"))):
             declare_post(t, k, battery=True)()

@@ -7,9 +7,17 @@ from hypothesis import strategies as st
 from republic.rules.codec import decode, encode
 from republic.rules.dice import Roll, d10
 from republic.rules.errors import RulesInputError
-from republic.rules.maneuver import ROLLED_ACTIONS, ManeuverAction, ManeuverInput, maneuver_test, resolve_maneuver
+from republic.rules.maneuver import (
+    ROLLED_ACTIONS,
+    ManeuverAction,
+    ManeuverInput,
+    assault_refusal,
+    maneuver_test,
+    resolve_maneuver,
+)
 from republic.rules.results import Provenance
-from republic.rules.troops import Grade, Leader, LeaderClass
+from republic.rules.troops import Grade, Leader, LeaderClass, UnitKind
+from tests.rules.unit_states import battery, brigade
 
 A = ManeuverAction
 GRADES = list(Grade)
@@ -251,3 +259,48 @@ def test_the_mechanic_resolves_from_json_and_encodes_its_reasons(chart):
     assert data["provisional"] is True
     assert data["allowed"][0]["action"] == "hold"
     assert {c["table"] for c in data["cells"]} == {"maneuver", "maneuver_modifiers"}
+
+
+# --- initiating an assault (3.2, 2.3) ---------------------------------------------------------------------
+
+
+ALL = (ManeuverAction.ASSAULT, ManeuverAction.MANEUVER, ManeuverAction.ADVANCE, ManeuverAction.PULL_BACK)
+
+
+def test_a_brigade_initiates_an_assault_only_when_its_roll_this_turn_allows_one():
+    """R:631-635: "Units which do not roll high enough on the maneuver table to qualify for this ... may not
+    voluntarily initiate assaults - at least not this turn.\""""
+    attacker, defender = brigade("att"), brigade("def")
+    assert assault_refusal(attacker, ALL, [defender]) == ""
+    assert "no maneuver roll this turn" in assault_refusal(attacker, None, [defender])
+    assert "did not allow Assault" in assault_refusal(attacker, (ManeuverAction.ADVANCE,), [defender])
+    assert assault_refusal(battery("guns"), None, [defender]) == ""  # a battery joins without a roll
+
+
+@pytest.mark.parametrize(
+    ("m_hits", "kind", "defender", "refused"),
+    [
+        (2, UnitKind.INFANTRY, "guns", "Rattled: infantry will not assault artillery (2.3)"),
+        (2, UnitKind.INFANTRY, "horse", ""),
+        (3, UnitKind.INFANTRY, "horse", "Shaken: infantry will not assault or advance on cavalry or artillery (2.3)"),
+        (
+            3,
+            UnitKind.CAVALRY_DISMOUNTED,
+            "guns",
+            "Shaken: infantry will not assault or advance on cavalry or artillery",
+        ),
+        (3, UnitKind.CAVALRY_MOUNTED, "guns", "Shaken: cavalry will not assault artillery (2.3)"),
+        (3, UnitKind.CAVALRY_MOUNTED, "foot", ""),
+        (4, UnitKind.INFANTRY, "foot", "Demoralized: will not voluntarily advance toward any enemy (2.3)"),
+    ],
+)
+def test_a_morale_condition_forbids_some_assaults(m_hits, kind, defender, refused):
+    """R:494-502: rattled infantry will not assault artillery; shaken infantry will not assault or advance on
+    cavalry or artillery, shaken cavalry not artillery; demoralized units will not voluntarily advance."""
+    defenders = {
+        "guns": [brigade("def"), battery("guns")],
+        "horse": [brigade("def", kind=UnitKind.CAVALRY_MOUNTED)],
+        "foot": [brigade("def")],
+    }[defender]
+    found = assault_refusal(brigade("att", m_hits=m_hits, kind=kind), ALL, defenders)
+    assert found.startswith(refused) and bool(found) == bool(refused)

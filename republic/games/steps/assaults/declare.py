@@ -10,8 +10,11 @@ from republic.games.forms import NameChoiceField, VersionForm, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit, UnitChoice
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
+from republic.games.steps.move.state import state as move_state
 from republic.games.text.terms import unit_options
 from republic.rules.assault_sides import Contact
+from republic.rules.errors import RulesInputError
+from republic.rules.maneuver import assault_refusal
 from republic.rules.sequence import StepKey
 
 SELECT = forms.Select(attrs={"class": "form-select"})
@@ -82,6 +85,7 @@ class DeclareForm(VersionForm):
         units = self._named(cleaned)
         chosen: dict[str, list[Member]] = {}
         named: set[str] = set()
+        slot_of: dict[str, str] = {}
         for side in ("a", "d"):
             chosen[side] = []
             for n in range(1, SLOTS + 1):
@@ -101,6 +105,7 @@ class DeclareForm(VersionForm):
                     )
                 else:
                     chosen[side].append(Member(unit, Contact(contact)))
+                    slot_of[key] = f"{side}{n}"
                 named.add(key)
         for members in chosen.values():  # in the order of battle, whatever order the table named them in
             members.sort(key=lambda m: self.order.index(m.unit.key))
@@ -120,7 +125,7 @@ class DeclareForm(VersionForm):
                 defenders = first + [m for m in defenders if m is not first[0]]
         elif len(defenders) > 1:
             self.add_error("primary", "Name the primary defender: the unit with the greatest contact frontage.")
-        cleaned["attackers"], cleaned["defenders"] = chosen["a"], defenders
+        cleaned["attackers"], cleaned["defenders"], cleaned["slots"] = chosen["a"], defenders, slot_of
         return cleaned
 
 
@@ -144,6 +149,13 @@ def declare_assault(game: Game, form: DeclareForm, actor: str) -> Event:
         taken = [m.unit.name for m in (*data["attackers"], *data["defenders"]) if m.unit.key in busy]
         if taken:
             raise ActionRefused(f"{', '.join(taken)} already in an open assault: nothing was changed.")
+        rolls = move_state(action.game).rolls
+        assaulted = [m.unit.to_rules() for m in data["defenders"]]
+        for member in data["attackers"]:
+            rolled = rolls.get(member.unit.key)
+            refusal = assault_refusal(member.unit.to_rules(), rolled.result.actions if rolled else None, assaulted)
+            if refusal:
+                raise RulesInputError(data["slots"][member.unit.key], f"{member.unit.name} may not assault: {refusal}.")
         attackers, defenders = (
             tuple(Declared(m.unit.key, m.unit.name, m.contact) for m in data[side])
             for side in ("attackers", "defenders")
