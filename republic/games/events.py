@@ -150,6 +150,7 @@ class LeaderReplaced(Payload):
     inputs: LeaderReplacementInput
     result: LeaderReplacementResult
     successor: str = ""  # who takes over a corps or an army; a division leader returns himself
+    fresh: str = ""  # the fresh leader of the division the successor left, as "name (value)"
 
 
 # --- maneuver phase ---------------------------------------------------------------------------------

@@ -134,6 +134,7 @@ class Action:
         self._change_of: dict[tuple[str, int, str], dict[str, Any]] = {}  # each change by its field, found at once
         self._dirty: dict[tuple[str, int], tuple[models.Model, set[str]]] = {}
         self.event: Event | None = None
+        self.entered = False  # a row entered into the setup (``enter``)
         self.later: list[set[str] | None] | None = None  # the events since the form was drawn (``later_events``)
         # events are stamped with where the game stood when the action began
         self.position = (game.game_turn, game.player_turn, game.step)
@@ -168,6 +169,17 @@ class Action:
         else:
             earlier["after"] = after
 
+    def enter(self, obj: models.Model) -> None:
+        """Save a row the game did not have as though it had stood by, out of play, from the start (a fresh
+        leader brought from off the board, 2.5): it goes into the setup too, so that the state is still the
+        setup plus the events, and the action brings it into play with ``set``; undone, it stands by again."""
+        if obj.pk is not None or type(obj) not in _KEY:
+            raise TypeError(f"cannot enter {obj!r}")
+        obj.save()
+        fields_now = {f: _plain(getattr(obj, f)) for f in tracked_fields(type(obj))}
+        self.game.setup[f"{_KEY[type(obj)]}:{obj.pk}"] = fields_now
+        self.entered = True
+
     def apply(self, unit: Unit, after: UnitState) -> None:
         """Write the engine's unit after a rule onto its row: the one way a unit's state changes."""
         if after.id != unit.key:
@@ -182,7 +194,7 @@ class Action:
         game = self.game
         if moved_on(self, payload):
             raise StaleGame(game)
-        game_fields = {"version", "updated"}
+        game_fields = {"version", "updated", *(["setup"] if self.entered else [])}
         rows: list[tuple[models.Model, set[str]]] = []
         for obj, changed in self._dirty.values():
             if isinstance(obj, Game) and obj.pk == game.pk:

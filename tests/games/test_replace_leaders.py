@@ -4,9 +4,11 @@ undo."""
 
 import pytest
 
-from republic.games.models import Event, Game, Leader
+from republic.games.models import Command, Event, Game, Leader
 from republic.games.steps.walk import StepBlocked, advance, pending
-from tests.games.conftest import HTMX, leader, payload, set_state, state_matches_events, summary
+from tests.games.conftest import HTMX, at_step, brigade, leader, payload, set_state, state_matches_events, summary
+from tests.games.conftest import fresh as fresh_game
+from tests.games.test_rally import rally_post
 
 
 def at_replace(game: Game) -> Game:
@@ -52,9 +54,37 @@ def test_a_fallen_corps_leader_gives_way_to_the_best_division_leader_below_him(c
     heth = leader(game, "Henry Heth")
     assert hill.removed and heth.command.name == "Third Corps" and heth.replaced_this_turn
     assert summary(Event.objects.get(game=game, kind="LeaderReplaced")) == (
-        "Henry Heth takes over Third Corps from A. P. Hill"
+        "Henry Heth takes over Third Corps from A. P. Hill; Fresh leader of Heth's Division (C0) takes the division "
+        "he left"
     )
     assert state_matches_events(game)
+
+
+def test_the_division_a_successor_leaves_gets_a_fresh_leader_and_rallies(client, demo):
+    """R:583-587: the highest rated leader next in the chain takes over; "a fresh divisional command figure may
+    need to be supplied from off-board to fill the gap". Without one, the division's next rally had no leader."""
+    hill, davis = leader(demo, "A. P. Hill"), brigade(demo, "Davis's Brigade")
+    set_state(demo, hill, hors_de_combat=True)
+    game = at_replace(demo)
+    replace(client, game, hill)
+    division = Command.objects.get(game=game, name="Heth's Division")
+    fresh = division.leader
+    assert fresh is not None and (fresh.name, str(fresh.value), fresh.removed) == (
+        "Fresh leader of Heth's Division",
+        "C0",
+        False,
+    )
+    assert state_matches_events(game)  # he stood by in the setup: the state is still the setup plus the events
+    set_state(game, davis, m_hits=2)
+    game = at_step(fresh_game(game), "rally")
+    response = rally_post(client, game, davis, htmx=True)
+    assert response.status_code == 200 and "has no leader" not in response.content.decode()
+    assert payload(Event.objects.filter(game=game, kind="RallyResolved").get()).inputs.division_leader == fresh.value
+    # undone, the succession takes him out of play again and Heth back to his division
+    for _ in range(4):  # the rally, the two corrections, the succession
+        client.post(f"/games/{game.pk}/undo/", {"version": fresh_game(game).version}, **HTMX)
+    fresh.refresh_from_db()
+    assert fresh.removed and leader(game, "Henry Heth").command == division and state_matches_events(game)
 
 
 def test_a_leader_not_hors_de_combat_or_of_the_defender_is_refused(client, demo):

@@ -1,5 +1,10 @@
 """Attacker replaces hors de combat leaders (1.7, 2.5): a division leader returns one rating lower; a corps
-or army leader is replaced by the best-rated leader next in his chain of command."""
+or army leader is replaced by the best-rated leader next in his chain of command, and a division left without
+its leader by that gets a fresh one from off the board.
+
+Reading chosen for the table: the text gives the fresh division leader no class or rating (R:585-587), so he
+comes as Cautious 0, the floor a returning leader falls to (R:579-582); the game master corrects him if the
+scenario says otherwise."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -7,11 +12,12 @@ from typing import Any
 from django.urls import reverse
 
 from republic.games.events import LeaderReplaced
-from republic.games.ledger import ActionRefused, act, read_once
+from republic.games.ledger import Action, ActionRefused, act, read_once
 from republic.games.models import Command, Event, Game, Leader
 from republic.games.steps.base import Bound, Step
 from republic.rules.leaders import Candidate, LeaderRank, LeaderReplacementInput, resolve_leader_replacement
 from republic.rules.sequence import StepKey
+from republic.rules.troops import LeaderClass
 
 _RANK = {"army": LeaderRank.ARMY, "corps": LeaderRank.CORPS, "division": LeaderRank.DIVISION}
 
@@ -50,17 +56,40 @@ def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Even
         )
         result = resolve_leader_replacement(action.game.chart, inputs)
         action.set(fallen, "hors_de_combat", False)
-        successor = ""
+        successor = fresh = ""
         if command.level == Command.Level.DIVISION:
             action.set(fallen, "rating", result.leader.rating)
             action.set(fallen, "replaced_this_turn", True)
         else:
-            taking_over = Leader.objects.get(game=action.game, name=result.name, command__parent=command)
+            taking_over = Leader.objects.select_related("command").get(
+                game=action.game, name=result.name, command__parent=command
+            )
+            left = taking_over.command
             action.set(fallen, "removed", True)
             action.set(taking_over, "command", command.pk)
             action.set(taking_over, "replaced_this_turn", True)
             successor = taking_over.name
-        return action.record(LeaderReplaced(fallen.pk, fallen.name, command.name, inputs, result, successor))
+            fresh = _fresh_leader(action, left, taking_over) if left.level == Command.Level.DIVISION else ""
+        return action.record(LeaderReplaced(fallen.pk, fallen.name, command.name, inputs, result, successor, fresh))
+
+
+def _fresh_leader(action: Action, division: Command, gone: Leader) -> str:
+    """ "A fresh divisional command figure may need to be supplied from off-board to fill the gap" (R:585-587):
+    the division the successor left gets one, unless another of its leaders is still in play."""
+    if Leader.objects.filter(command=division, removed=False).exclude(pk=gone.pk).exists():
+        return ""
+    fresh = Leader(
+        game=action.game,
+        command=division,
+        name=f"Fresh leader of {division.name}",
+        leader_class=LeaderClass.CAUTIOUS.value,
+        rating=0,
+        removed=True,
+    )
+    action.enter(fresh)
+    action.set(fresh, "removed", False)
+    action.set(fresh, "replaced_this_turn", True)
+    return str(fresh)
 
 
 def panel(s: ReplaceState, bound: Bound) -> dict[str, Any]:

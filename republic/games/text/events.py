@@ -165,6 +165,8 @@ def _rally(p: RallyResolved) -> str:
 
 
 def _leader_replaced(p: LeaderReplaced) -> str:
+    if p.successor and p.fresh:
+        return f"{p.successor} takes over {p.command} from {p.name}; {p.fresh} takes the division he left"
     if p.successor:
         return f"{p.successor} takes over {p.command} from {p.name}"
     return f"{p.name} returns to {p.command} as {p.result.leader}"
