@@ -1,11 +1,7 @@
-"""The events of a game: one frozen payload type per kind, named in the past tense.
-
-An event's kind is its payload's class name. The payload holds what the action was given (the engine's
-inputs and the table's answers), the dice with how they were obtained, and the engine's result with its
-reasons; the rows it changed are the event's ``changes``. ``payload_of`` turns a stored event back into its
-payload, so every reader uses typed fields. Names of units and leaders are kept beside their keys, so an
-event says who it was about without reading the rows again.
-"""
+"""The events of a game: one frozen payload type per kind (its class name), named in the past tense. It holds
+what the action was given (the engine's inputs, the table's answers, the dice and how they were obtained) and the
+engine's result with its reasons; the rows it changed are the event's ``changes``. ``payload_of`` gives it back
+typed. Names of units and leaders are kept beside their keys: an event says who it was about by itself."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -13,6 +9,7 @@ from typing import Any, Protocol, TypeVar
 
 from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, SavedFireInput, SavedFireResult
 from republic.rules.assault import AssaultRoundInput, AssaultRoundResult
+from republic.rules.assault_fixed_hits import SupportingBrigadeInput, UnitHitsResult
 from republic.rules.assault_on_units import RoundOnUnits
 from republic.rules.assault_sides import Contact
 from republic.rules.assault_table import AssaultColumn, AssaultOutcome, Struck
@@ -90,8 +87,7 @@ class UnitFireHits:
 
 @dataclass(frozen=True)
 class StepAdvanced(Payload):
-    """The game moved to the next step. Leaving the artillery step puts the fire phase's hits on; leaving
-    the last step of a player turn ends it."""
+    """The next step: leaving the artillery step puts the fire phase's hits on, the turn's last step ends it."""
 
     left: StepKey
     to: StepKey
@@ -113,8 +109,7 @@ class FieldValue:
 
 @dataclass(frozen=True)
 class CorrectionMade(Payload):
-    """The table put a row right by hand: one of a unit card's corrections, or fields set directly. ``target``
-    is the row's key ('unit:12')."""
+    """A row ('unit:12') put right by hand: one of a unit card's corrections, or fields set directly."""
 
     target: str
     name: str
@@ -338,8 +333,7 @@ class UnitCover:
 
 @dataclass(frozen=True)
 class RoundConditions:
-    """What the table said about a round: each unit's cover, where the defender is struck, the column it
-    named, the leaders within 2", the fresh batteries, and the rare cases."""
+    """What the table said of a round: cover, where struck, column, leaders within 2", fresh guns, rare cases."""
 
     cover: tuple[UnitCover, ...]
     struck: Struck = Struck.FRONT
@@ -398,6 +392,13 @@ class Disordered:
     inputs: DisorderInput
     result: MoraleResult
     also: bool = False  # the table ticked it: charge movement the app did not see
+
+
+@dataclass(frozen=True)
+class SupportingBrigadeHit(UnitEvent):
+    primary: str  # the primary defender it supported, whose move decided its hit (5.5)
+    inputs: SupportingBrigadeInput
+    result: UnitHitsResult
 
 
 @dataclass(frozen=True)
@@ -491,8 +492,7 @@ def read_all(found: Iterable[Stored], kind: type[P]) -> list[P]:
 
 
 def named_in(found: Iterable[Stored], kind: type[Payload], name: str) -> list[Any]:
-    """One plain field (a unit's key, a leader's id) of the payloads of this kind among ``found``, in order, read
-    without decoding the rest: a step that asks which units are done need not rebuild 50 rallies' results."""
+    """One plain field (a unit's key) of the payloads of this kind, read without decoding the rest (cheap)."""
     if name not in {f.name for f in fields(kind)}:
         raise AttributeError(f"{kind.__name__} has no field {name}")
     return [event.payload[name] for event in found if event.kind == kind.__name__]

@@ -7,7 +7,7 @@ from republic.games.models import Command, Event
 from republic.games.text.rounds import round_orders
 from republic.rules.results import Modifier
 from tests.games.assault_helpers import assault_page, declared, last_payload, last_round, outcome, post_round
-from tests.games.conftest import HTMX, battery, brigade, fresh, payload, set_state, slot, state_matches_events
+from tests.games.conftest import HTMX, battery, brigade, fresh, payload, set_state, slot, state_matches_events, summary
 
 
 def test_the_state_fills_in_losses_panic_skirmishers_leaders_and_fresh_batteries(client, game, two):
@@ -195,3 +195,37 @@ def test_a_supporting_defender_counts_only_the_bases_the_table_gives(client, gam
     assert p.conditions.bases_of(iron.key) == 2 and p.conditions.bases_of(cutler.key) is None
     # the next round's form keeps the count the table gave
     assert f'name="round-{seq}-bases-{slot(iron)}" value="2"' in assault_page(client, fresh(game))
+
+
+def supporting(client, game, unit, primary, bases="2", move="W"):
+    data = {
+        "supporting-version": fresh(game).version,
+        "supporting-unit": unit.name,
+        "supporting-supporting_bases": bases,
+        "supporting-primary": primary.name,
+        "supporting-move": move,
+    }
+    return client.post(f"/games/{game.pk}/assault/supporting/", data, **HTMX)
+
+
+def test_a_supporting_brigade_takes_its_hit_when_the_primary_defender_retreats(client, game, two):
+    """R:1784-1792: a unit supporting with a minority of its bases takes a hit and disengages, withdraws or
+    falls back when the primary defender retreats or routs; nothing when it held."""
+    davis, cutler = two
+    iron = brigade(game, "Iron Brigade (Meredith)")
+    declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'aria-label="A supporting brigade\'s hit"' in page and '<option value="Cutler&#x27;s Brigade">' in page
+    assert "Supporting brigade (5.5)" not in page  # no longer left to the table's corrections
+    response = supporting(client, game, iron, cutler, bases="4")
+    assert "4 of 7 bases is not a minority" in response.content.decode()
+    held = supporting(client, game, iron, cutler)
+    assert "no hit" in summary(Event.objects.filter(game=game, kind="SupportingBrigadeHit").get())
+    assert held.status_code == 200 and fresh(iron).m_hits == 0
+    set_state(game, cutler, forced_move="Re")
+    supporting(client, game, iron, cutler, move="W")
+    hit = Event.objects.filter(game=game, kind="SupportingBrigadeHit").last()
+    iron = fresh(iron)
+    assert (iron.m_hits, iron.forced_move) == (1, "W")
+    assert summary(hit).startswith("Iron Brigade (Meredith), supporting Cutler's Brigade: 1M, now Unformed")
+    assert state_matches_events(game)

@@ -50,7 +50,6 @@ def test_the_maneuver_and_movement_help_follow_another_chart(client, demo, other
 def test_the_assault_cases_at_the_table_read_the_chart_and_the_scale(client, demo):
     shown = page(client, demo, "assaults")
     assert 'within 3" (horse 6") gives them 1M if Shaken, 2M if Demoralized, 1P if it retreated, 2P' in shown
-    assert "it takes 1M (correction)" in shown
     set_state(demo, demo, ground_scale="large")
     assert 'within 4.5" (horse 9")' in page(client, demo, "assaults")
 
@@ -58,7 +57,20 @@ def test_the_assault_cases_at_the_table_read_the_chart_and_the_scale(client, dem
 def test_the_assault_cases_follow_another_chart(client, demo, other_chart):
     shown = page(client, demo, "assaults")
     assert 'within 5" (horse 5") gives them 3M if Shaken, 3M if Demoralized' in shown
-    assert "it takes 2M (correction)" in shown
+    # a supporting brigade's hit is the game's chart's too
+    cutler, iron = brigade(demo, "Cutler's Brigade"), brigade(demo, "Iron Brigade (Meredith)")
+    set_state(demo, cutler, forced_move="Re")
+    demo.refresh_from_db()
+    data = {
+        "supporting-version": demo.version,
+        "supporting-unit": iron.name,
+        "supporting-supporting_bases": "2",
+        "supporting-primary": cutler.name,
+        "supporting-move": "D",
+    }
+    client.post(f"/games/{demo.pk}/assault/supporting/", data)
+    iron.refresh_from_db()
+    assert iron.m_hits == 2
 
 
 def test_the_skirmish_reach_follows_the_scale(client, demo):

@@ -8,6 +8,7 @@ import pytest
 
 from republic.games.models import Command, Event, Unit
 from republic.games.steps import charge_disorder, division_panic
+from republic.games.steps.assaults.state import state as assault_state
 from tests.games.assault_helpers import declare_data, round_data
 from tests.games.conftest import fresh, rolled_for_assault
 from tests.games.query_helpers import (
@@ -81,6 +82,22 @@ def test_assaults_cost_the_same_at_every_size(costs):
         return lambda: t.client.get(t.path(f"assault/{seq}/column/"), query, HTTP_HX_REQUEST="true")
 
     costs.measure("an assault's column", column, events=0)
+
+    def supporting(t: Table) -> Send:
+        s = assault_state(fresh(t.game))
+        busy = s.busy()
+        primary = s.assaults[0].defenders[0].unit
+        helper = next(u for u in brigades_of(t.game, "defender") if u.key not in busy and u.bases >= 3)
+        data = {
+            "supporting-version": t.game.version,
+            "supporting-unit": helper.name,
+            "supporting-supporting_bases": "1",
+            "supporting-primary": primary.name,
+            "supporting-move": "D",
+        }
+        return t.post("assault/supporting/", data)
+
+    costs.measure("a supporting brigade's hit", supporting)
     costs.measure("an assault ended", lambda t: end_post(t, declared(t)[-1]))
     costs.each(lambda t: [end_post(t, seq)() for seq in declared(t)[:-1]])
     costs.leave("assaults")

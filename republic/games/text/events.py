@@ -34,6 +34,7 @@ from republic.games.events import (
     SkirmishBlocksRolled,
     SkirmishersDeployed,
     StepAdvanced,
+    SupportingBrigadeHit,
     payload_of,
 )
 from republic.games.ledger import results
@@ -275,6 +276,15 @@ def _ended(p: AssaultEnded) -> str:
     return f"Assault {p.number} over: {how} ({p.title})"
 
 
+def _supporting(p: SupportingBrigadeHit) -> str:
+    r = p.result
+    if not r.hits_taken.m and not r.hits_taken.p:
+        return f"{p.name}, supporting {p.primary}: no hit, the primary defender held or gave ground facing the enemy"
+    text = f"{p.name}, supporting {p.primary}: {r.hits_taken}, now {condition(r.m_after)}"
+    text += f"; Panic {r.panic_level}" if r.panic_hits else ""
+    return text + (f"; {r.instruction}" if r.instruction else "")
+
+
 def _disorder(p: ChargeDisorderApplied) -> str:
     return f"Charge disorder: 1M to {', '.join(f'{u.name} ({condition(u.result.m_after)})' for u in p.units)}"
 
@@ -365,6 +375,7 @@ _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     ArtilleryFired: _artillery,
     FireSaved: lambda p: f"{p.name} saves its fire{' (it keeps its one saved fire marker)' if p.kept else ''}",
     DemoralizedPanicTested: _demoralized_panic,
+    SupportingBrigadeHit: _supporting,
     LeaderCheckedForCasualty: _casualty,
     HorsDeCombatSkipped: lambda p: f'{p.name} was not within 4" of a unit that lost bases: no roll',
     AssaultDeclared: _declared,

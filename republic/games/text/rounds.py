@@ -103,7 +103,6 @@ def next_hint(p: AssaultRoundResolved) -> str:
 def table_cases(chart: Chart, scale: GroundScale) -> list[str]:
     """The assault cases the table applies with the unit cards' corrections, their hits and reach read from
     the game's chart and scale."""
-    supporting = chart.entry("assault_fixed_hits", "supporting_brigade")[0]
     hits = {
         key: chart.entry("passage_of_lines_hits", key)[0] for key in ("shaken", "demoralized", "retreated", "routed")
     }
@@ -113,9 +112,6 @@ def table_cases(chart: Chart, scale: GroundScale) -> list[str]:
         "Bridging formation (5.2): the app keeps a unit in one assault at a time. Declare it with the assault it "
         "has most bases in; if you split it, it takes only the worst M, P and B of the two assaults: put the "
         "difference right with the unit card's corrections.",
-        "Supporting brigade (5.5): a unit with only a minority of its bases in the window is not declared. If the "
-        f"primary defender retreated or routed, it takes {supporting} (correction) and disengages, withdraws or "
-        "falls back.",
         f"Lose/lose passage of lines (5.5): a loser that passes through friends within {foot} (horse {horse}) "
         f"gives them {hits['shaken']} if Shaken, {hits['demoralized']} if Demoralized, {hits['retreated']} if it "
         f"retreated, {hits['routed']} if it routed; a friend already Demoralized goes to Panic 4. Apply with the "

@@ -1,4 +1,5 @@
-"""The assault phase's actions: declaring, a round, the column preview, ending, charge disorder."""
+"""The assault phase's actions: declaring, a round, the column preview, ending, a supporting brigade's hit,
+charge disorder."""
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -6,7 +7,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from republic.games.ledger import ActionRefused
 from republic.games.steps import charge_disorder
-from republic.games.steps.assaults import declare, rounds
+from republic.games.steps.assaults import declare, rounds, supporting
 from republic.games.steps.assaults.state import declared_in, state
 from republic.games.views import answers
 from republic.games.views.access import Who, allowed
@@ -65,6 +66,17 @@ def end(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     declared_in(game, seq)
     return answers.versioned_action(
         request, game, lambda version, actor: declare.end_assault(game, seq, version, actor)
+    )
+
+
+@allowed(Who.DEFENDING)
+@require_POST
+def supporting_hit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """A defending unit that supported the defence with a minority of its bases takes its hit (5.5)."""
+    game = answers.game_or_404(game_id)
+    form = supporting.supporting_form(state(game), request.POST)
+    return answers.form_action(
+        request, game, form, "supporting", lambda: supporting.supporting_hit(game, form, answers.actor_of(request))
     )
 
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 from republic.games.steps.assaults.declare import declare_form
 from republic.games.steps.assaults.rounds import column_for, prefix, read_conditions, round_form
 from republic.games.steps.assaults.state import Assault, AssaultState, state
+from republic.games.steps.assaults.supporting import supporting_form
 from republic.games.steps.base import Bound, Row, Step
 from republic.games.text.events import describe, words
 from republic.games.text.rounds import FOLLOW_UP, next_hint, round_orders, table_cases
@@ -71,6 +72,9 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
         "ended_assaults": [describe(a.ended_event) for a in s.assaults if a.ended_event is not None],
         "declare": declare,
         "declare_url": reverse("games:assault_declare", args=[s.game.pk]),
+        "supporting": bound.get("supporting") or supporting_form(s),
+        "supporting_url": reverse("games:assault_supporting", args=[s.game.pk]),
+        "primaries": sorted({m.unit.name for a in s.assaults for m in a.defenders}),
         "declare_sides": [
             (f"Attacking units ({s.game.attacker})", declare.slots("a"), declare.lists["a"]),
             (f"Defending units ({s.game.defender})", declare.slots("d"), declare.lists["d"]),

@@ -1,0 +1,72 @@
+"""A supporting brigade's hit (5.5, R:1784-1792): a defending unit that supported a defence with only a minority
+of its bases in the attacker's window is not declared in the assault, but when the primary defender it
+supported retreats or routs it takes a hit and disengages, withdraws or falls back. The table names the unit,
+its bases in the window and its move; the primary defender's move comes from the state."""
+
+from typing import Any
+
+from django import forms
+
+from republic.games.events import SupportingBrigadeHit
+from republic.games.forms import NameChoiceField, VersionForm, offer_names
+from republic.games.ledger import ActionRefused, act
+from republic.games.models import Event, Game, Unit
+from republic.games.steps.assaults.state import ELSEWHERE, AssaultState
+from republic.games.text.terms import unit_options
+from republic.rules.assault_fixed_hits import SupportingBrigadeInput, after_hits, resolve_supporting_brigade
+from republic.rules.forced_moves import ForcedMove
+from republic.rules.sequence import StepKey
+
+DEFENDERS_LIST = "declare-d-units"  # the declaration's list of the defending side's units, drawn beside it
+PRIMARIES = "supporting-primaries"  # the defenders of this turn's assaults
+MOVES = [(m.value, m.title.capitalize()) for m in ForcedMove if m.faces_enemy]
+
+
+class SupportingForm(VersionForm):
+    unit = NameChoiceField(label="Supporting unit", datalist=DEFENDERS_LIST, what="defending unit")
+    supporting_bases = forms.IntegerField(
+        label="Its bases in the attacker's assault window",
+        min_value=1,
+        help_text="A minority of its bases: with half or more it takes part in the assault instead.",
+    )
+    primary = NameChoiceField(label="The primary defender it supported", datalist=PRIMARIES, what="defending unit")
+    move = forms.ChoiceField(label="Its move if it is hit", choices=MOVES, initial=ForcedMove.DISENGAGE.value)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("unit") and cleaned.get("unit") == cleaned.get("primary"):
+            self.add_error("primary", "The primary defender is another unit than the one supporting it.")
+        return cleaned
+
+
+def supporting_form(s: AssaultState, data: Any = None) -> SupportingForm:
+    """The form; bound to a POST, it reads the defending side's units to find the names typed."""
+    form = SupportingForm(data, prefix="supporting", initial={"version": s.game.version})
+    if data is not None:
+        offer_names(form, ["unit", "primary"], unit_options(s.side_units("defender")), DEFENDERS_LIST)
+    return form
+
+
+def supporting_hit(game: Game, form: SupportingForm, actor: str) -> Event:
+    data = form.cleaned_data
+    with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ELSEWHERE) as action:
+        found = Unit.objects.filter(game=action.game, pk__in=[Unit.pk_of(data["unit"]), Unit.pk_of(data["primary"])])
+        units = {u.key: u for u in found.in_play().of_side(action.game.defender)}
+        unit, primary = units.get(data["unit"]), units.get(data["primary"])
+        if unit is None or primary is None:
+            raise ActionRefused("Name two of the defending side's units in play: nothing was changed.")
+        if unit.battery:
+            raise ActionRefused(f"{unit.name} is a battery: a supporting brigade is infantry or cavalry (5.5).")
+        inputs = SupportingBrigadeInput(
+            grade=unit.to_rules().grade,
+            bases=unit.bases,
+            supporting_bases=data["supporting_bases"],
+            primary_move=ForcedMove(primary.forced_move) if primary.forced_move else None,
+            m_hits=unit.m_hits,
+            move=ForcedMove(data["move"]),
+            horse=unit.to_rules().kind.horse,
+            scale=action.game.scale,
+        )
+        result = resolve_supporting_brigade(action.game.chart, inputs)
+        action.apply(unit, after_hits(unit.to_rules(), result))
+        return action.record(SupportingBrigadeHit(unit.key, unit.name, primary.name, inputs, result))
