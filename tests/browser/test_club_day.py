@@ -58,7 +58,8 @@ def test_the_dashboard_fits_a_phone_and_passes_axe(phone, live_server, demo_game
     join = phone.locator(".dashboard-join").first
     join.locator("summary").click()
     expect(join.locator("img")).to_be_visible()
-    assert phone.evaluate("document.querySelector('.dashboard-join img').naturalWidth") > 0
+    # the image loads once shown (lazily): wait for it, failing if it never comes
+    phone.wait_for_function("() => document.querySelector('.dashboard-join img').naturalWidth > 0")
     with phone.expect_response(lambda r: r.url.endswith("/dashboard/"), timeout=7_000):
         pass
     phone.wait_for_timeout(300)
