@@ -1,21 +1,31 @@
 """The events of a game: one frozen payload type per kind (its class name), named in the past tense. It holds
 what the action was given (the engine's inputs, the table's answers, the dice and how they were obtained) and the
 engine's result with its reasons; the rows it changed are the event's ``changes``. ``payload_of`` gives it back
-typed. Names of units and leaders are kept beside their keys: an event says who it was about by itself."""
+typed. Names of units and leaders are kept beside their keys: an event says who it was about by itself. The
+assault phase's kinds live in ``assault_events`` and the payload base in ``payload``; both are named here so that
+``KINDS`` holds every kind."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
+from republic.games.assault_events import AssaultDeclared as AssaultDeclared
+from republic.games.assault_events import AssaultEnded as AssaultEnded
+from republic.games.assault_events import AssaultRoundResolved as AssaultRoundResolved
+from republic.games.assault_events import ChargeDisorderApplied as ChargeDisorderApplied
+from republic.games.assault_events import Disordered as Disordered
+from republic.games.assault_events import Member as Member
+from republic.games.assault_events import RoundConditions as RoundConditions
+from republic.games.assault_events import SupportingBrigadeHit as SupportingBrigadeHit
+from republic.games.assault_events import UnitCover as UnitCover
+from republic.games.payload import LabelledRoll as LabelledRoll
+from republic.games.payload import NamedUnit as NamedUnit
+from republic.games.payload import Payload as Payload
+from republic.games.payload import Stored as Stored
+from republic.games.payload import UnitEvent as UnitEvent
 from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, SavedFireInput, SavedFireResult
-from republic.rules.assault import AssaultRoundInput, AssaultRoundResult
-from republic.rules.assault_fixed_hits import SupportingBrigadeInput, UnitHitsResult
-from republic.rules.assault_on_units import RoundOnUnits
-from republic.rules.assault_sides import Contact
-from republic.rules.assault_table import AssaultColumn, AssaultOutcome, Struck
 from republic.rules.battery_functions import BatteryFunctionsInput, BatteryFunctionsResult
 from republic.rules.codec import decode, encode
-from republic.rules.dice import Roll
 from republic.rules.division_panic import DivisionPanicResult, DivisionUnit, PanicTrigger
 from republic.rules.fire_results import ArtilleryHitsResult, FireHits, FireHitsResult
 from republic.rules.forced_moves import ForcedMove
@@ -28,43 +38,14 @@ from republic.rules.leaders import (
     LeaderReplacementResult,
 )
 from republic.rules.maneuver import ManeuverInput, ManeuverResult
-from republic.rules.morale import DisorderInput, MoraleResult
 from republic.rules.panic import DemoralizedPanicInput, DemoralizedPanicResult
 from republic.rules.rally import RallyInput, RallyResult
 from republic.rules.scale import GroundScale
 from republic.rules.sequence import StepKey
 from republic.rules.skirmish import SkirmishAttackInput, SkirmishAttackResult, SkirmishBlocksInput, SkirmishBlocksResult
-from republic.rules.troops import BatteryFunction, Cover, Formation, Grade
+from republic.rules.troops import BatteryFunction, Formation, Grade
 from republic.rules.troops import Leader as LeaderValue
 from republic.rules.units import Correction
-
-
-@dataclass(frozen=True)
-class LabelledRoll:
-    """A roll as the log shows it: what it was for, its faces and how they were obtained."""
-
-    label: str
-    roll: Roll
-
-
-@dataclass(frozen=True)
-class Payload:
-    def rolls(self) -> tuple[LabelledRoll, ...]:
-        return ()
-
-
-@dataclass(frozen=True)
-class UnitEvent(Payload):
-    """An event about one unit: its key ('unit:12') and its name."""
-
-    unit: str
-    name: str
-
-
-class Stored(Protocol):
-    kind: str
-    payload: Any
-
 
 # --- the game ---------------------------------------------------------------------------------------
 
@@ -241,12 +222,6 @@ class SkirmishAttacked(UnitEvent):
 
 
 @dataclass(frozen=True)
-class NamedUnit:
-    unit: str
-    name: str
-
-
-@dataclass(frozen=True)
 class ArtilleryFired(Payload):
     """A battery's fire, or a joint group's (the first battery named leads it)."""
 
@@ -303,107 +278,6 @@ class LeaderCheckedForCasualty(Payload):
 class HorsDeCombatSkipped(Payload):
     leader: int
     name: str
-
-
-# --- assault phase ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Member:
-    unit: str
-    name: str
-    contact: Contact
-
-
-@dataclass(frozen=True)
-class AssaultDeclared(Payload):
-    """An assault, known by its event's sequence number; the primary defender is listed first."""
-
-    number: int
-    attackers: tuple[Member, ...]
-    defenders: tuple[Member, ...]
-
-
-@dataclass(frozen=True)
-class UnitCover:
-    unit: str
-    cover: Cover | None  # None: not in this round
-    bases: int | None = None  # the bases it counted when not all: a supporting unit's in the window (5.2)
-
-
-@dataclass(frozen=True)
-class RoundConditions:
-    """What the table said of a round: cover, where struck, column, leaders within 2", fresh guns, rare cases."""
-
-    cover: tuple[UnitCover, ...]
-    struck: Struck = Struck.FRONT
-    column: AssaultColumn | None = None
-    rules_column: AssaultColumn | None = None
-    attacker_leaders: tuple[int, ...] = ()
-    defender_leaders: tuple[int, ...] = ()
-    fresh: tuple[str, ...] = ()
-    surrounded: tuple[str, ...] = ()
-    out_of_town: tuple[str, ...] = ()
-    across_water: tuple[str, ...] = ()
-    stalled: bool = False
-    printed: str = ""
-
-    def cover_of(self, unit: str) -> Cover | None:
-        return next((c.cover for c in self.cover if c.unit == unit), Cover.NONE)
-
-    def bases_of(self, unit: str) -> int | None:
-        return next((c.bases for c in self.cover if c.unit == unit), None)
-
-
-@dataclass(frozen=True)
-class AssaultRoundResolved(Payload):
-    assault: int  # the declaration's sequence number
-    number: int
-    round: int
-    names: tuple[NamedUnit, ...]
-    conditions: RoundConditions
-    inputs: AssaultRoundInput
-    result: AssaultRoundResult
-    on_units: RoundOnUnits
-    app_outcome: AssaultOutcome | None = None  # what the app's chart said, when the players read their own
-
-    def rolls(self) -> tuple[LabelledRoll, ...]:
-        return (
-            LabelledRoll("attacker", self.inputs.attacker.roll),
-            LabelledRoll("defender", self.inputs.defender.roll),
-        )
-
-    def name_of(self, key: str) -> str:
-        return next((u.name for u in self.names if u.unit == key), key)
-
-
-@dataclass(frozen=True)
-class AssaultEnded(Payload):
-    assault: int
-    number: int
-    rounds: int
-    title: str
-
-
-@dataclass(frozen=True)
-class Disordered:
-    unit: str
-    name: str
-    inputs: DisorderInput
-    result: MoraleResult
-    also: bool = False  # the table ticked it: charge movement the app did not see
-
-
-@dataclass(frozen=True)
-class SupportingBrigadeHit(UnitEvent):
-    primary: str  # the primary defender it supported, whose move decided its hit (5.5)
-    inputs: SupportingBrigadeInput
-    result: UnitHitsResult
-
-
-@dataclass(frozen=True)
-class ChargeDisorderApplied(Payload):
-    units: tuple[Disordered, ...]
 
 
 # --- panic phase ------------------------------------------------------------------------------------
@@ -465,7 +339,7 @@ def _leaves(base: type[Payload]) -> list[type[Payload]]:
 
 
 KINDS: dict[str, type[Payload]] = {kind.__name__: kind for kind in _leaves(Payload)}
-"""Every kind of event, by name: each payload type above."""
+"""Every kind of event, by name: each payload type here and in ``assault_events``."""
 
 
 def kind_of(payload: Payload) -> str:
