@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from republic.games.payload import LabelledRoll, NamedUnit, Payload, UnitEvent
 from republic.rules.assault import AssaultRoundInput, AssaultRoundResult
-from republic.rules.assault_fixed_hits import SupportingBrigadeInput, UnitHitsResult
+from republic.rules.assault_fixed_hits import PassageInput, PassageResult, SupportingBrigadeInput, UnitHitsResult
 from republic.rules.assault_on_units import RoundOnUnits
 from republic.rules.assault_sides import Contact
 from republic.rules.assault_table import AssaultColumn, AssaultOutcome, Struck
@@ -104,6 +104,15 @@ class SupportingBrigadeHit(UnitEvent):
     primary: str  # the primary defender it supported, whose move decided its hit (5.5)
     inputs: SupportingBrigadeInput
     result: UnitHitsResult
+
+
+@dataclass(frozen=True)
+class LinesPassedThrough(UnitEvent):
+    """A friendly unit that lose/lose losers passed through, and its hits from them (5.5)."""
+
+    passers: tuple[NamedUnit, ...]
+    inputs: PassageInput
+    result: PassageResult
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from republic.games.assault_events import AssaultEnded as AssaultEnded
 from republic.games.assault_events import AssaultRoundResolved as AssaultRoundResolved
 from republic.games.assault_events import ChargeDisorderApplied as ChargeDisorderApplied
 from republic.games.assault_events import Disordered as Disordered
+from republic.games.assault_events import LinesPassedThrough as LinesPassedThrough
 from republic.games.assault_events import Member as Member
 from republic.games.assault_events import RoundConditions as RoundConditions
 from republic.games.assault_events import SupportingBrigadeHit as SupportingBrigadeHit

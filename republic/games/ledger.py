@@ -365,6 +365,11 @@ def acting_for(side_id: int | None) -> Iterator[None]:
         _SIDE.reset(token)
 
 
+def acting_side() -> int | None:
+    """The side the action at hand is for (None: the game master's)."""
+    return _SIDE.get()
+
+
 def _forget_readings() -> None:
     """An action has ended: what it changed (or began to change and rolled back) is not what was read."""
     read_already = _READ.get()

@@ -76,6 +76,7 @@ urlpatterns = [
     path("games/<int:game_id>/assault/<int:seq>/end/", assault.end, name="assault_end"),
     path("games/<int:game_id>/assault/disorder/", assault.disorder, name="assault_disorder"),
     path("games/<int:game_id>/assault/supporting/", assault.supporting_hit, name="assault_supporting"),
+    path("games/<int:game_id>/assault/passage/", assault.passage_of_lines, name="assault_passage"),
     # panic phase
     path("games/<int:game_id>/panic/test/<int:division_id>/", panic.panic_test, name="panic_test"),
     path("games/<int:game_id>/panic/adjoining/<int:division_id>/", panic.adjoining, name="panic_adjoining"),

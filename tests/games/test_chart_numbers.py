@@ -49,14 +49,14 @@ def test_the_maneuver_and_movement_help_follow_another_chart(client, demo, other
 
 def test_the_assault_cases_at_the_table_read_the_chart_and_the_scale(client, demo):
     shown = page(client, demo, "assaults")
-    assert 'within 3" (horse 6") gives them 1M if Shaken, 2M if Demoralized, 1P if it retreated, 2P' in shown
+    assert 'within 3" (horse 6") behind it gives them 1M if Shaken, 2M if Demoralized, 1P if it retreats, 2P' in shown
     set_state(demo, demo, ground_scale="large")
     assert 'within 4.5" (horse 9")' in page(client, demo, "assaults")
 
 
 def test_the_assault_cases_follow_another_chart(client, demo, other_chart):
     shown = page(client, demo, "assaults")
-    assert 'within 5" (horse 5") gives them 3M if Shaken, 3M if Demoralized' in shown
+    assert 'within 5" (horse 5") behind it gives them 3M if Shaken, 3M if Demoralized' in shown
     # a supporting brigade's hit is the game's chart's too
     cutler, iron = brigade(demo, "Cutler's Brigade"), brigade(demo, "Iron Brigade (Meredith)")
     set_state(demo, cutler, forced_move="Re")

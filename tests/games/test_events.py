@@ -13,7 +13,13 @@ from republic.games.text.events import describe, words
 from republic.games.text.terms import cell
 from republic.rules.artillery import ArtilleryFireInput, SavedFireInput, resolve_artillery_fire, resolve_saved_fire
 from republic.rules.assault import AssaultRoundInput, resolve_assault_round
-from republic.rules.assault_fixed_hits import SupportingBrigadeInput, resolve_supporting_brigade
+from republic.rules.assault_fixed_hits import (
+    PassageInput,
+    PassingUnit,
+    SupportingBrigadeInput,
+    resolve_passage_of_lines,
+    resolve_supporting_brigade,
+)
 from republic.rules.assault_on_units import RoundUnit, resolve_round_on_units
 from republic.rules.assault_sides import AssaultSide, Contact
 from republic.rules.assault_table import AssaultColumn, AssaultOutcome, Struck
@@ -139,6 +145,7 @@ def examples() -> list[ev.Payload]:
     disorder = DisorderInput(1, used_charge_bonus=True)
     supporting = SupportingBrigadeInput(Grade.VETERAN, 7, 2, primary_move=ForcedMove.RETREAT, move=ForcedMove.WITHDRAW)
     supporting_hit = resolve_supporting_brigade(CHART, supporting)
+    passing = PassageInput((PassingUnit(4, ForcedMove.ROUT, 2.0, "Cutler's Brigade"),), Grade.VETERAN, m_hits=1)
     taken = resolve_fire_hits(unit("unit:2", saved_fire=False), FireHits("unit:2", 2, 1, 1))
     block = ev.DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
     return [
@@ -205,6 +212,13 @@ def examples() -> list[ev.Payload]:
         _round(),
         ev.AssaultEnded(40, 1, 2, "Davis against Cutler"),
         ev.SupportingBrigadeHit("unit:3", "Iron Brigade", "Cutler's Brigade", supporting, supporting_hit),
+        ev.LinesPassedThrough(
+            "unit:3",
+            "Iron Brigade",
+            (ev.NamedUnit("unit:2", "Cutler's Brigade"),),
+            passing,
+            resolve_passage_of_lines(CHART, passing),
+        ),
         ev.ChargeDisorderApplied((ev.Disordered("unit:1", "Davis", disorder, resolve_disorder(CHART, disorder)),)),
         _division_test(),
         ev.AdjoiningDeclared("12", "Heth's Division", ("14",), ("Wadsworth's Division",)),

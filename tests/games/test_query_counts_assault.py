@@ -8,6 +8,7 @@ import pytest
 
 from republic.games.models import Command, Event, Unit
 from republic.games.steps import charge_disorder, division_panic
+from republic.games.steps.assaults.passage import losers
 from republic.games.steps.assaults.state import state as assault_state
 from tests.games.assault_helpers import declare_data, round_data
 from tests.games.conftest import fresh, rolled_for_assault
@@ -98,6 +99,23 @@ def test_assaults_cost_the_same_at_every_size(costs):
         return t.post("assault/supporting/", data)
 
     costs.measure("a supporting brigade's hit", supporting)
+
+    def passage(t: Table) -> Send:
+        s = assault_state(fresh(t.game))
+        found = losers(s)
+        side = next(side for side in ("defender", "attacker") if found[side])
+        loser = found[side][0].unit
+        friend = next(u for u in brigades_of(t.game, side) if u.key not in s.busy() and u.key != loser.key)
+        data = {
+            "passage-version": t.game.version,
+            "passage-side": side,
+            "passage-unit": friend.name,
+            "passage-passer_1": loser.name,
+            "passage-distance_1": "2",
+        }
+        return t.post("assault/passage/", data)
+
+    costs.measure("a lose/lose passage of lines", passage)
     costs.measure("an assault ended", lambda t: end_post(t, declared(t)[-1]))
     costs.each(lambda t: [end_post(t, seq)() for seq in declared(t)[:-1]])
     costs.leave("assaults")

@@ -25,6 +25,7 @@ from republic.games.events import (
     HorsDeCombatSkipped,
     LeaderCheckedForCasualty,
     LeaderReplaced,
+    LinesPassedThrough,
     ManeuverRolled,
     OrdersChanged,
     Payload,
@@ -285,6 +286,16 @@ def _supporting(p: SupportingBrigadeHit) -> str:
     return text + (f"; {r.instruction}" if r.instruction else "")
 
 
+def _passed_through(p: LinesPassedThrough) -> str:
+    r = p.result
+    who = ", ".join(named.name for named in p.passers)
+    if not r.hits_taken.m and not r.hits_taken.p:
+        return f"{p.name}, passed through by {who}: no hits"
+    text = f"{p.name}, passed through by {who}: {r.hits_taken}, now {condition(r.m_after)}"
+    text += f"; Panic {r.panic_level}" if r.panic_hits else ""
+    return text + (f"; {r.instruction}" if r.instruction else "")
+
+
 def _disorder(p: ChargeDisorderApplied) -> str:
     return f"Charge disorder: 1M to {', '.join(f'{u.name} ({condition(u.result.m_after)})' for u in p.units)}"
 
@@ -376,6 +387,7 @@ _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     FireSaved: lambda p: f"{p.name} saves its fire{' (it keeps its one saved fire marker)' if p.kept else ''}",
     DemoralizedPanicTested: _demoralized_panic,
     SupportingBrigadeHit: _supporting,
+    LinesPassedThrough: _passed_through,
     LeaderCheckedForCasualty: _casualty,
     HorsDeCombatSkipped: lambda p: f'{p.name} was not within 4" of a unit that lost bases: no roll',
     AssaultDeclared: _declared,

@@ -97,23 +97,28 @@ def next_hint(p: AssaultRoundResolved) -> str:
     )
 
 
-# --- what the table handles itself -------------------------------------------------------------------
+# --- hits from outside the assault table -------------------------------------------------------------
 
 
-def table_cases(chart: Chart, scale: GroundScale) -> list[str]:
-    """The assault cases the table applies with the unit cards' corrections, their hits and reach read from
-    the game's chart and scale."""
+def passage_rule(chart: Chart, scale: GroundScale) -> str:
+    """The pass-through rule in a sentence, its hits and reach read from the game's chart and scale."""
     hits = {
         key: chart.entry("passage_of_lines_hits", key)[0] for key in ("shaken", "demoralized", "retreated", "routed")
     }
     ratio = scale_ratio(chart, scale)[0]
     foot, horse = (inches(scaled(chart.entry("passage_of_lines_reach", key)[0], ratio)) for key in ("foot", "horse"))
+    return (
+        f"A loser that lost both rolls and passes through friends within {foot} (horse {horse}) behind it gives "
+        f"them {hits['shaken']} if Shaken, {hits['demoralized']} if Demoralized, {hits['retreated']} if it "
+        f"retreats, {hits['routed']} if it routs; only the two worst of each kind count, and a friend already "
+        "Demoralized goes to Panic 4."
+    )
+
+
+def table_cases() -> list[str]:
+    """The assault cases the table applies with the unit cards' corrections."""
     return [
         "Bridging formation (5.2): the app keeps a unit in one assault at a time. Declare it with the assault it "
         "has most bases in; if you split it, it takes only the worst M, P and B of the two assaults: put the "
-        "difference right with the unit card's corrections.",
-        f"Lose/lose passage of lines (5.5): a loser that passes through friends within {foot} (horse {horse}) "
-        f"gives them {hits['shaken']} if Shaken, {hits['demoralized']} if Demoralized, {hits['retreated']} if it "
-        f"retreated, {hits['routed']} if it routed; a friend already Demoralized goes to Panic 4. Apply with the "
-        "unit card's corrections.",
+        "difference right with the unit card's corrections."
     ]

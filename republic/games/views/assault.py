@@ -1,5 +1,5 @@
 """The assault phase's actions: declaring, a round, the column preview, ending, a supporting brigade's hit,
-charge disorder."""
+lose/lose passage of lines, charge disorder."""
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -7,7 +7,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from republic.games.ledger import ActionRefused
 from republic.games.steps import charge_disorder
-from republic.games.steps.assaults import declare, rounds, supporting
+from republic.games.steps.assaults import declare, passage, rounds, supporting
 from republic.games.steps.assaults.state import declared_in, state
 from republic.games.views import answers
 from republic.games.views.access import Who, allowed
@@ -77,6 +77,21 @@ def supporting_hit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     form = supporting.supporting_form(state(game), request.POST)
     return answers.form_action(
         request, game, form, "supporting", lambda: supporting.supporting_hit(game, form, answers.actor_of(request))
+    )
+
+
+@allowed(Who.SEATED)
+@require_POST
+def passage_of_lines(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Losers that lost both rolls pass through a friendly unit, which takes their hits (5.5): the players of
+    the friendly unit's side enter it (the action refuses the other side's)."""
+    game = answers.game_or_404(game_id)
+    side = request.POST.get("passage-side")
+    if side not in passage.SIDES:
+        return answers.stale(request, game, "Nothing was changed: say which side's losers passed through.")
+    form = passage.passage_form(state(game), side, request.POST)
+    return answers.form_action(
+        request, game, form, f"passage-{side}", lambda: passage.pass_through(game, form, answers.actor_of(request))
     )
 
 

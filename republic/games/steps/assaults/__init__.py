@@ -6,12 +6,13 @@ from typing import Any
 from django.urls import reverse
 
 from republic.games.steps.assaults.declare import declare_form
+from republic.games.steps.assaults.passage import losers, passage_form
 from republic.games.steps.assaults.rounds import column_for, prefix, read_conditions, round_form
 from republic.games.steps.assaults.state import Assault, AssaultState, state
 from republic.games.steps.assaults.supporting import supporting_form
 from republic.games.steps.base import Bound, Row, Step
 from republic.games.text.events import describe, words
-from republic.games.text.rounds import FOLLOW_UP, next_hint, round_orders, table_cases
+from republic.games.text.rounds import FOLLOW_UP, next_hint, passage_rule, round_orders, table_cases
 from republic.games.text.terms import side_facts
 
 
@@ -63,6 +64,21 @@ def opened(s: AssaultState, row: Row, bound: Bound) -> dict[str, Any]:
     return _card(s, assault, bound)
 
 
+def _passages(s: AssaultState, bound: Bound) -> list[dict[str, Any]]:
+    """A passage-of-lines form for each side with units driven back this turn, with those units."""
+    found = losers(s)
+    return [
+        {
+            "side": side,
+            "title": f"{s.game.attacker if side == 'attacker' else s.game.defender} losers pass through friends",
+            "form": bound.get(f"passage-{side}") or passage_form(s, side),
+            "losers": found[side],
+        }
+        for side in ("attacker", "defender")
+        if found[side]
+    ]
+
+
 def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
     declare = bound.get("declare") or declare_form(s)
     return {
@@ -75,13 +91,16 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
         "supporting": bound.get("supporting") or supporting_form(s),
         "supporting_url": reverse("games:assault_supporting", args=[s.game.pk]),
         "primaries": sorted({m.unit.name for a in s.assaults for m in a.defenders}),
+        "passages": _passages(s, bound),
+        "passage_url": reverse("games:assault_passage", args=[s.game.pk]),
         "declare_sides": [
             (f"Attacking units ({s.game.attacker})", declare.slots("a"), declare.lists["a"]),
             (f"Defending units ({s.game.defender})", declare.slots("d"), declare.lists["d"]),
         ],
         "busy": sorted({m.unit.name for a in s.assaults if a.open for m in a.members}),
         "declare_open": bool(bound.get("declare")) or not any(a.open for a in s.assaults),
-        "table_cases": table_cases(s.game.chart, s.game.scale),
+        "table_cases": table_cases(),
+        "passage_rule": passage_rule(s.game.chart, s.game.scale),
     }
 
 

@@ -1,0 +1,155 @@
+"""Lose/lose passage of lines (5.5, R:1679-1701): an assault loser that lost both rolls and was driven back
+through friendly formations within its reach behind it gives them M hits for its condition and P hits for its
+move. The table names the friendly unit passed through and how far each loser's front edge was from its front
+edge; whether a loser lost both rolls, its condition and its move come from the round it fought, and the engine
+counts the two worst results of each kind.
+
+Losers are offered side by side: a form for each side with a loser this turn, naming its own side's units."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+
+from republic.games.assault_events import LinesPassedThrough
+from republic.games.forms import NameChoiceField, VersionForm, inches_field, offer_names
+from republic.games.ledger import ActionRefused, act, acting_side
+from republic.games.models import Event, Game, Unit
+from republic.games.payload import NamedUnit
+from republic.games.steps.assaults.state import ELSEWHERE, AssaultState, state
+from republic.games.text.terms import condition, unit_options
+from republic.rules.assault_fixed_hits import PassageInput, PassingUnit, after_hits, resolve_passage_of_lines
+from republic.rules.assault_table import OutcomeSide
+from republic.rules.forced_moves import ForcedMove
+from republic.rules.sequence import StepKey
+from republic.rules.troops import UnitKind
+
+SIDES = ("attacker", "defender")
+PASSERS = 3  # losers named at once: only the two worst of each kind count, a third shows which did not
+FRIENDS_LIST = {"attacker": "declare-a-units", "defender": "declare-d-units"}  # drawn by the declaration
+
+
+@dataclass(frozen=True)
+class Loser:
+    unit: Unit
+    lost_both_rolls: bool
+
+    @property
+    def standing(self) -> str:
+        """How it came out of its round, as the pass-through table reads it: 'Shaken, must retreat'."""
+        return f"{condition(self.unit.m_hits)}, must {ForcedMove(self.unit.forced_move).title}"
+
+
+def losers(s: AssaultState) -> dict[str, list[Loser]]:
+    """Each side's units of this turn's assaults driven back by their last round (a forced move on them): the
+    ones the rule may send through friends. A unit lost both rolls when the round's result and its natural roll
+    both went against its side."""
+    last: dict[str, tuple[str, bool]] = {}
+    for assault in s.assaults:
+        for p in assault.rounds:
+            fought = {named.unit for named in p.names}
+            for side, members in zip(SIDES, (assault.attackers, assault.defenders), strict=True):
+                outcome_against = p.result.outcome.to in (OutcomeSide(side), OutcomeSide.BOTH)
+                both = outcome_against and p.result.natural_loser is OutcomeSide(side)
+                for member in members:
+                    if member.unit.key in fought:
+                        last[member.unit.key] = (side, both)
+    found: dict[str, list[Loser]] = {side: [] for side in SIDES}
+    for key, (side, both) in last.items():
+        unit = s.units.get(key)
+        if unit is not None and unit.forced_move and not unit.battery:
+            found[side].append(Loser(unit, both))
+    return found
+
+
+class PassageForm(VersionForm):
+    side = forms.ChoiceField(choices=[(side, side) for side in SIDES], widget=forms.HiddenInput)
+    unit = NameChoiceField(label="Friendly unit passed through", what="unit of that side")
+
+    def __init__(self, *args: Any, side: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for n in range(1, PASSERS + 1):
+            self.fields[f"passer_{n}"] = NameChoiceField(
+                label=f"Loser {n} passing through", required=n == 1, what="loser of this turn's assaults"
+            )
+            self.fields[f"distance_{n}"] = inches_field(
+                f"Loser {n}: its front edge to the friend's front edge", required=False
+            )
+        self.fields["unit"].widget.attrs["list"] = FRIENDS_LIST[side]
+
+    def pairs(self) -> list[tuple[str, Any]]:
+        data = self.cleaned_data
+        return [(data[f"passer_{n}"], data[f"distance_{n}"]) for n in range(1, PASSERS + 1) if data[f"passer_{n}"]]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        named = []
+        for n in range(1, PASSERS + 1):
+            passer, distance = cleaned.get(f"passer_{n}"), cleaned.get(f"distance_{n}")
+            if passer and distance is None and f"distance_{n}" not in self.errors:
+                self.add_error(f"distance_{n}", "How far was it? Measure front edge to front edge.")
+            if passer and passer in named:
+                self.add_error(f"passer_{n}", "That loser is named already.")
+            if passer and passer == cleaned.get("unit"):
+                self.add_error(f"passer_{n}", "A loser does not pass through itself.")
+            named.append(passer)
+        return cleaned
+
+
+def passage_form(s: AssaultState, side: str, data: Any = None) -> PassageForm:
+    """One side's form; bound to a POST, it reads that side's units and losers to find the names typed."""
+    form = PassageForm(
+        data,
+        side=side,
+        prefix="passage",
+        auto_id=f"id_passage_{side}_%s",
+        initial={"version": s.game.version, "side": side},
+    )
+    if data is not None:
+        owner = s.game.attacker if side == "attacker" else s.game.defender
+        friends = Unit.objects.filter(game=s.game).in_play().of_side(owner).in_battle_order().choices()
+        offer_names(form, ["unit"], unit_options(friends), FRIENDS_LIST[side])
+        passers = [loser.unit.key for loser in losers(s)[side]]
+        offer_names(form, [f"passer_{n}" for n in range(1, PASSERS + 1)], _named(s, passers), f"losers-{side}")
+    return form
+
+
+def _named(s: AssaultState, keys: list[str]) -> list[tuple[str, str, str]]:
+    return [(key, s.units[key].name, "") for key in keys]
+
+
+def pass_through(game: Game, form: PassageForm, actor: str) -> Event:
+    data = form.cleaned_data
+    side = data["side"]
+    with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ELSEWHERE) as action:
+        s = state(action.game)
+        found = {loser.unit.key: loser for loser in losers(s)[side]}
+        owner = action.game.attacker if side == "attacker" else action.game.defender
+        unit = Unit.objects.filter(game=action.game, pk=Unit.pk_of(data["unit"])).in_play().of_side(owner).first()
+        if unit is None:
+            raise ActionRefused("Name a unit in play of the losers' own side: nothing was changed.")
+        if owner is None or acting_side() not in (None, owner.pk):
+            raise ActionRefused(f"{unit.name} is the other side's: its hits are for its own players to apply.")
+        passers = []
+        for key, distance in form.pairs():
+            loser = found.get(key)
+            if loser is None:
+                raise ActionRefused("Each loser is a unit driven back by its assault this turn: nothing was changed.")
+            passers.append(
+                PassingUnit(
+                    m_hits=loser.unit.m_hits,
+                    move=ForcedMove(loser.unit.forced_move),
+                    distance=float(distance),
+                    id=loser.unit.name,
+                    kind=UnitKind(loser.unit.kind),
+                    lost_both_rolls=loser.lost_both_rolls,
+                )
+            )
+        rules = unit.to_rules()
+        inputs = PassageInput(
+            tuple(passers), rules.grade, m_hits=unit.m_hits, horse=rules.kind.horse, scale=action.game.scale
+        )
+        result = resolve_passage_of_lines(action.game.chart, inputs)
+        action.apply(unit, after_hits(rules, result))
+        named = tuple(NamedUnit(key, found[key].unit.name) for key, _ in form.pairs())
+        return action.record(LinesPassedThrough(unit.key, unit.name, named, inputs, result))
