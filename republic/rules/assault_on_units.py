@@ -22,7 +22,6 @@ from republic.rules.assault_results import (
     AssaultLossesResult,
     UnitLoss,
     UnitTakingHits,
-    after_assault_loss,
     resolve_assault_losses,
 )
 from republic.rules.assault_sides import Contact
@@ -30,7 +29,7 @@ from republic.rules.assault_table import OutcomeAction, Struck
 from republic.rules.chart import Chart
 from republic.rules.scale import GroundScale
 from republic.rules.troops import UnitKind
-from republic.rules.units import UnitState, after_p4_event, after_surrender, gone_in_assault
+from republic.rules.units import UnitState, after_move, after_p4_event, after_surrender, gone_in_assault, with_morale
 
 
 @dataclass(frozen=True)
@@ -164,3 +163,27 @@ def after_round(unit: UnitState, result: RoundOnUnits) -> UnitState:
     if unit.id in result.saved_fire_used:
         after = replace(after, saved_fire=False)
     return after
+
+
+def after_assault_loss(unit: UnitState, loss: UnitLoss) -> UnitState:
+    """A unit after its side's losses of one round: its bases, morale, P hits of the phase, forced move and
+    any Panic 4 event; a battery's damage and limbers, a brigade destroyed or taken."""
+    lost = loss.bases_before - loss.bases_after
+    after = replace(
+        with_morale(unit, loss.m_after),
+        p_hits_turn=unit.p_hits_turn + loss.phase_panic_hits - unit.p_hits_assault,
+        p_hits_assault=loss.phase_panic_hits,
+        bases=loss.bases_after,
+        base_hits_turn=unit.base_hits_turn + lost,
+    )
+    if loss.p4_event or gone_in_assault(unit, loss.destroyed or loss.surrendered):
+        after = after_p4_event(after)
+    after = after_move(after, loss.move)
+    if unit.battery:
+        return replace(
+            after,
+            damage=loss.damage_after,
+            limbered=loss.limbered_after,
+            abandoned=after.abandoned or loss.abandoned or loss.surrendered,
+        )
+    return replace(after, destroyed=loss.destroyed, surrendered=loss.surrendered)

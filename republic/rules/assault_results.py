@@ -22,9 +22,9 @@ Readings chosen where the text is open:
   damage or abandonment of R:1654-1658.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from republic.rules.assault_fixed_hits import NO_HITS, forced_move, rout_end
+from republic.rules.assault_fixed_hits import NO_HITS, bridging_hits, forced_move, rout_end
 from republic.rules.assault_sides import Contact
 from republic.rules.chart import Chart
 from republic.rules.checks import check_count, check_hits, check_kind, check_m_hits
@@ -36,7 +36,7 @@ from republic.rules.panic import MAX_PANIC_LEVEL, loss_modifiers, panic_level_re
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
-from republic.rules.units import UnitState, after_move, after_p4_event, gone_in_assault, with_morale
+from republic.rules.units import UnitState
 
 TABLES = ()
 
@@ -67,6 +67,7 @@ class UnitTakingHits:
     out_of_town: bool = False
     across_bridge_or_ford: bool = False
     away_from_rear_assault: bool = False
+    taken_elsewhere: Hits = NO_HITS  # a bridging formation's hits in its other assault's round (5.2)
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id.strip():
@@ -78,6 +79,7 @@ class UnitTakingHits:
         check_m_hits(self.m_hits)
         check_count(self.earlier_panic_hits, "earlier_panic_hits")
         check_count(self.damage, "damage")
+        check_hits(self.taken_elsewhere, "taken_elsewhere")
         if self.natural_m is not None:
             check_count(self.natural_m, "natural_m")
         if not self.battery:
@@ -101,6 +103,7 @@ class UnitTakingHits:
         out_of_town: bool = False,
         across_bridge_or_ford: bool = False,
         away_from_rear_assault: bool = False,
+        taken_elsewhere: Hits = NO_HITS,
     ) -> "UnitTakingHits":
         """A unit as it stands: the P hits it took earlier this phase count toward its next modifier."""
         return cls(
@@ -118,6 +121,7 @@ class UnitTakingHits:
             out_of_town=out_of_town,
             across_bridge_or_ford=across_bridge_or_ford,
             away_from_rear_assault=away_from_rear_assault,
+            taken_elsewhere=taken_elsewhere,
         )
 
 
@@ -354,10 +358,12 @@ def _panic_round(
         if n
     ]
     notes = [" + ".join(parts) + " (5.5)"] if parts else []
-    m_taken = hits.m + natural + inputs.all_out_extra_m
+    m_taken, p_taken = hits.m + natural + inputs.all_out_extra_m, hits.p
+    if unit.taken_elsewhere:
+        m_taken, lost, p_taken = _bridged(unit.taken_elsewhere, Hits(m_taken, lost, p_taken), notes)
     morale = apply_morale_hits(unit.m_hits, m_taken, MoraleCause.ASSAULT)
     notes.extend(morale.notes)
-    panic = hits.p + morale.panic_hits
+    panic = p_taken + morale.panic_hits
     level = panic_level_read(panic) if panic else 0
     state = _Round(unit, lost, m_taken, morale.m_after, panic, level, notes)
     if not unit.battery and lost == unit.bases:
@@ -388,6 +394,19 @@ def _panic_round(
         modifiers.extend(Modifier(f"{m.label} ({unit.id})", m.value, m.section) for m in extra)
         state.loss = cell.loss + total(extra)
     return state
+
+
+def _bridged(elsewhere: Hits, here: Hits, notes: list[str]) -> tuple[int, int, int]:
+    """A bridging formation's hits are not cumulative (5.2, R:1465-1471): of this round's hits here and in its
+    other assault it takes the worst of each type; it has those of the other assault already, so here only
+    what the worst adds to them."""
+    worst = bridging_hits(elsewhere, here)
+    extra = [max(0, getattr(worst, t) - getattr(elsewhere, t)) for t in ("m", "b", "p")]
+    notes.append(
+        f"bridging formation: {elsewhere or 'no hits'} in its other assault, {here or 'no hits'} here; it takes the "
+        f"worst of each type, {worst}, so {Hits(*extra) or 'nothing'} more (5.2)"
+    )
+    return extra[0], extra[1], extra[2]
 
 
 def _unit_loss(
@@ -458,30 +477,6 @@ def _unit_loss(
         destroyed=not unit.battery and bases_after == 0 and not state.surrendered,
         notes=tuple(notes),
     )
-
-
-def after_assault_loss(unit: UnitState, loss: UnitLoss) -> UnitState:
-    """A unit after its side's losses of one round: its bases, morale, P hits of the phase, forced move and
-    any Panic 4 event; a battery's damage and limbers, a brigade destroyed or taken."""
-    lost = loss.bases_before - loss.bases_after
-    after = replace(
-        with_morale(unit, loss.m_after),
-        p_hits_turn=unit.p_hits_turn + loss.phase_panic_hits - unit.p_hits_assault,
-        p_hits_assault=loss.phase_panic_hits,
-        bases=loss.bases_after,
-        base_hits_turn=unit.base_hits_turn + lost,
-    )
-    if loss.p4_event or gone_in_assault(unit, loss.destroyed or loss.surrendered):
-        after = after_p4_event(after)
-    after = after_move(after, loss.move)
-    if unit.battery:
-        return replace(
-            after,
-            damage=loss.damage_after,
-            limbered=loss.limbered_after,
-            abandoned=after.abandoned or loss.abandoned or loss.surrendered,
-        )
-    return replace(after, destroyed=loss.destroyed, surrendered=loss.surrendered)
 
 
 MECHANICS = (

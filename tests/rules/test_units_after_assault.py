@@ -11,7 +11,8 @@ from republic.rules.assault_fixed_hits import (
     resolve_passage_of_lines,
     resolve_supporting_brigade,
 )
-from republic.rules.assault_results import AssaultLossesInput, UnitTakingHits, after_assault_loss, assault_losses
+from republic.rules.assault_on_units import after_assault_loss
+from republic.rules.assault_results import AssaultLossesInput, UnitTakingHits, assault_losses
 from republic.rules.assault_sides import AssaultSide, Contact
 from republic.rules.dice import d10
 from republic.rules.forced_moves import ForcedMove
@@ -152,3 +153,24 @@ def test_a_brigade_that_surrenders_in_the_assault_phase_makes_its_division_test(
     assert loss.surrendered and not loss.p4_event
     after = after_assault_loss(unit, loss)
     assert after.surrendered and after.p4_event
+
+
+def test_a_bridging_formation_takes_the_worst_of_each_type_of_its_two_assaults(chart):
+    """R:1465-1471: "if one assault inflicts 2M and 2P on the attacking force and another assault inflicts 3M and
+    2P on the other attacking force, a bridging formation split between the two assaults will receive 3M and 2P"."""
+    unit = brigade("bridge", grade=Grade.VETERAN)
+    first = assault_losses(chart, (UnitTakingHits.of(unit, Contact.ALL_OUT),), Hits(m=2, p=2)).units[0]
+    unit = after_assault_loss(unit, first)
+    assert (unit.m_hits, unit.p_hits_assault) == (2, 2)
+    elsewhere = Hits(m=first.m_taken, b=first.base_hits, p=first.panic_hits)
+    taking = UnitTakingHits.of(unit, Contact.ALL_OUT, taken_elsewhere=elsewhere)
+    second = assault_losses(chart, (taking,), Hits(m=3, p=2)).units[0]
+    assert (second.m_taken, second.panic_hits) == (1, 0)
+    assert "2M 2P in its other assault, 3M 2P here; it takes the worst of each type, 3M 2P, so 1M more" in " ".join(
+        second.notes
+    )
+    unit = after_assault_loss(unit, second)
+    assert (unit.m_hits, unit.p_hits_assault) == (3, 2)
+    # a lighter second assault adds nothing
+    lighter = assault_losses(chart, (taking,), Hits(m=1, p=1)).units[0]
+    assert (lighter.m_taken, lighter.panic_hits, lighter.base_hits) == (0, 0, 0)
