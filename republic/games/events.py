@@ -2,8 +2,8 @@
 what the action was given (the engine's inputs, the table's answers, the dice and how they were obtained) and the
 engine's result with its reasons; the rows it changed are the event's ``changes``. ``payload_of`` gives it back
 typed. Names of units and leaders are kept beside their keys: an event says who it was about by itself. The
-assault phase's kinds live in ``assault_events`` and the payload base in ``payload``; both are named here so that
-``KINDS`` holds every kind."""
+assault phase's kinds live in ``assault_events``, the chain of command's in ``command_events`` and the payload base
+in ``payload``; all are named here so that ``KINDS`` holds every kind."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -19,6 +19,8 @@ from republic.games.assault_events import Member as Member
 from republic.games.assault_events import RoundConditions as RoundConditions
 from republic.games.assault_events import SupportingBrigadeHit as SupportingBrigadeHit
 from republic.games.assault_events import UnitCover as UnitCover
+from republic.games.command_events import LeaderMoved as LeaderMoved
+from republic.games.command_events import UnitReassigned as UnitReassigned
 from republic.games.payload import LabelledRoll as LabelledRoll
 from republic.games.payload import NamedUnit as NamedUnit
 from republic.games.payload import Payload as Payload
@@ -340,7 +342,7 @@ def _leaves(base: type[Payload]) -> list[type[Payload]]:
 
 
 KINDS: dict[str, type[Payload]] = {kind.__name__: kind for kind in _leaves(Payload)}
-"""Every kind of event, by name: each payload type here and in ``assault_events``."""
+"""Every kind of event, by name: each payload type here, in ``assault_events`` and in ``command_events``."""
 
 
 def kind_of(payload: Payload) -> str:

@@ -44,8 +44,10 @@ urlpatterns = [
     path("games/<int:game_id>/first-attacker/", game.first_attacker, name="first_attacker"),
     path("games/<int:game_id>/units/<int:unit_id>/<str:change>/", game.correct_unit, name="correct_unit"),
     path("games/<int:game_id>/divisions/<int:division_id>/orders/", game.set_orders, name="set_orders"),
+    path("games/<int:game_id>/reassign/<int:unit_id>/", game.reassign_unit, name="reassign_unit"),
     # command phase
     path("games/<int:game_id>/rally/<int:unit_id>/", command.rally, name="rally"),
+    path("games/<int:game_id>/rally/leader/", command.move_leader, name="move_leader"),
     path("games/<int:game_id>/replace/<int:leader_id>/", command.replace, name="replace_leader"),
     # maneuver phase
     path("games/<int:game_id>/maneuver/roll/<int:unit_id>/", maneuver.roll, name="maneuver_roll"),

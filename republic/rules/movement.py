@@ -289,21 +289,41 @@ def movement_allowance(chart: Chart, kind: UnitKind, grade: Grade, **options: An
 
 @dataclass(frozen=True)
 class LeaderMoveInput:
+    """A leader's move: only the allowance when ``moved`` is 0, or a move the table measured (game scale) after
+    the leader's earlier moves in the same step (``moved_before``): the allowance is for the whole step."""
+
     rally_step: bool = False
     scale: GroundScale = GroundScale.MEDIUM
+    moved: float = 0.0
+    moved_before: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("moved", "moved_before"):
+            if getattr(self, name) < 0:
+                raise RulesInputError(name, f"a distance moved cannot be negative, got {getattr(self, name):g}")
 
 
 @dataclass(frozen=True)
 class LeaderMoveResult(Explained):
-    distance: float
+    distance: float  # the allowance for the step, game scale
+    left: float = 0.0  # what is left of it after this move and the earlier ones
 
 
 def resolve_leader_move(chart: Chart, inputs: LeaderMoveInput) -> LeaderMoveResult:
-    """Leader bases move at charging cavalry speed (3.1); in the rally step only a short step (1.7)."""
+    """Leader bases move at charging cavalry speed (3.1, R:616); in the rally step only up to 2" (1.7, R:352-354).
+    A move beyond what is left of the allowance is refused by its field."""
     distance: int
     distance, use = chart.entry("movement_box", "rally_step_leader" if inputs.rally_step else "leader")
     ratio, ratio_use = scale_ratio(chart, inputs.scale)
-    return LeaderMoveResult(distance=scaled(distance, ratio), cells=(use, ratio_use))
+    allowance = scaled(distance, ratio)
+    left = round(max(0.0, allowance - inputs.moved_before), 2)  # to the hundredth a form takes, not a float's dust
+    if inputs.moved > left:
+        where = "in the rally step" if inputs.rally_step else "in a turn"
+        earlier = f', and {left:g}" of it is left after the earlier moves' if inputs.moved_before else ""
+        raise RulesInputError(
+            "moved", f'{inputs.moved:g}" is too far: a leader moves at most {allowance:g}" {where}{earlier}'
+        )
+    return LeaderMoveResult(distance=allowance, left=round(left - inputs.moved, 2), cells=(use, ratio_use))
 
 
 MECHANICS = (

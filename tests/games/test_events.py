@@ -41,6 +41,7 @@ from republic.rules.hits import Hits
 from republic.rules.leaders import HorsDeCombatInput, resolve_hors_de_combat
 from republic.rules.maneuver import ManeuverInput, resolve_maneuver
 from republic.rules.morale import DisorderInput, resolve_disorder
+from republic.rules.movement import LeaderMoveInput, resolve_leader_move
 from republic.rules.panic import DemoralizedPanicInput, resolve_demoralized_panic
 from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.results import CellUse, Provenance
@@ -148,6 +149,7 @@ def examples() -> list[ev.Payload]:
     passing = PassageInput((PassingUnit(4, ForcedMove.ROUT, 2.0, "Cutler's Brigade"),), Grade.VETERAN, m_hits=1)
     taken = resolve_fire_hits(unit("unit:2", saved_fire=False), FireHits("unit:2", 2, 1, 1))
     block = ev.DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
+    leader_move = LeaderMoveInput(rally_step=True, moved=1.5)
     return [
         ev.FirstAttackerChosen(3, "Union", "die roll"),
         ev.StepAdvanced(
@@ -161,6 +163,8 @@ def examples() -> list[ev.Payload]:
         ev.OrdersChanged(9, "Heth's Division", "hold"),
         ev.RallyResolved("unit:1", "Davis", rally_inputs, resolve_rally(CHART, rally_inputs), ("A. P. Hill (P1)",)),
         ev.LeaderReplaced(4, "Henry Heth", "Heth's Division", replace_inputs, replace_result),
+        ev.LeaderMoved(4, "Henry Heth", "Heth's Division", leader_move, resolve_leader_move(CHART, leader_move)),
+        ev.UnitReassigned("unit:1", "Davis", 9, "Heth's Division", 10, "Pender's Division"),
         ev.ManeuverRolled(
             "unit:1",
             "Davis",
@@ -261,6 +265,10 @@ def test_the_words_of_a_few_events_read_as_the_table_says_them():
         "On to fire: Hors de combat checks (Cutler: 2M 1B, now Rattled, 3 bases left, skirmishers now green)"
     )
     assert found[ev.EventUndone] == "Undone: event #4"
+    assert found[ev.LeaderMoved] == (
+        'Henry Heth moved 1.5" to support the rally (0.5" left of the 2" a leader moves in the rally step)'
+    )
+    assert found[ev.UnitReassigned] == "Davis leaves Heth's Division for Pender's Division"
     assert found[ev.ArtilleryFired].startswith("Calef fires at Cutler: 2M 1B (printed chart); Cutler 2M 1B")
     assert found[ev.AssaultRoundResolved].startswith("Assault 1, round 2: ")
     assert "(printed chart: defender 3P 1B carry) → defender 1B 3P carry" in found[ev.AssaultRoundResolved]

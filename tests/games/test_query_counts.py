@@ -1,5 +1,6 @@
 """The same number of queries whatever the battle's size, for every page and action of the command and maneuver
-phases, the actions of any step (undo, a correction, orders), and the end of a player turn and of a game turn.
+phases, the actions of any step (undo, a correction, orders, a unit moved to another division), and the end of a
+player turn and of a game turn.
 Each step has real work waiting, as much more at the larger size as the battle is larger (query_helpers)."""
 
 from typing import Any
@@ -87,6 +88,17 @@ def to_rally(t: Table) -> list[Unit]:
     return rally.state(fresh(t.game)).to_rally
 
 
+def leader_move_post(t: Table, moved: str) -> Send:
+    """The last of the attacking side's leaders moved (as many more of them at the larger size)."""
+    game = fresh(t.game)
+    data = {
+        "leader-move-version": game.version,
+        "leader-move-leader": str(rally.state(game).leaders[-1].pk),
+        "leader-move-moved": moved,
+    }
+    return t.post("rally/leader/", data)
+
+
 def test_rally_costs_the_same_at_every_size(costs):
     def shaken(t: Table) -> None:
         for i, unit in enumerate(brigades_of(t.game, "attacker")):
@@ -98,6 +110,8 @@ def test_rally_costs_the_same_at_every_size(costs):
     costs.each(shaken)
     costs.pages("rally")
     costs.measure("a rally", lambda t: rally_post(t, to_rally(t)[0]))
+    costs.measure("a leader's move in the rally step", lambda t: leader_move_post(t, "1.5"))
+    costs.measure("a leader's move beyond what is left of his 2 inches", lambda t: leader_move_post(t, "1"), events=0)
     costs.measure("a poll after another phone's rally: its row", lambda t: t.poll(1, whole=False), events=0)
     costs.measure("a poll after many events: the live part", lambda t: t.poll(NEWS_MOST + 1, whole=True), events=0)
     costs.measure("next step refused while units wait to rally", lambda t: t.next_step(), events=0)
@@ -234,6 +248,14 @@ def test_undo_a_correction_and_orders_cost_the_same_at_every_size(costs):
             f"divisions/{division(t).pk}/orders/",
             {"version": t.game.version, "orders": "attack"},
             f"division-{division(t).pk}",
+        ),
+    )
+    costs.measure(
+        "a unit moved to another division from its division's page",
+        lambda t: t.post(
+            f"reassign/{unit(t).pk}/",
+            {"version": t.game.version, "division": divisions_of(t.game, "defender")[-1].pk},
+            f"division-{unit(t).division_id}",
         ),
     )
     costs.measure("the order of battle", lambda t: t.get("units/"), events=0)

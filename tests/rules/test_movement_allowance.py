@@ -247,6 +247,47 @@ def test_leaders_move_twenty_five_inches_or_two_in_the_rally_step(chart, rally_s
     assert resolve_leader_move(chart, LeaderMoveInput(rally_step, scale)).distance == distance
 
 
+@pytest.mark.parametrize(
+    ("scale", "moved", "moved_before", "left"),
+    [
+        (GroundScale.MEDIUM, 2, 0, 0),
+        (GroundScale.MEDIUM, 0.5, 1.2, 0.3),
+        (GroundScale.MEDIUM, 0.2, 1.8, 0),  # 2 - 1.8 is 0.2 to the hundredth, not a float's 0.19999...
+        (GroundScale.LARGE, 3, 0, 0),
+        (GroundScale.SMALL, 1, 0, 0.5),
+    ],
+)
+def test_a_rally_step_leader_move_within_the_two_inches_leaves_the_rest(chart, scale, moved, moved_before, left):
+    """1.7 (R:352-354): 'up to 2\"' in the rally step, for the whole step; a distance is the game's scale (1.2)."""
+    result = resolve_leader_move(chart, LeaderMoveInput(True, scale, moved=moved, moved_before=moved_before))
+    assert result.left == left
+
+
+@pytest.mark.parametrize(
+    ("rally_step", "scale", "moved", "moved_before", "problem"),
+    [
+        (True, GroundScale.MEDIUM, 2.5, 0, '2.5" is too far: a leader moves at most 2" in the rally step'),
+        (True, GroundScale.MEDIUM, 1, 1.5, 'at most 2" in the rally step, and 0.5" of it is left after the earlier'),
+        (True, GroundScale.LARGE, 3.25, 0, 'at most 3" in the rally step'),
+        (False, GroundScale.MEDIUM, 26, 0, '26" is too far: a leader moves at most 25" in a turn'),
+    ],
+)
+def test_a_leader_move_beyond_the_allowance_is_refused_by_its_field(
+    chart, rally_step, scale, moved, moved_before, problem
+):
+    """1.7 (R:352-354), 3.1 (R:616): the allowance is a limit, at the game's scale."""
+    with pytest.raises(RulesInputError) as err:
+        resolve_leader_move(chart, LeaderMoveInput(rally_step, scale, moved=moved, moved_before=moved_before))
+    assert err.value.field == "moved" and problem in err.value.problem
+
+
+@pytest.mark.parametrize("field", ["moved", "moved_before"])
+def test_a_negative_leader_move_is_refused(field):
+    with pytest.raises(RulesInputError) as err:
+        LeaderMoveInput(True, **{field: -1})
+    assert err.value.field == field
+
+
 # --- bad input --------------------------------------------------------------------------------------
 
 

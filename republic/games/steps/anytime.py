@@ -1,8 +1,9 @@
-"""Actions the table may take at any step of the turn: a unit card's one-tap correction, a division's orders."""
+"""Actions the table may take at any step of the turn: a unit card's one-tap correction, a division's orders, a
+unit put under another division."""
 
 from django import forms
 
-from republic.games.events import CorrectionMade, FieldValue, OrdersChanged
+from republic.games.events import CorrectionMade, FieldValue, OrdersChanged, UnitReassigned
 from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Command, Event, Game, Unit
@@ -50,3 +51,40 @@ def give_orders(game: Game, division: Command, orders: str, version: int, actor:
             raise ActionRefused(f"{fresh.name} already has orders to {fresh.orders}.")
         action.set(fresh, "orders", orders)
         return action.record(OrdersChanged(fresh.pk, fresh.name, orders))
+
+
+class ReassignForm(VersionForm):
+    division = forms.IntegerField(
+        error_messages={"required": "Choose the division it joins.", "invalid": "Choose the division it joins."}
+    )
+
+
+def reassign(game: Game, unit: Unit, division: int, version: int, actor: str) -> Event:
+    """A unit put under another division of its own side. A corps commander "may reassign corps assets as they
+    see fit", and a unit without a divisional commander is "re-assigned to a division" (R:405-415). The text
+    sets no time for it, so it may be done at any step (the event keeps the step it was done at), and no bound
+    beyond the side: whether a unit may change corps is the players' to agree, as the text leaves the scheme of
+    command to them (R:416-417). A unit out of play is in no division's fight and stays where it fell."""
+    with act(game, version, actor) as action:
+        fresh = Unit.objects.select_related("division").get(pk=unit.pk)
+        left = fresh.division
+        if fresh.out_of_play:
+            raise ActionRefused(
+                f"{fresh.name} is out of play ({_gone(fresh)}): it joins no division. Nothing was changed."
+            )
+        joined = Command.objects.filter(pk=division, game=action.game, level=Command.Level.DIVISION).first()
+        if joined is None:
+            raise ActionRefused("There is no such division in this game: nothing was changed.")
+        if joined.side_id != left.side_id:
+            raise ActionRefused(
+                f"{joined.name} is a division of the other side: {fresh.name} moves only to one of its own side's. "
+                "Nothing was changed."
+            )
+        if joined.pk == left.pk:
+            raise ActionRefused(f"{fresh.name} is in {left.name} already: nothing was changed.")
+        action.set(fresh, "division", joined.pk)
+        return action.record(UnitReassigned(fresh.key, fresh.name, left.pk, left.name, joined.pk, joined.name))
+
+
+def _gone(unit: Unit) -> str:
+    return "destroyed" if unit.destroyed else "surrendered" if unit.surrendered else "abandoned"

@@ -1,4 +1,14 @@
-"""Attacker rallies units (1.7, 2.3): every attacking unit with M hits rolls its rally, once."""
+"""Attacker rallies units (1.7, 2.3): every attacking unit with M hits rolls its rally, once; and the attacking
+side's leaders may move up to 2" first "in order to place them near units under their command in need of rally
+support" (R:352-354).
+
+A leader's move is recorded as the table measured it, and what it matters to is the allowance: the 2" are for the
+whole step (R:353: "up to 2\" during the rally step"), so each move is checked against what the leader's earlier
+moves of the step left, and a move beyond it is refused. It changes no row: the app does not know where a leader
+stands, so a rally still asks the table the distance to the division leader and which other leaders are within 4"
+(``RallyForm``), measured as the leaders stand after their moves; the app does not guess those answers from a
+move. Nor is a move refused because a rally was rolled before it: the text orders no moves before rallies, it
+only says what they are for."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -8,14 +18,15 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import RallyResolved, named_in
-from republic.games.forms import DiceForm, die_field, inches_field, offer_many
-from republic.games.ledger import ActionRefused, act, read_once, this_turn
+from republic.games.events import LeaderMoved, RallyResolved, named_in, read_all
+from republic.games.forms import DiceForm, VersionForm, die_field, inches_field, offer, offer_many
+from republic.games.ledger import ActionRefused, act, acting_on, read_once, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
-from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
-from republic.games.text.terms import condition
+from republic.games.steps.base import Bound, Row, Step, row_of, subject_of, unit_row
+from republic.games.text.terms import condition, inches
 from republic.rules.leaders import CommandRelation
 from republic.rules.morale import Condition
+from republic.rules.movement import LeaderMoveInput, resolve_leader_move
 from republic.rules.rally import RallyInput, RallyLeader, resolve_rally
 from republic.rules.sequence import StepKey
 from republic.rules.units import rallied
@@ -29,6 +40,7 @@ class RallyState:
     game: Game
     to_rally: list[Unit]  # attacking units with M hits that have not rolled this step, with their division
     rallied: list[Event]
+    moves: list[LeaderMoved]  # the leaders' moves of this step, in order
 
     @cached_property
     def leaders(self) -> list[Leader]:
@@ -37,6 +49,15 @@ class RallyState:
             Leader.objects.filter(game=self.game).of_side(self.game.attacker).in_action().select_related("command")
         )
 
+    @cached_property
+    def allowance(self) -> float:
+        """How far a leader moves in the rally step, at the game's scale (R:352-354, 1.2)."""
+        return resolve_leader_move(self.game.chart, LeaderMoveInput(rally_step=True, scale=self.game.scale)).distance
+
+    def moved_by(self, leader: Leader) -> float:
+        """How far the leader has moved in this step already."""
+        return sum(move.inputs.moved for move in self.moves if move.leader == leader.pk)
+
     def whole(self, unit: Unit) -> Unit:
         """A unit to rally with its chain of command, whose leaders may help (2.3)."""
         return Unit.objects.select_related("division__parent__parent").get(pk=unit.pk)
@@ -44,12 +65,13 @@ class RallyState:
 
 @read_once
 def state(game: Game) -> RallyState:
-    rallied = list(this_turn(game, [StepKey.RALLY], [RallyResolved]))
+    events = list(this_turn(game, [StepKey.RALLY], [RallyResolved, LeaderMoved]))
+    rallied = [event for event in events if event.kind == RallyResolved.__name__]
     done = set(named_in(rallied, RallyResolved, "unit"))
     units = Unit.objects.filter(game=game, m_hits__gt=0).of_side(game.attacker).in_play().in_battle_order()
     # as the rows show them: the unit that rallies or is opened is read whole (``whole``)
     shown = units.only(*ROW_FIELDS)
-    return RallyState(game, [u for u in shown if u.key not in done], rallied)
+    return RallyState(game, [u for u in shown if u.key not in done], rallied, read_all(events, LeaderMoved))
 
 
 def pending(s: RallyState) -> list[str]:
@@ -128,6 +150,62 @@ def rally(game: Game, unit: Unit, form: RallyForm, actor: str) -> Event:
         )
 
 
+# --- a leader's move (R:352-354) ---------------------------------------------------------------------------
+
+MOVE_PREFIX = "leader-move"
+MOVE_ELSEWHERE = (
+    "A leader's rally-step move is made in the attacker's rally step; the game is not there now: nothing moved."
+)
+
+
+class LeaderMoveForm(VersionForm):
+    leader = forms.ChoiceField(
+        label="Leader",
+        error_messages={
+            "required": "Choose the leader who moved.",
+            "invalid_choice": "That is not one of the attacking side's leaders in action: choose one from the list.",
+        },
+    )
+    moved = inches_field("Distance moved (inches)")
+
+    def clean_moved(self) -> Any:
+        moved = self.cleaned_data["moved"]
+        if moved == 0:
+            raise forms.ValidationError('A move of 0" is no move: type the distance the leader moved.')
+        return moved
+
+
+def leader_move_form(s: RallyState, data: Any = None) -> LeaderMoveForm:
+    """The form of a leader's move, each leader offered with what is left of his 2"."""
+    form = LeaderMoveForm(data, prefix=MOVE_PREFIX, initial={"version": s.game.version})
+    offer(form, "leader", [("", "Choose a leader")] + [(str(leader.pk), _left(s, leader)) for leader in s.leaders])
+    return form
+
+
+def _left(s: RallyState, leader: Leader) -> str:
+    inputs = LeaderMoveInput(rally_step=True, scale=s.game.scale, moved_before=s.moved_by(leader))
+    return f"{leader} · {leader.command.name} · {inches(resolve_leader_move(s.game.chart, inputs).left)} left"
+
+
+def move_leader(game: Game, form: LeaderMoveForm, actor: str) -> Event:
+    """A leader's move in the rally step, checked by the engine against what is left of his allowance."""
+    data = form.cleaned_data
+    # about the leader alone: another player's rally meanwhile does not make this form stale
+    with (
+        acting_on(subject_of(Leader, int(data["leader"]))),
+        act(game, data["version"], actor, step=StepKey.RALLY, elsewhere=MOVE_ELSEWHERE) as action,
+    ):
+        s = state(action.game)
+        leader = next((found for found in s.leaders if str(found.pk) == data["leader"]), None)
+        if leader is None:
+            raise ActionRefused("That leader is not one of the attacking side's leaders in action: nothing moved.")
+        inputs = LeaderMoveInput(
+            rally_step=True, scale=action.game.scale, moved=float(data["moved"]), moved_before=s.moved_by(leader)
+        )
+        result = resolve_leader_move(action.game.chart, inputs)
+        return action.record(LeaderMoved(leader.pk, leader.name, leader.command.name, inputs, result))
+
+
 def _refuse(message: str) -> Any:
     raise ActionRefused(message)
 
@@ -148,7 +226,16 @@ def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
 
 
 def panel(s: RallyState, bound: Bound) -> dict[str, Any]:
-    return {"nothing": "Every attacking unit with morale hits has rolled its rally.", "rallied": len(s.rallied)}
+    return {
+        "nothing": "Every attacking unit with morale hits has rolled its rally.",
+        "rallied": len(s.rallied),
+        "allowance": inches(s.allowance),
+        "scale": s.game.get_ground_scale_display(),
+        "move_form": bound.get(MOVE_PREFIX) or leader_move_form(s),
+        "move_open": MOVE_PREFIX in bound,
+        "move_action": reverse("games:move_leader", args=[s.game.pk]),
+        "moves": [f"{move.name} {inches(move.inputs.moved)}" for move in s.moves],
+    }
 
 
 STEP = Step("games/steps/rally.html", state, pending, panel, rows=rows, form="games/rows/rally.html", opened=opened)

@@ -24,6 +24,7 @@ from republic.games.events import (
     FormationChanged,
     HorsDeCombatSkipped,
     LeaderCheckedForCasualty,
+    LeaderMoved,
     LeaderReplaced,
     LinesPassedThrough,
     ManeuverRolled,
@@ -36,6 +37,7 @@ from republic.games.events import (
     SkirmishersDeployed,
     StepAdvanced,
     SupportingBrigadeHit,
+    UnitReassigned,
     payload_of,
 )
 from republic.games.ledger import results
@@ -172,6 +174,14 @@ def _leader_replaced(p: LeaderReplaced) -> str:
     if p.successor:
         return f"{p.successor} takes over {p.command} from {p.name}"
     return f"{p.name} returns to {p.command} as {p.result.leader}"
+
+
+def _leader_moved(p: LeaderMoved) -> str:
+    r = p.result
+    return (
+        f"{p.name} moved {inches(p.inputs.moved)} to support the rally "
+        f"({inches(r.left)} left of the {inches(r.distance)} a leader moves in the rally step)"
+    )
 
 
 def _maneuver(p: ManeuverRolled) -> str:
@@ -367,6 +377,8 @@ _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     OrdersChanged: lambda p: f"{p.name}: orders now {Command.Orders(p.orders).label}",
     RallyResolved: _rally,
     LeaderReplaced: _leader_replaced,
+    LeaderMoved: _leader_moved,
+    UnitReassigned: lambda p: f"{p.name} leaves {p.left_name} for {p.joined_name}",
     ManeuverRolled: _maneuver,
     FormationChanged: lambda p: (
         f"{p.name} changes formation: {p.before.value.replace('_', ' ')} → {p.after.value.replace('_', ' ')}"

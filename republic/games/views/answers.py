@@ -20,7 +20,7 @@ from republic.games.ledger import ActionRefused, StaleGame, acting_on
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
 from republic.games.steps.base import subject
-from republic.games.text.events import result_card
+from republic.games.text.events import describe, result_card
 from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
 from republic.games.views.page import ROWS_SHOWN, drawn, page_context, step_bar, work
@@ -73,15 +73,20 @@ def row_target(request: HtmxHttpRequest) -> str | None:
     return target[len(ROW) :] if target and target.startswith(ROW) else None
 
 
-def division_answer(request: HtmxHttpRequest, game: Game, error: str = "") -> HttpResponse | None:
-    """An action sent from a division's page (a correction, orders) is answered with that division as it
-    stands now; None for any other request."""
+def division_answer(
+    request: HtmxHttpRequest, game: Game, error: str = "", event: Event | None = None
+) -> HttpResponse | None:
+    """An action sent from a division's page (a correction, orders, a unit moved away) is answered with that
+    division as it stands now, saying what was done (a unit moved to another division is no longer there to
+    show it); None for any other request."""
     target = request.htmx.target if request.htmx else None
     if not target or not target.startswith(DIVISION) or not target[len(DIVISION) :].isdigit():
         return None
     fresh = game_or_404(game.pk)
     division = command_of(fresh, int(target[len(DIVISION) :]))
-    return render(request, "games/division.html#division", {**division_context(fresh, division), "error": error})
+    news = describe(event) if event is not None else ""
+    context = {**division_context(fresh, division), "error": error, "news": news}
+    return render(request, "games/division.html#division", context)
 
 
 def _last_event(request: HtmxHttpRequest, game: Game) -> Event | None:
@@ -131,7 +136,7 @@ def shown_subjects(request: HtmxHttpRequest) -> set[str]:
 
 def done(request: HtmxHttpRequest, game: Game, event: Event) -> HttpResponse:
     request.session[LAST_EVENT_KEY] = event.pk
-    division = division_answer(request, game)
+    division = division_answer(request, game, event=event)
     if division:
         return division
     row = row_target(request)

@@ -14,7 +14,7 @@ from republic.games.models import Game
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
 from republic.games.steps import anytime, step_of
-from republic.games.steps.base import Row
+from republic.games.steps.base import Row, subject
 from republic.games.steps.walk import advance, choose_first_attacker
 from republic.games.text.events import result_card
 from republic.games.views import answers
@@ -148,6 +148,25 @@ def set_orders(request: HtmxHttpRequest, game_id: int, division_id: int) -> Http
         lambda: anytime.give_orders(
             game, division, form.cleaned_data["orders"], form.cleaned_data["version"], answers.actor_of(request)
         ),
+    )
+
+
+@allowed(Who.OWNER)
+@require_POST
+def reassign_unit(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+    """A unit put under another division of its side (2.1), from its card on its division's page."""
+    game = answers.game_or_404(game_id)
+    unit = answers.unit_of(game, unit_id)
+    form = anytime.ReassignForm(request.POST)
+    return answers.form_action(
+        request,
+        game,
+        form,
+        None,
+        lambda: anytime.reassign(
+            game, unit, form.cleaned_data["division"], form.cleaned_data["version"], answers.actor_of(request)
+        ),
+        subject(unit),
     )
 
 

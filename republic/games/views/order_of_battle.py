@@ -1,4 +1,5 @@
-"""What the order of battle pages draw: a unit's card with its corrections, a division with its units."""
+"""What the order of battle pages draw: a unit's card with its corrections and the divisions it may move to, a
+division with its units."""
 
 from typing import Any
 
@@ -47,4 +48,17 @@ def division_context(game: Game, division: Command) -> dict[str, Any]:
         "p4_event": any(card["unit"].p4_event for card in cards),
         "cards": cards,
         "orders_choices": Command.Orders.choices,
+        "other_divisions": other_divisions(game, division),
     }
+
+
+def other_divisions(game: Game, division: Command) -> list[tuple[int, str]]:
+    """The divisions of the same side a unit of this one may move to, each with its corps, read once for every
+    card of the page."""
+    found = (
+        Command.objects.filter(game=game, side_id=division.side_id, level=Command.Level.DIVISION)
+        .exclude(pk=division.pk)
+        .select_related("parent")
+        .order_by("parent__order", "order")
+    )
+    return [(d.pk, f"{d.name} · {d.parent.name}" if d.parent else d.name) for d in found]

@@ -1,6 +1,11 @@
 """Attacker moves units (1.7, 3.1-3.6): maneuver rolls, movement allowances, the charge bonus, formation
 changes and skirmishers, and the batteries' functions. Nothing is required work: a brigade that does not roll
-holds (3.2), so the step has nothing pending."""
+holds (3.2), so the step has nothing pending.
+
+Leaders move here too, "at the speed of charging cavalry (25\")" (R:616): the step shows that allowance, at the
+game's scale, where the units are moved, and records no leader move. Unlike the rally step's 2" (``rally``), a
+maneuver-step move has nothing in the app that depends on it, and an event for every leader's every move would
+bury the turn log's results; the table measures it, as it measures the units' moves."""
 
 from typing import Any
 
@@ -10,9 +15,10 @@ from republic.games.models import Unit
 from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import ROW_FIELDS, MoveState, state
-from republic.games.text.terms import actions_sentence, allowance, commander, condition
+from republic.games.text.terms import actions_sentence, allowance, commander, condition, inches
 from republic.rules.maneuver import charge_refusal
 from republic.rules.morale import Restriction
+from republic.rules.movement import LeaderMoveInput, resolve_leader_move
 from republic.rules.units import restricted, skirmisher_limit, skirmisher_refusal, skirmishers_it_may_set
 
 
@@ -50,6 +56,7 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         "charge_url": reverse("games:maneuver_charge", args=[game.pk, unit.pk]),
         "formation_url": reverse("games:maneuver_formation", args=[game.pk, unit.pk]),
         "skirmishers_url": reverse("games:maneuver_skirmishers", args=[game.pk, unit.pk]),
+        "leader_allowance": leader_allowance(s),
         "charge_refused": "" if unit.charge_bonus_used else charge_refusal(s.allowed(unit)),
         "formation_refused": restricted(here, Restriction.CHANGE_FORMATION),
         "skirmishers_refused": skirmisher_refusal(here),
@@ -116,8 +123,17 @@ def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
     return _battery_card(s, unit, bound) if unit.battery else _brigade_card(s, unit, bound)
 
 
+def leader_allowance(s: MoveState) -> str:
+    """How far a leader base moves in the maneuver phase, at the game's scale (R:616, 1.2)."""
+    return inches(resolve_leader_move(s.game.chart, LeaderMoveInput(scale=s.game.scale)).distance)
+
+
 def panel(s: MoveState, bound: Bound) -> dict[str, Any]:
-    return {"scale": s.game.get_ground_scale_display(), "nothing": "The attacker has no unit in play."}
+    return {
+        "scale": s.game.get_ground_scale_display(),
+        "nothing": "The attacker has no unit in play.",
+        "leader_allowance": leader_allowance(s),
+    }
 
 
 STEP = Step(
