@@ -41,7 +41,9 @@ urlpatterns = [
     path("games/<int:game_id>/follow/", units.follow, name="follow"),
     path("games/<int:game_id>/divisions/<int:division_id>/", units.division_page, name="division"),
     path("games/<int:game_id>/back/<int:seq>/", game.go_back, name="go_back"),
-    path("games/<int:game_id>/first-attacker/", game.first_attacker, name="first_attacker"),
+    path("games/<int:game_id>/first-attacker/roll/", game.first_attacker_roll, name="first_attacker_roll"),
+    path("games/<int:game_id>/first-attacker/", game.choose_first_attacker, name="first_attacker"),
+    path("games/<int:game_id>/end/", game.end_game, name="end_game"),
     path("games/<int:game_id>/units/<int:unit_id>/<str:change>/", game.correct_unit, name="correct_unit"),
     path("games/<int:game_id>/divisions/<int:division_id>/orders/", game.set_orders, name="set_orders"),
     # command phase
