@@ -44,7 +44,7 @@ from republic.rules.maneuver import ManeuverInput, ManeuverResult
 from republic.rules.panic import DemoralizedPanicInput, DemoralizedPanicResult
 from republic.rules.rally import RallyInput, RallyResult
 from republic.rules.scale import GroundScale
-from republic.rules.sequence import StepKey
+from republic.rules.sequence import FirstAttackerInput, FirstAttackerResult, StepKey
 from republic.rules.skirmish import SkirmishAttackInput, SkirmishAttackResult, SkirmishBlocksInput, SkirmishBlocksResult
 from republic.rules.troops import BatteryFunction, Formation, Grade
 from republic.rules.troops import Leader as LeaderValue
@@ -53,11 +53,50 @@ from republic.rules.units import Correction
 # --- the game ---------------------------------------------------------------------------------------
 
 
+def _first_attacker_rolls(inputs: FirstAttackerInput | None) -> tuple[LabelledRoll, ...]:
+    if inputs is None:
+        return ()
+    return (LabelledRoll(inputs.first_side, inputs.first_roll), LabelledRoll(inputs.second_side, inputs.second_roll))
+
+
+@dataclass(frozen=True)
+class FirstAttackerRolled(Payload):
+    """Each side's die for the first attacker (1.6, R:339-346), not tied: the high roller's side chooses next.
+    ``sides`` are the keys of the engine's first and second side."""
+
+    sides: tuple[int, int]
+    inputs: FirstAttackerInput
+    result: FirstAttackerResult
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return _first_attacker_rolls(self.inputs)
+
+
 @dataclass(frozen=True)
 class FirstAttackerChosen(Payload):
+    """The side that attacks first (1.6, R:339-346), agreed by all or chosen by the high roller; an event
+    recorded before the dice were kept has neither inputs nor result."""
+
     side: int
     side_name: str
-    how: str
+    how: str  # AGREED or BY_ROLL
+    inputs: FirstAttackerInput | None = None
+    result: FirstAttackerResult | None = None
+
+    AGREED = "agreed"
+    BY_ROLL = "die roll"
+
+    def rolls(self) -> tuple[LabelledRoll, ...]:
+        return _first_attacker_rolls(self.inputs)
+
+
+@dataclass(frozen=True)
+class GameEnded(Payload):
+    """The game master's word that the game is over: the winning side (None: a draw) and what decided it."""
+
+    winner: int | None
+    winner_name: str
+    note: str = ""
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,9 @@ class NothingToUndo(ActionRefused):
     pass
 
 
+GAME_OVER = "The game is over: nothing was changed. Only the game master can take its end back, with Undo."
+
+
 def standing(game: Game) -> "models.QuerySet[Event]":
     """The game's events still in force: not undone, and not undo events themselves."""
     return game.events.filter(undone_by__isnull=True, undoes__isnull=True)
@@ -385,9 +388,11 @@ def act(
     *,
     step: StepKey | tuple[StepKey, ...] = (),
     elsewhere: str = "",
+    after_the_end: bool = False,
 ) -> Iterator[Action]:
     """An action on the game as it stands. ``version`` is the one the form was drawn for (None: any);
-    ``step`` the step or steps it belongs to, refused with ``elsewhere`` when the game is not there."""
+    ``step`` the step or steps it belongs to, refused with ``elsewhere`` when the game is not there. A game that
+    is over refuses every action but undo (``after_the_end``)."""
     try:
         with transaction.atomic():
             locked = (
@@ -397,6 +402,8 @@ def act(
             )
             if version is not None and version > locked.version:
                 raise StaleGame(locked)
+            if locked.over and not after_the_end:
+                raise ActionRefused(GAME_OVER)
             steps = (step,) if isinstance(step, StepKey) else step
             if steps and (not locked.in_progress or locked.step_key not in steps):
                 raise ActionRefused(elsewhere or "The game is not at that step now: nothing was changed.")
@@ -459,7 +466,7 @@ def _revert(action: Action, event: Event) -> None:
 
 def undo_last(game: Game, version: int | None, actor: str = "") -> Event:
     """Take back the latest event still in force: a player only his own side's, the game master any."""
-    with act(game, version, actor) as action:
+    with act(game, version, actor, after_the_end=True) as action:
         target = standing(action.game).order_by("-seq").first()
         if target is None:
             raise NothingToUndo("There is nothing to undo.")

@@ -36,6 +36,8 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:division": ("no", "yes", "yes", "no", "yes"),
     "games:go_back": ("no", "no", "no", "no", "yes"),
     "games:first_attacker": ("no", "yes", "yes", "no", "yes"),
+    "games:first_attacker_roll": ("no", "yes", "yes", "no", "yes"),
+    "games:end_game": ("no", "no", "no", "no", "yes"),
     "games:correct_unit": ("no", "yes", "no", "no", "yes"),
     "games:set_orders": ("no", "yes", "no", "no", "yes"),
     "games:reassign_unit": ("no", "yes", "no", "no", "yes"),

@@ -45,7 +45,7 @@ from republic.rules.movement import LeaderMoveInput, resolve_leader_move
 from republic.rules.panic import DemoralizedPanicInput, resolve_demoralized_panic
 from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.results import CellUse, Provenance
-from republic.rules.sequence import StepKey
+from republic.rules.sequence import FirstAttackerInput, StepKey, resolve_first_attacker
 from republic.rules.skirmish import SkirmishAttackInput, resolve_skirmish_attack, resolve_skirmish_blocks
 from republic.rules.troops import BatteryFunction, BatteryType, Cover, Formation, Grade, UnitKind
 from republic.rules.troops import Leader as LeaderValue
@@ -148,10 +148,16 @@ def examples() -> list[ev.Payload]:
     supporting_hit = resolve_supporting_brigade(CHART, supporting)
     passing = PassageInput((PassingUnit(4, ForcedMove.ROUT, 2.0, "Cutler's Brigade"),), Grade.VETERAN, m_hits=1)
     taken = resolve_fire_hits(unit("unit:2", saved_fire=False), FireHits("unit:2", 2, 1, 1))
+    first_roll = FirstAttackerInput("Confederate", "Union", d10(2), d10(9))
+    first_choice = FirstAttackerInput("Confederate", "Union", d10(2), d10(9), "Union")
     block = ev.DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
     leader_move = LeaderMoveInput(rally_step=True, moved=1.5)
     return [
         ev.FirstAttackerChosen(3, "Union", "die roll"),
+        ev.FirstAttackerRolled((4, 3), first_roll, resolve_first_attacker(CHART, first_roll)),
+        ev.FirstAttackerChosen(3, "Union", "die roll", first_choice, resolve_first_attacker(CHART, first_choice)),
+        ev.GameEnded(3, "Union", "held the ridge"),
+        ev.GameEnded(None, ""),
         ev.StepAdvanced(
             StepKey.ARTILLERY_FIRE,
             StepKey.FIRE_HORS_DE_COMBAT,
@@ -269,6 +275,10 @@ def test_the_words_of_a_few_events_read_as_the_table_says_them():
         'Henry Heth moved 1.5" to support the rally (0.5" left of the 2" a leader moves in the rally step)'
     )
     assert found[ev.UnitReassigned] == "Davis leaves Heth's Division for Pender's Division"
+    assert found[ev.FirstAttackerRolled] == (
+        "The roll for the first attacker: Confederate rolled 2, Union 9; Union rolled high and choose who attacks first"
+    )
+    assert found[ev.GameEnded] == "Game over: A draw"  # the last example of the kind
     assert found[ev.ArtilleryFired].startswith("Calef fires at Cutler: 2M 1B (printed chart); Cutler 2M 1B")
     assert found[ev.AssaultRoundResolved].startswith("Assault 1, round 2: ")
     assert "(printed chart: defender 3P 1B carry) → defender 1B 3P carry" in found[ev.AssaultRoundResolved]

@@ -50,15 +50,36 @@ def test_a_cost_that_grows_with_the_battle_is_caught_and_named(costs):
     )
 
 
+def first_attacker_dice(t: Table, confederate: int, union: int) -> Send:
+    prefix = "first-attacker"
+    data = {f"{prefix}-version": t.game.version, f"{prefix}-die": confederate, f"{prefix}-die2": union, "roll": "typed"}
+    return t.post("first-attacker/roll/", data)
+
+
 def test_setting_up_costs_the_same_at_every_size(costs):
     costs.each(lambda t: set_each(t.game, [t.game], status="setting_up", first_attacker=None))
     costs.pages("setting up")
+    costs.measure("a tie for the first attacker", lambda t: first_attacker_dice(t, 4, 4), events=0)
+    costs.measure("the dice for the first attacker", lambda t: first_attacker_dice(t, 3, 8))
+    costs.pages("setting up, the dice rolled")
     costs.measure(
         "the first attacker chosen",
         lambda t: t.post(
             "first-attacker/", {"version": t.game.version, "side": t.game.sides.last().pk, "how": "die roll"}
         ),
     )
+    costs.check()
+
+
+def test_the_end_of_a_game_costs_the_same_at_every_size(costs):
+    costs.measure("the end-of-game page", lambda t: lambda: t.client.get(t.path("end/")), events=0)
+    costs.measure(
+        "the game ended",
+        lambda t: t.post("end/", {"version": t.game.version, "winner": t.game.sides.last().pk, "note": "time"}),
+    )
+    costs.pages("game over")
+    costs.measure("a play action refused after the end", lambda t: t.next_step(), events=0)
+    costs.measure("the end undone", lambda t: t.post("undo/", {"version": t.game.version}))
     costs.check()
 
 

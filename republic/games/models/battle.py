@@ -76,6 +76,9 @@ class Game(models.Model):
     first_attacker = models.ForeignKey("Side", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     advanced_rules = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETTING_UP)
+    # the result the game master gave when he ended the game: no winner is a draw
+    winner = models.ForeignKey("Side", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    result_note = models.CharField(max_length=200, blank=True, help_text="what decided the game, in a few words")
     setup = models.JSONField(default=dict, blank=True, help_text="the state as imported, before any event")
     version = models.PositiveIntegerField(default=0, help_text="sequence number of the latest event")
     join_code = models.CharField(max_length=24, unique=True, default=new_join_code)
@@ -109,6 +112,10 @@ class Game(models.Model):
     @property
     def in_progress(self) -> bool:
         return self.status == Game.Status.IN_PROGRESS
+
+    @property
+    def over(self) -> bool:
+        return self.status == Game.Status.FINISHED
 
     @cached_property
     def _sides(self) -> list["Side"]:

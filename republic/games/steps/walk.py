@@ -1,6 +1,6 @@
 """The walk through the turn sequence (1.6, 1.7): where the game stands, what is still to do, and moving on."""
 
-from republic.games.events import FirstAttackerChosen, StepAdvanced
+from republic.games.events import StepAdvanced
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
@@ -20,7 +20,7 @@ def position(game: Game) -> Position:
 
 def not_in_play(game: Game) -> list[str]:
     """What stands in the way of a game that is not being played: setting it up, or its end."""
-    return ["choose the first attacker"] if game.status == Game.Status.SETTING_UP else ["the game is over"]
+    return ["the game is over"] if game.over else ["choose the first attacker"]
 
 
 def pending(game: Game) -> list[str]:
@@ -70,15 +70,3 @@ def _end_player_turn(action: Action) -> None:
         action.set(command, "panicked", False)
     for leader in Leader.objects.filter(game=game, replaced_this_turn=True):
         action.set(leader, "replaced_this_turn", False)
-
-
-def choose_first_attacker(game: Game, side_id: int, version: int | None, actor: str, how: str) -> Event:
-    """Start play with the side that attacks first (1.6): by agreement or by the high roller's choice."""
-    with act(game, version, actor) as action:
-        current = action.game
-        if current.status != Game.Status.SETTING_UP:
-            raise ActionRefused("The first attacker is already chosen.")
-        side = current.sides.get(pk=side_id)
-        action.set(current, "first_attacker", side.pk)
-        action.set(current, "status", Game.Status.IN_PROGRESS.value)
-        return action.record(FirstAttackerChosen(side.pk, side.name, how))

@@ -21,7 +21,9 @@ from republic.games.events import (
     FieldValue,
     FireSaved,
     FirstAttackerChosen,
+    FirstAttackerRolled,
     FormationChanged,
+    GameEnded,
     HorsDeCombatSkipped,
     LeaderCheckedForCasualty,
     LeaderMoved,
@@ -371,8 +373,33 @@ def _adjoining(p: AdjoiningDeclared) -> str:
     return f"Adjoining {p.name}: {', '.join(p.names)}" if p.names else f"No division adjoins {p.name}"
 
 
+def _rolled(p: FirstAttackerRolled) -> str:
+    i = p.inputs
+    dice = f"{i.first_side} rolled {i.first_roll.faces[0]}, {i.second_side} {i.second_roll.faces[0]}"
+    return f"The roll for the first attacker: {dice}; {p.result.high_roller} rolled high and choose who attacks first"
+
+
+def _first_attacker(p: FirstAttackerChosen) -> str:
+    if p.how == FirstAttackerChosen.AGREED:
+        return f"{p.side_name} attack first, as agreed by all"
+    if p.inputs is None or p.result is None:
+        return f"{p.side_name} attack first, the high roller's choice"
+    high, low = sorted((p.inputs.first_roll.faces[0], p.inputs.second_roll.faces[0]), reverse=True)
+    if p.result.high_roller == p.side_name:
+        return f"{p.side_name} attack first, their own choice after rolling high ({high} to {low})"
+    return f"{p.side_name} attack first, the choice of {p.result.high_roller}, who rolled high ({high} to {low})"
+
+
+def game_result(winner: str, note: str) -> str:
+    """A game's result as the table says it: 'Union won (held the ridge)', 'A draw'."""
+    said = f"{winner} won" if winner else "A draw"
+    return f"{said} ({note})" if note else said
+
+
 _WORDS: dict[type[Payload], Callable[[Any], str]] = {
-    FirstAttackerChosen: lambda p: f"{p.side_name} attack first ({p.how})",
+    FirstAttackerRolled: _rolled,
+    FirstAttackerChosen: _first_attacker,
+    GameEnded: lambda p: f"Game over: {game_result(p.winner_name, p.note)}",
     CorrectionMade: _correction,
     OrdersChanged: lambda p: f"{p.name}: orders now {Command.Orders(p.orders).label}",
     RallyResolved: _rally,
@@ -425,6 +452,14 @@ def done(event: Event) -> dict[str, Any]:
 # --- the result card --------------------------------------------------------------------------------
 
 
+def _step_of(event: Event, payload: Payload) -> str:
+    if isinstance(payload, FirstAttackerRolled | FirstAttackerChosen):
+        return "Setting up"
+    if isinstance(payload, GameEnded):
+        return "Game over"
+    return step_for(StepKey(event.step)).title
+
+
 def result_card(event: Event | None) -> dict[str, Any] | None:
     """An event as the result card and the log show it: words, dice, modifiers, chart cells, notes."""
     if event is None:
@@ -436,7 +471,7 @@ def result_card(event: Event | None) -> dict[str, Any] | None:
         notes.append(f"joint fire: the group's most hit battery ({payload.worst}) gives the die modifier")
     return {
         "event": event,
-        "step": "Setting up" if isinstance(payload, FirstAttackerChosen) else step_for(StepKey(event.step)).title,
+        "step": _step_of(event, payload),
         "summary": describe(event),
         "dice": dice(payload.rolls()),
         "modifiers": [modifier(m) for r in found for m in r.modifiers],

@@ -16,7 +16,7 @@ from django_htmx.middleware import HtmxDetails
 
 from republic.games.dispatches import dispatch_context, last_letter
 from republic.games.forms import VersionForm
-from republic.games.ledger import ActionRefused, StaleGame, acting_on
+from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
 from republic.games.steps.base import subject
@@ -51,7 +51,7 @@ def actor_of(request: HtmxHttpRequest) -> str:
 
 
 def game_or_404(game_id: int) -> Game:
-    return get_object_or_404(Game.objects.select_related("first_attacker"), pk=game_id)
+    return get_object_or_404(Game.objects.select_related("first_attacker", "winner"), pk=game_id)
 
 
 def unit_of(game: Game, unit_id: int) -> Unit:
@@ -196,6 +196,9 @@ def invalid(
     request: HtmxHttpRequest, game: Game, bound: dict[str, Any], error: str = "", row: str | None = None
 ) -> HttpResponse:
     fresh = game_or_404(game.pk)
+    if fresh.over:
+        # the form's errors do not matter any more: the game it was for is over
+        return stale(request, fresh, GAME_OVER)
     sent_from = row_target(request)
     if sent_from:
         return open_row(request, fresh, sent_from, bound)

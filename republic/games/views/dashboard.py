@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from republic.games.models import IN_PLAY, Event, Game, Leader, Seat, Side, Unit
+from republic.games.text.events import game_result
 from republic.games.views.access import master_only
 from republic.games.views.seats import join_link
 from republic.rules.morale import Condition, condition_for
@@ -49,10 +50,15 @@ class GameLine:
     def step(self) -> str:
         return step_for(self.game.step_key).title
 
+    @property
+    def result(self) -> str:
+        """A finished game's result, as the game master gave it."""
+        return game_result(self.game.winner.name if self.game.winner else "", self.game.result_note)
+
 
 @master_only
 def dashboard(request: HttpRequest) -> HttpResponse:
-    games = list(Game.objects.prefetch_related("sides").select_related("first_attacker").order_by("-updated"))
+    games = list(Game.objects.prefetch_related("sides").select_related("first_attacker", "winner").order_by("-updated"))
     strengths = {(s.game_id, s.pk): SideStrength(s) for g in games for s in g.sides.all()}
     units = Unit.objects.filter(game__in=games)
     for game_id, side_id, bases, start in (

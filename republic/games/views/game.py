@@ -3,20 +3,21 @@
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from republic.games.forms import VersionForm
-from republic.games.ledger import StaleGame, undo_last, undo_to
+from republic.games.ledger import ActionRefused, StaleGame, undo_last, undo_to
 from republic.games.models import Game
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
-from republic.games.steps import anytime, step_of
+from republic.games.steps import anytime, first_attacker, game_over, step_of
 from republic.games.steps.base import Row, subject
-from republic.games.steps.walk import advance, choose_first_attacker
-from republic.games.text.events import result_card
+from republic.games.steps.walk import advance
+from republic.games.text.events import game_result, result_card
 from republic.games.views import answers
 from republic.games.views.access import SEATS_KEY, Who, allowed, is_master, master_only
 from republic.games.views.answers import HtmxHttpRequest
@@ -24,6 +25,7 @@ from republic.games.views.follow import followed
 from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, work
 from republic.games.views.seats import join_link, qr_code
 from republic.rules.scale import GroundScale
+from republic.rules.sequence import step_for
 from republic.rules.units import Correction
 
 
@@ -32,7 +34,13 @@ def game_list(request: HtmxHttpRequest) -> HttpResponse:
     games = Game.objects.prefetch_related("sides").order_by("-updated")
     if not is_master(request):
         games = games.filter(pk__in=[int(pk) for pk in request.session.get(SEATS_KEY, {})])
-    return render(request, "games/list.html", {"games": games, "upload": ScenarioUploadForm()})
+    return render(request, "games/list.html", {"games": listed(games), "upload": ScenarioUploadForm()})
+
+
+def listed(games: "QuerySet[Game]") -> list[tuple[Game, str]]:
+    """Each game with its result, once it is over."""
+    found = games.select_related("winner")
+    return [(g, game_result(g.winner.name if g.winner else "", g.result_note) if g.over else "") for g in found]
 
 
 @allowed(Who.SEATED)
@@ -170,31 +178,67 @@ def reassign_unit(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpR
     )
 
 
-class FirstAttackerForm(VersionForm):
-    side = forms.IntegerField()
-    how = forms.ChoiceField(choices=[("agreed", "agreed by all"), ("die roll", "high roller's choice")])
+@allowed(Who.SEATED)
+@require_POST
+def first_attacker_roll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Each side's die for the first attacker (1.6), typed or rolled by the app."""
+    game = answers.game_or_404(game_id)
+    sides = first_attacker.state(game).sides
+    form = first_attacker.roll_form(game, sides, request.POST)
+    return answers.form_action(
+        request, game, form, first_attacker.PREFIX, lambda: first_attacker.roll(game, form, answers.actor_of(request))
+    )
 
 
 @allowed(Who.SEATED)
 @require_POST
-def first_attacker(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+def choose_first_attacker(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The first attacker, agreed by all or chosen by the high roller's players (1.6)."""
     game = answers.game_or_404(game_id)
-    form = FirstAttackerForm(request.POST)
-    if not form.is_valid() or not game.sides.filter(pk=form.cleaned_data["side"]).exists():
-        return answers.stale(request, game, "Choose one of this game's sides: nothing was changed.")
+    form = first_attacker.ChoiceForm(request.POST)
+    if not form.is_valid() and "version" not in form.errors:
+        problem = first_attacker.NOT_A_SIDE if "side" in form.errors else first_attacker.NOT_A_WAY
+        return answers.stale(request, game, problem)
+    chooser = request.role.side_id  # type: ignore[attr-defined]
     return answers.form_action(
         request,
         game,
         form,
         None,
-        lambda: choose_first_attacker(
+        lambda: first_attacker.choose(
             game,
             form.cleaned_data["side"],
+            form.cleaned_data["how"],
             form.cleaned_data["version"],
             answers.actor_of(request),
-            form.cleaned_data["how"],
+            chooser,
         ),
     )
+
+
+@allowed(Who.MASTER)
+def end_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The game master ends the game with its result. A form drawn before the game moved on is drawn again as
+    it was sent, with the game's new version, for him to check and send once more."""
+    game = answers.game_or_404(game_id)
+    sides = list(game.sides.all())
+    form = game_over.end_form(game, sides, request.POST if request.method == "POST" else None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = game_over.end(game, form, answers.actor_of(request))
+        except StaleGame as exc:
+            data = request.POST.copy()
+            data["version"] = str(exc.game.version)
+            game, form, error = exc.game, game_over.end_form(exc.game, sides, data), str(exc)
+        except ActionRefused as exc:
+            game, error = answers.game_or_404(game_id), str(exc)
+        else:
+            return answers.done(request, game, event)
+    elif "version" in form.errors:
+        error = answers.INCOMPLETE
+    context = {"game": game, "step": step_for(game.step_key), "form": form, "error": error}
+    return render(request, "games/end.html", {**context, **(game_over.panel(game) if game.over else {})})
 
 
 class ScenarioUploadForm(forms.Form):
@@ -226,4 +270,4 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             game = create_game(scenario, form.cleaned_data["name"])
             return answers.client_redirect(request, reverse("games:game", args=[game.pk]))
     games = Game.objects.prefetch_related("sides").order_by("-updated")
-    return render(request, "games/list.html", {"games": games, "upload": form})
+    return render(request, "games/list.html", {"games": listed(games), "upload": form})

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from republic.charts import shipped_chart
 from republic.games.models import Event, Game
-from republic.games.steps import step_of
+from republic.games.steps import first_attacker, game_over, step_of
 from republic.games.steps.base import Bound, Row
 from republic.games.steps.walk import not_in_play
 from republic.games.text.events import result_card
@@ -87,9 +87,11 @@ def page_context(
         rows, left = first_rows(work(game, state, follow), shown, opened)
         drawn(game, state, rows, forms, opened)
         row_form = handler.form
+    elif game.over:
+        todo, template, panel = not_in_play(game), "games/steps/game_over.html", game_over.panel(game)
     else:
-        todo = not_in_play(game)
-        template, panel = "games/steps/first_attacker.html", {"sides": list(game.sides.all())}
+        todo, template = not_in_play(game), "games/steps/first_attacker.html"
+        panel = first_attacker.panel(first_attacker.state(game), forms)
     return {
         "game": game,
         "step": step,
