@@ -16,7 +16,7 @@ Readings chosen for the table:
 from dataclasses import dataclass, replace
 
 from republic.rules.assault import AssaultRoundResult
-from republic.rules.assault_fixed_hits import BreakOffInput, UnitHitsResult, after_hits, resolve_break_off
+from republic.rules.assault_fixed_hits import NO_HITS, BreakOffInput, UnitHitsResult, after_hits, resolve_break_off
 from republic.rules.assault_results import (
     AssaultLossesInput,
     AssaultLossesResult,
@@ -27,6 +27,7 @@ from republic.rules.assault_results import (
 from republic.rules.assault_sides import Contact
 from republic.rules.assault_table import OutcomeAction, Struck
 from republic.rules.chart import Chart
+from republic.rules.hits import Hits
 from republic.rules.scale import GroundScale
 from republic.rules.troops import UnitKind
 from republic.rules.units import UnitState, after_move, after_p4_event, after_surrender, gone_in_assault, with_morale
@@ -41,6 +42,7 @@ class RoundUnit:
     retreat_blocked: bool = False
     out_of_town: bool = False
     across_bridge_or_ford: bool = False
+    taken_elsewhere: Hits = NO_HITS  # a bridging formation's hits in its other assault's round (5.2)
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ def resolve_round_on_units(
                 out_of_town=m.out_of_town,
                 across_bridge_or_ford=m.across_bridge_or_ford,
                 away_from_rear_assault=name == "defender" and struck is Struck.REAR,
+                taken_elsewhere=m.taken_elsewhere,
             )
             for i, m in enumerate(members)
         )

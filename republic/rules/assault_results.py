@@ -358,13 +358,16 @@ def _panic_round(
         if n
     ]
     notes = [" + ".join(parts) + " (5.5)"] if parts else []
-    m_taken, p_taken = hits.m + natural + inputs.all_out_extra_m, hits.p
+    m_taken, p_taken, already = hits.m + natural + inputs.all_out_extra_m, hits.p, 0
     if unit.taken_elsewhere:
         m_taken, lost, p_taken = _bridged(unit.taken_elsewhere, Hits(m_taken, lost, p_taken), notes)
+        already = unit.taken_elsewhere.p
     morale = apply_morale_hits(unit.m_hits, m_taken, MoraleCause.ASSAULT)
     notes.extend(morale.notes)
     panic = p_taken + morale.panic_hits
-    level = panic_level_read(panic) if panic else 0
+    # a bridging unit that takes more P here answers to the worst P of the round, not to the difference
+    read_from = panic + already if panic else 0
+    level = panic_level_read(read_from) if panic else 0
     state = _Round(unit, lost, m_taken, morale.m_after, panic, level, notes)
     if not unit.battery and lost == unit.bases:
         notes.append(
@@ -374,9 +377,9 @@ def _panic_round(
         return state
     if not panic:
         return state
-    cell, use = panic_response(chart, unit.grade, panic)
+    cell, use = panic_response(chart, unit.grade, read_from)
     cells.append(use)
-    read = f" (read from {panic} P)" if panic > level else ""
+    read = f" (read from {read_from} P)" if read_from > level else ""
     notes.append(f"Panic {level}{read} for {unit.grade} troops: {cell} (5.5)")
     state.move = cell.move
     if unit.retreat_blocked:

@@ -11,9 +11,11 @@ def units(game: Game, *names: str) -> list[Unit]:
     return [brigade(game, name) for name in names]
 
 
-def declare_data(game, attackers, defenders, primary=None, version=None) -> dict:
+def declare_data(game, attackers, defenders, primary=None, version=None, bridging=None) -> dict:
     game.refresh_from_db()
     data = {"declare-version": game.version if version is None else version}
+    if bridging:
+        data["declare-bridging"] = bridging
     for side, chosen in (("a", attackers), ("d", defenders)):
         for number, (unit, contact) in enumerate(chosen, start=1):
             data[f"declare-{side}{number}"] = unit.name
@@ -23,13 +25,13 @@ def declare_data(game, attackers, defenders, primary=None, version=None) -> dict
     return data
 
 
-def declare(client, game, attackers, defenders, primary=None, htmx=True, version=None):
-    data = declare_data(game, attackers, defenders, primary, version)
+def declare(client, game, attackers, defenders, primary=None, htmx=True, version=None, bridging=None):
+    data = declare_data(game, attackers, defenders, primary, version, bridging)
     return client.post(f"/games/{game.pk}/assault/declare/", data, **(HTMX if htmx else {}))
 
 
-def declared(client, game, attackers, defenders, primary=None) -> int:
-    response = declare(client, game, attackers, defenders, primary)
+def declared(client, game, attackers, defenders, primary=None, bridging=None) -> int:
+    response = declare(client, game, attackers, defenders, primary, bridging=bridging)
     assert response.status_code == 200
     game.refresh_from_db()
     return Event.objects.filter(game=game, kind="AssaultDeclared").last().seq

@@ -113,12 +113,3 @@ def passage_rule(chart: Chart, scale: GroundScale) -> str:
         f"retreats, {hits['routed']} if it routs; only the two worst of each kind count, and a friend already "
         "Demoralized goes to Panic 4."
     )
-
-
-def table_cases() -> list[str]:
-    """The assault cases the table applies with the unit cards' corrections."""
-    return [
-        "Bridging formation (5.2): the app keeps a unit in one assault at a time. Declare it with the assault it "
-        "has most bases in; if you split it, it takes only the worst M, P and B of the two assaults: put the "
-        "difference right with the unit card's corrections."
-    ]

@@ -34,7 +34,7 @@ def round_of(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
         assault = s.find(seq)
     except ActionRefused as exc:
         return answers.stale(request, game, str(exc))
-    form = rounds.round_form(game, assault, s.leaders, request.POST)
+    form = rounds.round_form(s, assault, request.POST)
     return answers.form_action(
         request,
         game,

@@ -12,7 +12,7 @@ from republic.games.steps.assaults.state import Assault, AssaultState, state
 from republic.games.steps.assaults.supporting import supporting_form
 from republic.games.steps.base import Bound, Row, Step
 from republic.games.text.events import describe, words
-from republic.games.text.rounds import FOLLOW_UP, next_hint, passage_rule, round_orders, table_cases
+from republic.games.text.rounds import FOLLOW_UP, next_hint, passage_rule, round_orders
 from republic.games.text.terms import side_facts
 
 
@@ -26,7 +26,7 @@ def pending(s: AssaultState) -> list[str]:
 
 def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
     game, key = s.game, prefix(assault)
-    form = bound.get(key) or round_form(game, assault, s.leaders)
+    form = bound.get(key) or round_form(s, assault)
     conditions = read_conditions(assault, form.data if form.is_bound else None, key)
     last = assault.last
     return {
@@ -99,7 +99,6 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
         ],
         "busy": sorted({m.unit.name for a in s.assaults if a.open for m in a.members}),
         "declare_open": bool(bound.get("declare")) or not any(a.open for a in s.assaults),
-        "table_cases": table_cases(),
         "passage_rule": passage_rule(s.game.chart, s.game.scale),
     }
 

@@ -38,6 +38,12 @@ class DeclareForm(VersionForm):
         help_text="The unit the attackers have the greatest contact frontage with (5.1).",
         what="defending unit",
     )
+    bridging = forms.BooleanField(
+        label="Split a bridging formation (5.2)",
+        required=False,
+        help_text="An attacking unit already in an open assault that also faces these defenders: name it here too "
+        "and give its bases in each assault's rounds. Only the attacker splits a unit, and into two assaults at most.",
+    )
 
     def __init__(
         self,
@@ -97,11 +103,11 @@ class DeclareForm(VersionForm):
                     self.add_error(f"{side}{n}", f"{unit.name} is named twice.")
                 elif not contact:
                     self.add_error(f"{side}{n}_contact", f"Say how close {unit.name} is: all-out or general.")
-                elif key in self.busy:
+                elif key in self.busy and not (side == "a" and cleaned.get("bridging")):
                     self.add_error(
                         None,
-                        f"{unit.name} is already in open "
-                        f"assault {self.busy[key].number}: a unit is in one assault at a time.",
+                        f"{unit.name} is already in open assault {self.busy[key].number}: a unit is in one assault "
+                        "at a time, unless the attacker splits a bridging formation (5.2).",
                     )
                 else:
                     chosen[side].append(Member(unit, Contact(contact)))
@@ -146,9 +152,13 @@ def declare_assault(game: Game, form: DeclareForm, actor: str) -> Event:
     with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
         busy = s.busy()
-        taken = [m.unit.name for m in (*data["attackers"], *data["defenders"]) if m.unit.key in busy]
+        split = data["bridging"]
+        taken = [m.unit.name for m in (*([] if split else data["attackers"]), *data["defenders"]) if m.unit.key in busy]
         if taken:
             raise ActionRefused(f"{', '.join(taken)} already in an open assault: nothing was changed.")
+        twice = [m.unit.name for m in data["attackers"] if sum(m.unit.key in a.keys for a in s.assaults if a.open) > 1]
+        if twice:
+            raise ActionRefused(f"{', '.join(twice)} already split between two assaults (5.2): nothing was changed.")
         rolls = move_state(action.game).rolls
         assaulted = [m.unit.to_rules() for m in data["defenders"]]
         for member in data["attackers"]:

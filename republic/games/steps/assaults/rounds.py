@@ -8,9 +8,12 @@ Readings chosen for the table:
   this phase" is the largest of their P hits of this assault phase.
 - A defending unit counts all its bases unless the table says how many: a supporting unit counts only its
   bases inside the attacker's assault window (5.2, R:1431-1435), and the count stays for the next round.
+- A bridging formation split between two assaults (5.2, R:1448-1477) counts the bases the table gives it in
+  each (it must give them), and a round's hits on it are paired with the round of the same number of its other
+  assault: it takes the worst of each type of the two, not their sum.
 """
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,12 +24,14 @@ from republic.games.forms import DiceForm, die_field, offer, offer_many
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader
 from republic.games.steps.assaults.declare import SELECT
-from republic.games.steps.assaults.state import Assault, Member, in_play, state
+from republic.games.steps.assaults.state import Assault, AssaultState, Member, in_play, state
 from republic.rules.assault import AssaultRoundInput, resolve_assault_round, round_column
+from republic.rules.assault_fixed_hits import NO_HITS
 from republic.rules.assault_on_units import RoundUnit, after_round, resolve_round_on_units
 from republic.rules.assault_sides import AssaultSide, AssaultUnit
 from republic.rules.assault_table import AssaultColumn, AssaultColumnResult, AssaultOutcome, Struck
 from republic.rules.errors import RulesInputError
+from republic.rules.hits import Hits
 from republic.rules.sequence import StepKey
 from republic.rules.troops import Cover
 
@@ -162,15 +167,19 @@ class RoundForm(DiceForm):
         "The natural-roll M is still worked out here.",
     )
 
-    def __init__(self, *args: Any, assault: Assault, leaders: dict[str, list[Leader]], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, assault: Assault, leaders: dict[str, list[Leader]], bridged: Collection[str], **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.assault = assault
+        self.bridged = bridged
         for member in assault.members:
             if in_play(member.unit):
                 self.fields[f"cover-{member.unit.slot}"] = forms.ChoiceField(
                     label=member.unit.name, choices=COVER_CHOICES, widget=SELECT
                 )
-            if in_play(member.unit) and member in assault.defenders and not member.battery:
+            split = member.unit.key in bridged
+            if in_play(member.unit) and (member in assault.defenders or split) and not member.battery:
                 self.fields[f"bases-{member.unit.slot}"] = forms.IntegerField(
                     label=f"{member.unit.name}: bases counted",
                     required=False,
@@ -199,6 +208,7 @@ class RoundForm(DiceForm):
                 "unit": m.unit,
                 "field": self[f"cover-{m.unit.slot}"],
                 "bases": self[f"bases-{m.unit.slot}"] if f"bases-{m.unit.slot}" in self.fields else None,
+                "split": m.unit.key in self.bridged,
             }
             for m in self.assault.playing(side)
         ]
@@ -234,14 +244,28 @@ class RoundForm(DiceForm):
                 self.add_error(None, f"At least one {side} unit must be in the round.")
         if not self.assault.playing("attacker") or not self.assault.playing("defender"):
             self.add_error(None, "One side has no unit left in play: end this assault.")
+        for m in self.assault.playing("attacker"):
+            bases = f"bases-{m.unit.slot}"
+            taking = cleaned.get(f"cover-{m.unit.slot}") not in (None, OUT)
+            if m.unit.key in self.bridged and taking and bases in self.fields and not cleaned.get(bases):
+                self.add_error(bases, f"{m.unit.name} is split between two assaults: give its bases in this one (5.2).")
         return cleaned
+
+
+def taken_in(other: Assault | None, number: int, key: str) -> Hits:
+    """A bridging unit's hits in the round of this number of its other assault, once that round is resolved."""
+    if other is None or len(other.rounds) < number:
+        return NO_HITS
+    loss = other.rounds[number - 1].on_units.loss(key)
+    return NO_HITS if loss is None else Hits(loss.m_taken, loss.base_hits, loss.panic_hits)
 
 
 def prefix(assault: Assault) -> str:
     return f"round-{assault.seq}"
 
 
-def round_form(game: Game, assault: Assault, leaders: dict[str, list[Leader]], data: Any = None) -> RoundForm:
+def round_form(s: AssaultState, assault: Assault, data: Any = None) -> RoundForm:
+    game = s.game
     before = previous_conditions(assault)
     last = assault.last.conditions if assault.last else RoundConditions(())
     initial: dict[str, Any] = {
@@ -256,7 +280,9 @@ def round_form(game: Game, assault: Assault, leaders: dict[str, list[Leader]], d
         cover = before.cover[member.unit.slot]
         initial[f"cover-{member.unit.slot}"] = OUT if cover is None else cover.value
         initial[f"bases-{member.unit.slot}"] = before.counted.get(member.unit.slot)
-    return RoundForm(data, prefix=prefix(assault), initial=initial, assault=assault, leaders=leaders)
+    return RoundForm(
+        data, prefix=prefix(assault), initial=initial, assault=assault, leaders=s.leaders, bridged=s.bridged(assault)
+    )
 
 
 def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
@@ -306,6 +332,9 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
             chart = chart.overlay({column.table: str(printed) for column in AssaultColumn})
         result = resolve_assault_round(chart, inputs)
 
+        number = len(assault.rounds) + 1
+        bridged = s.bridged(assault)
+
         def round_units(side: str) -> tuple[RoundUnit, ...]:
             return tuple(
                 RoundUnit(
@@ -314,6 +343,7 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
                     retreat_blocked=m.unit.slot in flags["surrounded"],
                     out_of_town=m.unit.slot in flags["out_of_town"],
                     across_bridge_or_ford=m.unit.slot in flags["across_water"],
+                    taken_elsewhere=taken_in(bridged.get(m.unit.key), number, m.unit.key),
                 )
                 for m in members[side]
             )

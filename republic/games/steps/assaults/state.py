@@ -56,6 +56,10 @@ class Assault:
         return [*self.attackers, *self.defenders]
 
     @property
+    def keys(self) -> set[str]:
+        return {m.unit.key for m in self.members}
+
+    @property
     def title(self) -> str:
         return f"{_names(self.attackers)} against {_names(self.defenders)}"
 
@@ -93,8 +97,18 @@ class AssaultState:
         }
 
     def busy(self) -> dict[str, Assault]:
-        """Units in an open assault, with it: a unit may not be in two open assaults."""
+        """Units in an open assault, with it: a unit is in one open assault, unless it is split (``bridged``)."""
         return {m.unit.key: a for a in self.assaults if a.open for m in a.members}
+
+    def bridged(self, assault: Assault) -> dict[str, Assault]:
+        """The attackers of this assault split as a bridging formation (5.2), each with its other assault of this
+        player turn."""
+        return {
+            m.unit.key: other
+            for m in assault.attackers
+            for other in self.assaults
+            if other is not assault and any(o.unit.key == m.unit.key for o in other.attackers)
+        }
 
     def side_units(self, side: str) -> list[UnitChoice]:
         """A side's units not out of play, in the order of battle: those an assault may name, read when the
