@@ -6,13 +6,9 @@ from typing import Any
 from republic.games.events import (
     AdjoiningDeclared,
     ArtilleryFired,
-    AssaultDeclared,
-    AssaultEnded,
-    AssaultRoundResolved,
     BatteryFunctionsUsed,
     ChargeBonusCleared,
     ChargeBonusUsed,
-    ChargeDisorderApplied,
     CorrectionMade,
     DemoralizedPanicTested,
     DivisionPanicTested,
@@ -28,7 +24,6 @@ from republic.games.events import (
     LeaderCheckedForCasualty,
     LeaderMoved,
     LeaderReplaced,
-    LinesPassedThrough,
     ManeuverRolled,
     OrdersChanged,
     Payload,
@@ -38,12 +33,12 @@ from republic.games.events import (
     SkirmishBlocksRolled,
     SkirmishersDeployed,
     StepAdvanced,
-    SupportingBrigadeHit,
     UnitReassigned,
     payload_of,
 )
 from republic.games.ledger import results
 from republic.games.models import Command, Event
+from republic.games.text.assault_words import ASSAULT_WORDS
 from republic.games.text.terms import (
     actions_sentence,
     cell,
@@ -55,8 +50,6 @@ from republic.games.text.terms import (
     provenance_warning,
     roll,
 )
-from republic.rules.assault_sides import Contact
-from republic.rules.assault_table import OutcomeSide
 from republic.rules.division_panic import DivisionPanicResult
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.results import Provenance
@@ -253,65 +246,6 @@ def _casualty(p: LeaderCheckedForCasualty) -> str:
     return f"{p.name} is unhurt ({roll(p.inputs.roll)}{'' if p.result.double else ', not a double'})"
 
 
-def _member(name: str, contact: Contact) -> str:
-    return f"{name} ({'all-out' if contact is Contact.ALL_OUT else 'general'})"
-
-
-def _declared(p: AssaultDeclared) -> str:
-    parts = [_member(m.name, m.contact) for m in p.defenders]
-    parts[0] += ", primary"
-    return (
-        f"Assault {p.number} declared: {', '.join(_member(m.name, m.contact) for m in p.attackers)} "
-        f"against {'; '.join(parts)}"
-    )
-
-
-def _round(p: AssaultRoundResolved) -> str:
-    r = p.result
-    natural = ""
-    if r.natural_loser is not OutcomeSide.NONE:
-        loser = r.natural_loser.value
-        natural = f"; natural roll lost by the {loser}: {getattr(r, loser).natural_m}M"
-    how = f"printed chart: {p.conditions.printed}" if p.conditions.printed else f"{r.difference:+d} on {r.column.title}"
-    summary = (
-        f"Assault {p.number}, round {p.round}: {r.attacker.modified} to {r.defender.modified} ({how}) → "
-        f"{r.outcome}{natural}"
-    )
-    return summary + ("; Win/Win" if r.win_win else "")
-
-
-def _ended(p: AssaultEnded) -> str:
-    how = (
-        f"contact ended after {p.rounds} round{'s' if p.rounds != 1 else ''}"
-        if p.rounds
-        else "called off before any round"
-    )
-    return f"Assault {p.number} over: {how} ({p.title})"
-
-
-def _supporting(p: SupportingBrigadeHit) -> str:
-    r = p.result
-    if not r.hits_taken.m and not r.hits_taken.p:
-        return f"{p.name}, supporting {p.primary}: no hit, the primary defender held or gave ground facing the enemy"
-    text = f"{p.name}, supporting {p.primary}: {r.hits_taken}, now {condition(r.m_after)}"
-    text += f"; Panic {r.panic_level}" if r.panic_hits else ""
-    return text + (f"; {r.instruction}" if r.instruction else "")
-
-
-def _passed_through(p: LinesPassedThrough) -> str:
-    r = p.result
-    who = ", ".join(named.name for named in p.passers)
-    if not r.hits_taken.m and not r.hits_taken.p:
-        return f"{p.name}, passed through by {who}: no hits"
-    text = f"{p.name}, passed through by {who}: {r.hits_taken}, now {condition(r.m_after)}"
-    text += f"; Panic {r.panic_level}" if r.panic_hits else ""
-    return text + (f"; {r.instruction}" if r.instruction else "")
-
-
-def _disorder(p: ChargeDisorderApplied) -> str:
-    return f"Charge disorder: 1M to {', '.join(f'{u.name} ({condition(u.result.m_after)})' for u in p.units)}"
-
-
 _VERBS = {
     ForcedMove.DISENGAGE: "disengages",
     ForcedMove.WITHDRAW: "withdraws",
@@ -425,17 +359,12 @@ _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     ArtilleryFired: _artillery,
     FireSaved: lambda p: f"{p.name} saves its fire{' (it keeps its one saved fire marker)' if p.kept else ''}",
     DemoralizedPanicTested: _demoralized_panic,
-    SupportingBrigadeHit: _supporting,
-    LinesPassedThrough: _passed_through,
     LeaderCheckedForCasualty: _casualty,
     HorsDeCombatSkipped: lambda p: f'{p.name} was not within 4" of a unit that lost bases: no roll',
-    AssaultDeclared: _declared,
-    AssaultRoundResolved: _round,
-    AssaultEnded: _ended,
-    ChargeDisorderApplied: _disorder,
     DivisionPanicTested: _division_panic,
     AdjoiningDeclared: _adjoining,
     EarlierRecord: lambda p: p.summary,
+    **ASSAULT_WORDS,
 }
 
 
