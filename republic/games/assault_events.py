@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from republic.games.payload import LabelledRoll, NamedUnit, Payload, UnitEvent
 from republic.rules.assault import AssaultRoundInput, AssaultRoundResult
 from republic.rules.assault_fixed_hits import PassageInput, PassageResult, SupportingBrigadeInput, UnitHitsResult
+from republic.rules.assault_moves import FollowUpInput, FollowUpResult, LocalBreakthroughInput, LocalBreakthroughResult
 from republic.rules.assault_on_units import RoundOnUnits
 from republic.rules.assault_sides import Contact
 from republic.rules.assault_table import AssaultColumn, AssaultOutcome, Struck
@@ -113,6 +114,30 @@ class LinesPassedThrough(UnitEvent):
     passers: tuple[NamedUnit, ...]
     inputs: PassageInput
     result: PassageResult
+
+
+@dataclass(frozen=True)
+class UnitFollowUp:
+    unit: str
+    name: str
+    inputs: FollowUpInput
+    result: FollowUpResult
+
+
+@dataclass(frozen=True)
+class AssaultFollowedUp(Payload):
+    """The attackers' moves after a round of an assault (its number; 0: before any, every defender gone)."""
+
+    assault: int
+    number: int
+    round: int
+    moves: tuple[UnitFollowUp, ...]
+
+
+@dataclass(frozen=True)
+class LocalBreakthroughDeclared(UnitEvent):
+    inputs: LocalBreakthroughInput
+    result: LocalBreakthroughResult
 
 
 @dataclass(frozen=True)

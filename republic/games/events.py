@@ -11,14 +11,17 @@ from typing import Any, TypeVar
 
 from republic.games.assault_events import AssaultDeclared as AssaultDeclared
 from republic.games.assault_events import AssaultEnded as AssaultEnded
+from republic.games.assault_events import AssaultFollowedUp as AssaultFollowedUp
 from republic.games.assault_events import AssaultRoundResolved as AssaultRoundResolved
 from republic.games.assault_events import ChargeDisorderApplied as ChargeDisorderApplied
 from republic.games.assault_events import Disordered as Disordered
 from republic.games.assault_events import LinesPassedThrough as LinesPassedThrough
+from republic.games.assault_events import LocalBreakthroughDeclared as LocalBreakthroughDeclared
 from republic.games.assault_events import Member as Member
 from republic.games.assault_events import RoundConditions as RoundConditions
 from republic.games.assault_events import SupportingBrigadeHit as SupportingBrigadeHit
 from republic.games.assault_events import UnitCover as UnitCover
+from republic.games.assault_events import UnitFollowUp as UnitFollowUp
 from republic.games.command_events import LeaderMoved as LeaderMoved
 from republic.games.command_events import UnitReassigned as UnitReassigned
 from republic.games.payload import LabelledRoll as LabelledRoll

@@ -81,6 +81,8 @@ urlpatterns = [
     path("games/<int:game_id>/assault/disorder/", assault.disorder, name="assault_disorder"),
     path("games/<int:game_id>/assault/supporting/", assault.supporting_hit, name="assault_supporting"),
     path("games/<int:game_id>/assault/passage/", assault.passage_of_lines, name="assault_passage"),
+    path("games/<int:game_id>/assault/<int:seq>/follow-up/", assault.follow_up_moves, name="assault_follow_up"),
+    path("games/<int:game_id>/assault/breakthrough/", assault.local_breakthrough, name="assault_breakthrough"),
     # panic phase
     path("games/<int:game_id>/panic/test/<int:division_id>/", panic.panic_test, name="panic_test"),
     path("games/<int:game_id>/panic/adjoining/<int:division_id>/", panic.adjoining, name="panic_adjoining"),

@@ -63,6 +63,8 @@ EXAMPLES: dict[str, dict[str, object]] = {
     "supporting_brigade": {"grade": "veteran", "bases": 4, "supporting_bases": 1, "primary_move": "Re"},
     "break_off": {"grade": "average", "m_hits": 2},
     "bridging_hits": {"assaults": ["2M 2P", "3M 2P"]},
+    "assault_follow_up": {"result": "may_breakthrough", "kind": "infantry", "move": "carry", "used_bonus": True},
+    "local_breakthrough": {"rounds_resolved": 0, "used_bonus": True},
     "panic": {"grade": "average", "panic_hits": 4, "out_of_town": True},
     "division_panic_test": {
         "units": [

@@ -69,6 +69,8 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:assault_disorder": ("no", "yes", "no", "no", "yes"),
     "games:assault_supporting": ("no", "no", "yes", "no", "yes"),
     "games:assault_passage": ("no", "yes", "yes", "no", "yes"),
+    "games:assault_follow_up": ("no", "yes", "no", "no", "yes"),
+    "games:assault_breakthrough": ("no", "yes", "no", "no", "yes"),
     "games:panic_test": ("no", "yes", "no", "no", "yes"),
     "games:panic_adjoining": ("no", "yes", "yes", "no", "yes"),
 }

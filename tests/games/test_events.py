@@ -20,6 +20,13 @@ from republic.rules.assault_fixed_hits import (
     resolve_passage_of_lines,
     resolve_supporting_brigade,
 )
+from republic.rules.assault_moves import (
+    FollowUp,
+    FollowUpInput,
+    LocalBreakthroughInput,
+    resolve_follow_up,
+    resolve_local_breakthrough,
+)
 from republic.rules.assault_on_units import RoundUnit, resolve_round_on_units
 from republic.rules.assault_sides import AssaultSide, Contact
 from republic.rules.assault_table import AssaultColumn, AssaultOutcome, Struck
@@ -146,6 +153,8 @@ def examples() -> list[ev.Payload]:
     disorder = DisorderInput(1, used_charge_bonus=True)
     supporting = SupportingBrigadeInput(Grade.VETERAN, 7, 2, primary_move=ForcedMove.RETREAT, move=ForcedMove.WITHDRAW)
     supporting_hit = resolve_supporting_brigade(CHART, supporting)
+    carry = FollowUpInput("carry", UnitKind.INFANTRY, FollowUp.CARRY, used_bonus=True)
+    local = LocalBreakthroughInput(0, used_bonus=True)
     passing = PassageInput((PassingUnit(4, ForcedMove.ROUT, 2.0, "Cutler's Brigade"),), Grade.VETERAN, m_hits=1)
     taken = resolve_fire_hits(unit("unit:2", saved_fire=False), FireHits("unit:2", 2, 1, 1))
     first_roll = FirstAttackerInput("Confederate", "Union", d10(2), d10(9))
@@ -229,6 +238,8 @@ def examples() -> list[ev.Payload]:
             passing,
             resolve_passage_of_lines(CHART, passing),
         ),
+        ev.AssaultFollowedUp(40, 1, 1, (ev.UnitFollowUp("unit:1", "Davis", carry, resolve_follow_up(CHART, carry)),)),
+        ev.LocalBreakthroughDeclared("unit:1", "Davis", local, resolve_local_breakthrough(CHART, local)),
         ev.ChargeDisorderApplied((ev.Disordered("unit:1", "Davis", disorder, resolve_disorder(CHART, disorder)),)),
         _division_test(),
         ev.AdjoiningDeclared("12", "Heth's Division", ("14",), ("Wadsworth's Division",)),

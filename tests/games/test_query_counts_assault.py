@@ -8,6 +8,7 @@ import pytest
 
 from republic.games.models import Command, Event, Unit
 from republic.games.steps import charge_disorder, division_panic
+from republic.games.steps.assaults.follow_up import movers, recorded
 from republic.games.steps.assaults.passage import losers
 from republic.games.steps.assaults.state import state as assault_state
 from tests.games.assault_helpers import declare_data, round_data
@@ -119,6 +120,39 @@ def test_assaults_cost_the_same_at_every_size(costs):
     costs.measure("an assault ended", lambda t: end_post(t, declared(t)[-1]))
     costs.each(lambda t: [end_post(t, seq)() for seq in declared(t)[:-1]])
     costs.leave("assaults")
+    costs.check()
+
+
+def test_the_attackers_moves_cost_the_same_at_every_size(costs):
+    """A local breakthrough before the rounds, then the moves after a round that lets the attackers carry."""
+
+    def ready(t: Table) -> None:
+        rolled_for_assault(t.game)
+        go_to(t.game, "assaults")
+
+    costs.each(ready)
+
+    def breakthrough(t: Table) -> Send:
+        unit = members(divisions_of(t.game, "attacker")[1], 1)[0]
+        data = {"breakthrough-version": t.game.version, "breakthrough-unit": unit.name, "breakthrough-used_bonus": "on"}
+        return t.post("assault/breakthrough/", data)
+
+    costs.measure("a local breakthrough", breakthrough)
+    costs.each(lambda t: declare_post(t, 0)())
+    costs.each(
+        lambda t: t.post(f"assault/{declared(t)[-1]}/round/", round_data(t.game, declared(t)[-1], die="10", die2="1"))()
+    )
+
+    def moves(t: Table) -> Send:
+        seq = declared(t)[-1]
+        s = assault_state(fresh(t.game))
+        found = movers(s.find(seq), recorded(s))
+        assert found, "the round left the attackers a move to choose"
+        data = {f"follow-{seq}-version": t.game.version}
+        data.update({f"follow-{seq}-move-{m.member.unit.slot}": m.moves[0].value for m in found})
+        return t.post(f"assault/{seq}/follow-up/", data, f"row-assault-{seq}")
+
+    costs.measure("the attackers' moves after a round", moves)
     costs.check()
 
 

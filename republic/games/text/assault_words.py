@@ -7,9 +7,11 @@ from typing import Any
 from republic.games.assault_events import (
     AssaultDeclared,
     AssaultEnded,
+    AssaultFollowedUp,
     AssaultRoundResolved,
     ChargeDisorderApplied,
     LinesPassedThrough,
+    LocalBreakthroughDeclared,
     SupportingBrigadeHit,
 )
 from republic.games.payload import Payload
@@ -77,6 +79,23 @@ def _disorder(p: ChargeDisorderApplied) -> str:
     return f"Charge disorder: 1M to {', '.join(f'{u.name} ({condition(u.result.m_after)})' for u in p.units)}"
 
 
+_BONUS = " with its assault move bonus (1M at the end of the turn)"
+
+
+def _followed_up(p: AssaultFollowedUp) -> str:
+    when = f"after round {p.round}" if p.round else "before any round, every defender gone"
+    moves = "; ".join(
+        f"{m.name} {m.result.move.words}"
+        + (" with its assault move bonus (1M at the end of the turn)" if m.result.bonus_used else "")
+        for m in p.moves
+    )
+    return f"Assault {p.number}, {when}: {moves}"
+
+
+def _local_breakthrough(p: LocalBreakthroughDeclared) -> str:
+    return f"{p.name} makes a local breakthrough to fresh targets{_BONUS if p.result.bonus_used else ''} (5.2)"
+
+
 ASSAULT_WORDS: dict[type[Payload], Callable[[Any], str]] = {
     AssaultDeclared: _declared,
     AssaultRoundResolved: _round,
@@ -84,4 +103,6 @@ ASSAULT_WORDS: dict[type[Payload], Callable[[Any], str]] = {
     SupportingBrigadeHit: _supporting,
     LinesPassedThrough: _passed_through,
     ChargeDisorderApplied: _disorder,
+    AssaultFollowedUp: _followed_up,
+    LocalBreakthroughDeclared: _local_breakthrough,
 }

@@ -1,5 +1,5 @@
-"""The assault phase's actions: declaring, a round, the column preview, ending, a supporting brigade's hit,
-lose/lose passage of lines, charge disorder."""
+"""The assault phase's actions: declaring, a local breakthrough, a round, the column preview, the attackers' moves
+after it, ending, a supporting brigade's hit, lose/lose passage of lines, charge disorder."""
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -7,7 +7,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from republic.games.ledger import ActionRefused
 from republic.games.steps import charge_disorder
-from republic.games.steps.assaults import declare, passage, rounds, supporting
+from republic.games.steps.assaults import declare, follow_up, passage, rounds, supporting
 from republic.games.steps.assaults.state import declared_in, state
 from republic.games.views import answers
 from republic.games.views.access import Who, allowed
@@ -77,6 +77,39 @@ def supporting_hit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     form = supporting.supporting_form(state(game), request.POST)
     return answers.form_action(
         request, game, form, "supporting", lambda: supporting.supporting_hit(game, form, answers.actor_of(request))
+    )
+
+
+@allowed(Who.PHASING)
+@require_POST
+def follow_up_moves(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
+    """What each attacker did after a round, or before any when every defender had gone (5.5)."""
+    game = answers.game_or_404(game_id)
+    declared_in(game, seq)
+    s = state(game)
+    try:
+        assault = s.find(seq)
+    except ActionRefused as exc:
+        return answers.stale(request, game, str(exc))
+    form = follow_up.follow_up_form(s, assault, request.POST)
+    return answers.form_action(
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: follow_up.follow_up(game, seq, form, answers.actor_of(request)),
+        f"assault-{seq}",
+    )
+
+
+@allowed(Who.PHASING)
+@require_POST
+def local_breakthrough(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """An attacker left out of contact by fire goes on to fresh targets before the rounds (5.2)."""
+    game = answers.game_or_404(game_id)
+    form = follow_up.local_breakthrough_form(state(game), request.POST)
+    return answers.form_action(
+        request, game, form, "breakthrough", lambda: follow_up.local_breakthrough(game, form, answers.actor_of(request))
     )
 
 

@@ -6,6 +6,7 @@ from typing import Any
 from django.urls import reverse
 
 from republic.games.steps.assaults.declare import declare_form
+from republic.games.steps.assaults.follow_up import follow_up_form, local_breakthrough_form
 from republic.games.steps.assaults.passage import losers, passage_form
 from republic.games.steps.assaults.rounds import column_for, prefix, read_conditions, round_form
 from republic.games.steps.assaults.state import Assault, AssaultState, state
@@ -47,6 +48,8 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
         "action": reverse("games:assault_round", args=[game.pk, assault.seq]),
         "column_url": reverse("games:assault_column", args=[game.pk, assault.seq]),
         "end_url": reverse("games:assault_end", args=[game.pk, assault.seq]),
+        "follow": bound.get(f"follow-{assault.seq}") or follow_up_form(s, assault),
+        "follow_url": reverse("games:assault_follow_up", args=[game.pk, assault.seq]),
     }
 
 
@@ -92,6 +95,9 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
         "supporting_url": reverse("games:assault_supporting", args=[s.game.pk]),
         "primaries": sorted({m.unit.name for a in s.assaults for m in a.defenders}),
         "passages": _passages(s, bound),
+        "breakthrough": bound.get("breakthrough")
+        or (None if any(a.rounds for a in s.assaults) else local_breakthrough_form(s)),
+        "breakthrough_url": reverse("games:assault_breakthrough", args=[s.game.pk]),
         "passage_url": reverse("games:assault_passage", args=[s.game.pk]),
         "declare_sides": [
             (f"Attacking units ({s.game.attacker})", declare.slots("a"), declare.lists["a"]),

@@ -10,7 +10,7 @@ from functools import cached_property
 
 from django.http import Http404
 
-from republic.games.events import AssaultDeclared, AssaultEnded, AssaultRoundResolved, payload_of
+from republic.games.events import AssaultDeclared, AssaultEnded, AssaultFollowedUp, AssaultRoundResolved, payload_of
 from republic.games.ledger import ActionRefused, read_once, this_turn
 from republic.games.models import Event, Game, Leader, Unit, UnitChoice
 from republic.rules.assault_sides import Contact
@@ -85,6 +85,7 @@ class AssaultState:
     game: Game
     units: dict[str, Unit]  # the units of this turn's assaults
     assaults: list[Assault]
+    follow_ups: list[AssaultFollowedUp] = field(default_factory=list)  # the attackers' moves recorded
 
     @cached_property
     def leaders(self) -> dict[str, list[Leader]]:
@@ -128,7 +129,9 @@ class AssaultState:
 def state(game: Game) -> AssaultState:
     events = [
         (event, payload_of(event))
-        for event in this_turn(game, [StepKey.ASSAULTS], [AssaultDeclared, AssaultRoundResolved, AssaultEnded])
+        for event in this_turn(
+            game, [StepKey.ASSAULTS], [AssaultDeclared, AssaultRoundResolved, AssaultEnded, AssaultFollowedUp]
+        )
     ]
     # the units of this turn's assaults, not the whole battle
     named = [m.unit for _, p in events if isinstance(p, AssaultDeclared) for m in (*p.attackers, *p.defenders)]
@@ -148,7 +151,8 @@ def state(game: Game) -> AssaultState:
         elif isinstance(payload, AssaultEnded) and payload.assault in found:
             found[payload.assault].ended = payload
             found[payload.assault].ended_event = event
-    return AssaultState(game, units, list(found.values()))
+    follow_ups = [p for _, p in events if isinstance(p, AssaultFollowedUp)]
+    return AssaultState(game, units, list(found.values()), follow_ups)
 
 
 def declared_in(game: Game, seq: int) -> None:

@@ -1,0 +1,156 @@
+"""The attackers' moves after a round (5.5) and before any (R:1320-1323), and a local breakthrough at the start of
+the phase (5.2): the table says what each unit did, the engine checks it against the result and says whether it
+spent its assault move bonus, which the unit keeps for the end of the turn's 1M."""
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django import forms
+
+from republic.games.assault_events import AssaultFollowedUp, LocalBreakthroughDeclared, UnitFollowUp
+from republic.games.forms import NameChoiceField, VersionForm, offer_names
+from republic.games.ledger import ActionRefused, act
+from republic.games.models import Event, Game, Unit
+from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, in_play, state
+from republic.games.steps.move.state import state as move_state
+from republic.games.text.terms import unit_options
+from republic.rules.assault_moves import (
+    EVERY_DEFENDER_GONE,
+    FollowUp,
+    FollowUpInput,
+    LocalBreakthroughInput,
+    follow_ups,
+    resolve_follow_up,
+    resolve_local_breakthrough,
+)
+from republic.rules.maneuver import charge_refusal
+from republic.rules.sequence import StepKey
+from republic.rules.troops import UnitKind
+
+ATTACKERS_LIST = "declare-a-units"  # the declaration's list of the attacking side's units, drawn beside it
+
+
+@dataclass(frozen=True)
+class Mover:
+    member: Member
+    moves: tuple[FollowUp, ...]
+
+
+def result_of(assault: Assault) -> str:
+    """What the attackers answer to: the last round's result, or every defender gone before any round."""
+    if assault.last is not None:
+        return assault.last.result.outcome.action.value
+    gone = all(not in_play(d.unit) or d.unit.forced_move for d in assault.defenders)
+    return EVERY_DEFENDER_GONE if gone and assault.defenders else ""
+
+
+def movers(assault: Assault, done: set[tuple[int, int]]) -> list[Mover]:
+    """The attackers with a move of their own to choose, until it is recorded for this round."""
+    result, number = result_of(assault), len(assault.rounds)
+    if not result or not assault.open or (assault.seq, number) in done:
+        return []
+    last = assault.last
+    fought = {n.unit for n in last.names} if last else {m.unit.key for m in assault.attackers}
+    moved = set(last.on_units.break_through) | {b.unit for b in last.on_units.broke_off} if last else set()
+    found = []
+    for member in assault.playing("attacker"):
+        unit = member.unit
+        loss = last.on_units.loss(unit.key) if last else None
+        if member.battery or unit.key not in fought or unit.key in moved or (loss and loss.move):
+            continue  # a battery, a unit out of the round, or one the round itself moved
+        moves = follow_ups(result, UnitKind(unit.kind))
+        if moves:
+            found.append(Mover(member, moves))
+    return found
+
+
+def recorded(s: AssaultState) -> set[tuple[int, int]]:
+    """The (assault, round) pairs whose moves are recorded."""
+    return {(p.assault, p.round) for p in s.follow_ups}
+
+
+class FollowUpForm(VersionForm):
+    def __init__(self, *args: Any, movers: list[Mover], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.movers = movers
+        for mover in movers:
+            slot = mover.member.unit.slot
+            self.fields[f"move-{slot}"] = forms.ChoiceField(
+                label=mover.member.unit.name,
+                choices=[(m.value, m.words.capitalize()) for m in mover.moves],
+                widget=forms.Select(attrs={"class": "form-select"}),
+            )
+            self.fields[f"bonus-{slot}"] = forms.BooleanField(
+                label="It needed its assault move bonus",
+                required=False,
+                widget=forms.CheckboxInput(attrs={"class": "form-check-input"}),
+            )
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "unit": m.member.unit,
+                "move": self[f"move-{m.member.unit.slot}"],
+                "bonus": self[f"bonus-{m.member.unit.slot}"],
+            }
+            for m in self.movers
+        ]
+
+
+def follow_up_form(s: AssaultState, assault: Assault, data: Any = None) -> FollowUpForm:
+    found = movers(assault, recorded(s))
+    initial: dict[str, Any] = {"version": s.game.version}
+    initial.update({f"move-{m.member.unit.slot}": m.moves[0].value for m in found})
+    return FollowUpForm(data, prefix=f"follow-{assault.seq}", initial=initial, movers=found)
+
+
+def follow_up(game: Game, seq: int, form: FollowUpForm, actor: str) -> Event:
+    data = form.cleaned_data
+    with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ELSEWHERE) as action:
+        s = state(action.game)
+        assault = s.find(seq)
+        found = movers(assault, recorded(s))
+        if not found or [m.member.unit.key for m in found] != [m.member.unit.key for m in form.movers]:
+            raise ActionRefused(f"Assault {assault.number} has no move of the attackers to record now.")
+        result, moves = result_of(assault), []
+        for mover in found:
+            unit = mover.member.unit
+            slot = unit.slot
+            inputs = FollowUpInput(result, UnitKind(unit.kind), FollowUp(data[f"move-{slot}"]), data[f"bonus-{slot}"])
+            outcome = resolve_follow_up(action.game.chart, inputs)
+            if outcome.bonus_used:
+                action.apply(unit, replace(unit.to_rules(), charge_bonus_used=True))
+            moves.append(UnitFollowUp(unit.key, unit.name, inputs, outcome))
+        return action.record(AssaultFollowedUp(assault.seq, assault.number, len(assault.rounds), tuple(moves)))
+
+
+class LocalBreakthroughForm(VersionForm):
+    unit = NameChoiceField(label="Attacking unit", datalist=ATTACKERS_LIST, what="attacking unit")
+    used_bonus = forms.BooleanField(label="It uses its assault move bonus", required=False)
+
+
+def local_breakthrough_form(s: AssaultState, data: Any = None) -> LocalBreakthroughForm:
+    form = LocalBreakthroughForm(data, prefix="breakthrough", initial={"version": s.game.version})
+    if data is not None:
+        offer_names(form, ["unit"], unit_options(s.side_units("attacker")), ATTACKERS_LIST)
+    return form
+
+
+def local_breakthrough(game: Game, form: LocalBreakthroughForm, actor: str) -> Event:
+    data = form.cleaned_data
+    with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ELSEWHERE) as action:
+        s = state(action.game)
+        owner = action.game.attacker
+        unit = Unit.objects.filter(game=action.game, pk=Unit.pk_of(data["unit"])).in_play().of_side(owner).first()
+        if unit is None or unit.battery:
+            raise ActionRefused("Name an attacking brigade in play: nothing was changed.")
+        rolled = move_state(action.game).rolls.get(unit.key)
+        inputs = LocalBreakthroughInput(
+            sum(len(a.rounds) for a in s.assaults),
+            data["used_bonus"],
+            charge_refusal(rolled.result.actions if rolled else None),
+        )
+        result = resolve_local_breakthrough(action.game.chart, inputs)
+        if result.bonus_used:
+            action.apply(unit, replace(unit.to_rules(), charge_bonus_used=True))
+        return action.record(LocalBreakthroughDeclared(unit.key, unit.name, inputs, result))
