@@ -1,14 +1,19 @@
 """The assault phase's actions: declaring, a local breakthrough, a round, the column preview, the attackers' moves
 after it, ending, a supporting brigade's hit, lose/lose passage of lines, charge disorder."""
 
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from republic.games.ledger import ActionRefused
+from republic.games.models import Event, Game
 from republic.games.steps import charge_disorder
 from republic.games.steps.assaults import declare, follow_up, passage, rounds, supporting
-from republic.games.steps.assaults.state import declared_in, state
+from republic.games.steps.assaults.state import Assault, AssaultState, declared_in, state
 from republic.games.views import answers
 from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
@@ -24,9 +29,14 @@ def declare_assault(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     )
 
 
-@allowed(Who.SEATED)
-@require_POST
-def round_of(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
+def _in_assault(
+    request: HtmxHttpRequest,
+    game_id: int,
+    seq: int,
+    form_of: Callable[[AssaultState, Assault, Any], forms.Form],
+    act: Callable[[Game, int, Any, str], Event],
+) -> HttpResponse:
+    """An action on one of this turn's assaults, sent from its row: refused once the assault is not this turn's."""
     game = answers.game_or_404(game_id)
     declared_in(game, seq)
     s = state(game)
@@ -34,15 +44,16 @@ def round_of(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
         assault = s.find(seq)
     except ActionRefused as exc:
         return answers.stale(request, game, str(exc))
-    form = rounds.round_form(s, assault, request.POST)
+    form = form_of(s, assault, request.POST)
     return answers.form_action(
-        request,
-        game,
-        form,
-        form.prefix,
-        lambda: rounds.resolve_round(game, seq, form, answers.actor_of(request)),
-        f"assault-{seq}",
+        request, game, form, form.prefix, lambda: act(game, seq, form, answers.actor_of(request)), f"assault-{seq}"
     )
+
+
+@allowed(Who.SEATED)
+@require_POST
+def round_of(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
+    return _in_assault(request, game_id, seq, rounds.round_form, rounds.resolve_round)
 
 
 @allowed(Who.SEATED)
@@ -84,22 +95,7 @@ def supporting_hit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def follow_up_moves(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     """What each attacker did after a round, or before any when every defender had gone (5.5)."""
-    game = answers.game_or_404(game_id)
-    declared_in(game, seq)
-    s = state(game)
-    try:
-        assault = s.find(seq)
-    except ActionRefused as exc:
-        return answers.stale(request, game, str(exc))
-    form = follow_up.follow_up_form(s, assault, request.POST)
-    return answers.form_action(
-        request,
-        game,
-        form,
-        form.prefix,
-        lambda: follow_up.follow_up(game, seq, form, answers.actor_of(request)),
-        f"assault-{seq}",
-    )
+    return _in_assault(request, game_id, seq, follow_up.follow_up_form, follow_up.follow_up)
 
 
 @allowed(Who.PHASING)
