@@ -300,7 +300,7 @@ def assaults(w: Walker) -> None:
     if declared is None:
         return
     s = assault_state(w.fresh())
-    fight = rounds.round_form(s.game, s.find(declared.seq), s.leaders)
+    fight = rounds.round_form(s, s.find(declared.seq))
     round_url, dice = w.url("assault_round", declared.seq), {"die": 8, "die2": 3}
     w.act("fight one round", round_url, fight, dice, dice=True, row=f"assault-{declared.seq}")
     w.act("end the assault", w.url("assault_end", declared.seq), w.version())
