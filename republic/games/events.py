@@ -2,8 +2,9 @@
 what the action was given (the engine's inputs, the table's answers, the dice and how they were obtained) and the
 engine's result with its reasons; the rows it changed are the event's ``changes``. ``payload_of`` gives it back
 typed. Names of units and leaders are kept beside their keys: an event says who it was about by itself. The
-assault phase's kinds live in ``assault_events``, the chain of command's in ``command_events`` and the payload base
-in ``payload``; all are named here so that ``KINDS`` holds every kind."""
+assault phase's kinds live in ``assault_events``, the chain of command's in ``command_events``, a blocked forced
+move's in ``forced_move_events`` and the payload base in ``payload``; all are named here so that ``KINDS`` holds
+every kind."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -24,6 +25,7 @@ from republic.games.assault_events import UnitCover as UnitCover
 from republic.games.assault_events import UnitFollowUp as UnitFollowUp
 from republic.games.command_events import LeaderMoved as LeaderMoved
 from republic.games.command_events import UnitReassigned as UnitReassigned
+from republic.games.forced_move_events import ForcedMoveBlocked as ForcedMoveBlocked
 from republic.games.payload import LabelledRoll as LabelledRoll
 from republic.games.payload import NamedUnit as NamedUnit
 from republic.games.payload import Payload as Payload

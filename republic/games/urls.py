@@ -45,6 +45,7 @@ urlpatterns = [
     path("games/<int:game_id>/first-attacker/", game.choose_first_attacker, name="first_attacker"),
     path("games/<int:game_id>/end/", game.end_game, name="end_game"),
     path("games/<int:game_id>/units/<int:unit_id>/<str:change>/", game.correct_unit, name="correct_unit"),
+    path("games/<int:game_id>/blocked/<int:unit_id>/", game.blocked_move, name="blocked_move"),
     path("games/<int:game_id>/divisions/<int:division_id>/orders/", game.set_orders, name="set_orders"),
     path("games/<int:game_id>/reassign/<int:unit_id>/", game.reassign_unit, name="reassign_unit"),
     # command phase

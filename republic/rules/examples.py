@@ -35,6 +35,7 @@ EXAMPLES: dict[str, dict[str, object]] = {
     "terrain_effects": {"feature": "heavy_forest", "kind": "artillery"},
     "leader_move": {"rally_step": True, "scale": "large"},
     "forced_move": {"move": "Rt", "horse": True, "already_moved": "F"},
+    "blocked_forced_move": {"move": "Re", "m_hits": 2},
     "skirmish_blocks": {
         "blocks": [
             {"blocker": "a", "grade": "veteran", "target": "x", "roll": 7},

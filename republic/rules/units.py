@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from republic.rules.errors import RulesInputError
-from republic.rules.forced_moves import ForcedMove
+from republic.rules.forced_moves import BlockedMoveResult, ForcedMove
 from republic.rules.morale import MAX_M_HITS, Condition, DisorderInput, MoraleResult, Restriction, condition_for
 from republic.rules.troops import BatteryFunction, BatteryType, Formation, Grade, UnitKind
 
@@ -127,6 +127,12 @@ def after_move(unit: UnitState, move: ForcedMove | None, abandoned: bool = False
     return replace(
         unit, forced_move=longest, abandoned=unit.abandoned or (unit.battery and abandoned), saved_fire=False
     )
+
+
+def after_blocked_move(unit: UnitState, result: BlockedMoveResult) -> UnitState:
+    """The unit makes the next move down the list instead of its blocked one (3.3): the move remembered, with the
+    M at the end of a rout or a battery abandoned for it."""
+    return with_morale(after_move(unit, result.move, abandoned=result.abandoned), result.m_after)
 
 
 def after_bases_lost(unit: UnitState, lost: int) -> UnitState:

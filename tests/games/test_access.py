@@ -39,6 +39,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:first_attacker_roll": ("no", "yes", "yes", "no", "yes"),
     "games:end_game": ("no", "no", "no", "no", "yes"),
     "games:correct_unit": ("no", "yes", "no", "no", "yes"),
+    "games:blocked_move": ("no", "yes", "no", "no", "yes"),
     "games:set_orders": ("no", "yes", "no", "no", "yes"),
     "games:reassign_unit": ("no", "yes", "no", "no", "yes"),
     "games:seats": ("no", "no", "no", "no", "yes"),

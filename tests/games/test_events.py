@@ -43,7 +43,7 @@ from republic.rules.fire_results import (
     resolve_artillery_hits,
     resolve_fire_hits,
 )
-from republic.rules.forced_moves import ForcedMove
+from republic.rules.forced_moves import BlockedMoveInput, ForcedMove, resolve_blocked_move
 from republic.rules.hits import Hits
 from republic.rules.leaders import HorsDeCombatInput, resolve_hors_de_combat
 from republic.rules.maneuver import ManeuverInput, resolve_maneuver
@@ -161,6 +161,7 @@ def examples() -> list[ev.Payload]:
     first_choice = FirstAttackerInput("Confederate", "Union", d10(2), d10(9), "Union")
     block = ev.DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
     leader_move = LeaderMoveInput(rally_step=True, moved=1.5)
+    routing = BlockedMoveInput(ForcedMove.RETREAT, m_hits=1)
     return [
         ev.FirstAttackerChosen(3, "Union", "die roll"),
         ev.FirstAttackerRolled((4, 3), first_roll, resolve_first_attacker(CHART, first_roll)),
@@ -180,6 +181,7 @@ def examples() -> list[ev.Payload]:
         ev.LeaderReplaced(4, "Henry Heth", "Heth's Division", replace_inputs, replace_result),
         ev.LeaderMoved(4, "Henry Heth", "Heth's Division", leader_move, resolve_leader_move(CHART, leader_move)),
         ev.UnitReassigned("unit:1", "Davis", 9, "Heth's Division", 10, "Pender's Division"),
+        ev.ForcedMoveBlocked("unit:1", "Davis", routing, resolve_blocked_move(CHART, routing)),
         ev.ManeuverRolled(
             "unit:1",
             "Davis",
@@ -286,6 +288,10 @@ def test_the_words_of_a_few_events_read_as_the_table_says_them():
         'Henry Heth moved 1.5" to support the rally (0.5" left of the 2" a leader moves in the rally step)'
     )
     assert found[ev.UnitReassigned] == "Davis leaves Heth's Division for Pender's Division"
+    assert found[ev.ForcedMoveBlocked] == (
+        'Davis\'s retreat would end on another unit: it routs instead, 14" in all (2" beyond the retreat), turning '
+        "away from the enemy; the M at the end of its rout leaves it Rattled"
+    )
     assert found[ev.FirstAttackerRolled] == (
         "The roll for the first attacker: Confederate rolled 2, Union 9; Union rolled high and choose who attacks first"
     )

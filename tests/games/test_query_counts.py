@@ -1,6 +1,6 @@
 """The same number of queries whatever the battle's size, for every page and action of the command and maneuver
-phases, the actions of any step (undo, a correction, orders, a unit moved to another division), and the end of a
-player turn and of a game turn.
+phases, the actions of any step (undo, a correction, a blocked forced move, orders, a unit moved to another division),
+and the end of a player turn and of a game turn.
 Each step has real work waiting, as much more at the larger size as the battle is larger (query_helpers)."""
 
 from typing import Any
@@ -279,6 +279,12 @@ def test_undo_a_correction_and_orders_cost_the_same_at_every_size(costs):
             f"division-{unit(t).division_id}",
         ),
     )
+    costs.each(lambda t: set_each(t.game, units_of(t.game, "defender"), forced_move="W"))
+    costs.measure(
+        "a forced move blocked from its division's page",
+        lambda t: t.post(f"blocked/{unit(t).pk}/", {"version": t.game.version}, f"division-{unit(t).division_id}"),
+    )
+    costs.measure("a forced move blocked", lambda t: t.post(f"blocked/{unit(t).pk}/", {"version": t.game.version}))
     costs.measure("the order of battle", lambda t: t.get("units/"), events=0)
     costs.measure("a division's page", lambda t: t.get(f"divisions/{division(t).pk}/"), events=0)
     costs.measure("the turn log", lambda t: t.get("log/"), events=0)

@@ -1,14 +1,17 @@
-"""Actions the table may take at any step of the turn: a unit card's one-tap correction, a division's orders, a
-unit put under another division."""
+"""Actions the table may take at any step of the turn: a unit card's one-tap correction, a unit's forced move blocked
+by another unit, a division's orders, a unit put under another division."""
 
 from django import forms
 
-from republic.games.events import CorrectionMade, FieldValue, OrdersChanged, UnitReassigned
+from republic.games.events import CorrectionMade, FieldValue, ForcedMoveBlocked, OrdersChanged, UnitReassigned
 from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Command, Event, Game, Unit
+from republic.games.text.move_words import last_move
 from republic.rules.errors import RulesInputError
-from republic.rules.units import Correction, corrected
+from republic.rules.forced_moves import BlockedMoveInput, resolve_blocked_move
+from republic.rules.scale import GroundScale
+from republic.rules.units import Correction, UnitState, after_blocked_move, corrected
 
 _FIELDS = {
     Correction.M_PLUS: "m_hits",
@@ -35,6 +38,36 @@ def correct(game: Game, unit: Unit, correction: Correction, version: int, actor:
         return action.record(
             CorrectionMade(fresh.key, fresh.name, correction, (FieldValue(field, getattr(after, field)),))
         )
+
+
+def blocked_input(unit: UnitState, scale: GroundScale) -> BlockedMoveInput | None:
+    """What the engine needs of a unit whose forced move of the turn is blocked; None for one with no move to block."""
+    if unit.forced_move is None:
+        return None
+    return BlockedMoveInput(
+        unit.forced_move, horse=unit.kind.horse, scale=scale, battery=unit.battery, m_hits=unit.m_hits
+    )
+
+
+def blocked_move(game: Game, unit: Unit, version: int, actor: str) -> Event:
+    """The unit's forced move of the turn (its longest, the one the table is making) would end on another unit: it
+    makes the next move down the list instead (3.3, R:695-701), as many times as the table finds it blocked."""
+    with act(game, version, actor) as action:
+        fresh = Unit.objects.get(pk=unit.pk)
+        state = fresh.to_rules()
+        if fresh.out_of_play:
+            raise ActionRefused(f"{fresh.name} is out of play ({_gone(fresh)}): it makes no move. Nothing was changed.")
+        inputs = blocked_input(state, action.game.scale)
+        if inputs is None:
+            raise ActionRefused(
+                f"{fresh.name} has made no forced move this player turn: there is no move to block. "
+                "Nothing was changed."
+            )
+        result = resolve_blocked_move(action.game.chart, inputs)
+        if result.last:
+            raise ActionRefused(f"{last_move(fresh.name)} Nothing was changed.")
+        action.apply(fresh, after_blocked_move(state, result))
+        return action.record(ForcedMoveBlocked(fresh.key, fresh.name, inputs, result))
 
 
 class OrdersForm(VersionForm):

@@ -39,6 +39,7 @@ from republic.games.events import (
 from republic.games.ledger import results
 from republic.games.models import Command, Event
 from republic.games.text.assault_words import ASSAULT_WORDS
+from republic.games.text.move_words import MOVE_WORDS, VERBS
 from republic.games.text.terms import (
     actions_sentence,
     cell,
@@ -51,7 +52,6 @@ from republic.games.text.terms import (
     roll,
 )
 from republic.rules.division_panic import DivisionPanicResult
-from republic.rules.forced_moves import ForcedMove
 from republic.rules.results import Provenance
 from republic.rules.sequence import StepKey, step_for
 from republic.rules.troops import UnitKind
@@ -246,15 +246,6 @@ def _casualty(p: LeaderCheckedForCasualty) -> str:
     return f"{p.name} is unhurt ({roll(p.inputs.roll)}{'' if p.result.double else ', not a double'})"
 
 
-_VERBS = {
-    ForcedMove.DISENGAGE: "disengages",
-    ForcedMove.WITHDRAW: "withdraws",
-    ForcedMove.FALL_BACK: "falls back",
-    ForcedMove.RETREAT: "retreats",
-    ForcedMove.ROUT: "routs",
-}
-
-
 def panic_arithmetic(result: DivisionPanicResult) -> str:
     """'7 + 2 unshaken = 9 against 6': the die, the die modifiers, the pass number."""
     taken = next(t for t in result.rolls if t.trigger is result.trigger)
@@ -276,7 +267,7 @@ def _division_panic(p: DivisionPanicTested) -> str:
     result = p.result
     if result.held or result.move is None:
         return f"{p.name} holds ({panic_arithmetic(result)})"
-    verb = _VERBS[result.move]
+    verb = VERBS[result.move]
     distances = [u.distance for u in result.units if u.move is not None]
     if distances:
         usual = max(distances, key=distances.count)
@@ -365,6 +356,7 @@ _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     AdjoiningDeclared: _adjoining,
     EarlierRecord: lambda p: p.summary,
     **ASSAULT_WORDS,
+    **MOVE_WORDS,
 }
 
 

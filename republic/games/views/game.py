@@ -1,4 +1,5 @@
-"""The game's own pages and the actions that belong to no step: moving on, undo, corrections, orders."""
+"""The game's own pages and the actions that belong to no step: moving on, undo, corrections, a blocked forced move,
+orders."""
 
 from django import forms
 from django.contrib import messages
@@ -139,6 +140,17 @@ def correct_unit(request: HtmxHttpRequest, game_id: int, unit_id: int, change: s
         return answers.stale(request, game, "No such correction.")
     return answers.versioned_action(
         request, game, lambda version, actor: anytime.correct(game, unit, Correction(change), version, actor)
+    )
+
+
+@allowed(Who.OWNER)
+@require_POST
+def blocked_move(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+    """A unit's forced move blocked by another unit where it would end (3.3), from its card at any step."""
+    game = answers.game_or_404(game_id)
+    unit = answers.unit_of(game, unit_id)
+    return answers.versioned_action(
+        request, game, lambda version, actor: anytime.blocked_move(game, unit, version, actor)
     )
 
 

@@ -1,10 +1,13 @@
-"""What the order of battle pages draw: a unit's card with its corrections and the divisions it may move to, a
-division with its units."""
+"""What the order of battle pages draw: a unit's card with its corrections, its forced move of the turn and what it
+becomes if blocked, and the divisions it may move to; a division with its units."""
 
 from typing import Any
 
 from republic.games.models import Command, Game, Unit
+from republic.games.steps.anytime import blocked_input
+from republic.games.text.move_words import blocked_offer, last_move
 from republic.games.text.terms import condition
+from republic.rules.forced_moves import ForcedMove, resolve_blocked_move
 from republic.rules.units import BATTERY_CORRECTIONS, BRIGADE_CORRECTIONS, Correction
 
 CORRECTION_LABELS = {
@@ -19,7 +22,19 @@ CORRECTION_LABELS = {
 }
 
 
-def unit_card(unit: Unit) -> dict[str, Any]:
+def blocked(game: Game, unit: Unit) -> dict[str, str] | None:
+    """What the card offers for a unit in play whose forced move of the turn is blocked by another unit (3.3): the
+    move it makes instead, or why a rout stays a rout; None for a unit with no move to block."""
+    inputs = None if unit.out_of_play else blocked_input(unit.to_rules(), game.scale)
+    if inputs is None:
+        return None
+    result = resolve_blocked_move(game.chart, inputs)
+    if result.last:
+        return {"offer": "", "last": last_move(unit.name)}
+    return {"offer": blocked_offer(result), "last": ""}
+
+
+def unit_card(game: Game, unit: Unit) -> dict[str, Any]:
     corrections: tuple[Correction, ...]
     if unit.battery:
         corrections = (*BATTERY_CORRECTIONS, Correction.UNPACKED if unit.packed else Correction.PACKED)
@@ -34,12 +49,14 @@ def unit_card(unit: Unit) -> dict[str, Any]:
         "condition_class": unit.condition.value,
         "out": unit.out_of_play,
         "kind": kind,
+        "forced_move": ForcedMove(unit.forced_move).title if unit.forced_move else "",
+        "blocked": blocked(game, unit),
     }
 
 
 def division_context(game: Game, division: Command) -> dict[str, Any]:
     units = Unit.objects.filter(game=game, division=division)
-    cards = [unit_card(u) for u in sorted(units, key=lambda u: (u.battery, u.order))]
+    cards = [unit_card(game, u) for u in sorted(units, key=lambda u: (u.battery, u.order))]
     return {
         "game": game,
         "division": division,
