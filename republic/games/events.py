@@ -3,8 +3,8 @@ what the action was given (the engine's inputs, the table's answers, the dice an
 engine's result with its reasons; the rows it changed are the event's ``changes``. ``payload_of`` gives it back
 typed. Names of units and leaders are kept beside their keys: an event says who it was about by itself. The
 assault phase's kinds live in ``assault_events``, the chain of command's in ``command_events``, a blocked forced
-move's in ``forced_move_events`` and the payload base in ``payload``; all are named here so that ``KINDS`` holds
-every kind."""
+move's in ``forced_move_events``, passing fire in ``fire_events`` and the payload base in ``payload``; all are
+named here so that ``KINDS`` holds every kind."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -25,6 +25,8 @@ from republic.games.assault_events import UnitCover as UnitCover
 from republic.games.assault_events import UnitFollowUp as UnitFollowUp
 from republic.games.command_events import LeaderMoved as LeaderMoved
 from republic.games.command_events import UnitReassigned as UnitReassigned
+from republic.games.fire_events import PassingFireConducted as PassingFireConducted
+from republic.games.fire_events import UnitFireHits as UnitFireHits
 from republic.games.forced_move_events import ForcedMoveBlocked as ForcedMoveBlocked
 from republic.games.payload import LabelledRoll as LabelledRoll
 from republic.games.payload import NamedUnit as NamedUnit
@@ -35,7 +37,7 @@ from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, Sa
 from republic.rules.battery_functions import BatteryFunctionsInput, BatteryFunctionsResult
 from republic.rules.codec import decode, encode
 from republic.rules.division_panic import DivisionPanicResult, DivisionUnit, PanicTrigger
-from republic.rules.fire_results import ArtilleryHitsResult, FireHits, FireHitsResult
+from republic.rules.fire_results import ArtilleryHitsResult, FireHits
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.hits import Hits
 from republic.rules.leaders import (
@@ -102,15 +104,6 @@ class GameEnded(Payload):
     winner: int | None
     winner_name: str
     note: str = ""
-
-
-@dataclass(frozen=True)
-class UnitFireHits:
-    """One unit's hits of the fire phase, put on at the end of the artillery step."""
-
-    unit: str
-    name: str
-    result: FireHitsResult
 
 
 @dataclass(frozen=True)
@@ -280,8 +273,9 @@ class ArtilleryFired(Payload):
     printed: Hits | None
     result: ArtilleryFireResult
     shared: ArtilleryHitsResult
-    hits: tuple[FireHits, ...] = ()
+    hits: tuple[FireHits, ...] = ()  # those that wait for the end of the artillery step
     worst: str = ""  # a joint group's most hit battery, whose M and damage the die reads
+    landed: tuple[UnitFireHits, ...] = ()  # those put on at once: on a battery that prolonged this turn (3.5)
 
     def rolls(self) -> tuple[LabelledRoll, ...]:
         return (LabelledRoll("artillery", self.inputs.roll),)
@@ -386,7 +380,8 @@ def _leaves(base: type[Payload]) -> list[type[Payload]]:
 
 
 KINDS: dict[str, type[Payload]] = {kind.__name__: kind for kind in _leaves(Payload)}
-"""Every kind of event, by name: each payload type here, in ``assault_events`` and in ``command_events``."""
+"""Every kind of event, by name: each payload type here, in ``assault_events``, ``command_events`` and
+``fire_events``."""
 
 
 def kind_of(payload: Payload) -> str:

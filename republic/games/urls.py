@@ -59,6 +59,7 @@ urlpatterns = [
     path("games/<int:game_id>/maneuver/formation/<int:unit_id>/", maneuver.formation, name="maneuver_formation"),
     path("games/<int:game_id>/maneuver/skirmishers/<int:unit_id>/", maneuver.skirmishers, name="maneuver_skirmishers"),
     path("games/<int:game_id>/maneuver/battery/<int:unit_id>/", maneuver.battery, name="maneuver_battery"),
+    path("games/<int:game_id>/maneuver/passing-fire/<int:unit_id>/", maneuver.passing, name="maneuver_passing_fire"),
     # fire phase
     path("games/<int:game_id>/fire/skirmish/declare/", fire.declare_blocks, name="fire_skirmish_declare"),
     path("games/<int:game_id>/fire/skirmish/blocks/", fire.roll_blocks, name="fire_skirmish_blocks"),

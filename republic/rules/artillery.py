@@ -8,7 +8,17 @@ beyond the leftmost cell stays on it. A shift to the right past the last cell wi
 target out of reach. Column shifts are signed: negative is to the left (stronger), positive to the right.
 
 Damage to batteries and all hits take effect at the end of the artillery phase; fire in the phase is
-simultaneous (R:1040-1042).
+simultaneous (R:1040-1042). A battery that prolonged this turn is the exception: enemy artillery hits it before
+it fires (3.5, ``battery_functions.prolonged``).
+
+Passing fire (R:1229-1237) is a defending battery's fire at an enemy unit about to leave its arc of fire, during
+the attacker's move: the same table and modifiers, -2 on the die (R:1161-1163), its saved fire used when it has
+one. Readings: its hits take effect at once, not at the end of the artillery phase, because the simultaneity of
+R:1040-1042 is that of "standard artillery fire conducted during the Artillery Phase", and passing fire is fired
+in the movement phase, at a unit still moving; and a battery fires it alone, never in a joint group, because the
+unit leaves each battery's own arc of fire at its own moment ("the firing battery's arc-of-fire"). It is the
+battery's one fire of the player turn (R:1037-1038): it may not fire in that turn's artillery phase and gains no
+saved fire from missing it (R:1235-1237).
 """
 
 import math
@@ -338,7 +348,10 @@ def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> Artiller
     if inputs.packed_battery and result:
         on_target = result.doubled()
         notes.append(f"packed battery target: all hits doubled, {result} becomes {on_target} (4.6)")
-    notes.append("hits and battery damage take effect at the end of the artillery phase (4.2)")
+    if inputs.passing_fire:
+        notes.append("passing fire, during the enemy's move: its hits take effect at once (R:1229-1237)")
+    else:
+        notes.append("hits and battery damage take effect at the end of the artillery phase (4.2)")
     return ArtilleryFireResult(
         range_column=column,
         basic=basic,
@@ -372,15 +385,23 @@ class SavedFireInput:
 
     @classmethod
     def of(
-        cls, battery: UnitState, *, moved_this_turn: bool = False, in_command_radius: bool = True
+        cls,
+        battery: UnitState,
+        *,
+        moved_this_turn: bool = False,
+        in_command_radius: bool = True,
+        passing_fire_this_turn: bool = False,
     ) -> "SavedFireInput":
-        """The battery's own record says whether it moved or fired this turn; the table may know it moved too."""
+        """The battery's own record says whether it moved or fired this turn; the table may know it moved too.
+        Its fire this turn was passing fire when the record of the enemy's move says so: then it did not fire in
+        this artillery phase, it missed it (R:1235-1237)."""
         moved = moved_this_turn or bool({BatteryFunction.MOVE, BatteryFunction.PROLONG} & set(battery.functions_used))
         return cls(
             moved_this_turn=moved,
-            fired_this_phase=battery.fired_this_turn,
+            fired_this_phase=battery.fired_this_turn and not passing_fire_this_turn,
             m_hits=battery.m_hits,
             in_command_radius=in_command_radius,
+            passing_fire_this_turn=passing_fire_this_turn,
         )
 
 
@@ -436,6 +457,12 @@ def resolve_saved_fire(chart: Chart, inputs: SavedFireInput) -> SavedFireResult:
         )
     )
     return SavedFireResult(allowed=reason is None, reason=reason, notes=notes)
+
+
+AFTER_PASSING_FIRE = (
+    "it made passing fire during the enemy's move, so it may not fire in this artillery phase (R:1235-1237)"
+)
+"""Why a battery that made passing fire this player turn is not offered fire in its artillery phase."""
 
 
 def after_firing(battery: UnitState) -> UnitState:

@@ -135,6 +135,31 @@ def fire_problem(chart: Chart, unit: UnitState) -> str:
     return resolve_battery_functions(chart, BatteryFunctionsInput.planned(unit, (), will_fire=True)).problem
 
 
+def prolonged(unit: UnitState) -> bool:
+    """Whether enemy artillery's hits land on this battery before it fires, not with the rest of the phase's:
+    "Artillery which prolongs loses simultaneous fire privilege against enemy artillery, they suffer enemy
+    artillery effects before they fire" (R:839-841, R:1040-1042).
+
+    Reading: a battery that prolonged this player turn takes each enemy battery's hits on it as that fire is
+    resolved, so its own fire reads its M and damage after them (-1 on its die for each, 4.4) and, demoralized
+    by them, it is silenced (2.3). Skirmish fire on it still waits for the end of the artillery step with the
+    rest: the privilege is lost only "against enemy artillery". Enemy fire at it is therefore resolved before
+    its own, and fire at it once it has fired is refused (``fired_before_hit``): its fire would have read a state
+    it did not have."""
+    return unit.battery and BatteryFunction.PROLONG in unit.functions_used
+
+
+def fired_before_hit(unit: UnitState) -> str:
+    """Why enemy artillery's fire at this unit cannot be resolved now, "" when it can: a battery that prolonged
+    this turn and has fired already should have suffered it first (3.5, R:839-841)."""
+    if prolonged(unit) and unit.fired_this_turn:
+        return (
+            "it prolonged this turn and has already fired, but enemy artillery hits a prolonging battery before it "
+            "fires (3.5): undo its fire, resolve this one, then fire it again"
+        )
+    return ""
+
+
 def _first_problem(inputs: BatteryFunctionsInput, available: int, condition: Condition) -> tuple[str, int | None, bool]:
     limbered = inputs.limbered
     seen: set[BatteryFunction] = set()

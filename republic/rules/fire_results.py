@@ -2,12 +2,16 @@
 phase put on the units together at the end of the artillery step.
 
 Skirmish and artillery fire are simultaneous (4.1, 4.2): every hit waits, as ``FireHits`` on its unit,
-until the artillery step ends; then each unit takes the sum of its hits at once (``resolve_fire_hits``).
+until the artillery step ends; then each unit takes the sum of its hits at once (``resolve_fire_hits``). Two hits
+land as soon as their fire is resolved (``TargetOutcome.at_once``): enemy artillery's on a battery that prolonged
+this turn (3.5, ``battery_functions.prolonged``), and every hit of passing fire, which is fired during the enemy's
+move, not in the artillery phase (R:1229-1237, see ``artillery``).
 """
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from republic.rules.battery_functions import prolonged
 from republic.rules.chart import Chart
 from republic.rules.checks import check_count
 from republic.rules.errors import RulesInputError
@@ -66,13 +70,14 @@ class TargetRole(StrEnum):
 @dataclass(frozen=True)
 class FireTarget:
     """A unit hit by the fire. For a skirmish marker, m_hits are its parent's and skirmisher_type is the
-    parent's skirmisher type."""
+    parent's skirmisher type. A battery that prolonged this turn takes the hits before it fires (3.5)."""
 
     kind: TargetKind = TargetKind.UNIT
     bases: int = 1
     m_hits: int = 0
     packed_battery: bool = False
     skirmisher_type: Grade | None = None
+    prolonged: bool = False
 
     def __post_init__(self) -> None:
         check_count(self.bases, "bases", 1)
@@ -83,6 +88,8 @@ class FireTarget:
             raise RulesInputError("skirmisher_type", "give the skirmisher type of the marker's parent")
         if self.kind is not TargetKind.SKIRMISH_MARKER and self.skirmisher_type is not None:
             raise RulesInputError("skirmisher_type", "only a skirmish marker target has a skirmisher type")
+        if self.prolonged and self.kind is not TargetKind.BATTERY:
+            raise RulesInputError("prolonged", f"only a battery prolongs, this target is a {self.kind}")
 
     @classmethod
     def of(cls, unit: UnitState, waiting: "FireHits | None" = None, packed_skirmishers: bool = False) -> "FireTarget":
@@ -91,7 +98,7 @@ class FireTarget:
         waiting = waiting or FireHits(unit.id)
         m_hits = min(MAX_M_HITS, unit.m_hits + waiting.m)
         if unit.battery:
-            return cls(kind=TargetKind.BATTERY, m_hits=m_hits, packed_battery=unit.packed)
+            return cls(kind=TargetKind.BATTERY, m_hits=m_hits, packed_battery=unit.packed, prolonged=prolonged(unit))
         if packed_skirmishers:
             return cls(kind=TargetKind.SKIRMISH_MARKER, m_hits=m_hits, skirmisher_type=unit.skirmisher_type)
         return cls(kind=TargetKind.UNIT, bases=max(1, unit.bases - waiting.b), m_hits=m_hits)
@@ -104,12 +111,14 @@ class FireTarget:
 
 @dataclass(frozen=True)
 class ArtilleryHitsInput:
-    """One fire result (artillery_fire's `result`, before packed-battery doubling) and the targets it hits."""
+    """One fire result (artillery_fire's `result`, before packed-battery doubling) and the targets it hits;
+    ``passing_fire``: fired during the enemy's move, its hits land at once (R:1229-1237)."""
 
     rolled: Hits
     main: FireTarget
     tandem: FireTarget | None = None
     adjacent: FireTarget | None = None
+    passing_fire: bool = False
 
     def __post_init__(self) -> None:
         if self.rolled.p:
@@ -130,6 +139,7 @@ class TargetOutcome:
     condition: Condition
     panic_hits: int
     skirmisher_type: Grade | None  # after the B, for a skirmish marker target
+    at_once: bool = False  # the hits land now, not at the end of the artillery step
 
 
 @dataclass(frozen=True)
@@ -181,7 +191,7 @@ def share_hits(
     return shares, left
 
 
-def _outcome(role: TargetRole, target: FireTarget, share: Hits) -> tuple[TargetOutcome, tuple[str, ...]]:
+def _outcome(role: TargetRole, target: FireTarget, share: Hits, at_once: bool) -> tuple[TargetOutcome, tuple[str, ...]]:
     taken = share.doubled() if target.packed_battery else share
     morale = apply_morale_hits(target.m_hits, taken.m, MoraleCause.FIRE)
     notes = [f"{role} target: {note}" for note in morale.notes]
@@ -211,6 +221,7 @@ def _outcome(role: TargetRole, target: FireTarget, share: Hits) -> tuple[TargetO
         condition=morale.condition_after,
         panic_hits=morale.panic_hits,
         skirmisher_type=new_type,
+        at_once=at_once,
     )
     return outcome, tuple(notes)
 
@@ -233,20 +244,29 @@ def resolve_artillery_hits(chart: Chart, inputs: ArtilleryHitsInput) -> Artiller
     outcomes: list[TargetOutcome] = []
     notes: list[str] = []
     for role, share in shares.items():
-        outcome, more = _outcome(role, given[role], share)
+        target = given[role]
+        outcome, more = _outcome(role, target, share, inputs.passing_fire or target.prolonged)
         outcomes.append(outcome)
         notes.extend(more)
+        if target.prolonged and not inputs.passing_fire:
+            notes.append(f"{role} target prolonged this turn: it suffers these hits now, before it fires (3.5)")
     if unassigned:
         notes.append(f"{unassigned}B found no target")
-    notes.append("hits take effect at the end of the artillery phase (4.2)")
+    if inputs.passing_fire:
+        notes.append("passing fire: the hits take effect at once, during the move (R:1229-1237)")
+    elif not all(o.at_once for o in outcomes):
+        notes.append("hits take effect at the end of the artillery phase (4.2)")
     return ArtilleryHitsResult(targets=tuple(outcomes), unassigned_b=unassigned, notes=tuple(notes))
 
 
-def fire_hits(result: ArtilleryHitsResult, units: dict[TargetRole, str]) -> tuple[FireHits, ...]:
-    """What one fire leaves waiting on each unit it hit: a skirmish marker target's M go to its brigade and
-    its B to the brigade's skirmishers; a battery's B are damage."""
+def fire_hits(
+    result: ArtilleryHitsResult, units: dict[TargetRole, str], *, at_once: bool = False
+) -> tuple[FireHits, ...]:
+    """What one fire leaves waiting on each unit it hit (``at_once``: what it puts on them now, see the module's
+    notes): a skirmish marker target's M go to its brigade and its B to the brigade's skirmishers; a battery's B
+    are damage."""
     found = []
-    for outcome in result.targets:
+    for outcome in (o for o in result.targets if o.at_once == at_once):
         b = outcome.bases_lost if outcome.kind is TargetKind.UNIT else outcome.damage
         marker_b = outcome.taken.b if outcome.kind is TargetKind.SKIRMISH_MARKER else 0
         hit = FireHits(units[outcome.role], outcome.taken.m, b, marker_b)

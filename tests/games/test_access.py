@@ -55,6 +55,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:maneuver_formation": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_skirmishers": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_battery": ("no", "yes", "no", "no", "yes"),
+    "games:maneuver_passing_fire": ("no", "no", "yes", "no", "yes"),
     "games:fire_skirmish_declare": ("no", "no", "yes", "no", "yes"),
     "games:fire_skirmish_blocks": ("no", "yes", "yes", "no", "yes"),
     "games:fire_skirmish_attack": ("no", "yes", "no", "no", "yes"),

@@ -364,3 +364,66 @@ def test_a_foot_battery_that_moved_and_unlimbered_is_not_offered_fire_and_is_ref
     assert Event.objects.filter(game=game, kind="ArtilleryFired").count() == 2
     save(client, fresh(game), napoleons)
     assert payload(last(game, "FireSaved")).unit == napoleons.key
+
+
+# --- a battery that prolonged loses simultaneous fire against enemy artillery (3.5, R:839-841) ------------------
+
+
+def test_enemy_artillery_hits_a_prolonged_battery_at_once_and_its_own_fire_reads_them(client, demo):
+    """R:839-841: "Artillery which prolongs loses simultaneous fire privilege against enemy artillery, they suffer
+    enemy artillery effects before they fire"; its die then counts the hits (R:1152-1155)."""
+    pegram, hall = battery(demo, "Pegram's Battalion (rifles)"), battery(demo, "2nd Maine Light, Battery B (Hall)")
+    set_state(demo, pegram, functions_used=["prolong"])
+    game = at_step(demo, "artillery_fire")
+    opened = opened_row(client, game, pegram)
+    assert f'id="prolonged-{pegram.key}"' in opened and "enemy artillery hits it before it fires" in opened
+    fire(client, game, hall, pegram.key, rng="3", printed="2M 1B")
+    fired = payload(last(game, "ArtilleryFired"))
+    assert fired.hits == () and [(t.unit, t.result.m_after, t.result.damage_after) for t in fired.landed] == [
+        (pegram.key, 2, 1)
+    ]
+    assert summary(last(game, "ArtilleryFired")).endswith(
+        "; Pegram's Battalion (rifles) at once, as it prolonged (3.5): 2M 1B, now Rattled, damage 1"
+    )
+    pegram.refresh_from_db()
+    assert (pegram.m_hits, pegram.damage) == (2, 1)  # on now, not at the end of the step
+    assert "Hits waiting" not in page(client, game)
+    fire(client, fresh(game), pegram, brigade(game, "Iron Brigade (Meredith)").key, die="7", rng="3")
+    own = payload(last(game, "ArtilleryFired"))
+    assert (own.inputs.m_hits, own.inputs.damage) == (2, 1) and own.result.modified_roll == 4
+    advance(fresh(game), None, "test")
+    pegram.refresh_from_db()
+    assert (pegram.m_hits, pegram.damage) == (2, 1)  # not put on twice
+    assert state_matches_events(game)
+
+
+def test_a_prolonged_battery_demoralized_by_enemy_artillery_is_silenced_before_it_fires(client, demo):
+    pegram = battery(demo, "Pegram's Battalion (rifles)")
+    set_state(demo, pegram, functions_used=["prolong"], m_hits=3)
+    game = at_step(demo, "artillery_fire")
+    fire(client, game, battery(game, "2nd U.S., Battery A (Calef)"), pegram.key, rng="3", printed="1M")
+    assert not has_row(page(client, game), pegram)
+    response = fire(client, fresh(game), pegram, brigade(game, "Iron Brigade (Meredith)").key)
+    assert "cannot fire now" in response.content.decode()
+    undo_last(fresh(game), None, "test")
+    pegram.refresh_from_db()
+    assert pegram.m_hits == 3 and has_row(page(client, game), pegram)
+
+
+def test_fire_at_a_prolonged_battery_after_its_own_fire_is_refused(client, demo):
+    pegram, hall = battery(demo, "Pegram's Battalion (rifles)"), battery(demo, "2nd Maine Light, Battery B (Hall)")
+    set_state(demo, pegram, functions_used=["prolong"])
+    game = at_step(demo, "artillery_fire")
+    fire(client, game, pegram, brigade(game, "Iron Brigade (Meredith)").key)
+    version = fresh(game).version
+    response = fire(client, game, hall, brigade(game, "Davis's Brigade").key, tandem=pegram.key, printed="2M")
+    assert "has already fired, but enemy artillery hits a prolonging battery before it fires" in (
+        response.content.decode()
+    )
+    pegram.refresh_from_db()
+    assert fresh(game).version == version and pegram.m_hits == 0 and not battery(game, hall.name).fired_this_turn
+    # an unprolonged battery that fired takes enemy fire with the rest of the phase, as before
+    garnett = battery(game, "Garnett's Battalion")
+    fire(client, fresh(game), garnett, brigade(game, "Iron Brigade (Meredith)").key)
+    fire(client, fresh(game), hall, garnett.key, printed="2M")
+    assert payload(last(game, "ArtilleryFired")).hits == (FireHits(garnett.key, m=2, b=0, marker_b=0),)

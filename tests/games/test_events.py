@@ -162,6 +162,24 @@ def examples() -> list[ev.Payload]:
     block = ev.DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
     leader_move = LeaderMoveInput(rally_step=True, moved=1.5)
     routing = BlockedMoveInput(ForcedMove.RETREAT, m_hits=1)
+    prolonged = unit(
+        "unit:6",
+        kind=UnitKind.ARTILLERY,
+        bases=1,
+        bases_start=1,
+        battery_type=BatteryType.M_SB,
+        functions_used=(BatteryFunction.PROLONG,),
+    )
+    at_prolonged = ArtilleryFireInput.of(battery, (), prolonged, range=3.0, roll=d10(5))
+    on_prolonged = resolve_artillery_fire(CHART, at_prolonged)
+    shared_now = resolve_artillery_hits(CHART, ArtilleryHitsInput(on_prolonged.result, FireTarget.of(prolonged)))
+    landed = resolve_fire_hits(prolonged, FireHits("unit:6", 2))
+    passing_fire = ArtilleryFireInput.of(battery, (), unit("unit:1"), range=3.0, roll=d10(6), passing_fire=True)
+    passed = resolve_artillery_fire(CHART, passing_fire)
+    passing_shared = resolve_artillery_hits(
+        CHART, ArtilleryHitsInput(passed.result, FireTarget.of(unit("unit:1")), passing_fire=True)
+    )
+    passing_taken = resolve_fire_hits(unit("unit:1"), FireHits("unit:1", 2))
     return [
         ev.FirstAttackerChosen(3, "Union", "die roll"),
         ev.FirstAttackerRolled((4, 3), first_roll, resolve_first_attacker(CHART, first_roll)),
@@ -207,6 +225,29 @@ def examples() -> list[ev.Payload]:
             attack,
             resolve_skirmish_attack(CHART, attack),
             (FireHits("unit:2", m=1),),
+        ),
+        ev.PassingFireConducted(
+            "unit:5",
+            "Calef",
+            ev.NamedUnit("unit:1", "Davis"),
+            None,
+            None,
+            passing_fire,
+            None,
+            passed,
+            passing_shared,
+            (ev.UnitFireHits("unit:1", "Davis", passing_taken),),
+        ),
+        ev.ArtilleryFired(
+            (ev.NamedUnit("unit:5", "Calef"),),
+            ev.NamedUnit("unit:6", "Garnett"),
+            None,
+            None,
+            at_prolonged,
+            None,
+            on_prolonged,
+            shared_now,
+            landed=(ev.UnitFireHits("unit:6", "Garnett", landed),),
         ),
         ev.ArtilleryFired(
             (ev.NamedUnit("unit:5", "Calef"),),
@@ -297,8 +338,17 @@ def test_the_words_of_a_few_events_read_as_the_table_says_them():
     )
     assert found[ev.GameEnded] == "Game over: A draw"  # the last example of the kind
     assert found[ev.ArtilleryFired].startswith("Calef fires at Cutler: 2M 1B (printed chart); Cutler 2M 1B")
+    assert found[ev.PassingFireConducted] == (
+        "Calef makes passing fire at Davis: 2M (die 6, typed); Davis: 2M, now Rattled"
+    )
     assert found[ev.AssaultRoundResolved].startswith("Assault 1, round 2: ")
     assert "(printed chart: defender 3P 1B carry) → defender 1B 3P carry" in found[ev.AssaultRoundResolved]
+
+
+def test_the_hits_a_fire_puts_on_a_battery_that_prolonged_are_worded_as_on_at_once():
+    fired = next(p for p in examples() if isinstance(p, ev.ArtilleryFired) and p.landed)
+    said = describe(Stored(ev.kind_of(fired), ev.stored(fired)))  # type: ignore[arg-type]
+    assert said == "Calef fires at Garnett: 2M (die 5, typed); Garnett at once, as it prolonged (3.5): 2M, now Rattled"
 
 
 def test_fields_set_by_hand_are_worded_as_the_table_says_them():

@@ -215,6 +215,23 @@ def skirmishers_post(t: Table, unit: Unit, deployed: int) -> Send:
     return t.post(f"maneuver/skirmishers/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
+def passing_post(t: Table, battery: Unit, targets: list[Unit]) -> Send:
+    """A defending battery's passing fire at the first of ``targets``, the next two its tandem and adjacent."""
+    prefix = f"passing-{battery.key}"
+    data = {
+        f"{prefix}-version": fresh(t.game).version,
+        f"{prefix}-die": "5",
+        f"{prefix}-range": "3",
+        f"{prefix}-target": targets[0].key,
+        f"{prefix}-tandem": targets[1].key,
+        f"{prefix}-adjacent": targets[2].key,
+        f"{prefix}-cover": "none",
+        f"{prefix}-printed": "3M 3B",
+        "roll": "typed",
+    }
+    return t.post(f"maneuver/passing-fire/{battery.pk}/", data, f"row-unit-{battery.pk}")
+
+
 def test_moving_costs_the_same_at_every_size(costs):
     def moving(t: Table) -> None:
         go_to(t.game, "move")
@@ -225,6 +242,9 @@ def test_moving_costs_the_same_at_every_size(costs):
             formation_post(t, unit, "brigade_column")()
         for unit in batteries_of(t.game, "attacker")[1:]:
             functions_post(t, unit, "limber", "move")()
+        # every other defending battery but the first has made passing fire, each at brigades of its own
+        for i, unit in enumerate(batteries_of(t.game, "defender")[1::2]):
+            passing_post(t, unit, brigades[3 * i + 3 : 3 * i + 6])()
 
     costs.each(moving)
     costs.pages("move")
@@ -241,6 +261,16 @@ def test_moving_costs_the_same_at_every_size(costs):
     costs.measure("a formation change", lambda t: formation_post(t, brigade(t, 1), "single_line"))
     costs.measure("skirmishers deployed", lambda t: skirmishers_post(t, brigade(t, 1), 1))
     costs.measure("a battery's functions", lambda t: functions_post(t, batteries_of(t.game, "attacker")[0], "limber"))
+    first_defending = lambda t: batteries_of(t.game, "defender")[0]  # noqa: E731
+    costs.measure(
+        "a defending battery's row opened for passing fire",
+        lambda t: t.get(f"rows/unit-{first_defending(t).pk}/"),
+        events=0,
+    )
+    costs.measure(
+        "passing fire, with tandem and adjacent targets",
+        lambda t: passing_post(t, first_defending(t), brigades_of(t.game, "attacker")[:3]),
+    )
     costs.leave("move")
     costs.check()
 

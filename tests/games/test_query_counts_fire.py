@@ -11,6 +11,7 @@ from tests.games.query_helpers import (
     Costs,
     Send,
     Table,
+    batteries_of,
     battles,
     brigades_of,
     go_to,
@@ -158,6 +159,62 @@ def test_artillery_fire_costs_the_same_at_every_size(costs):
     costs.measure("saved fire", save)
     costs.leave("artillery fire, putting every hit on")
     costs.measure("undoing the hits of the fire phase", lambda t: t.post("undo/", {"version": t.game.version}))
+    costs.check()
+
+
+def test_the_artillery_step_after_passing_fire_costs_the_same_at_every_size(costs):
+    def passed(t: Table) -> None:
+        """Every other defending battery made passing fire in the move: it does not fire here (R:1235-1237)."""
+        go_to(t.game, "move")
+        targets = brigades_of(t.game, "attacker")
+        for i, battery in enumerate(batteries_of(t.game, "defender")[1::2]):
+            prefix = f"passing-{battery.key}"
+            data = {
+                f"{prefix}-version": fresh(t.game).version,
+                f"{prefix}-die": "5",
+                f"{prefix}-range": "3",
+                f"{prefix}-target": targets[i].key,
+                f"{prefix}-cover": "none",
+                f"{prefix}-printed": "1M",
+                "roll": "typed",
+            }
+            t.post(f"maneuver/passing-fire/{battery.pk}/", data)()
+        under_fire(t, every=0)
+
+    costs.each(passed)
+    costs.pages("artillery fire after passing fire")
+    costs.check()
+
+
+def test_fire_at_a_battery_that_prolonged_costs_the_same_at_every_size(costs):
+    def prolonged(t: Table) -> None:
+        """Every attacking battery prolonged: enemy artillery's hits land on it at once, before it fires (3.5)."""
+        set_each(t.game, batteries_of(t.game, "attacker"), functions_used=["prolong"])
+        under_fire(t, every=0)
+
+    costs.each(prolonged)
+    costs.pages("artillery fire with prolonged batteries")
+
+    def at_prolonged(t: Table) -> Send:
+        """The first defending battery fires at the first attacking battery."""
+        firing, target = batteries_of(t.game, "defender")[0], batteries_of(t.game, "attacker")[0]
+        prefix = f"fire-{firing.key}"
+        data = {
+            f"{prefix}-version": fresh(t.game).version,
+            f"{prefix}-die": "5",
+            f"{prefix}-range": "3",
+            f"{prefix}-target": target.key,
+            f"{prefix}-cover": "none",
+            f"{prefix}-printed": "1M 1B",
+            "roll": "typed",
+        }
+        return t.post(f"fire/artillery/{firing.pk}/", data, f"row-unit-{firing.pk}")
+
+    costs.measure("artillery fire at a battery that prolonged, its hits on at once", at_prolonged)
+    costs.measure(
+        "the prolonged battery's own fire, after them",
+        lambda t: fire_post(t, batteries_of(t.game, "attacker")[0], printed="1M"),
+    )
     costs.check()
 
 

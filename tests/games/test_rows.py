@@ -170,17 +170,28 @@ def big_move(db):
     return at_step(game, "move")
 
 
+def defending_batteries(game) -> list[Unit]:
+    """The defender's batteries, each a row of the move step after the attacker's units: it may make passing fire."""
+    defending = Unit.objects.filter(game=game).exclude(division__side=game.first_attacker).batteries()
+    return list(defending.order_by("division__order", "order"))
+
+
 def test_a_long_step_draws_its_first_rows_and_the_next_on_request(client, big_move):
     game = big_move
     units = list(Unit.objects.filter(game=game, division__side=game.first_attacker).in_battle_order())
+    batteries = defending_batteries(game)
+    left = len(units) + len(batteries) - 40
+    assert 0 < len(batteries) < 20 and left < 40
     body = page(client, game)
     assert body.count('<li class="work-row') == 40
     assert has_row(body, units[39]) and not has_row(body, units[40])
-    assert "Show 20 more (20 left)" in body and f'hx-get="/games/{game.pk}/rows/?after=40"' in body
+    assert f"Show {left} more ({left} left)" in body and f'hx-get="/games/{game.pk}/rows/?after=40"' in body
     more = client.get(f"/games/{game.pk}/rows/?after=40", **HTMX).content.decode()
-    assert more.count('<li class="work-row') == 20 and has_row(more, units[59]) and "Show" not in more
+    assert more.count('<li class="work-row') == left and "Show" not in more
+    assert has_row(more, units[59]) and has_row(more, batteries[-1])
+    assert more.index(f"row-unit-{units[59].pk}") < more.index(f"row-unit-{batteries[0].pk}")
     # without scripts, the link draws the page with more rows
-    assert page_of(client, f"/games/{game.pk}/?shown=80").count('<li class="work-row') == 60
+    assert page_of(client, f"/games/{game.pk}/?shown=80").count('<li class="work-row') == 40 + left
     # a row opened further down is drawn, open
     opened = page_of(client, f"/games/{game.pk}/?open=unit-{units[50].pk}")
     assert 'class="work-form"' in row_of(opened, units[50])
@@ -211,11 +222,13 @@ def test_the_move_step_reads_only_the_units_of_the_rows_it_draws(client, big_mov
     first, body = built_by(lambda: page(client, game))
     more_url = f"/games/{game.pk}/rows/?after=40"
     then, more = built_by(lambda: client.get(more_url, **HTMX).content.decode())
-    # 60 attacking units: the page reads the 40 it draws, "Show more" the other 20, each row as it shows it;
-    # the leaders who may help a roll are read for a row opened to roll, not for the page
-    assert of(Unit, first) == 40 and of(Unit, then) == 20 and of(Leader, first + then) == 0
+    # 60 attacking units and the defender's batteries: the page reads the 40 it draws, "Show more" the others,
+    # each row as it shows it; the leaders who may help a roll are read for a row opened to roll, not for the page
+    batteries = defending_batteries(game)
+    assert of(Unit, first) == 40 and of(Unit, then) == 20 + len(batteries) and of(Leader, first + then) == 0
     assert f"bases {units[0].bases}/{units[0].bases_start}" in row_of(body, units[0])
     assert units[59].name in row_of(more, units[59])
+    assert f"Defending {batteries[0].battery_label} battery" in row_of(more, batteries[0])
 
 
 # steps whose rows are every leader or every battery: a battle big enough for more than 40, each row's subject

@@ -15,7 +15,7 @@ from django.db import models
 from republic.charts import shipped_chart
 from republic.rules.chart import Chart
 from republic.rules.forced_moves import ForcedMove
-from republic.rules.morale import Condition, condition_for
+from republic.rules.morale import MAX_M_HITS, Condition, condition_for
 from republic.rules.scale import GroundScale
 from republic.rules.sequence import StepKey
 from republic.rules.troops import BatteryFunction, BatteryType, Formation, Grade, LeaderClass, UnitKind
@@ -258,6 +258,11 @@ class UnitQuerySet(models.QuerySet["Unit"]):
 
     def batteries(self) -> "UnitQuerySet":
         return self.filter(kind=UnitKind.ARTILLERY)
+
+    def may_fire(self) -> "UnitQuerySet":
+        """Batteries that may fire now: not abandoned, limbered or silenced (demoralized, 2.3), and not fired yet
+        this player turn (4.2)."""
+        return self.batteries().filter(abandoned=False, limbered=False, fired_this_turn=False, m_hits__lt=MAX_M_HITS)
 
     def choices(self) -> list["UnitChoice"]:
         """The units as a list to choose from shows them: a few columns each, not a row of the model (a battery

@@ -1,57 +1,34 @@
 """Artillery fire (1.7, 4.2-4.6): every battery of both sides that may fire fires or saves its fire; fire is
 simultaneous, so the hits wait, and leaving the step puts every skirmish and artillery hit of the phase on the
-units at once."""
+units at once. Enemy artillery's hits on a battery that prolonged this turn land at once instead, before it fires
+(3.5, see ``republic.rules.battery_functions.prolonged``); a battery that made passing fire in the attacker's move
+neither fires nor saves fire here (R:1235-1237)."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, UnitFireHits, named_in
-from republic.games.forms import (
-    DiceForm,
-    NameChoiceField,
-    VersionForm,
-    die_field,
-    inches_field,
-    offer_many,
-    offer_names,
-)
+from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, PassingFireConducted, named_in
+from republic.games.forms import VersionForm
 from republic.games.ledger import Action, ActionRefused, act, read_once, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
-from republic.games.steps.base import Bound, Row, Step, pk_of, subject_of
-from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, waiting_in, waiting_rows
-from republic.games.text.terms import signed, unit_options
+from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
+from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state
+from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, put_on, waiting_in, waiting_rows
 from republic.rules.artillery import (
-    ArtilleryFireInput,
+    AFTER_PASSING_FIRE,
     SavedFireInput,
     after_firing,
     after_saving_fire,
-    resolve_artillery_fire,
     resolve_saved_fire,
 )
-from republic.rules.battery_functions import fire_problem
-from republic.rules.chart import Chart
+from republic.rules.battery_functions import fire_problem, prolonged
 from republic.rules.errors import RulesInputError
-from republic.rules.fire_results import (
-    ArtilleryHitsInput,
-    FireHits,
-    FireTarget,
-    TargetRole,
-    after_fire_hits,
-    fire_hits,
-    resolve_artillery_hits,
-    resolve_fire_hits,
-)
-from republic.rules.hits import Hits
-from republic.rules.morale import MAX_M_HITS
+from republic.rules.fire_results import FireHits, TargetRole
 from republic.rules.sequence import StepKey
-from republic.rules.troops import Cover
-
-COVER_CHOICES = [(c.value, c.value) for c in Cover]
-TARGET_FIELDS = ("target", "tandem", "adjacent")
 
 
 @dataclass
@@ -62,6 +39,7 @@ class ArtilleryState:
     waiting: dict[str, FireHits]
     done: list[Event]
     spent: dict[int, str]  # ready batteries whose functions this turn leave no fire, only saving it: why (3.5)
+    passed: dict[int, str]  # batteries that made passing fire in the attacker's move this turn: their names
 
     def _enemy_units(self, battery: Unit) -> UnitQuerySet:
         return Unit.objects.filter(game=self.game).exclude(division__side=battery.division.side_id).in_play()
@@ -91,19 +69,25 @@ class ArtilleryState:
 @read_once
 def state(game: Game) -> ArtilleryState:
     """Batteries that may still fire or save fire: not abandoned, limbered or silenced (demoralized), not fired
-    this player turn and not announced as saving fire this step (4.2), and with a function left to fire with
-    (3.5), or else allowed to save fire."""
-    # the phase's events, read once: those of this step are its work done, all of them the hits waiting
-    phase = list(this_turn(game, FIRE_STEPS, [*FIRE_KINDS, FireSaved]))
+    this player turn (in passing fire neither) and not announced as saving fire this step (4.2), and with a
+    function left to fire with (3.5), or else allowed to save fire."""
+    # the turn's fire events, read once: those of this step are its work done, the phase's the hits waiting, and
+    # the move step's the batteries that made passing fire
+    steps, kinds = [*FIRE_STEPS, StepKey.MOVE], [*FIRE_KINDS, FireSaved, PassingFireConducted]
+    turn = list(this_turn(game, steps, kinds))
+    phase = [e for e in turn if e.step != StepKey.MOVE]
     own = (ArtilleryFired.__name__, FireSaved.__name__)
     events = [e for e in phase if e.step == StepKey.ARTILLERY_FIRE and e.kind in own]
     saved = [Unit.pk_of(key) for key in named_in(events, FireSaved, "unit")]
+    passing = [e for e in turn if e.step == StepKey.MOVE]
+    keys, names = (named_in(passing, PassingFireConducted, field) for field in ("unit", "name"))
+    passed = {Unit.pk_of(key): name for key, name in zip(keys, names, strict=True)}
     waits = waiting_in(phase)
     hit = Unit.objects.filter(game=game, pk__in=[Unit.pk_of(key) for key in waits]).select_related("division__side")
     # every ready battery is a row, but only the rows a request draws read what they show (``fill``)
     ready = (
-        Unit.objects.filter(game=game, abandoned=False, limbered=False, fired_this_turn=False, m_hits__lt=MAX_M_HITS)
-        .batteries()
+        Unit.objects.filter(game=game)
+        .may_fire()
         .exclude(pk__in=saved)
         .order_by("division__side__order", "order")
         .values_list("pk", "division_id", "division__side_id", "functions_used")
@@ -118,78 +102,11 @@ def state(game: Game) -> ArtilleryState:
             del found[battery.pk]
         elif problem:
             spent[battery.pk] = problem
-    return ArtilleryState(game, {u.key: u for u in hit}, found, waits, events, spent)
+    return ArtilleryState(game, {u.key: u for u in hit}, found, waits, events, spent, passed)
 
 
 def pending(s: ArtilleryState) -> list[str]:
     return []  # fire is not mandatory
-
-
-class ArtilleryFireForm(DiceForm):
-    joined = forms.MultipleChoiceField(
-        label="Joint battery fire with",
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text="Batteries firing at the same target at the same range (4.2). The group fires as this "
-        "battery's type and range: the others downgrade to join.",
-    )
-    target = NameChoiceField(label="Main target")
-    range = inches_field("Range to the main target (inches)")
-    deep_target = forms.BooleanField(
-        label='Deep target: three or more combat bases within 4" depth, in the open', required=False
-    )
-    square = forms.BooleanField(label="The target is infantry in square", required=False)
-    moving_cavalry = forms.BooleanField(label="Over half the target is moving cavalry", required=False)
-    cover = forms.ChoiceField(label="Half or more of the target in cover", choices=COVER_CHOICES, initial="none")
-    enfilade = forms.BooleanField(label="Enfilade fire", required=False)
-    packed_skirmishers = forms.BooleanField(
-        label="Firing at the target's packed skirmish markers (under 2\" apart)",
-        required=False,
-        help_text="M go to the brigade, each B lowers its skirmisher type (4.5).",
-    )
-    open_order = forms.BooleanField(
-        label="At open order", required=False, help_text="Set for you when the target brigade is in open order."
-    )
-    passing_fire = forms.BooleanField(label="Passing fire", required=False)
-    tandem = NameChoiceField(label="Tandem target (within 3\" of the main target's front, in the open)", required=False)
-    adjacent = NameChoiceField(label="Adjacent target (next to the main target, same range bracket)", required=False)
-    die = die_field()
-    printed = forms.CharField(
-        label="Or: the result from your printed chart",
-        required=False,
-        max_length=20,
-        help_text="Written as on the chart, like 2M 1B, or - for no effect.",
-    )
-
-    def __init__(
-        self, *args: Any, partners: Sequence[Unit] = (), targets: Sequence[UnitChoice] = (), **kwargs: Any
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        offer_many(self, "joined", [(b.key, f"{b.name} ({b.battery_label})") for b in partners])
-        self.targets = unit_options(targets)
-        self.targets_list = self.add_prefix("targets")
-        offer_names(self, TARGET_FIELDS, self.targets, self.targets_list)
-
-    def clean_printed(self) -> Hits | None:
-        text = self.cleaned_data.get("printed", "").strip()
-        if not text:
-            return None
-        try:
-            hits = Hits.parse(text)
-        except ValueError:
-            raise forms.ValidationError("Write the hits as on the chart, like 2M 1B, or - for no effect.") from None
-        if hits.p:
-            raise forms.ValidationError("Artillery fire scores M and B hits, not P.")
-        return hits
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        main, tandem, adjacent = cleaned.get("target"), cleaned.get("tandem"), cleaned.get("adjacent")
-        if tandem and tandem == main:
-            self.add_error("tandem", "The tandem target is another unit than the main target.")
-        if adjacent and adjacent in (main, tandem):
-            self.add_error("adjacent", "The adjacent target is another unit than the main and tandem targets.")
-        return cleaned
 
 
 class SaveFireForm(VersionForm):
@@ -213,6 +130,8 @@ def save_form(s: ArtilleryState, battery: Unit, data: Any = None) -> SaveFireFor
 
 def _ready(s: ArtilleryState, battery: Unit, refusal: str) -> Unit:
     """The battery whole, as it stands inside the action, refused unless it may fire or save fire now."""
+    if battery.pk in s.passed:
+        raise ActionRefused(f"{battery.name} may not fire now: {AFTER_PASSING_FIRE}.")
     if battery.pk not in s.ready:
         raise ActionRefused(refusal)
     return s.batteries([battery.pk])[0]
@@ -231,70 +150,26 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
         if len(joined) != len(data["joined"]):
             raise ActionRefused("A battery chosen for joint fire cannot fire now.")
         enemies = s.chosen(firing, [data.get(name) or "" for name in TARGET_FIELDS])
-        roles = {
-            role: enemies.get(data.get(name) or "")
-            for role, name in (
-                (TargetRole.MAIN, "target"),
-                (TargetRole.TANDEM, "tandem"),
-                (TargetRole.ADJACENT, "adjacent"),
-            )
-        }
-        target = roles[TargetRole.MAIN]
-        if target is None:
-            raise RulesInputError("target", "Choose one of the enemy's units in play.")
-        inputs = ArtilleryFireInput.of(
-            firing.to_rules(),
-            tuple(b.to_rules() for b in joined),
-            target.to_rules(),
-            range=float(data["range"]),
-            roll=form.rolls("die")[0],
-            scale=action.game.scale,
-            deep_target=data["deep_target"],
-            square=data["square"],
-            moving_cavalry=data["moving_cavalry"],
-            cover=Cover(data["cover"]),
-            enfilade=data["enfilade"],
-            packed_skirmishers=data["packed_skirmishers"],
-            open_order=data["open_order"],
-            passing_fire=data["passing_fire"],
-        )
-        printed: Hits | None = data.get("printed")
-        chart = action.game.chart.overlay({"artillery": str(printed)}) if printed is not None else action.game.chart
-        result = resolve_artillery_fire(chart, inputs)
-
-        def aimed(role: TargetRole) -> FireTarget | None:
-            unit = roles[role]
-            if unit is None:
-                return None
-            packed = role is TargetRole.MAIN and data["packed_skirmishers"]
-            return FireTarget.of(unit.to_rules(), s.waiting.get(unit.key), packed_skirmishers=packed)
-
-        shared = resolve_artillery_hits(
-            chart,
-            ArtilleryHitsInput(
-                result.result,
-                aimed(TargetRole.MAIN) or FireTarget(),
-                aimed(TargetRole.TANDEM),
-                aimed(TargetRole.ADJACENT),
-            ),
-        )
+        fire = aim(action.game, form, firing, joined, enemies, s.waiting)
         group = [firing, *joined]
         for member in group:
             action.apply(member, after_firing(member.to_rules()))
+        landed = put_on(action, fire.landing())
         worst = max(group, key=lambda b: b.m_hits + b.damage).name if joined else ""
-        named = {role: NamedUnit(u.key, u.name) for role, u in roles.items() if u is not None}
+        named = fire.named
         return action.record(
             ArtilleryFired(
                 tuple(NamedUnit(b.key, b.name) for b in group),
                 named[TargetRole.MAIN],
                 named.get(TargetRole.TANDEM),
                 named.get(TargetRole.ADJACENT),
-                inputs=inputs,
-                printed=printed,
-                result=result,
-                shared=shared,
-                hits=fire_hits(shared, {role: u.unit for role, u in named.items()}),
+                inputs=fire.inputs,
+                printed=fire.printed,
+                result=fire.result,
+                shared=fire.shared,
+                hits=fire.hits(),
                 worst=worst,
+                landed=landed,
             )
         )
 
@@ -303,7 +178,13 @@ def save_fire(game: Game, battery: Unit, form: SaveFireForm, actor: str) -> Even
     data = form.cleaned_data
     refusal = f"{battery.name} cannot save fire now."
     with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
-        saving = _ready(state(action.game), battery, refusal)
+        s = state(action.game)
+        if battery.pk in s.passed:
+            passed = SavedFireInput.of(current(battery.pk).to_rules(), passing_fire_this_turn=True)
+            raise ActionRefused(
+                f"{battery.name} may not save fire: {resolve_saved_fire(action.game.chart, passed).reason}."
+            )
+        saving = _ready(s, battery, refusal)
         before = saving.to_rules()
         inputs = SavedFireInput.of(
             before, moved_this_turn=data["moved_this_turn"], in_command_radius=not data["out_of_command_radius"]
@@ -321,29 +202,8 @@ def save_fire(game: Game, battery: Unit, form: SaveFireForm, actor: str) -> Even
 def leave(action: Action, s: ArtilleryState) -> dict[str, Any]:
     """The end of the artillery step: every skirmish and artillery hit of the phase goes on at once (4.1, 4.2),
     summed per unit."""
-    taken = []
-    for unit in s.units.values():
-        hit = s.waiting.get(unit.key)
-        if hit is None:
-            continue
-        before = unit.to_rules()
-        result = resolve_fire_hits(before, hit)
-        action.apply(unit, after_fire_hits(before, result))
-        taken.append(UnitFireHits(unit.key, unit.name, result))
-    return {"fire_hits": tuple(taken)}
-
-
-def from_state(chart: Chart, battery: Unit) -> str:
-    """What the app fills in for a firing battery: its own hits on the die, its saved fire's column shift."""
-    hits = battery.m_hits + battery.damage
-    on_die = hits * chart.entry("artillery_die_modifiers", "battery_hit")[0]
-    shift = chart.entry("artillery_column_modifiers", "saved_fire")[0]
-    columns = f"{abs(shift)} column{'' if abs(shift) == 1 else 's'} {'left' if shift < 0 else 'right'}"
-    return (
-        f"From the state: {battery.get_grade_display()}, {battery.m_hits} M, damage {battery.damage}"
-        + (f" ({signed(on_die)} on the die)" if hits else "")
-        + f"; saved fire {f'used now ({columns})' if battery.saved_fire else 'none'}."
-    )
+    found = [(unit, s.waiting[unit.key]) for unit in s.units.values() if unit.key in s.waiting]
+    return {"fire_hits": put_on(action, found)}
 
 
 def rows(s: ArtilleryState) -> list[Row]:
@@ -358,6 +218,7 @@ def fill(s: ArtilleryState, rows: list[Row]) -> None:
         spent = battery.pk in s.spent
         row.title, row.verb, row.condition = battery.name, "Save fire" if spent else "Fire", battery.condition
         row.facts = facts + (" · saved fire" if battery.saved_fire else "") + (" · no function left to fire" * spent)
+        row.facts += " · prolonged: enemy fire at it comes first" * prolonged(battery.to_rules())
 
 
 def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
@@ -366,6 +227,7 @@ def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
     return {
         "battery": battery,
         "spent": s.spent.get(battery.pk, ""),
+        "prolonged": prolonged(battery.to_rules()),
         "from_state": from_state(s.game.chart, battery),
         "form": bound.get(prefix) or fire_form(s, battery),
         "save": bound.get(save_prefix) or save_form(s, battery),
@@ -380,6 +242,7 @@ def panel(s: ArtilleryState, bound: Bound) -> dict[str, Any]:
         "nothing": "No battery is left that may fire.",
         "pending_hits": waiting_rows(s.waiting, s.units),
         "done": len(s.done),
+        "passed": sorted(s.passed.values()),
     }
 
 

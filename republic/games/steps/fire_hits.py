@@ -1,14 +1,15 @@
 """The hits of the fire phase that wait for the end of the artillery step (4.1, 4.2): every skirmish and
-artillery hit so far this phase, read from the events that made them."""
+artillery hit so far this phase, read from the events that made them; and hits put on units, as the end of the
+step puts those on, and as a fire whose hits land at once puts its own (3.5, R:1229-1237)."""
 
 from collections.abc import Iterable
 from typing import Any
 
-from republic.games.events import ArtilleryFired, SkirmishAttacked, payload_of
-from republic.games.ledger import this_turn
+from republic.games.events import ArtilleryFired, SkirmishAttacked, UnitFireHits, payload_of
+from republic.games.ledger import Action, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.text.terms import hits
-from republic.rules.fire_results import FireHits, waiting_hits
+from republic.rules.fire_results import FireHits, after_fire_hits, resolve_fire_hits, waiting_hits
 from republic.rules.sequence import StepKey
 
 FIRE_STEPS = (StepKey.SKIRMISH, StepKey.ARTILLERY_FIRE)
@@ -38,3 +39,14 @@ def waiting_rows(waits: dict[str, FireHits], units: dict[str, Unit]) -> list[dic
             words += f" (and {hit.marker_b}B on its packed skirmishers)"
         rows.append({"unit": units[key], "hits": words})
     return rows
+
+
+def put_on(action: Action, found: Iterable[tuple[Unit, FireHits]]) -> tuple[UnitFireHits, ...]:
+    """Each unit's hits put on it now, as the engine says they change it (4.5, 4.6)."""
+    taken = []
+    for unit, hit in found:
+        before = unit.to_rules()
+        result = resolve_fire_hits(before, hit)
+        action.apply(unit, after_fire_hits(before, result))
+        taken.append(UnitFireHits(unit.key, unit.name, result))
+    return tuple(taken)

@@ -39,13 +39,13 @@ from republic.games.events import (
 from republic.games.ledger import results
 from republic.games.models import Command, Event
 from republic.games.text.assault_words import ASSAULT_WORDS
+from republic.games.text.fire_words import FIRE_WORDS, taken_words
 from republic.games.text.move_words import MOVE_WORDS, VERBS
 from republic.games.text.terms import (
     actions_sentence,
     cell,
     condition,
     dice,
-    hits,
     inches,
     modifier,
     provenance_warning,
@@ -77,12 +77,7 @@ def words(payload: Payload) -> str:
 
 def _step_advanced(p: StepAdvanced, game_turn: int, player_turn: int) -> str:
     step = step_for(p.to)
-    notes = [
-        f"{h.name}: {_fire_hits(h.result)}"
-        if not h.result.lost
-        else f"{h.name} is out of play: its {hits(h.result.hits.m, h.result.hits.b)} are lost"
-        for h in p.fire_hits
-    ]
+    notes = [taken_words(h) for h in p.fire_hits]
     if p.left is StepKey.ARTILLERY_FIRE and not notes:
         notes.append("no skirmish or artillery hits to put on")
     if p.left_undone:
@@ -90,23 +85,6 @@ def _step_advanced(p: StepAdvanced, game_turn: int, player_turn: int) -> str:
     if p.turn_ended:
         notes.append(f"end of player turn {player_turn} of game turn {game_turn}")
     return f"On to {step.phase.value}: {step.title}" + (f" ({'; '.join(notes)})" if notes else "")
-
-
-def _fire_hits(r: Any) -> str:
-    words = [hits(m=r.hits.m, b=r.hits.b), f"now {condition(r.m_after)}"]
-    if r.panic_hits:
-        words.append(f"{r.panic_hits}P")
-    if r.bases_lost:
-        words.append(f"{r.bases_after} bases left")
-        if r.destroyed:
-            words.append("destroyed")
-    if r.skirmisher_type:
-        words.append(f"skirmishers now {r.skirmisher_type.value}")
-    if r.hits.b and not r.bases_lost:  # B on a battery: damage, not bases
-        words.append(f"damage {r.damage_after}")
-    if r.saved_fire_lost:
-        words.append("loses its saved fire")
-    return ", ".join(words)
 
 
 _CORRECTIONS = {
@@ -211,16 +189,6 @@ def _skirmish_attack(p: SkirmishAttacked) -> str:
         else "no effect"
     )
     return f"{p.name}'s skirmishers fire at {p.target_name}: {outcome} (die {roll(p.inputs.roll)})"
-
-
-def _artillery(p: ArtilleryFired) -> str:
-    names = " and ".join(b.name for b in p.batteries)
-    shares = "; ".join(f"{p.name_of(h.unit)} {hits(m=h.m, b=h.b + h.marker_b)}" for h in p.hits) or "no effect"
-    how = "printed chart" if p.printed is not None else f"die {roll(p.inputs.roll)}"
-    verb = "fires" if len(p.batteries) == 1 else "fire"
-    return (
-        f"{names} {verb} at {p.target.name}: {p.result.result} ({how}); {shares}, held to the end of the artillery step"
-    )
 
 
 def _demoralized_panic(p: DemoralizedPanicTested) -> str:
@@ -347,7 +315,6 @@ _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     ),
     SkirmishBlocksRolled: _blocks_rolled,
     SkirmishAttacked: _skirmish_attack,
-    ArtilleryFired: _artillery,
     FireSaved: lambda p: f"{p.name} saves its fire{' (it keeps its one saved fire marker)' if p.kept else ''}",
     DemoralizedPanicTested: _demoralized_panic,
     LeaderCheckedForCasualty: _casualty,
@@ -357,6 +324,7 @@ _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     EarlierRecord: lambda p: p.summary,
     **ASSAULT_WORDS,
     **MOVE_WORDS,
+    **FIRE_WORDS,
 }
 
 

@@ -25,7 +25,7 @@ from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
 from republic.games.views.page import ROWS_SHOWN, drawn, page_context, step_bar, work
 from republic.rules.errors import RulesInputError
-from republic.rules.sequence import Actor, step_for
+from republic.rules.sequence import Actor, StepKey, step_for
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -125,7 +125,8 @@ def watching(role: Any, game: Game) -> str:
     acting = {Actor.ATTACKER: game.attacker, Actor.DEFENDER: game.defender}.get(step_for(game.step_key).actor)
     if acting is None or acting.pk == seat.side_id:
         return ""
-    return f"The {acting.name} players act in this step; your phone follows it as they play."
+    passing = " Your batteries may make passing fire at their units (4.5)." if game.step_key is StepKey.MOVE else ""
+    return f"The {acting.name} players act in this step; your phone follows it as they play.{passing}"
 
 
 def shown_subjects(request: HtmxHttpRequest) -> set[str]:

@@ -1,12 +1,12 @@
 """The attacker's move step's actions: a maneuver roll, a movement allowance worked out, the charge bonus,
-formation, skirmishers and a battery's functions."""
+formation, skirmishers and a battery's functions; and the defender's passing fire."""
 
 from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.ledger import ActionRefused
 from republic.games.steps.base import subject
-from republic.games.steps.move import batteries, brigades
+from republic.games.steps.move import batteries, brigades, passing_fire
 from republic.games.views import answers
 from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
@@ -78,3 +78,12 @@ def skirmishers(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRes
 @require_POST
 def battery(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(request, game_id, unit_id, batteries.functions_form, batteries.use_battery_functions)
+
+
+@allowed(Who.DEFENDING)
+@require_POST
+def passing(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+    """A defending battery's passing fire at an attacking unit about to leave its arc of fire (4.5)."""
+    return answers.unit_action(
+        request, game_id, unit_id, passing_fire.passing_form_for, passing_fire.conduct_passing_fire
+    )

@@ -1,6 +1,8 @@
 """Attacker moves units (1.7, 3.1-3.6): maneuver rolls, movement allowances, the charge bonus, formation
-changes and skirmishers, and the batteries' functions. Nothing is required work: a brigade that does not roll
-holds (3.2), so the step has nothing pending.
+changes and skirmishers, and the batteries' functions; and the defender's passing fire at them, the one thing a
+defending player does in this step (4.5, R:1229-1237), each defending battery that may fire a row after the
+attacker's units. Nothing is required work: a brigade that does not roll holds (3.2), and passing fire is the
+defender's choice, so the step has nothing pending.
 
 Leaders move here too, "at the speed of charging cavalry (25\")" (R:616): the step shows that allowance, at the
 game's scale, where the units are moved, and records no leader move. Unlike the rally step's 2" (``rally``), a
@@ -13,7 +15,7 @@ from django.urls import reverse
 
 from republic.games.models import Unit
 from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
-from republic.games.steps.move import batteries, brigades
+from republic.games.steps.move import batteries, brigades, passing_fire
 from republic.games.steps.move.state import ROW_FIELDS, MoveState, state
 from republic.games.text.terms import actions_sentence, allowance, commander, condition, inches
 from republic.rules.maneuver import charge_refusal
@@ -100,13 +102,18 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
 
 
 def rows(s: MoveState) -> list[Row]:
-    return [Row(subject_of(Unit, pk), "", command=division) for pk, division in s.units.items()]
+    found = [*s.units.items(), *s.passing.items()]
+    return [Row(subject_of(Unit, pk), "", command=division) for pk, division in found]
 
 
 def fill(s: MoveState, rows: list[Row]) -> None:
     units = Unit.objects.only(*ROW_FIELDS).in_bulk([pk_of(row.subject) for row in rows])
     for row in rows:
         unit = units[pk_of(row.subject)]
+        if unit.pk in s.passing:
+            facts = f"Defending {unit.battery_label} battery" + (" · saved fire" * unit.saved_fire)
+            row.title, row.facts, row.verb, row.condition = unit.name, facts, "Passing fire", unit.condition
+            continue
         if unit.battery:
             used = len(unit.functions_used)
             facts = f"{unit.battery_label} battery · {'limbered' if unit.limbered else 'unlimbered'}"
@@ -119,7 +126,9 @@ def fill(s: MoveState, rows: list[Row]) -> None:
 
 
 def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = current(pk_of(row.subject))  # a row of the step's: one of the attacker's units in play
+    unit = current(pk_of(row.subject))  # a row of the step's: an attacking unit in play or a defending battery
+    if unit.pk in s.passing:
+        return passing_fire.card(s, unit, bound)
     return _battery_card(s, unit, bound) if unit.battery else _brigade_card(s, unit, bound)
 
 
@@ -133,6 +142,7 @@ def panel(s: MoveState, bound: Bound) -> dict[str, Any]:
         "scale": s.game.get_ground_scale_display(),
         "nothing": "The attacker has no unit in play.",
         "leader_allowance": leader_allowance(s),
+        "passing": len(s.passing),
     }
 
 

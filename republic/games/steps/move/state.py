@@ -1,4 +1,5 @@
-"""The attacker's move step as it stands: its units, the rolls made, the formation changes counted."""
+"""The attacker's move step as it stands: its units, the rolls made, the formation changes counted, and the
+defending batteries that may make passing fire at them (R:1229-1237)."""
 
 from collections import Counter
 from dataclasses import dataclass
@@ -6,7 +7,7 @@ from functools import cached_property
 
 from republic.games.events import FormationChanged, ManeuverRolled, read_all
 from republic.games.ledger import ActionRefused, read_once, this_turn
-from republic.games.models import Game, Leader, Side, Unit
+from republic.games.models import Game, Leader, Side, Unit, UnitChoice
 from republic.games.steps.base import current
 from republic.rules.maneuver import ManeuverAction
 from republic.rules.sequence import StepKey
@@ -23,6 +24,7 @@ ROW_FIELDS = (
     "battery_type",
     "limbered",
     "functions_used",
+    "saved_fire",
 )
 """What a unit's row in the move step shows."""
 
@@ -33,11 +35,18 @@ class MoveState:
     units: dict[int, int]  # the attacker's units in play, brigades first, in battle order: each one's division
     rolls: dict[str, ManeuverRolled]  # this step's maneuver rolls, by unit
     formation_changes: Counter[str]  # this step's formation changes, by unit
+    passing: dict[int, int]  # the defender's batteries that may make passing fire, in battle order: each one's division
 
     @cached_property
     def helpful_leaders(self) -> list[Leader]:
         """The attacker's energetic and proficient leaders in action: read for a roll's form, not the page."""
         return helpful_leaders(self.game, self.game.attacker)
+
+    def targets(self) -> list[UnitChoice]:
+        """The attacker's units in play, passing fire's targets: read when a battery's passing fire form is drawn
+        or sent."""
+        attacking = Unit.objects.filter(game=self.game).of_side(self.game.attacker).in_play()
+        return attacking.order_by("division__order", "order").choices()
 
     def allowed(self, unit: Unit) -> tuple[ManeuverAction, ...] | None:
         """The actions the unit's roll this turn allows; None when it has not rolled."""
@@ -54,12 +63,25 @@ def state(game: Game) -> MoveState:
     events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged]))
     rolls = {rolled.unit: rolled for rolled in read_all(events, ManeuverRolled)}
     changes = Counter(changed.unit for changed in read_all(events, FormationChanged))
-    return MoveState(game, units, rolls, changes)
+    # a defending battery that fired this turn fired passing fire: the artillery phase comes after this step
+    defending = Unit.objects.filter(game=game).of_side(game.defender).may_fire().order_by("division__order", "order")
+    passing = dict(defending.values_list("pk", "division_id"))
+    return MoveState(game, units, rolls, changes, passing)
 
 
 def helpful_leaders(game: Game, side: Side | int | None) -> list[Leader]:
     """Friendly leaders in action whose class adds to a maneuver roll when within 2"."""
     return list(Leader.objects.filter(game=game).of_side(side).in_action().energetic_or_proficient())
+
+
+def passing(s: MoveState, unit: Unit) -> Unit:
+    """The battery as it stands, whole, refused unless it is a defending battery that may make passing fire."""
+    if unit.pk not in s.passing:
+        raise ActionRefused(
+            f"{unit.name} cannot make passing fire now: only a defending battery that may fire and has not fired "
+            "this turn can (4.2, 4.5)."
+        )
+    return current(unit.pk)
 
 
 def moving(s: MoveState, unit: Unit) -> Unit:

@@ -1,0 +1,70 @@
+"""Artillery fire in one sentence: a battery's or a joint group's fire in the artillery step, passing fire during
+the enemy's move, and a unit's fire hits as they are put on."""
+
+from collections.abc import Callable
+from typing import Any
+
+from republic.games.events import ArtilleryFired, PassingFireConducted, UnitFireHits
+from republic.games.payload import Payload
+from republic.games.text.terms import condition, hits, roll
+from republic.rules.fire_results import FireHitsResult
+
+
+def fire_hits(r: FireHitsResult) -> str:
+    """A unit's fire hits put on, as the table reads them: '4M 2B, now Demoralized, 2P, 5 bases left'."""
+    words = [hits(m=r.hits.m, b=r.hits.b), f"now {condition(r.m_after)}"]
+    if r.panic_hits:
+        words.append(f"{r.panic_hits}P")
+    if r.bases_lost:
+        words.append(f"{r.bases_after} bases left")
+        if r.destroyed:
+            words.append("destroyed")
+    if r.skirmisher_type:
+        words.append(f"skirmishers now {r.skirmisher_type.value}")
+    if r.hits.b and not r.bases_lost:  # B on a battery: damage, not bases
+        words.append(f"damage {r.damage_after}")
+    if r.saved_fire_lost:
+        words.append("loses its saved fire")
+    return ", ".join(words)
+
+
+def taken_words(taken: UnitFireHits) -> str:
+    """'Iron Brigade: 2M, now Shaken', or what became of the hits of a unit already out of play."""
+    if taken.result.lost:
+        return f"{taken.name} is out of play: its {hits(taken.result.hits.m, taken.result.hits.b)} are lost"
+    return f"{taken.name}: {fire_hits(taken.result)}"
+
+
+def _how(printed: object, die: str) -> str:
+    return "printed chart" if printed is not None else f"die {die}"
+
+
+def _artillery(p: ArtilleryFired) -> str:
+    names = " and ".join(b.name for b in p.batteries)
+    verb = "fires" if len(p.batteries) == 1 else "fire"
+    parts = []
+    if p.hits:
+        waiting = "; ".join(f"{p.name_of(h.unit)} {hits(m=h.m, b=h.b + h.marker_b)}" for h in p.hits)
+        parts.append(f"{waiting}, held to the end of the artillery step")
+    parts += [
+        taken_words(taken)
+        if taken.result.lost
+        else f"{taken.name} at once, as it prolonged (3.5): {fire_hits(taken.result)}"
+        for taken in p.landed
+    ]
+    outcome = "; ".join(parts) or "no effect"
+    return f"{names} {verb} at {p.target.name}: {p.result.result} ({_how(p.printed, roll(p.inputs.roll))}); {outcome}"
+
+
+def _passing_fire(p: PassingFireConducted) -> str:
+    outcome = "; ".join(taken_words(taken) for taken in p.landed) or "no effect"
+    return (
+        f"{p.name} makes passing fire at {p.target.name}: {p.result.result} "
+        f"({_how(p.printed, roll(p.inputs.roll))}); {outcome}"
+    )
+
+
+FIRE_WORDS: dict[type[Payload], Callable[[Any], str]] = {
+    ArtilleryFired: _artillery,
+    PassingFireConducted: _passing_fire,
+}
