@@ -2,8 +2,8 @@
 what the action was given (the engine's inputs, the table's answers, the dice and how they were obtained) and the
 engine's result with its reasons; the rows it changed are the event's ``changes``. ``payload_of`` gives it back
 typed. Names of units and leaders are kept beside their keys: an event says who it was about by itself. The
-assault phase's kinds live in ``assault_events``, the chain of command's in ``command_events`` and the payload base
-in ``payload``; all are named here so that ``KINDS`` holds every kind."""
+assault phase's kinds live in ``assault_events``, the chain of command's in ``command_events``, a brigade mounting in
+``maneuver_events`` and the payload base in ``payload``; all are named here so that ``KINDS`` holds every kind."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -21,6 +21,7 @@ from republic.games.assault_events import SupportingBrigadeHit as SupportingBrig
 from republic.games.assault_events import UnitCover as UnitCover
 from republic.games.command_events import LeaderMoved as LeaderMoved
 from republic.games.command_events import UnitReassigned as UnitReassigned
+from republic.games.maneuver_events import MountChanged as MountChanged
 from republic.games.payload import LabelledRoll as LabelledRoll
 from republic.games.payload import NamedUnit as NamedUnit
 from republic.games.payload import Payload as Payload
@@ -110,11 +111,13 @@ class UnitFireHits:
 
 @dataclass(frozen=True)
 class StepAdvanced(Payload):
-    """The next step: leaving the artillery step puts the fire phase's hits on, the turn's last step ends it."""
+    """The next step: leaving the artillery step puts the fire phase's hits on, leaving the panic phase puts the
+    divisions that panicked back on Defend (``orders_reset``: their names), the turn's last step ends it."""
 
     left: StepKey
     to: StepKey
     fire_hits: tuple[UnitFireHits, ...] = ()
+    orders_reset: tuple[str, ...] = ()
     turn_ended: bool = False
     left_undone: tuple[str, ...] = ()  # the work the game master moved on without
 
@@ -381,7 +384,8 @@ def _leaves(base: type[Payload]) -> list[type[Payload]]:
 
 
 KINDS: dict[str, type[Payload]] = {kind.__name__: kind for kind in _leaves(Payload)}
-"""Every kind of event, by name: each payload type here, in ``assault_events`` and in ``command_events``."""
+"""Every kind of event, by name: each payload type here and in ``assault_events``, ``command_events`` and
+``maneuver_events``."""
 
 
 def kind_of(payload: Payload) -> str:

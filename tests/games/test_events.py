@@ -41,7 +41,7 @@ from republic.rules.hits import Hits
 from republic.rules.leaders import HorsDeCombatInput, resolve_hors_de_combat
 from republic.rules.maneuver import ManeuverInput, resolve_maneuver
 from republic.rules.morale import DisorderInput, resolve_disorder
-from republic.rules.movement import LeaderMoveInput, resolve_leader_move
+from republic.rules.movement import LeaderMoveInput, MountInput, resolve_leader_move, resolve_mount
 from republic.rules.panic import DemoralizedPanicInput, resolve_demoralized_panic
 from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.results import CellUse, Provenance
@@ -152,6 +152,7 @@ def examples() -> list[ev.Payload]:
     first_choice = FirstAttackerInput("Confederate", "Union", d10(2), d10(9), "Union")
     block = ev.DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
     leader_move = LeaderMoveInput(rally_step=True, moved=1.5)
+    mount_inputs = MountInput(UnitKind.CAVALRY_MOUNTED, mount=False)
     return [
         ev.FirstAttackerChosen(3, "Union", "die roll"),
         ev.FirstAttackerRolled((4, 3), first_roll, resolve_first_attacker(CHART, first_roll)),
@@ -180,6 +181,7 @@ def examples() -> list[ev.Payload]:
             LeaderValue.parse("E1"),
         ),
         ev.FormationChanged("unit:1", "Davis", Formation.TWO_LINE, Formation.OPEN_ORDER),
+        ev.MountChanged("unit:3", "Gamble", UnitKind.CAVALRY_MOUNTED, mount_inputs, resolve_mount(CHART, mount_inputs)),
         ev.SkirmishersDeployed("unit:1", "Davis", 0, 2, 2),
         ev.ChargeBonusUsed("unit:1", "Davis"),
         ev.ChargeBonusCleared("unit:1", "Davis"),
@@ -275,6 +277,7 @@ def test_the_words_of_a_few_events_read_as_the_table_says_them():
         'Henry Heth moved 1.5" to support the rally (0.5" left of the 2" a leader moves in the rally step)'
     )
     assert found[ev.UnitReassigned] == "Davis leaves Heth's Division for Pender's Division"
+    assert found[ev.MountChanged] == "Gamble dismounts: a formation change (3.5)"
     assert found[ev.FirstAttackerRolled] == (
         "The roll for the first attacker: Confederate rolled 2, Union 9; Union rolled high and choose who attacks first"
     )
@@ -302,6 +305,17 @@ def test_an_event_stamped_at_the_end_of_a_player_turn_says_so():
     payload = ev.StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, turn_ended=True)
     said = describe(Stored(ev.kind_of(payload), ev.stored(payload), 3, 2))  # type: ignore[arg-type]
     assert said == "On to command: Defenders exchange messages (end of player turn 2 of game turn 3)"
+
+
+def test_the_end_of_the_panic_phase_names_the_divisions_put_back_on_defend():
+    reset = ("Heth's Division", "Pender's Division")
+    payload = ev.StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, orders_reset=reset, turn_ended=True)
+    said = describe(Stored(ev.kind_of(payload), ev.stored(payload), 3, 2))  # type: ignore[arg-type]
+    assert said == (
+        "On to command: Defenders exchange messages (divisions that panicked back on Defend orders: Heth's Division, "
+        "Pender's Division; end of player turn 2 of game turn 3)"
+    )
+    assert ev.payload_of(Stored(ev.kind_of(payload), json.loads(json.dumps(ev.stored(payload))))) == payload
 
 
 @pytest.mark.parametrize("table", list(CHART.tables.values()), ids=lambda t: t.name)

@@ -209,6 +209,12 @@ def movement_post(t: Table, unit: Unit) -> Send:
     return t.post(f"maneuver/movement/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
+def mount_post(t: Table, unit: Unit, mount: str) -> Send:
+    prefix = f"mount-{unit.key}"
+    data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-mount": mount}
+    return t.post(f"maneuver/mount/{unit.pk}/", data, f"row-unit-{unit.pk}")
+
+
 def skirmishers_post(t: Table, unit: Unit, deployed: int) -> Send:
     prefix = f"skirmishers-{unit.key}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-deployed": deployed}
@@ -225,6 +231,9 @@ def test_moving_costs_the_same_at_every_size(costs):
             formation_post(t, unit, "brigade_column")()
         for unit in batteries_of(t.game, "attacker")[1:]:
             functions_post(t, unit, "limber", "move")()
+        # the first division holds, its allowance halved; every third brigade from the third is mounted cavalry
+        set_each(t.game, divisions_of(t.game, "attacker")[:1], orders="hold")
+        set_each(t.game, brigades[2::3], kind="cavalry_mounted")
 
     costs.each(moving)
     costs.pages("move")
@@ -240,6 +249,8 @@ def test_moving_costs_the_same_at_every_size(costs):
     )
     costs.measure("a formation change", lambda t: formation_post(t, brigade(t, 1), "single_line"))
     costs.measure("skirmishers deployed", lambda t: skirmishers_post(t, brigade(t, 1), 1))
+    costs.measure("a brigade dismounts", lambda t: mount_post(t, brigade(t, 2), "0"))
+    costs.measure("a dismounted brigade's movement allowance", lambda t: movement_post(t, brigade(t, 2)), events=0)
     costs.measure("a battery's functions", lambda t: functions_post(t, batteries_of(t.game, "attacker")[0], "limber"))
     costs.leave("move")
     costs.check()
@@ -302,7 +313,7 @@ def worn(t: Table, player_turn: int) -> None:
         else:
             fields.update(charge_bonus_used=bool(i % 2), base_hits_turn=1)
         set_each(game, [unit], **fields)
-    set_each(game, divisions_of(game, "defender"), panicked=True)
+    set_each(game, divisions_of(game, "defender"), panicked=True, orders="attack")
     set_each(game, leaders_of(game, "attacker", "division"), replaced_this_turn=True)
     go_to(game, "adjoining_panic", player_turn=player_turn)
 
