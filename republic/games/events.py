@@ -3,8 +3,8 @@ what the action was given (the engine's inputs, the table's answers, the dice an
 engine's result with its reasons; the rows it changed are the event's ``changes``. ``payload_of`` gives it back
 typed. Names of units and leaders are kept beside their keys: an event says who it was about by itself. The
 assault phase's kinds live in ``assault_events``, the chain of command's in ``command_events``, a blocked forced
-move's in ``forced_move_events``, passing fire in ``fire_events`` and the payload base in ``payload``; all are
-named here so that ``KINDS`` holds every kind."""
+move's in ``forced_move_events``, passing fire in ``fire_events``, a brigade mounting in ``maneuver_events`` and
+the payload base in ``payload``; all are named here so that ``KINDS`` holds every kind."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -28,6 +28,7 @@ from republic.games.command_events import UnitReassigned as UnitReassigned
 from republic.games.fire_events import PassingFireConducted as PassingFireConducted
 from republic.games.fire_events import UnitFireHits as UnitFireHits
 from republic.games.forced_move_events import ForcedMoveBlocked as ForcedMoveBlocked
+from republic.games.maneuver_events import MountChanged as MountChanged
 from republic.games.payload import LabelledRoll as LabelledRoll
 from republic.games.payload import NamedUnit as NamedUnit
 from republic.games.payload import Payload as Payload
@@ -108,11 +109,13 @@ class GameEnded(Payload):
 
 @dataclass(frozen=True)
 class StepAdvanced(Payload):
-    """The next step: leaving the artillery step puts the fire phase's hits on, the turn's last step ends it."""
+    """The next step: leaving the artillery step puts the fire phase's hits on, leaving the panic phase puts the
+    divisions that panicked back on Defend (``orders_reset``: their names), the turn's last step ends it."""
 
     left: StepKey
     to: StepKey
     fire_hits: tuple[UnitFireHits, ...] = ()
+    orders_reset: tuple[str, ...] = ()
     turn_ended: bool = False
     left_undone: tuple[str, ...] = ()  # the work the game master moved on without
 
@@ -380,8 +383,8 @@ def _leaves(base: type[Payload]) -> list[type[Payload]]:
 
 
 KINDS: dict[str, type[Payload]] = {kind.__name__: kind for kind in _leaves(Payload)}
-"""Every kind of event, by name: each payload type here, in ``assault_events``, ``command_events`` and
-``fire_events``."""
+"""Every kind of event, by name: each payload type here and in ``assault_events``, ``command_events``,
+``fire_events``, ``forced_move_events`` and ``maneuver_events``."""
 
 
 def kind_of(payload: Payload) -> str:

@@ -57,7 +57,8 @@ TRACKED: dict[str, type[models.Model]] = {
 _KEY = {model: key for key, model in TRACKED.items()}
 # the join code says who may take a seat, not how the battle stands: the game master changes it outside events
 _UNTRACKED = {"id", "game_id", "setup", "version", "join_code", "created", "updated"}
-_UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "kind", "grade")]
+# the kind changes when cavalry mounts or dismounts (3.5); the grade is the unit's for the whole battle
+_UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "grade")]
 S = TypeVar("S")
 _READ: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("republic_read", default=None)
 _SIDE: ContextVar[int | None] = ContextVar("republic_side", default=None)

@@ -57,6 +57,7 @@ urlpatterns = [
     path("games/<int:game_id>/maneuver/movement/<int:unit_id>/", maneuver.movement, name="maneuver_movement"),
     path("games/<int:game_id>/maneuver/charge/<int:unit_id>/", maneuver.charge, name="maneuver_charge"),
     path("games/<int:game_id>/maneuver/formation/<int:unit_id>/", maneuver.formation, name="maneuver_formation"),
+    path("games/<int:game_id>/maneuver/mount/<int:unit_id>/", maneuver.mount, name="maneuver_mount"),
     path("games/<int:game_id>/maneuver/skirmishers/<int:unit_id>/", maneuver.skirmishers, name="maneuver_skirmishers"),
     path("games/<int:game_id>/maneuver/battery/<int:unit_id>/", maneuver.battery, name="maneuver_battery"),
     path("games/<int:game_id>/maneuver/passing-fire/<int:unit_id>/", maneuver.passing, name="maneuver_passing_fire"),

@@ -257,7 +257,8 @@ def division_panic_test(
 ) -> DivisionPanicResult:
     """A division's panic test (6.1): 1D10 plus the die modifiers, equal to or above the pass number of
     its average grade, holds. Otherwise every unit present makes the Panic 4 move of that grade's row,
-    the loss number's bases desert, a rout gives each unit 1M, and the division's orders reset to Defend.
+    the loss number's bases desert, a rout gives each unit 1M, and the division's orders reset to Defend once the
+    panic phase ends (``panic_phase.orders_after_panic_phase``).
     With both triggers at once, one roll each and the worse stands (6.2). The loss conditions hold when the
     division retreats or routs out of town, across a bridge or ford, or away from an assault in its rear;
     each adds its +1B once to the division's loss number (6.3)."""
@@ -335,7 +336,7 @@ def division_panic_test(
         orders_reset_to_defend=True,
         modifiers=(*die_modifiers, *(Modifier(f"loss number: {m.label}", m.value, m.section) for m in loss_mods)),
         cells=tuple(dict.fromkeys(cells)),
-        notes=(*notes, "panicked division's orders reset to Defend (6.1)"),
+        notes=(*notes, "its orders are reset to Defend when the panic phase ends (6.1)"),
     )
 
 

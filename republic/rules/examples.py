@@ -34,6 +34,7 @@ EXAMPLES: dict[str, dict[str, object]] = {
     "battery_functions": {"functions": ["move", "unlimber"], "limbered": True},
     "terrain_effects": {"feature": "heavy_forest", "kind": "artillery"},
     "leader_move": {"rally_step": True, "scale": "large"},
+    "mount": {"kind": "cavalry_mounted", "mount": False, "m_hits": 0},
     "forced_move": {"move": "Rt", "horse": True, "already_moved": "F"},
     "blocked_forced_move": {"move": "Re", "m_hits": 2},
     "skirmish_blocks": {

@@ -81,6 +81,11 @@ RESTRICTIONS: dict[Condition, tuple[Restriction, ...]] = {
 _BY_M_HITS = tuple(Condition)
 
 
+def forbidden(condition: Condition, restriction: Restriction) -> str:
+    """Why this condition forbids it, in the rules' words (2.3, R:494-502), or "" when it does not."""
+    return f"{condition.value.capitalize()}: {restriction.value} (2.3)" if condition.forbids(restriction) else ""
+
+
 def condition_for(m_hits: int) -> Condition:
     if not 0 <= m_hits <= MAX_M_HITS:
         raise RulesInputError("m_hits", f"a unit carries 0 to {MAX_M_HITS} M hits, got {m_hits}")

@@ -1,5 +1,5 @@
-"""Movement (3.1, 3.4): allowances and their deductions, what an inch costs in rough ground, and how far a
-leader moves. Terrain Effects (3.6) are read from terrain.py.
+"""Movement (3.1, 3.4, 3.5): allowances and their deductions, what an inch costs in rough ground, how far a
+leader moves, and cavalry mounting and dismounting. Terrain Effects (3.6) are read from terrain.py.
 
 Allowances, bonuses and deductions are Movement Box values in chart inches (the medium ground scale).
 Modifiers stay in chart inches; the distances a result offers are scaled by the game's ratio (1.2).
@@ -8,20 +8,27 @@ Double rough: the Terrain Effects table calls heavy forest, marshland and fords 
 defining it. It is read as double the rough cost (4x, a provisional Movement Box entry), and artillery,
 which pays "double the normal rough movement cost" (3.4), pays double that again (8x) in double rough
 ground it can enter at all (heavy forest, ford; marshland is impassable to it).
+
+A holding division's units "may not move more than half" (5.2, R:1441-1442), and a division that panicked is
+"considered to be in a holding state for purposes of movement and maneuver" (6.1, R:1830-1832). The rules give
+no worked example, and "half" may be of the Movement Box allowance or of what the deductions leave of it; the
+allowance after every deduction is halved, which is the longest move that is not more than half by either
+reading (10" less a 1" formation change: 4.5", within both 5" and half of 9"). The assault move bonus is halved
+too, and what an inch costs in rough ground follows from the halved allowance.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from republic.rules.chart import Chart, KeyedSpec, integer
 from republic.rules.errors import RulesInputError
-from republic.rules.morale import Restriction
+from republic.rules.morale import Restriction, condition_for, forbidden
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier
 from republic.rules.scale import GroundScale, scale_ratio, scaled
 from republic.rules.terrain import Going, TerrainEffects, TerrainFeature, terrain
-from republic.rules.troops import Grade, UnitKind
+from republic.rules.troops import DivisionOrders, Grade, UnitKind
 from republic.rules.units import UnitState, restricted
 
 
@@ -57,6 +64,21 @@ BOX_KEYS = (
 
 TABLES = (KeyedSpec("movement_box", "3.1, 3.4", "Movement Box, chart inches", BOX_KEYS, inches),)
 
+HOLDING_SHARE = 0.5
+"""What a holding division's units may move of their movement: "not more than half" (5.2, R:1441-1442)."""
+
+
+def holding(orders: DivisionOrders | None, panicked: bool) -> str:
+    """Why a unit's division holds it to half its movement this turn, or "": its orders are Hold (5.2,
+    R:1441-1442), or it panicked, which counts as holding for movement and maneuver (6.1, R:1830-1832). A division
+    is marked panicked from its failed test to the end of the player turn (6.1, R:1849-1852), after the turn's
+    move step: only a move made again after the game master goes back meets the mark."""
+    if panicked:
+        return "its division panicked: it counts as holding, so its units move no more than half (6.1, 5.2)"
+    if orders is DivisionOrders.HOLD:
+        return "its division holds: its units move no more than half (5.2)"
+    return ""
+
 
 # --- movement allowance ------------------------------------------------------------------------------
 
@@ -74,6 +96,8 @@ class MovementInput:
     obstacles_crossed: tuple[TerrainFeature, ...] = ()
     terrain_within: tuple[TerrainFeature, ...] = ()  # features the unit will move in
     scale: GroundScale = GroundScale.MEDIUM
+    division_orders: DivisionOrders | None = None  # None: a unit no division's orders bind
+    division_panicked: bool = False  # its division panicked in this player turn's panic phase
 
     @classmethod
     def of(
@@ -87,8 +111,11 @@ class MovementInput:
         obstacles_crossed: tuple[TerrainFeature, ...] = (),
         terrain_within: tuple[TerrainFeature, ...] = (),
         scale: GroundScale = GroundScale.MEDIUM,
+        division_orders: DivisionOrders | None = None,
+        division_panicked: bool = False,
     ) -> "MovementInput":
-        """A unit's move as it stands; formation changes are refused to a unit whose condition forbids them (2.3)."""
+        """A unit's move as it stands, under its division's orders; formation changes are refused to a unit whose
+        condition forbids them (2.3)."""
         if formation_changes:
             refused = restricted(unit, Restriction.CHANGE_FORMATION)
             if refused:
@@ -105,6 +132,8 @@ class MovementInput:
             obstacles_crossed=obstacles_crossed,
             terrain_within=terrain_within,
             scale=scale,
+            division_orders=division_orders,
+            division_panicked=division_panicked,
         )
 
     def __post_init__(self) -> None:
@@ -204,6 +233,14 @@ def resolve_movement_allowance(chart: Chart, inputs: MovementInput) -> MovementR
     ratio, ratio_use = scale_ratio(chart, inputs.scale)
     cells.append(ratio_use)
     remaining = normal + sum(m.value for m in modifiers)  # inches: battery damage can be fractional
+    held = holding(inputs.division_orders, inputs.division_panicked)
+    share = HOLDING_SHARE if held else 1.0
+    if held:
+        notes.append(held)
+        if remaining > 0:
+            section = "5.2, 6.1" if inputs.division_panicked else "5.2"
+            modifiers.append(Modifier("Holding division: no more than half", -remaining * (1 - share), section))
+            remaining *= share
     if remaining <= 0:
         notes.append("the deductions use up the whole allowance: no movement is left this turn")
     allowance = scaled(max(0.0, remaining), ratio)
@@ -213,7 +250,7 @@ def resolve_movement_allowance(chart: Chart, inputs: MovementInput) -> MovementR
         if inputs.grade.trained and inputs.passages_of_lines >= 2:
             refused = "passing through a second (or third) unit bars the assault move bonus this turn (3.5)"
         else:
-            bonus = scaled(box("charge_bonus_cavalry" if kind.horse else "charge_bonus_infantry"), ratio)
+            bonus = scaled(box("charge_bonus_cavalry" if kind.horse else "charge_bonus_infantry") * share, ratio)
             notes.append("using any of the assault move bonus costs 1M at the end of the turn (3.1, 5.6)")
             if barred:
                 notes.append(
@@ -326,6 +363,78 @@ def resolve_leader_move(chart: Chart, inputs: LeaderMoveInput) -> LeaderMoveResu
     return LeaderMoveResult(distance=allowance, left=round(left - inputs.moved, 2), cells=(use, ratio_use))
 
 
+# --- mounting and dismounting (3.5) ------------------------------------------------------------------------
+
+_DISMOUNTED = {
+    UnitKind.CAVALRY_MOUNTED: UnitKind.CAVALRY_DISMOUNTED,
+    UnitKind.MOUNTED_INFANTRY_MOUNTED: UnitKind.MOUNTED_INFANTRY_DISMOUNTED,
+}
+_MOUNTED = {foot: horse for horse, foot in _DISMOUNTED.items()}
+
+
+@dataclass(frozen=True)
+class MountInput:
+    """A brigade that would mount (``mount``) or dismount."""
+
+    kind: UnitKind
+    mount: bool
+    m_hits: int = 0
+
+    def __post_init__(self) -> None:
+        condition_for(self.m_hits)
+
+    @classmethod
+    def of(cls, unit: UnitState, mount: bool) -> "MountInput":
+        return cls(unit.kind, mount, unit.m_hits)
+
+
+@dataclass(frozen=True)
+class MountResult(Explained):
+    kind: UnitKind  # what the brigade is after it: its own kind when refused
+    refused: str  # why it may not, "" when it may
+
+    @property
+    def allowed(self) -> bool:
+        return not self.refused
+
+
+def resolve_mount(chart: Chart, inputs: MountInput) -> MountResult:
+    """Cavalry mounting and dismounting (3.5, R:817-825): mounted cavalry may dismount and operate as foot troops,
+    dismounted cavalry may remount, and each "counts as a standard formation change", so a brigade whose morale
+    condition forbids changing formation (Unformed or worse, 2.3, R:494-502) may do neither. Mounted infantry,
+    which the assault tables know "while mounted" and "dismounted" (5.3, R:1545), are read to mount and dismount
+    as cavalry do.
+
+    What it becomes decides the rest: a brigade on horse moves at horse speed with the cavalry charge bonus (3.1),
+    makes double forced moves (5.5), forms an assault column as cavalry and may overrun (5.3, 5.5); on foot it
+    does all of these as infantry. The brigade is recorded mounted or dismounted as a whole: a brigade partly
+    dismounted (1.4, R:208-209) is the table's to track."""
+    wanted = _MOUNTED if inputs.mount else _DISMOUNTED
+    verb = "mount" if inputs.mount else "dismount"
+    after = wanted.get(inputs.kind)
+    if not inputs.kind.mounts:
+        return MountResult(kind=inputs.kind, refused="only cavalry and mounted infantry mount and dismount (3.5)")
+    if after is None:
+        already = "mounted" if inputs.mount else "dismounted"
+        return MountResult(kind=inputs.kind, refused=f"it is already {already}")
+    refused = forbidden(condition_for(inputs.m_hits), Restriction.CHANGE_FORMATION)
+    if refused:
+        return MountResult(kind=inputs.kind, refused=f"{refused}, and to {verb} is one (3.5)")
+    notes = (
+        "counts as a formation change: its deduction comes off this turn's movement (3.4, 3.5)",
+        "mid-move: pro-rate the movement left, and take the formation change's deduction from the dismounted "
+        "allowance (3.5, R:822-825)",
+    )
+    return MountResult(kind=after, refused="", notes=notes)
+
+
+def after_mounting(unit: UnitState, result: MountResult) -> UnitState:
+    """The brigade on its new footing; a refused mount or dismount is refused by the field that asked for it."""
+    if result.refused:
+        raise RulesInputError("mount", result.refused)
+    return replace(unit, kind=result.kind)
+
+
 MECHANICS = (
     Mechanic(
         "movement_allowance",
@@ -340,5 +449,12 @@ MECHANICS = (
         "How far a leader base moves, in the maneuver or the rally step",
         LeaderMoveInput,
         resolve_leader_move,
+    ),
+    Mechanic(
+        "mount",
+        "3.5",
+        "Whether a cavalry or mounted infantry brigade may mount or dismount, and what it becomes",
+        MountInput,
+        resolve_mount,
     ),
 )

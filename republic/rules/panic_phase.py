@@ -17,6 +17,7 @@ from republic.rules.division_panic import (
 from republic.rules.errors import RulesInputError
 from republic.rules.results import Explained, Mechanic
 from republic.rules.scale import GroundScale
+from republic.rules.troops import DivisionOrders
 
 TABLES = ()
 
@@ -223,6 +224,13 @@ def resolve_panic_phase(chart: Chart, inputs: PanicPhaseInput) -> PanicPhaseResu
         cells=tuple(dict.fromkeys(cells)),
         notes=tuple(notes),
     )
+
+
+def orders_after_panic_phase(orders: DivisionOrders, panicked: bool) -> DivisionOrders:
+    """A division's orders once the panic phase is over: "Once all panic test rounds have been resolved, all panic
+    markers are removed from affected divisions, panicked division orders are reset to Defend status" (6.1,
+    R:1849-1852). Until then a division that panicked keeps its orders and counts as holding (R:1830-1832)."""
+    return DivisionOrders.DEFEND if panicked else orders
 
 
 MECHANICS = (

@@ -1,4 +1,4 @@
-"""Values that describe troops and leaders (1.3, 1.4, 2.2, 2.3)."""
+"""Values that describe troops, leaders and divisions' orders (1.3, 1.4, 2.2, 2.3, 3)."""
 
 import re
 from dataclasses import dataclass
@@ -42,6 +42,21 @@ class UnitKind(StrEnum):
     def horse(self) -> bool:
         """Moves at horse speed and takes double forced moves (3.1, 5.5)."""
         return self in (UnitKind.CAVALRY_MOUNTED, UnitKind.MOUNTED_INFANTRY_MOUNTED)
+
+    @property
+    def mounts(self) -> bool:
+        """Cavalry and mounted infantry, which mount and dismount (3.5)."""
+        return self not in (UnitKind.INFANTRY, UnitKind.ARTILLERY)
+
+
+class DivisionOrders(StrEnum):
+    """A division's orders, what its player wants it to do (3, R:589-594). Hold binds its units' movement
+    (5.2, R:1441-1442); a division that panicked is reset to Defend when the panic phase ends (6.1, R:1849-1852)."""
+
+    ATTACK = "attack"
+    DEFEND = "defend"
+    HOLD = "hold"
+    MANEUVER = "maneuver"
 
 
 class Formation(StrEnum):

@@ -12,7 +12,15 @@ from typing import Any
 
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import BlockedMoveResult, ForcedMove
-from republic.rules.morale import MAX_M_HITS, Condition, DisorderInput, MoraleResult, Restriction, condition_for
+from republic.rules.morale import (
+    MAX_M_HITS,
+    Condition,
+    DisorderInput,
+    MoraleResult,
+    Restriction,
+    condition_for,
+    forbidden,
+)
 from republic.rules.troops import BatteryFunction, BatteryType, Formation, Grade, UnitKind
 
 MOST_DAMAGE = 9
@@ -268,8 +276,7 @@ def corrected(unit: UnitState, correction: Correction) -> UnitState:
 
 def restricted(unit: UnitState, restriction: Restriction) -> str:
     """Why the unit's condition forbids this (2.3), or "" when it does not."""
-    condition = unit.condition
-    return f"{condition.value.capitalize()}: {restriction.value} (2.3)" if condition.forbids(restriction) else ""
+    return forbidden(unit.condition, restriction)
 
 
 def skirmisher_limit(unit: UnitState) -> int:

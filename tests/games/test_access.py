@@ -53,6 +53,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:maneuver_movement": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_charge": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_formation": ("no", "yes", "no", "no", "yes"),
+    "games:maneuver_mount": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_skirmishers": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_battery": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_passing_fire": ("no", "no", "yes", "no", "yes"),

@@ -57,6 +57,27 @@ def test_no_adjoining_division_ends_the_phase(client, demo):
     assert "the panic phase is over" in client.get(f"/games/{game.pk}/").content.decode()
 
 
+def test_the_end_of_the_phase_puts_the_divisions_that_panicked_back_on_defend_and_undoes(client, demo):
+    """R:1849-1852: once all panic test rounds are resolved, "panicked division orders are reset to Defend"; the
+    divisions that held keep theirs."""
+    set_state(demo, division(demo, "Heth's Division"), orders="maneuver")
+    set_state(demo, division(demo, "Buford's Cavalry Division"), orders="hold")
+    game = panicked_heth(client, demo)
+    heth = division(game, "Heth's Division")
+    assert heth.orders == "maneuver" and heth.panicked
+    declare_post(client, game, heth, [])
+    event = advance(fresh(game), None, "test")
+    assert "divisions that panicked back on Defend orders: Heth's Division" in summary(event)
+    assert payload(event).orders_reset == ("Heth's Division",)
+    heth.refresh_from_db()
+    assert heth.orders == "defend" and not heth.panicked
+    assert division(game, "Buford's Cavalry Division").orders == "hold"
+    client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
+    heth.refresh_from_db()
+    assert (heth.orders, heth.panicked, fresh(game).step) == ("maneuver", True, "adjoining_panic")
+    assert state_matches_events(game)
+
+
 def test_panic_spreads_round_by_round_and_each_condition_is_tested_once(client, demo):
     game = panicked_heth(client, demo)
     heth, wads = division(game, "Heth's Division"), division(game, "Wadsworth's Division")

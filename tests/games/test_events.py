@@ -48,7 +48,7 @@ from republic.rules.hits import Hits
 from republic.rules.leaders import HorsDeCombatInput, resolve_hors_de_combat
 from republic.rules.maneuver import ManeuverInput, resolve_maneuver
 from republic.rules.morale import DisorderInput, resolve_disorder
-from republic.rules.movement import LeaderMoveInput, resolve_leader_move
+from republic.rules.movement import LeaderMoveInput, MountInput, resolve_leader_move, resolve_mount
 from republic.rules.panic import DemoralizedPanicInput, resolve_demoralized_panic
 from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.results import CellUse, Provenance
@@ -180,6 +180,7 @@ def examples() -> list[ev.Payload]:
         CHART, ArtilleryHitsInput(passed.result, FireTarget.of(unit("unit:1")), passing_fire=True)
     )
     passing_taken = resolve_fire_hits(unit("unit:1"), FireHits("unit:1", 2))
+    mount_inputs = MountInput(UnitKind.CAVALRY_MOUNTED, mount=False)
     return [
         ev.FirstAttackerChosen(3, "Union", "die roll"),
         ev.FirstAttackerRolled((4, 3), first_roll, resolve_first_attacker(CHART, first_roll)),
@@ -209,6 +210,7 @@ def examples() -> list[ev.Payload]:
             LeaderValue.parse("E1"),
         ),
         ev.FormationChanged("unit:1", "Davis", Formation.TWO_LINE, Formation.OPEN_ORDER),
+        ev.MountChanged("unit:3", "Gamble", UnitKind.CAVALRY_MOUNTED, mount_inputs, resolve_mount(CHART, mount_inputs)),
         ev.SkirmishersDeployed("unit:1", "Davis", 0, 2, 2),
         ev.ChargeBonusUsed("unit:1", "Davis"),
         ev.ChargeBonusCleared("unit:1", "Davis"),
@@ -333,6 +335,7 @@ def test_the_words_of_a_few_events_read_as_the_table_says_them():
         'Davis\'s retreat would end on another unit: it routs instead, 14" in all (2" beyond the retreat), turning '
         "away from the enemy; the M at the end of its rout leaves it Rattled"
     )
+    assert found[ev.MountChanged] == "Gamble dismounts: a formation change (3.5)"
     assert found[ev.FirstAttackerRolled] == (
         "The roll for the first attacker: Confederate rolled 2, Union 9; Union rolled high and choose who attacks first"
     )
@@ -369,6 +372,17 @@ def test_an_event_stamped_at_the_end_of_a_player_turn_says_so():
     payload = ev.StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, turn_ended=True)
     said = describe(Stored(ev.kind_of(payload), ev.stored(payload), 3, 2))  # type: ignore[arg-type]
     assert said == "On to command: Defenders exchange messages (end of player turn 2 of game turn 3)"
+
+
+def test_the_end_of_the_panic_phase_names_the_divisions_put_back_on_defend():
+    reset = ("Heth's Division", "Pender's Division")
+    payload = ev.StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, orders_reset=reset, turn_ended=True)
+    said = describe(Stored(ev.kind_of(payload), ev.stored(payload), 3, 2))  # type: ignore[arg-type]
+    assert said == (
+        "On to command: Defenders exchange messages (divisions that panicked back on Defend orders: Heth's Division, "
+        "Pender's Division; end of player turn 2 of game turn 3)"
+    )
+    assert ev.payload_of(Stored(ev.kind_of(payload), json.loads(json.dumps(ev.stored(payload))))) == payload
 
 
 @pytest.mark.parametrize("table", list(CHART.tables.values()), ids=lambda t: t.name)

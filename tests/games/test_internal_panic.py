@@ -89,7 +89,7 @@ def test_a_division_that_holds_changes_nothing_and_says_why(client, demo):
     assert state_matches_events(game)
 
 
-def test_a_panicked_division_falls_back_deserts_and_goes_on_defend(client, demo):
+def test_a_panicked_division_routs_deserts_and_keeps_its_orders_until_the_phase_ends(client, demo):
     heth = division(demo, "Heth's Division")
     set_state(demo, heth, orders="attack")
     davis = brigade(demo, "Davis's Brigade")
@@ -101,8 +101,9 @@ def test_a_panicked_division_falls_back_deserts_and_goes_on_defend(client, demo)
     assert summary(event).startswith("Heth's Division panics (2 against 6): every unit routs 14\"")
     assert "2 bases desert from Brockenbrough's Brigade" in summary(event)
     assert payload(event).result.loss_number == 2
+    assert summary(event).endswith("orders reset to Defend when the panic phase ends")
     heth.refresh_from_db()
-    assert heth.panicked and heth.orders == "defend"
+    assert heth.panicked and heth.orders == "attack"  # back on Defend when the phase ends (6.1, R:1849-1852)
     brock = brigade(game, "Brockenbrough's Brigade")
     assert (brock.bases, brock.base_hits_turn, brock.forced_move, brock.m_hits) == (2, 2, "Rt", 1)
     assert brock.retreated

@@ -209,6 +209,12 @@ def movement_post(t: Table, unit: Unit) -> Send:
     return t.post(f"maneuver/movement/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
+def mount_post(t: Table, unit: Unit, mount: str) -> Send:
+    prefix = f"mount-{unit.key}"
+    data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-mount": mount}
+    return t.post(f"maneuver/mount/{unit.pk}/", data, f"row-unit-{unit.pk}")
+
+
 def skirmishers_post(t: Table, unit: Unit, deployed: int) -> Send:
     prefix = f"skirmishers-{unit.key}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-deployed": deployed}
@@ -245,6 +251,9 @@ def test_moving_costs_the_same_at_every_size(costs):
         # every other defending battery but the first has made passing fire, each at brigades of its own
         for i, unit in enumerate(batteries_of(t.game, "defender")[1::2]):
             passing_post(t, unit, brigades[3 * i + 3 : 3 * i + 6])()
+        # the first division holds, its allowance halved; every third brigade from the third is mounted cavalry
+        set_each(t.game, divisions_of(t.game, "attacker")[:1], orders="hold")
+        set_each(t.game, brigades[2::3], kind="cavalry_mounted")
 
     costs.each(moving)
     costs.pages("move")
@@ -260,6 +269,8 @@ def test_moving_costs_the_same_at_every_size(costs):
     )
     costs.measure("a formation change", lambda t: formation_post(t, brigade(t, 1), "single_line"))
     costs.measure("skirmishers deployed", lambda t: skirmishers_post(t, brigade(t, 1), 1))
+    costs.measure("a brigade dismounts", lambda t: mount_post(t, brigade(t, 2), "0"))
+    costs.measure("a dismounted brigade's movement allowance", lambda t: movement_post(t, brigade(t, 2)), events=0)
     costs.measure("a battery's functions", lambda t: functions_post(t, batteries_of(t.game, "attacker")[0], "limber"))
     first_defending = lambda t: batteries_of(t.game, "defender")[0]  # noqa: E731
     costs.measure(
@@ -338,7 +349,7 @@ def worn(t: Table, player_turn: int) -> None:
         else:
             fields.update(charge_bonus_used=bool(i % 2), base_hits_turn=1)
         set_each(game, [unit], **fields)
-    set_each(game, divisions_of(game, "defender"), panicked=True)
+    set_each(game, divisions_of(game, "defender"), panicked=True, orders="attack")
     set_each(game, leaders_of(game, "attacker", "division"), replaced_this_turn=True)
     go_to(game, "adjoining_panic", player_turn=player_turn)
 

@@ -1,5 +1,6 @@
 """Inter-divisional panic tests, adjoining panic (1.7, 6.2): the table names the divisions adjoining each one
-that panicked, then those divisions test, round after round, until no more must."""
+that panicked, then those divisions test, round after round, until no more must. Leaving the step ends the panic
+phase: the divisions that panicked go back on Defend orders (6.1)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -9,11 +10,13 @@ from django.urls import reverse
 
 from republic.games.events import AdjoiningDeclared
 from republic.games.forms import VersionForm, offer_many
-from republic.games.ledger import ActionRefused, act
+from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game
 from republic.games.steps.base import Bound
 from republic.games.steps.division_panic import PanicState, division_test_step, pending_words, played, state
+from republic.rules.panic_phase import orders_after_panic_phase
 from republic.rules.sequence import StepKey
+from republic.rules.troops import DivisionOrders
 
 
 def pending(s: PanicState) -> list[str]:
@@ -96,4 +99,17 @@ def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
     }
 
 
-STEP = division_test_step("games/steps/panic_adjoining.html", pending, panel)
+def leave(action: Action, s: PanicState) -> dict[str, Any]:
+    """The end of the panic phase, once every round is resolved: "panicked division orders are reset to Defend
+    status" (6.1, R:1849-1852). Until now a division that panicked kept its orders, holding for movement and
+    maneuver (R:1830-1832); the divisions whose orders change are named in the StepAdvanced event."""
+    reset = []
+    for command in Command.objects.filter(game=action.game, panicked=True):
+        orders = orders_after_panic_phase(DivisionOrders(command.orders), command.panicked)
+        if orders != command.orders:
+            action.set(command, "orders", orders.value)
+            reset.append(command.name)
+    return {"orders_reset": tuple(reset)}
+
+
+STEP = division_test_step("games/steps/panic_adjoining.html", pending, panel, leave)

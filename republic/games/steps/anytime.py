@@ -75,7 +75,8 @@ class OrdersForm(VersionForm):
 
 
 def give_orders(game: Game, division: Command, orders: str, version: int, actor: str) -> Event:
-    """A division's orders, as its player gives them (a panicked division is reset to Defend, 6.1)."""
+    """A division's orders, as its player gives them (a division that panicked goes back on Defend as the panic
+    phase ends, 6.1)."""
     with act(game, version, actor) as action:
         fresh = Command.objects.get(pk=division.pk)
         if fresh.level != Command.Level.DIVISION:

@@ -26,7 +26,7 @@ from republic.games.events import (
     payload_of,
 )
 from republic.games.forms import DiceForm, die_field, loss_labels
-from republic.games.ledger import ActionRefused, act, read_once, this_turn
+from republic.games.ledger import Action, ActionRefused, act, read_once, this_turn
 from republic.games.models import IN_PLAY, Command, Event, Game, Unit
 from republic.games.steps.base import Bound, Row, Step, subject_of
 from republic.games.text.events import describe
@@ -267,9 +267,7 @@ def roll_panic_test(game: Game, division: Command, form: PanicTestForm, actor: s
                 unit = by_key[outcome.id]
                 action.apply(unit, after_division_panic(unit.to_rules(), outcome))
             command = Command.objects.get(pk=division.pk)
-            action.set(command, "panicked", True)
-            if result.orders_reset_to_defend:
-                action.set(command, "orders", Command.Orders.DEFEND.value)
+            action.set(command, "panicked", True)  # its orders go back to Defend as the phase ends (adjoining_panic)
         return action.record(
             DivisionPanicTested(
                 test.division,
@@ -335,10 +333,15 @@ def opened_test(s: PanicState, row: Row, bound: Bound) -> dict[str, Any]:
 
 
 def division_test_step(
-    template: str, pending: Callable[[PanicState], list[str]], panel: Callable[[PanicState, Bound], dict[str, Any]]
+    template: str,
+    pending: Callable[[PanicState], list[str]],
+    panel: Callable[[PanicState, Bound], dict[str, Any]],
+    leave: Callable[[Action, PanicState], dict[str, Any]] | None = None,
 ) -> Step[PanicState]:
     """A panic step whose work is a test per division, each a row opened on tap."""
-    return Step(template, state, pending, panel, rows=panic_rows, form="games/rows/panic_test.html", opened=opened_test)
+    return Step(
+        template, state, pending, panel, leave, rows=panic_rows, form="games/rows/panic_test.html", opened=opened_test
+    )
 
 
 def played(s: PanicState) -> list[dict[str, Any]]:

@@ -40,6 +40,7 @@ from republic.games.ledger import results
 from republic.games.models import Command, Event
 from republic.games.text.assault_words import ASSAULT_WORDS
 from republic.games.text.fire_words import FIRE_WORDS, taken_words
+from republic.games.text.maneuver_words import MANEUVER_WORDS
 from republic.games.text.move_words import MOVE_WORDS, VERBS
 from republic.games.text.terms import (
     actions_sentence,
@@ -80,6 +81,8 @@ def _step_advanced(p: StepAdvanced, game_turn: int, player_turn: int) -> str:
     notes = [taken_words(h) for h in p.fire_hits]
     if p.left is StepKey.ARTILLERY_FIRE and not notes:
         notes.append("no skirmish or artillery hits to put on")
+    if p.orders_reset:
+        notes.append(f"divisions that panicked back on Defend orders: {', '.join(p.orders_reset)}")
     if p.left_undone:
         notes.append(f"moved on by the game master with {len(p.left_undone)} left undone: {'; '.join(p.left_undone)}")
     if p.turn_ended:
@@ -258,7 +261,7 @@ def _division_panic(p: DivisionPanicTested) -> str:
             )
     if any(u.m_hits for u in result.units):
         parts.append("1M on each unit not yet demoralized")
-    parts.append("orders now Defend")
+    parts.append("orders reset to Defend when the panic phase ends")
     return "; ".join(parts)
 
 
@@ -325,6 +328,7 @@ _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     **ASSAULT_WORDS,
     **MOVE_WORDS,
     **FIRE_WORDS,
+    **MANEUVER_WORDS,
 }
 
 

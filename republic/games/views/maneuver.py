@@ -1,5 +1,5 @@
 """The attacker's move step's actions: a maneuver roll, a movement allowance worked out, the charge bonus,
-formation, skirmishers and a battery's functions; and the defender's passing fire."""
+formation, mounting or dismounting, skirmishers and a battery's functions; and the defender's passing fire."""
 
 from django.http import HttpResponse
 from django.views.decorators.http import require_POST
@@ -60,6 +60,12 @@ def charge(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse
 @require_POST
 def formation(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     return answers.unit_action(request, game_id, unit_id, brigades.formation_form, brigades.change_formation)
+
+
+@allowed(Who.OWNER)
+@require_POST
+def mount(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
+    return answers.unit_action(request, game_id, unit_id, brigades.mount_form, brigades.mount_or_dismount)
 
 
 @allowed(Who.OWNER)

@@ -20,8 +20,9 @@ from republic.games.steps.move.state import ROW_FIELDS, MoveState, state
 from republic.games.text.terms import actions_sentence, allowance, commander, condition, inches
 from republic.rules.maneuver import charge_refusal
 from republic.rules.morale import Restriction
-from republic.rules.movement import LeaderMoveInput, resolve_leader_move
-from republic.rules.units import restricted, skirmisher_limit, skirmisher_refusal, skirmishers_it_may_set
+from republic.rules.movement import LeaderMoveInput, MountInput, holding, resolve_leader_move, resolve_mount
+from republic.rules.troops import DivisionOrders
+from republic.rules.units import UnitState, restricted, skirmisher_limit, skirmisher_refusal, skirmishers_it_may_set
 
 
 def pending(s: MoveState) -> list[str]:
@@ -33,7 +34,7 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
     rolled = s.rolls.get(key)
     leader = unit.division.leader
     roll, move = f"roll-{key}", f"move-{key}"
-    formation, skirmishers = f"formation-{key}", f"skirmishers-{key}"
+    formation, skirmishers, mount = f"formation-{key}", f"skirmishers-{key}", f"mount-{key}"
     limit = skirmishers_it_may_set(here)
     card = {
         "unit": unit,
@@ -61,6 +62,7 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         "leader_allowance": leader_allowance(s),
         "charge_refused": "" if unit.charge_bonus_used else charge_refusal(s.allowed(unit)),
         "formation_refused": restricted(here, Restriction.CHANGE_FORMATION),
+        **_mounting(s, unit, here, bound),
         "skirmishers_refused": skirmisher_refusal(here),
         "skirmisher_limit": skirmisher_limit(here),
         "move_form": bound.get(move) or brigades.movement_form(game, unit, changes=s.formation_changes[key]),
@@ -69,11 +71,33 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         "formation_form": bound.get(formation) or brigades.formation_form(game, unit),
         "skirmisher_form": bound.get(skirmishers) or brigades.skirmisher_form(game, unit, limit),
         "show_skirmishers": unit.to_rules().grade.trained and bool(limit or unit.skirmishers_deployed),
-        "formation_open": formation in bound or skirmishers in bound,
+        "formation_open": formation in bound or skirmishers in bound or mount in bound,
+        "holding": _holding(unit),
     }
     if rolled is None:
         card["roll_form"] = bound.get(roll) or brigades.roll_form(game, unit, s.helpful_leaders)
     return card
+
+
+def _mounting(s: MoveState, unit: Any, here: UnitState, bound: Bound) -> dict[str, Any]:
+    """What the card offers a cavalry or mounted infantry brigade: the other footing, or why it may not (3.5). Any
+    other brigade has nothing to offer, but is told why when a mount was asked of it all the same."""
+    sent = bound.get(f"mount-{unit.key}")
+    if not here.kind.mounts and sent is None:
+        return {"mounts": False}
+    mount = not here.kind.horse
+    return {
+        "mounts": True,
+        "mount_verb": "mount" if mount else "dismount",
+        "mount_refused": resolve_mount(s.game.chart, MountInput.of(here, mount)).refused,
+        "mount_url": reverse("games:maneuver_mount", args=[s.game.pk, unit.pk]),
+        "mount_form": sent or brigades.mount_form(s.game, unit),
+    }
+
+
+def _holding(unit: Any) -> str:
+    """Why the unit's division holds it to half its movement this turn, or "" (5.2, 6.1)."""
+    return holding(DivisionOrders(unit.division.orders), unit.division.panicked)
 
 
 def _allowance(s: MoveState, bound: Bound, prefix: str) -> dict[str, Any] | None:
@@ -98,6 +122,7 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         "move_open": move in bound,
         "functions_form": bound.get(functions) or batteries.functions_form(game, unit),
         "functions_open": functions in bound,
+        "holding": _holding(unit),
     }
 
 

@@ -1,11 +1,15 @@
 """A brigade in the attacker's move step (3.1-3.6, 1.4, 2.3): its maneuver roll, its movement allowance, the
-assault move bonus, its formation and its skirmishers.
+assault move bonus, its formation, mounting or dismounting, and its skirmishers.
 
 Rule readings (see also the engine's, republic/rules/maneuver.py and movement.py):
 - Maneuver rolls are asked of every attacking brigade, because only the table knows which will do more than
   hold; none is required work (a brigade that does not roll holds, 3.2), so the step has nothing pending.
 - "Each proficient / energetic leader within 2"" counts friendly leaders of any command, the division
   commander too when he stands within 2" (the engine counts him in both); leaders hors de combat do not.
+- The allowance is worked out under the unit's division as it stands: its orders and whether it panicked (the
+  engine halves a holding division's movement, 5.2, 6.1).
+- Mounting and dismounting are recorded as the brigade's new kind, so that its movement, forced moves and
+  assaults follow from it; each counts toward the formation changes the allowance form starts from (3.5).
 """
 
 from collections.abc import Sequence
@@ -19,6 +23,7 @@ from republic.games.events import (
     ChargeBonusUsed,
     FormationChanged,
     ManeuverRolled,
+    MountChanged,
     SkirmishersDeployed,
 )
 from republic.games.forms import DiceForm, VersionForm, count_field, die_field, offer_many
@@ -28,10 +33,17 @@ from republic.games.steps.move.state import ELSEWHERE, helpful_leaders, moving, 
 from republic.games.text.terms import ACTION_ORDER, inches, signed
 from republic.rules.chart import Chart
 from republic.rules.maneuver import ROLLED_ACTIONS, ManeuverAction, ManeuverInput, charge_refusal, resolve_maneuver
-from republic.rules.movement import MovementInput, MovementResult, resolve_movement_allowance
+from republic.rules.movement import (
+    MountInput,
+    MovementInput,
+    MovementResult,
+    after_mounting,
+    resolve_mount,
+    resolve_movement_allowance,
+)
 from republic.rules.sequence import StepKey
 from republic.rules.terrain import TerrainFeature
-from republic.rules.troops import Formation
+from republic.rules.troops import DivisionOrders, Formation, UnitKind
 from republic.rules.units import after_formation, after_skirmishers, skirmisher_limit
 
 TOGETHER_CHOICES = [("", "none")] + [(a.value, a.title.capitalize()) for a in ROLLED_ACTIONS]
@@ -167,6 +179,7 @@ def movement(game: Game, unit: Unit, form: MovementForm) -> MovementResult:
         raise ActionRefused("Movement allowances are worked out in the attacker's move step.")
     data = form.cleaned_data
     unit = moving(state(game), unit)
+    division = unit.division
     inputs = MovementInput.of(
         unit.to_rules(),
         formation_changes=data["formation_changes"],
@@ -176,6 +189,8 @@ def movement(game: Game, unit: Unit, form: MovementForm) -> MovementResult:
         obstacles_crossed=tuple(TerrainFeature(f) for f in data["obstacles_crossed"]),
         terrain_within=tuple(TerrainFeature(f) for f in data["terrain_within"]),
         scale=game.scale,
+        division_orders=DivisionOrders(division.orders),
+        division_panicked=division.panicked,
     )
     return resolve_movement_allowance(game.chart, inputs)
 
@@ -281,3 +296,31 @@ def deploy_skirmishers(game: Game, unit: Unit, form: SkirmisherForm, actor: str)
                 skirmisher_limit(before),
             )
         )
+
+
+# --- 5. mounting and dismounting (3.5) -------------------------------------------------------------------------
+
+
+class MountForm(VersionForm):
+    mount = forms.TypedChoiceField(
+        choices=[("1", "mount"), ("0", "dismount")],
+        coerce=lambda v: v == "1",
+        error_messages={"required": "Say whether it mounts or dismounts.", "invalid_choice": "Mount or dismount."},
+    )
+
+
+def mount_form(game: Game, unit: Unit, data: Any = None) -> MountForm:
+    """The one tap that puts the brigade on its other footing: a mounted brigade dismounts, a dismounted one mounts."""
+    mount = "0" if UnitKind(unit.kind).horse else "1"
+    return MountForm(data, prefix=f"mount-{unit.key}", initial={"version": game.version, "mount": mount})
+
+
+def mount_or_dismount(game: Game, unit: Unit, form: MountForm, actor: str) -> Event:
+    data = form.cleaned_data
+    with act(game, data["version"], actor, step=StepKey.MOVE, elsewhere=ELSEWHERE) as action:
+        brigade = moving(state(action.game), unit)
+        before = brigade.to_rules()
+        inputs = MountInput.of(before, data["mount"])
+        result = resolve_mount(action.game.chart, inputs)
+        action.apply(brigade, after_mounting(before, result))
+        return action.record(MountChanged(brigade.key, brigade.name, before.kind, inputs, result))

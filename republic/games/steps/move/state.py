@@ -5,7 +5,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
-from republic.games.events import FormationChanged, ManeuverRolled, read_all
+from republic.games.events import FormationChanged, ManeuverRolled, MountChanged, named_in, read_all
 from republic.games.ledger import ActionRefused, read_once, this_turn
 from republic.games.models import Game, Leader, Side, Unit, UnitChoice
 from republic.games.steps.base import current
@@ -34,7 +34,7 @@ class MoveState:
     game: Game
     units: dict[int, int]  # the attacker's units in play, brigades first, in battle order: each one's division
     rolls: dict[str, ManeuverRolled]  # this step's maneuver rolls, by unit
-    formation_changes: Counter[str]  # this step's formation changes, by unit
+    formation_changes: Counter[str]  # this step's formation changes, mounting and dismounting too, by unit
     passing: dict[int, int]  # the defender's batteries that may make passing fire, in battle order: each one's division
 
     @cached_property
@@ -60,9 +60,10 @@ def state(game: Game) -> MoveState:
     # and only an opened row or an action reads its unit whole, with its division and leader (``moving``)
     attacking = Unit.objects.filter(game=game).of_side(game.attacker).in_play()
     units = dict(attacking.in_battle_order().select_related(None).values_list("pk", "division_id"))
-    events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged]))
+    events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged, MountChanged]))
     rolls = {rolled.unit: rolled for rolled in read_all(events, ManeuverRolled)}
-    changes = Counter(changed.unit for changed in read_all(events, FormationChanged))
+    # mounting or dismounting "counts as a standard formation change" (3.5, R:819-820)
+    changes = Counter(unit for kind in (FormationChanged, MountChanged) for unit in named_in(events, kind, "unit"))
     # a defending battery that fired this turn fired passing fire: the artillery phase comes after this step
     defending = Unit.objects.filter(game=game).of_side(game.defender).may_fire().order_by("division__order", "order")
     passing = dict(defending.values_list("pk", "division_id"))
