@@ -379,13 +379,14 @@ class MountInput:
     kind: UnitKind
     mount: bool
     m_hits: int = 0
+    reacting: bool = False  # cavalry reacting to the enemy's move (3.5, R:804-816)
 
     def __post_init__(self) -> None:
         condition_for(self.m_hits)
 
     @classmethod
-    def of(cls, unit: UnitState, mount: bool) -> "MountInput":
-        return cls(unit.kind, mount, unit.m_hits)
+    def of(cls, unit: UnitState, mount: bool, reacting: bool = False) -> "MountInput":
+        return cls(unit.kind, mount, unit.m_hits, reacting)
 
 
 @dataclass(frozen=True)
@@ -408,12 +409,17 @@ def resolve_mount(chart: Chart, inputs: MountInput) -> MountResult:
     What it becomes decides the rest: a brigade on horse moves at horse speed with the cavalry charge bonus (3.1),
     makes double forced moves (5.5), forms an assault column as cavalry and may overrun (5.3, 5.5); on foot it
     does all of these as infantry. The brigade is recorded mounted or dismounted as a whole: a brigade partly
-    dismounted (1.4, R:208-209) is the table's to track."""
+    dismounted (1.4, R:208-209) is the table's to track. The defender's cavalry reacting to enemy units coming
+    within 6" of its front in their move "may dismount (if able)" (R:804-816): if its morale allows a formation
+    change, since dismounting is one; its moves, pro-rated with the enemy's, are the table's to measure."""
     wanted = _MOUNTED if inputs.mount else _DISMOUNTED
     verb = "mount" if inputs.mount else "dismount"
     after = wanted.get(inputs.kind)
     if not inputs.kind.mounts:
         return MountResult(kind=inputs.kind, refused="only cavalry and mounted infantry mount and dismount (3.5)")
+    if inputs.reacting and inputs.mount:
+        refusal = "cavalry reacting to the enemy's move may dismount, not mount (3.5)"
+        return MountResult(kind=inputs.kind, refused=refusal)
     if after is None:
         already = "mounted" if inputs.mount else "dismounted"
         return MountResult(kind=inputs.kind, refused=f"it is already {already}")

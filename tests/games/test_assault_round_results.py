@@ -229,3 +229,16 @@ def test_a_supporting_brigade_takes_its_hit_when_the_primary_defender_retreats(c
     assert (iron.m_hits, iron.forced_move) == (1, "W")
     assert summary(hit).startswith("Iron Brigade (Meredith), supporting Cutler's Brigade: 1M, now Unformed")
     assert state_matches_events(game)
+
+
+def test_a_square_assaulted_by_cavalry_alone_is_told_to_the_engine(client, game, two):
+    """R:1583-1586: infantry in square assaulted by cavalry alone suffers at most the 3:2 modifier; the table says
+    the defenders are in square, and only mounted cavalry may be the attackers then."""
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    refused = post_round(client, game, seq, die="5", die2="5", square_vs_solo_cavalry="on").content.decode()
+    assert "the attackers must all be mounted cavalry" in refused
+    assert not Event.objects.filter(game=game, kind="AssaultRoundResolved").exists()
+    set_state(game, davis, kind="cavalry_mounted")
+    post_round(client, game, seq, die="5", die2="5", square_vs_solo_cavalry="on")
+    assert last_payload(game).inputs.square_vs_solo_cavalry

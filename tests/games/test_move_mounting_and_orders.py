@@ -208,3 +208,26 @@ def test_formation_skirmishers_and_unlimbering_are_refused_at_their_field_in_the
     refused = field_error(body, f"move-{archer.key}", "formation_changes")
     assert refused == "Unformed: may not change formation (2.3)"
     assert fresh(game).version == version
+
+
+def test_the_defenders_cavalry_dismounts_in_reaction_to_the_enemys_move_and_never_mounts(client, demo):
+    """R:804-808: "Cavalry brigades may react to enemy units which advance to within 6" of their front ... during
+    an opposing player's Maneuver Phase. Reacting cavalry may dismount (if able) or begin moving"."""
+    game = at_move(demo)
+    gamble = brigade(game, "Gamble's Brigade")
+    assert gamble.division.side == game.defender
+    set_state(game, gamble, kind="cavalry_mounted")
+    page = client.get(f"/games/{game.pk}/divisions/{gamble.division_id}/").content.decode()
+    assert "Dismount in reaction to the enemy's move (3.5)" in page
+    refused = text(mount_post(client, game, gamble, "1"))
+    assert "cavalry reacting to the enemy&#x27;s move may dismount, not mount (3.5)" in refused
+    assert not Event.objects.filter(game=game, kind="MountChanged").exists()
+    mount_post(client, game, gamble, "0")
+    event = Event.objects.filter(game=game, kind="MountChanged").get()
+    assert summary(event) == "Gamble's Brigade dismounts in reaction to the enemy's move (3.5)"
+    assert fresh(gamble).kind == "cavalry_dismounted"
+    assert state_matches_events(game)
+    # only in the enemy's move step
+    set_state(game, game, step="rally")
+    later = client.get(f"/games/{game.pk}/divisions/{gamble.division_id}/").content.decode()
+    assert "in reaction to the enemy" not in later

@@ -254,6 +254,7 @@ def test_moving_costs_the_same_at_every_size(costs):
         # the first division holds, its allowance halved; every third brigade from the third is mounted cavalry
         set_each(t.game, divisions_of(t.game, "attacker")[:1], orders="hold")
         set_each(t.game, brigades[2::3], kind="cavalry_mounted")
+        set_each(t.game, brigades_of(t.game, "defender")[:1], kind="cavalry_mounted")
 
     costs.each(moving)
     costs.pages("move")
@@ -270,6 +271,16 @@ def test_moving_costs_the_same_at_every_size(costs):
     costs.measure("a formation change", lambda t: formation_post(t, brigade(t, 1), "single_line"))
     costs.measure("skirmishers deployed", lambda t: skirmishers_post(t, brigade(t, 1), 1))
     costs.measure("a brigade dismounts", lambda t: mount_post(t, brigade(t, 2), "0"))
+    costs.measure(
+        "the defender's cavalry dismounts in reaction",
+        lambda t: t.post(
+            f"maneuver/mount/{brigades_of(t.game, 'defender')[0].pk}/",
+            {
+                f"mount-{brigades_of(t.game, 'defender')[0].key}-{k}": v
+                for k, v in (("version", t.game.version), ("mount", "0"))
+            },
+        ),
+    )
     costs.measure("a dismounted brigade's movement allowance", lambda t: movement_post(t, brigade(t, 2)), events=0)
     costs.measure("a battery's functions", lambda t: functions_post(t, batteries_of(t.game, "attacker")[0], "limber"))
     first_defending = lambda t: batteries_of(t.game, "defender")[0]  # noqa: E731

@@ -172,3 +172,13 @@ def test_a_panicked_division_goes_back_on_defend_and_the_others_keep_their_order
     """R:1849-1852: "panicked division orders are reset to Defend status"."""
     assert orders_after_panic_phase(orders, panicked=True) is DivisionOrders.DEFEND
     assert orders_after_panic_phase(orders, panicked=False) is orders
+
+
+def test_cavalry_reacting_to_the_enemys_move_dismounts_but_never_mounts(chart):
+    """R:804-808: "Reacting cavalry may dismount (if able) or begin moving"; a mount is not among its reactions."""
+    reacting = resolve_mount(chart, MountInput(UnitKind.CAVALRY_MOUNTED, mount=False, reacting=True))
+    assert reacting.kind is UnitKind.CAVALRY_DISMOUNTED
+    refused = resolve_mount(chart, MountInput(UnitKind.CAVALRY_DISMOUNTED, mount=True, reacting=True))
+    assert refused.refused == "cavalry reacting to the enemy's move may dismount, not mount (3.5)"
+    shaken = resolve_mount(chart, MountInput(UnitKind.CAVALRY_MOUNTED, mount=False, m_hits=2, reacting=True))
+    assert shaken.refused  # "if able": its morale must allow a formation change

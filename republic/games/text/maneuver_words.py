@@ -8,6 +8,8 @@ from republic.games.payload import Payload
 
 
 def _mount(p: MountChanged) -> str:
+    if p.inputs.reacting:
+        return f"{p.name} dismounts in reaction to the enemy's move (3.5)"
     return f"{p.name} {'mounts' if p.inputs.mount else 'dismounts'}: a formation change (3.5)"
 
 

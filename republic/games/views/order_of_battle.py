@@ -8,6 +8,8 @@ from republic.games.steps.anytime import blocked_input
 from republic.games.text.move_words import blocked_offer, last_move
 from republic.games.text.terms import condition
 from republic.rules.forced_moves import ForcedMove, resolve_blocked_move
+from republic.rules.sequence import StepKey
+from republic.rules.troops import UnitKind
 from republic.rules.units import BATTERY_CORRECTIONS, BRIGADE_CORRECTIONS, Correction
 
 CORRECTION_LABELS = {
@@ -51,7 +53,15 @@ def unit_card(game: Game, unit: Unit) -> dict[str, Any]:
         "kind": kind,
         "forced_move": ForcedMove(unit.forced_move).title if unit.forced_move else "",
         "blocked": blocked(game, unit),
+        "reacts": reacts(game, unit),
     }
+
+
+def reacts(game: Game, unit: Unit) -> bool:
+    """Whether the card offers the defender's cavalry its dismount in reaction to the enemy's move (3.5)."""
+    defender = game.defender
+    on_horse = UnitKind(unit.kind).horse and not unit.out_of_play
+    return on_horse and game.step == StepKey.MOVE and defender is not None and unit.division.side_id == defender.pk
 
 
 def division_context(game: Game, division: Command) -> dict[str, Any]:

@@ -157,6 +157,11 @@ class RoundForm(DiceForm):
         required=False,
         help_text='Stalled units take no break-off hit and fight on while within 2" (5.5 Stalled Assaults).',
     )
+    square_vs_solo_cavalry = forms.BooleanField(
+        label="The defenders are infantry in square, assaulted by mounted cavalry alone",
+        required=False,
+        help_text="The cavalry's numbers count at most as 3:2 against a square (5.4).",
+    )
     die = die_field("Attacker's die (1-10)")
     die2 = die_field("Defender's die (1-10)")
     printed = forms.CharField(
@@ -325,7 +330,12 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
             )
             for side in ("attacker", "defender")
         }
-        inputs = AssaultRoundInput(sides["attacker"], sides["defender"], column=conditions.override)
+        inputs = AssaultRoundInput(
+            sides["attacker"],
+            sides["defender"],
+            column=conditions.override,
+            square_vs_solo_cavalry=bool(data.get("square_vs_solo_cavalry")),
+        )
         printed: AssaultOutcome | None = data.get("printed")
         chart = action.game.chart
         if printed is not None:

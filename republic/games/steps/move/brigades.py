@@ -29,6 +29,7 @@ from republic.games.events import (
 from republic.games.forms import DiceForm, VersionForm, count_field, die_field, offer_many
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader, Unit
+from republic.games.steps.base import current
 from republic.games.steps.move.state import ELSEWHERE, helpful_leaders, moving, state
 from republic.games.text.terms import ACTION_ORDER, inches, signed
 from republic.rules.chart import Chart
@@ -316,11 +317,19 @@ def mount_form(game: Game, unit: Unit, data: Any = None) -> MountForm:
 
 
 def mount_or_dismount(game: Game, unit: Unit, form: MountForm, actor: str) -> Event:
+    """An attacking brigade mounts or dismounts as it moves; a defending one may dismount in reaction to the
+    enemy's move (3.5, R:804-816)."""
     data = form.cleaned_data
     with act(game, data["version"], actor, step=StepKey.MOVE, elsewhere=ELSEWHERE) as action:
-        brigade = moving(state(action.game), unit)
+        defender = action.game.defender
+        reacting = defender is not None and unit.side_id == defender.pk
+        brigade = current(unit.pk) if reacting else moving(state(action.game), unit)
+        if brigade.out_of_play:
+            raise ActionRefused(f"{brigade.name} is out of play.")
         before = brigade.to_rules()
-        inputs = MountInput.of(before, data["mount"])
+        inputs = MountInput.of(before, data["mount"], reacting)
         result = resolve_mount(action.game.chart, inputs)
+        if reacting and result.refused:
+            raise ActionRefused(f"{brigade.name}: {result.refused}.")  # no row of the step to show it at
         action.apply(brigade, after_mounting(before, result))
         return action.record(MountChanged(brigade.key, brigade.name, before.kind, inputs, result))
