@@ -16,6 +16,7 @@ from republic.games.assault_events import (
 )
 from republic.games.payload import Payload
 from republic.games.text.terms import condition
+from republic.rules.assault_fixed_hits import UnitHitsResult
 from republic.rules.assault_sides import Contact
 from republic.rules.assault_table import OutcomeSide
 
@@ -56,23 +57,22 @@ def _ended(p: AssaultEnded) -> str:
     return f"Assault {p.number} over: {how} ({p.title})"
 
 
-def _supporting(p: SupportingBrigadeHit) -> str:
-    r = p.result
+def _hit(who: str, r: UnitHitsResult, nothing: str) -> str:
+    """A unit's hits from outside the assault table: what they leave it in, its panic and its move."""
     if not r.hits_taken.m and not r.hits_taken.p:
-        return f"{p.name}, supporting {p.primary}: no hit, the primary defender held or gave ground facing the enemy"
-    text = f"{p.name}, supporting {p.primary}: {r.hits_taken}, now {condition(r.m_after)}"
+        return f"{who}: {nothing}"
+    text = f"{who}: {r.hits_taken}, now {condition(r.m_after)}"
     text += f"; Panic {r.panic_level}" if r.panic_hits else ""
     return text + (f"; {r.instruction}" if r.instruction else "")
+
+
+def _supporting(p: SupportingBrigadeHit) -> str:
+    held = "no hit, the primary defender held or gave ground facing the enemy"
+    return _hit(f"{p.name}, supporting {p.primary}", p.result, held)
 
 
 def _passed_through(p: LinesPassedThrough) -> str:
-    r = p.result
-    who = ", ".join(named.name for named in p.passers)
-    if not r.hits_taken.m and not r.hits_taken.p:
-        return f"{p.name}, passed through by {who}: no hits"
-    text = f"{p.name}, passed through by {who}: {r.hits_taken}, now {condition(r.m_after)}"
-    text += f"; Panic {r.panic_level}" if r.panic_hits else ""
-    return text + (f"; {r.instruction}" if r.instruction else "")
+    return _hit(f"{p.name}, passed through by {', '.join(named.name for named in p.passers)}", p.result, "no hits")
 
 
 def _disorder(p: ChargeDisorderApplied) -> str:
