@@ -29,7 +29,7 @@ def test_a_phone_joins_and_the_other_sides_action_is_refused_in_view(browser, li
     expect(page.locator("#actor-line")).to_contain_text("Playing as Ann · Union")
     assert Seat.objects.get(game=game).side.name == "Union"
     # the move step is the attacker's: a Union phone that opens a Confederate row and rolls is refused, in view
-    page.locator(".work-row a.work-open").first.click()
+    page.locator(".work-row", has_text="Archer's Brigade").locator("a.work-open").first.click()
     page.locator(".work-form").first.wait_for()
     page.locator(".work-form button[name=roll][value=app]").first.click()
     refusal = page.locator("#refusal")
