@@ -17,7 +17,7 @@ from republic.rules.chart import Chart
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import MAX_M_HITS, Condition, condition_for
 from republic.rules.scale import GroundScale
-from republic.rules.sequence import StepKey
+from republic.rules.sequence import Actor, StepKey, step_for
 from republic.rules.troops import BatteryFunction, BatteryType, Formation, Grade, LeaderClass, UnitKind
 from republic.rules.troops import Leader as LeaderValue
 from republic.rules.units import UnitState
@@ -135,6 +135,12 @@ class Game(models.Model):
     def defender(self) -> "Side | None":
         attacker = self.attacker
         return None if attacker is None else next((s for s in self._sides if s.pk != attacker.pk), None)
+
+    @property
+    def acting_side(self) -> "Side | None":
+        """The side the rules give the step the game is at (1.7); None when both sides act in it."""
+        actor = step_for(self.step_key).actor
+        return {Actor.ATTACKER: self.attacker, Actor.DEFENDER: self.defender}.get(actor)
 
 
 class Side(models.Model):

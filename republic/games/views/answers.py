@@ -25,7 +25,7 @@ from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
 from republic.games.views.page import ROWS_SHOWN, drawn, page_context, step_bar, work
 from republic.rules.errors import RulesInputError
-from republic.rules.sequence import Actor, StepKey, step_for
+from republic.rules.sequence import StepKey
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -122,7 +122,7 @@ def watching(role: Any, game: Game) -> str:
     seat = role.seat if role is not None else None
     if seat is None or not game.in_progress:
         return ""
-    acting = {Actor.ATTACKER: game.attacker, Actor.DEFENDER: game.defender}.get(step_for(game.step_key).actor)
+    acting = game.acting_side
     if acting is None or acting.pk == seat.side_id:
         return ""
     passing = " Your batteries may make passing fire at their units (4.5)." if game.step_key is StepKey.MOVE else ""

@@ -16,7 +16,7 @@ from republic.games.text.events import game_result
 from republic.games.views.access import master_only
 from republic.games.views.seats import join_link
 from republic.rules.morale import Condition, condition_for
-from republic.rules.sequence import Actor, step_for
+from republic.rules.sequence import step_for
 from republic.rules.troops import UnitKind
 
 IDLE = timedelta(minutes=5)  # a game without an action for this long stands out
@@ -108,7 +108,6 @@ def _waiting_on(game: Game, sides: list[SideStrength]) -> str:
     """The players the game's step waits on: the side the rules give the step (1.7), with its seats."""
     if not game.in_progress:
         return "the first attacker's choice" if game.status == Game.Status.SETTING_UP else "nobody: the game is over"
-    actor = step_for(game.step_key).actor
-    acting = {Actor.ATTACKER: game.attacker, Actor.DEFENDER: game.defender}.get(actor)
+    acting = game.acting_side
     waited = [s for s in sides if acting is None or s.side.pk == acting.pk]
     return " and ".join(f"{s.side.name} ({', '.join(s.seats) or 'no seat taken'})" for s in waited)
