@@ -1,9 +1,14 @@
-"""Settings come from the environment; the defaults run the app locally on an SQLite file."""
+"""Settings come from the environment; the defaults serve a club's day on an SQLite file, with debug off."""
 
 import os
+import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
+
+from republic.network import lan_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -12,9 +17,42 @@ def _flag(name: str, default: bool) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = _flag("REPUBLIC_DEBUG", True)
-SECRET_KEY = os.environ.get("REPUBLIC_SECRET_KEY", "local-development-only-not-secret" if DEBUG else "")
-ALLOWED_HOSTS = [h for h in os.environ.get("REPUBLIC_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
+def _list(name: str, default: list[str]) -> list[str]:
+    given = os.environ.get(name)
+    return default if given is None else [item.strip() for item in given.split(",") if item.strip()]
+
+
+# what the server keeps between runs that is not the database: the secret key (and SQLite's file, by default)
+VAR_DIR = Path(os.environ.get("REPUBLIC_VAR_DIR", BASE_DIR / "var"))
+
+
+def _secret_key() -> str:
+    """The key given in the environment, else one generated on the first start and kept in a local file: the
+    sessions that seat the phones stay valid across restarts of the server."""
+    given = os.environ.get("REPUBLIC_SECRET_KEY")
+    if given:
+        return given
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        try:
+            # O_EXCL: of two processes starting at once, one writes the key and the other reads it
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(descriptor, "w") as file:
+                file.write(secrets.token_urlsafe(50))
+    key = path.read_text().strip()
+    while not key:  # the other process is still writing it
+        key = path.read_text().strip()
+    return key
+
+
+DEBUG = _flag("REPUBLIC_DEBUG", False)
+SECRET_KEY = _secret_key()
+# a phone on the club's Wi-Fi opens the server by this machine's address on that network
+ALLOWED_HOSTS = _list("REPUBLIC_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", *lan_addresses()])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -27,11 +65,15 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "template_partials",
+    "csp",
+    "axes",
     "republic.games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -40,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "republic.games.views.readings.ReadOncePerRequest",
+    "republic.games.views.outage.DatabaseUnavailable",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "republic.urls"
@@ -64,6 +108,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=int(os.environ.get("REPUBLIC_CONN_MAX_AGE", "60")),
+        # a connection kept across requests is checked before use: after PostgreSQL restarts, the next tap works
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -72,7 +118,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # failing with "database is locked" when it tries to write. WAL lets pages be read meanwhile.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
+        "timeout": int(os.environ.get("REPUBLIC_SQLITE_TIMEOUT", "20")),
         "init_command": "PRAGMA journal_mode=WAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -84,7 +130,17 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("REPUBLIC_STATIC_ROOT", BASE_DIR / "staticfiles"))
+# Served by the app itself (whitenoise), gzip and brotli, under names that carry a hash of the content, so a phone
+# keeps them for a year and asks again only when they change: on a club's Wi-Fi a page costs its HTML alone.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
@@ -97,3 +153,47 @@ LOGOUT_REDIRECT_URL = "/"
 # a device's seats and what it follows are kept in its own signed cookie: reading them costs no query (a phone
 # asks every few seconds whether its game moved on), and there is nothing to clean up after the club day
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+
+# The game master's sign-in: after five wrong passwords for a name from one address, that name is locked out from
+# that address for a quarter of an hour (the players have no password: they join with a game's link).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
+
+# Nothing runs or styles a page but the app's own files: no inline script, no inline style, no other origin.
+# Bootstrap draws its small icons (a select's arrow, a close button) as data: images.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Served over HTTPS (REPUBLIC_HTTPS=1, by gunicorn with a certificate or behind a proxy that terminates TLS):
+# cookies travel over HTTPS alone and browsers are told to come back over HTTPS only. On a plain-HTTP club network
+# these stay off, or no phone could keep its seat.
+HTTPS = _flag("REPUBLIC_HTTPS", False)
+if HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("REPUBLIC_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CSRF_TRUSTED_ORIGINS = _list("REPUBLIC_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "republic.games.views.access.csrf_refused"

@@ -14,3 +14,15 @@ def client(db):
     """The table's device in most tests: the game master's, who may do anything in any game. Who else may do
     what is tested with seats of its own (tests/games/test_access.py)."""
     return master_device()
+
+
+def pytest_configure(config):
+    # The tests draw pages without collecting the static files first: their links are the files' own names, as
+    # in development. The server a club runs (manage.py serve) collects them and links to their hashed copies,
+    # and the tests that start it check those.
+    from django.conf import settings as django_settings
+
+    django_settings.STORAGES = {
+        **django_settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }

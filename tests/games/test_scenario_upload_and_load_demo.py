@@ -105,7 +105,7 @@ def test_an_upload_without_a_file_is_refused(client, db):
 
 def test_load_demo_loads_once_creates_the_game_master_once_and_prints_the_way_in(db):
     out = io.StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", "--host", "127.0.0.1", stdout=out)
     game = Game.objects.get(demo=True)
     first = out.getvalue()
     assert "Loaded the demo battle" in first
@@ -117,7 +117,7 @@ def test_load_demo_loads_once_creates_the_game_master_once_and_prints_the_way_in
     password = first.split("password ", 1)[1].split()[0]
     assert gm.check_password(password)
     again = io.StringIO()
-    call_command("load_demo", "--host", "table.local:8011", stdout=again)
+    call_command("load_demo", "--host", "table.local", "--port", "8011", stdout=again)
     assert Game.objects.filter(demo=True).count() == 1 and Game.objects.count() == 1
     assert get_user_model().objects.filter(username="gm").count() == 1
     assert f"The demo battle: http://table.local:8011/games/{game.pk}/" in again.getvalue()

@@ -27,6 +27,9 @@ NO_SEAT = (
 )
 REVOKED = "The game master has taken this device's seat away. Ask for the join link to take a seat again."
 MASTER_ONLY = "Only the game master may do this."
+STALE_TOKEN = (
+    "This page's security token (CSRF) is missing or out of date, so nothing was done. Reload the page and try again."
+)
 
 
 class Who(Enum):
@@ -153,3 +156,9 @@ def refused(request: HttpRequest, message: str, seated: bool) -> HttpResponse:
     # in place of the answer the phone waited for: at the top of the page, where it is seen
     response = render(request, "games/refused.html#refusal", context, status=403)
     return retarget(reswap(response, "innerHTML"), "#refusal-slot")
+
+
+def csrf_refused(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form without its security token (an old page kept open for days, a cookie cleared) is refused like any
+    other request this device may not make: in its place, with what to do."""
+    return refused(request, STALE_TOKEN, seated=True)

@@ -1,0 +1,72 @@
+"""Serve the app as a club runs it: gunicorn, static files from the app itself, debug off."""
+
+import os
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
+from gunicorn.app.base import BaseApplication
+
+from republic.network import lan_addresses, served_at
+
+
+class Server(BaseApplication):
+    """gunicorn in this process, configured here rather than from a file or the command line."""
+
+    def __init__(self, options: dict[str, object]):
+        self.options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        for name, value in self.options.items():
+            self.cfg.set(name, value)
+
+    def load(self):
+        from django.core.wsgi import get_wsgi_application
+
+        return get_wsgi_application()
+
+
+class Command(BaseCommand):
+    help = "Serve the app with gunicorn on every interface (or --host), static files included, debug off."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="0.0.0.0", help="the interface to listen on (0.0.0.0: all of them)")
+        parser.add_argument("--port", type=int, default=8000)
+        # two processes of eight threads on the club's 2-core laptop: a request waiting on the database or on a
+        # slow phone does not hold up the others, and SQLite has few writers to queue
+        parser.add_argument("--workers", type=int, default=int(os.environ.get("REPUBLIC_WORKERS", "2")))
+        parser.add_argument("--threads", type=int, default=int(os.environ.get("REPUBLIC_THREADS", "8")))
+        parser.add_argument("--access-log", action="store_true", help="print a line for every request")
+
+    def handle(self, *args, host: str, port: int, workers: int, threads: int, access_log: bool, **options):
+        if settings.DEBUG:
+            raise CommandError("REPUBLIC_DEBUG is on: serve runs with debug off (make dev is the development server)")
+        call_command("collectstatic", "--noinput", verbosity=0)
+        certificate, key = os.environ.get("REPUBLIC_TLS_CERT"), os.environ.get("REPUBLIC_TLS_KEY")
+        address = served_at(host, port)
+        if certificate and key:
+            address = address.replace("http://", "https://", 1)
+        self.stdout.write(f"Republic Companion is served at {address}/ (stop with Ctrl-C)")
+        if host in ("", "0.0.0.0", "::") and len(lan_addresses()) > 1:
+            others = ", ".join(lan_addresses()[1:])
+            self.stdout.write(f"Phones on another of this machine's networks use its address there: {others}")
+        # the workers open their own connections: none may be shared across the fork
+        connections.close_all()
+        options_ = {
+            "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+            "workers": workers,
+            "worker_class": "gthread",
+            "threads": threads,
+            "timeout": 30,
+            "graceful_timeout": 10,
+            "keepalive": 5,
+            "accesslog": "-" if access_log else None,
+            "errorlog": "-",
+            "loglevel": "warning",
+            "proc_name": "republic",
+        }
+        if certificate and key:
+            options_.update(certfile=certificate, keyfile=key)
+        Server(options_).run()

@@ -1,0 +1,114 @@
+"""What guards a club's server: a Content Security Policy that lets nothing but the app's own files run or style
+a page, the framing and referrer headers, CSRF on every form, the game master's sign-in rate-limited."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from republic.games.models import Event
+from tests.devices import seated_device
+from tests.games.conftest import HTMX, at_step, fresh
+from tests.games.test_access import GAME_ADDRESSES, OTHER_ADDRESSES, address
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def test_every_page_carries_a_policy_that_allows_no_inline_script_or_style(client, demo):
+    for url in ("/", f"/games/{demo.pk}/", f"/games/{demo.pk}/log/", "/chart/", "/accounts/login/", "/dashboard/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        policy = dict(d.strip().split(" ", 1) for d in response["Content-Security-Policy"].split(";"))
+        assert policy["default-src"] == policy["script-src"] == policy["style-src"] == "'self'", url
+        assert policy["frame-ancestors"] == "'none'" and policy["object-src"] == "'none'", url
+        assert "unsafe" not in response["Content-Security-Policy"], url
+        assert response["X-Frame-Options"] == "DENY" and response["Referrer-Policy"] == "same-origin", url
+        assert response["X-Content-Type-Options"] == "nosniff", url
+
+
+INLINE = [
+    (re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I), "a script without src"),
+    (re.compile(r"<style\b", re.I), "a style element"),
+    (re.compile(r"\sstyle=", re.I), "a style attribute"),
+    (re.compile(r"\son[a-z]+=", re.I), "an event handler attribute"),
+    (re.compile(r"\shx-on[:-]", re.I), "an htmx inline handler"),
+    (re.compile(r"javascript:", re.I), "a javascript: address"),
+]
+
+
+def test_no_template_holds_inline_script_or_style():
+    found = [
+        f"{path.relative_to(TEMPLATES)}: {what}"
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        for pattern, what in INLINE
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_htmx_is_told_to_add_no_style_and_run_no_script():
+    base = (TEMPLATES / "base.html").read_text(encoding="utf-8")
+    config = re.search(r'name="htmx-config" content=\'([^\']+)\'', base).group(1)
+    assert '"includeIndicatorStyles": false' in config
+    assert '"allowEval": false' in config and '"allowScriptTags": false' in config
+
+
+def _post_addresses(game) -> list[str]:
+    return [address(name, game) for name in sorted([*GAME_ADDRESSES, *OTHER_ADDRESSES])]
+
+
+def test_every_post_without_the_csrf_token_is_refused_and_changes_nothing(client, demo):
+    game = at_step(demo, "assaults")
+    seated_device(game, "Union")  # the seats page's addresses name a seat
+    master = client
+    guarded = Client(enforce_csrf_checks=True)
+    guarded.cookies = master.cookies
+    before = Event.objects.filter(game=game).count()
+    for url in [*_post_addresses(game), "/accounts/login/", "/accounts/logout/"]:
+        response = guarded.post(url, {"version": fresh(game).version}, **HTMX)
+        assert response.status_code == 403, url
+        assert b"security token (CSRF) is missing or out of date" in response.content, url
+    assert Event.objects.filter(game=game).count() == before
+
+
+def test_a_seated_phone_sending_its_token_in_the_htmx_header_is_let_through(demo):
+    phone = seated_device(demo, "Confederate")
+    phone.handler.enforce_csrf_checks = True
+    page = phone.get(f"/games/{demo.pk}/").content.decode()
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    version = fresh(demo).version
+    response = phone.post(f"/games/{demo.pk}/next/", {"version": version}, HTTP_X_CSRFTOKEN=token, **HTMX)
+    assert response.status_code == 200 and fresh(demo).version == version + 1
+
+
+@pytest.fixture
+def game_master(db):
+    return get_user_model().objects.create_user("gm", password="the right one", is_staff=True)
+
+
+def _sign_in(device: Client, password: str, username: str = "gm", address: str = "10.1.1.1"):
+    return device.post("/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def test_five_wrong_passwords_lock_the_name_out_from_that_address_even_with_the_right_one(game_master):
+    device = Client()
+    for _ in range(4):
+        assert _sign_in(device, "wrong").status_code == 200
+    locked = _sign_in(device, "wrong")
+    assert locked.status_code == 429 and b"Sign-in locked for a while" in locked.content
+    assert b"15 minutes" in locked.content
+    assert _sign_in(device, "the right one").status_code == 429
+    assert "_auth_user_id" not in device.session
+    # another address, or another name, is not locked out
+    assert _sign_in(Client(), "the right one", address="10.1.1.2").status_code == 302
+
+
+def test_a_right_password_before_the_limit_clears_the_count(game_master):
+    device = Client()
+    for _ in range(4):
+        _sign_in(device, "wrong")
+    assert _sign_in(device, "the right one").status_code == 302
+    for _ in range(4):
+        assert _sign_in(Client(), "wrong").status_code == 200
