@@ -122,9 +122,11 @@ def go_back(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     """A game master takes the game back to just after event ``seq``; every undo is recorded."""
     game = answers.game_or_404(game_id)
     form = VersionForm(request.POST)
-    version = form.cleaned_data["version"] if form.is_valid() else None
+    if not form.is_valid():
+        # without the version its page was drawn at, a second tap would take back what was done since the first
+        return answers.stale(request, game, answers.INCOMPLETE)
     try:
-        undone = undo_to(game, seq, version, answers.actor_of(request))
+        undone = undo_to(game, seq, form.cleaned_data["version"], answers.actor_of(request))
     except StaleGame as exc:
         return answers.stale(request, exc.game, str(exc))
     messages.success(request, f"Back to event #{seq}: {len(undone)} event(s) undone.")
