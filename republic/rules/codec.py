@@ -5,6 +5,7 @@ field (``targets[1].bases``) when a value does not fit.
 """
 
 import dataclasses
+import functools
 import math
 import types
 import typing
@@ -104,11 +105,17 @@ def _roll(data: Any, path: str) -> Roll:
         raise RulesInputError(path, exc.problem) from None
 
 
+@functools.cache
+def _shape(cls: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
+    """A dataclass's type hints and init fields, worked out once per class: a page that reads a step's two
+    hundred stored results would otherwise resolve the same hints two hundred times."""
+    return get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls) if f.init}
+
+
 def _dataclass(cls: type, data: Any, path: str) -> Any:
     if not isinstance(data, dict):
         raise RulesInputError(path, f"expected an object with fields, got {_shown(data)}")
-    hints = get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    hints, fields = _shape(cls)
     derived = {name for name in data if isinstance(getattr(cls, name, None), property)}  # encode adds them
     unknown = sorted(set(data) - set(fields) - derived)
     if unknown:
