@@ -1,0 +1,237 @@
+"""``make load``: a club's day of phones against the real server (``manage.py serve``), on one database.
+
+    python -m tests.load          (on a temporary SQLite file; under .ci/with-postgres, on PostgreSQL)
+
+It makes a fresh database, migrates, imports one battle of 400 units and four of 80, serves the app in a
+process of its own on a free local port, and sends the phones of tests/load_devices.py at it with locust:
+40 on the big game and 6 on each small one, each seated with its game's join link, polling every 3 s, and
+one action every 2 s at each game. After that goal run it prints a table per kind of request, then raises
+the rate of actions stage by stage (shorter runs) until the 95th percentile of all requests passes 500 ms,
+and prints the rate it reached. The server's standard error is kept and its tracebacks are printed.
+
+The environment sets the run (defaults in brackets): LOAD_SECONDS [120] the goal run, LOAD_INTERVAL [2]
+seconds between two actions at a game in it, LOAD_RAMP ["1 0.5 0.25 0.125 0.0625 0.03125"] the intervals of
+the ramp ("" for none), LOAD_RAMP_SECONDS [40] each ramp stage, LOAD_GAMES ["400:40 80:6 80:6 80:6 80:6"]
+units:phones of each game, LOAD_WORKERS and LOAD_THREADS the server's (serve's own defaults when unset),
+LOAD_RELOAD_SECONDS [120] how often a phone opens the page again, LOAD_KEEP=1 keeps the server's logs.
+The exit status is 1 when a request failed (a 5xx, a connection error, an unexpected status) or the server
+logged a traceback; goals missed are reported, not failed."""
+
+# locust patches the standard library for gevent when imported: before anything else opens a socket
+from locust.env import Environment  # isort: skip
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import gevent
+import psutil
+
+from tests import load_devices as devices
+from tests.databases import ROOT, fresh_database, manage
+from tests.load_report import Stage, goal_table, ramp_header, ramp_line, server_problems
+
+GOAL_P95_MS = 150.0
+LIMIT_P95_MS = 500.0
+CREATE_GAMES = """
+from republic.games.scenario import create_game, parse_scenario
+from tests.club_battle import club_scenario
+for number, units in enumerate({sizes}, 1):
+    game = create_game(parse_scenario(club_scenario(units)), f"Load, game {{number}} of {{units}} units")
+    print("game", game.pk, game.join_code, units)
+"""
+
+
+def _number(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        raise SystemExit(f"{name} is a number of seconds; got {os.environ[name]!r}") from None
+
+
+def _games_asked() -> list[tuple[int, int]]:
+    words = os.environ.get("LOAD_GAMES", "400:40 80:6 80:6 80:6 80:6").split()
+    try:
+        return [(int(units), int(phones)) for units, _, phones in (w.partition(":") for w in words)]
+    except ValueError:
+        raise SystemExit(f"LOAD_GAMES is units:phones for each game, like 400:40 80:6; got {words}") from None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(database: str, port: int, folder: Path) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "REPUBLIC_ALLOWED_HOSTS": "127.0.0.1",
+        "REPUBLIC_STATIC_ROOT": str(folder / "static"),
+        "REPUBLIC_DEBUG": "0",
+        "REPUBLIC_SECRET_KEY": os.environ.get("REPUBLIC_SECRET_KEY", "load-only-not-secret"),
+    }
+    sizes = [
+        f"--{name}={os.environ[f'LOAD_{name.upper()}']}"
+        for name in ("workers", "threads")
+        if os.environ.get(f"LOAD_{name.upper()}")
+    ]
+    command = [sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with (folder / "server.out").open("wb") as out, (folder / "server.err").open("wb") as err:
+        return subprocess.Popen([*command, *sizes], env=env, cwd=ROOT, stdout=out, stderr=err)
+
+
+def _wait_until_served(process: subprocess.Popen[bytes], port: int, folder: Path) -> None:
+    """collectstatic first, then gunicorn: wait for an answer to a plain GET (a minute at most)."""
+    import http.client
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"load: the server stopped ({process.returncode}):\n{(folder / 'server.err').read_text()}")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/")
+            connection.getresponse().read()
+            connection.close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("load: the server did not answer within a minute")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()  # gunicorn stops its workers gracefully on SIGTERM
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+class Cpu:
+    """The processor time the server (its workers too), this process and the whole machine used: on a shared
+    machine a slow stage may be the server's own work or another program's."""
+
+    def __init__(self, server: int):
+        self.server = psutil.Process(server)
+
+    def sample(self) -> tuple[float, float, float, float]:
+        server = 0.0
+        for process in [self.server, *self.server.children(recursive=True)]:
+            try:
+                times = process.cpu_times()
+                server += times.user + times.system
+            except psutil.NoSuchProcess:
+                pass
+        own = psutil.Process().cpu_times()
+        machine = psutil.cpu_times()
+        busy = sum(machine) - machine.idle - getattr(machine, "iowait", 0.0)
+        return time.monotonic(), server, own.user + own.system, busy
+
+    @staticmethod
+    def cores(start: tuple[float, ...], end: tuple[float, ...]) -> tuple[float, float, float]:
+        """Cores used between two samples: by the server, by the phones (this process), by the machine."""
+        seconds = end[0] - start[0] or 1.0
+        return tuple((b - a) / seconds for a, b in zip(start[1:], end[1:], strict=True))  # type: ignore[return-value]
+
+
+def _run(address: str, tables: list[devices.Table], cpu: Cpu) -> tuple[Stage, list[Stage]]:
+    """The goal run, then the ramp; the stages measured."""
+    classes = [
+        type(f"Game{t.game}", (devices.Device,), {"table": t, "fixed_count": t.phones, "abstract": False})
+        for t in tables
+    ]
+    for user_class in classes:
+        user_class.reload_seconds = _number("LOAD_RELOAD_SECONDS", 120)
+    environment = Environment(user_classes=classes, host=address)
+    runner = environment.create_local_runner()
+    phones = sum(t.phones for t in tables)
+    devices.RATE.interval = _number("LOAD_INTERVAL", 2)
+    devices.TALLY.stage = 0  # seating: the joins and first pages, before any game moves
+    runner.start(phones, spawn_rate=_number("LOAD_SPAWN_RATE", 8))
+    deadline = time.monotonic() + 120
+    while sum(len(t.devices) for t in tables) < phones and time.monotonic() < deadline:
+        gevent.sleep(0.5)
+    print(f"seated {sum(len(t.devices) for t in tables)} of {phones} phones", flush=True)
+    players = [gevent.spawn(t.play) for t in tables]
+    try:
+        goal = _stage(
+            1, f"goal run, an action every {devices.RATE.interval:g} s a game", tables, "LOAD_SECONDS", 120, cpu
+        )
+        ramp: list[Stage] = []
+        intervals = [float(w) for w in os.environ.get("LOAD_RAMP", "1 0.5 0.25 0.125 0.0625 0.03125").split()]
+        if intervals:
+            print(ramp_header(), flush=True)
+        for number, interval in enumerate(intervals, 2):
+            devices.RATE.interval = interval
+            stage = _stage(number, f"ramp, an action every {interval:g} s a game", tables, "LOAD_RAMP_SECONDS", 40, cpu)
+            ramp.append(stage)
+            print(ramp_line(stage), flush=True)
+            if stage.p95() > LIMIT_P95_MS:
+                break
+        return goal, ramp
+    finally:
+        devices.TALLY.stage = -1  # what is still in flight belongs to no stage
+        gevent.killall(players)
+        runner.quit()
+
+
+def _stage(number: int, title: str, tables: list[devices.Table], length: str, default: float, cpu: Cpu) -> Stage:
+    seconds = _number(length, default)
+    devices.TALLY.stage = number
+    print(f"{title}: {seconds:g} s...", flush=True)
+    before = cpu.sample()
+    gevent.sleep(seconds)
+    after = cpu.sample()
+    records = [r for r in devices.TALLY.records if r.stage == number]
+    asked = len(tables) / devices.RATE.interval
+    return Stage(title, asked, after[0] - before[0], records, devices.TALLY.unsent[number], Cpu.cores(before, after))
+
+
+def main() -> int:
+    games = _games_asked()
+    folder = Path(tempfile.mkdtemp(prefix="republic-load-"))
+    keep = os.environ.get("LOAD_KEEP") == "1"
+    database_kind = "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
+    try:
+        with fresh_database(folder) as database:
+            manage(database, "migrate", "--noinput", "-v0")
+            made = manage(database, "shell", "-c", CREATE_GAMES.format(sizes=[units for units, _ in games]))
+            found = re.findall(r"^game (\d+) (\S+) (\d+)$", made, re.M)
+            tables = [
+                devices.Table(int(pk), code, int(units), phones)
+                for (pk, code, units), (_, phones) in zip(found, games, strict=True)
+            ]
+            port = _free_port()
+            process = _serve(database, port, folder)
+            try:
+                _wait_until_served(process, port, folder)
+                print(f"load on {database_kind}: {', '.join(f'{t.units} units x {t.phones} phones' for t in tables)}")
+                goal, ramp = _run(f"http://127.0.0.1:{port}", tables, Cpu(process.pid))
+            finally:
+                _stop(process)
+        errors = goal.errors() + sum(s.errors() for s in ramp)
+        print()
+        print("\n".join(goal_table(goal, database_kind, GOAL_P95_MS, LIMIT_P95_MS, ramp)))
+        problems = server_problems((folder / "server.err").read_text(errors="replace"))
+        print("\n".join(problems or ["server: no traceback, no worker timeout"]))
+        for line in devices.TALLY.errors[:10]:
+            print(f"error: {line}")
+        if keep:
+            print(f"server logs kept in {folder}")
+        return 1 if errors or problems else 0
+    finally:
+        if not keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
