@@ -401,3 +401,26 @@ def test_a_plain_field_is_read_from_the_stored_payloads_of_its_kind_alone():
     assert saved and ev.named_in(stored, ev.FireSaved, "unit") == saved
     with pytest.raises(AttributeError, match="FireSaved has no field leader"):
         ev.named_in(stored, ev.FireSaved, "leader")
+
+
+@dataclass
+class Recorded:
+    """An event as the database gives it back: with its id and the moment it was recorded."""
+
+    id: int
+    created: str
+    kind: str
+    payload: Any
+
+
+def test_a_recorded_event_is_decoded_once_and_an_id_recorded_again_afresh():
+    first = next(p for p in examples() if isinstance(p, ev.FireSaved))
+    other = next(p for p in examples() if isinstance(p, ev.StepAdvanced))
+    stored = json.loads(json.dumps(ev.stored(first)))
+    decoded = ev.payload_of(Recorded(987_654, "12:00:00.000001", ev.kind_of(first), stored))
+    assert ev.payload_of(Recorded(987_654, "12:00:00.000001", ev.kind_of(first), stored)) is decoded
+    # the same id after a rolled-back transaction is another event: it is read for what it holds
+    again = Recorded(987_654, "12:00:00.000002", ev.kind_of(other), json.loads(json.dumps(ev.stored(other))))
+    assert ev.payload_of(again) == other
+    # an event not yet saved has no id: decoded every time
+    assert ev.payload_of(Stored(ev.kind_of(first), stored)) is not decoded
