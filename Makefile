@@ -1,5 +1,6 @@
 # The set-up commands of the README:
-#   make run    installs the app and starts it on SQLite
+#   make run    installs the app and serves it on SQLite as a club runs it (gunicorn, debug off, every interface)
+#   make dev    the same battle on Django's development server, with debug on and reloading
 #   make test   installs everything the tests need and runs every check and test, on SQLite and PostgreSQL
 #   make bench  prints the queries, bytes and server time of every page and action at three sizes of battle,
 #               on SQLite and PostgreSQL (SIZES="13 150" for fewer sizes; 13 is the demo battle)
@@ -7,16 +8,20 @@
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
-HOST ?= 127.0.0.1
+HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test bench system-packages
+.PHONY: run dev test bench system-packages
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo --host $(HOST):$(PORT)
-	@echo "Republic Companion is starting at http://$(HOST):$(PORT)/ (stop with Ctrl-C)"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py load_demo --host $(HOST) --port $(PORT)
+	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
+
+dev: $(INSTALLED)
+	REPUBLIC_DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	REPUBLIC_DEBUG=1 $(BIN)/python manage.py load_demo --host 127.0.0.1 --port $(PORT)
+	REPUBLIC_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 test: $(INSTALLED) system-packages
 	$(BIN)/ruff check .
@@ -45,3 +50,18 @@ system-packages:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
 	@test -x /usr/bin/chromium || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+
+# make load: the phones of a club's day (40 on a 400-unit game, 6 on each of four 80-unit games) against the real
+# server, then the rate of actions it bears, on SQLite and PostgreSQL (LOAD_SECONDS=20 LOAD_RAMP_SECONDS=15 for a
+# short run; tests/load.py lists the settings)
+.PHONY: load
+load: $(INSTALLED) system-packages
+	$(BIN)/python -m tests.load
+	.ci/with-postgres $(BIN)/python -m tests.load
+
+# make faults: phones play while the server is killed outright (and, on PostgreSQL, while the database stops dead),
+# then every action the server acknowledged must be in the event log and the rows must replay (tests/faults.py)
+.PHONY: faults
+faults: $(INSTALLED) system-packages
+	$(BIN)/python -m tests.faults
+	.ci/with-postgres $(BIN)/python -m tests.faults

@@ -112,6 +112,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # a database host that does not answer at all is given up on in seconds, and the player told so, instead of
+    # holding the request until the server's own timeout
+    DATABASES["default"]["OPTIONS"] = {"connect_timeout": 5}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Two phones submitting at once: every write transaction takes SQLite's write lock when it begins, so the
     # second waits for the first (up to the timeout) and then reads the game as the first left it, instead of
@@ -197,3 +201,15 @@ if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = _list("REPUBLIC_TRUSTED_ORIGINS", [])
 CSRF_FAILURE_VIEW = "republic.games.views.access.csrf_refused"
+
+# A server error's traceback goes to the server's standard error (gunicorn's log), debug on or off: by default
+# Django mails it to admins a club does not have, and a server error would leave no trace.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        "republic": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+    },
+}

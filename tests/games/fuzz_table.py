@@ -22,7 +22,7 @@ from republic.scenarios import DEMO_SCENARIO
 from tests.bench_probe import form_data, rows_shown
 from tests.bench_walk import prepare
 from tests.games.conftest import HTMX, at_step, rolled_for_assault, set_state, state_matches_events
-from tests.games.page_forms import Form, forms_of
+from tests.page_forms import Form, forms_of
 
 HUGE = "9" * 100_000
 # what a phone may send in place of a value: dice no d10 shows, words for numbers, nothing, far too much, markup,

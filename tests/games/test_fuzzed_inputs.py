@@ -32,7 +32,7 @@ from tests.games.fuzz_table import (
     url_name,
     whole_state,
 )
-from tests.games.page_forms import Form, as_sent, forms_of
+from tests.page_forms import Form, as_sent, forms_of
 
 FUZZ = settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 OWNED = {"unit_id": "unit", "leader_id": "leader", "division_id": "command"}  # an address's id, by its kind

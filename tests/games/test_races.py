@@ -1,117 +1,184 @@
-"""Twenty phones submit the same form at the same moment, over real HTTP to a real server on its own database
-(SQLite by default, PostgreSQL when the suite runs on it): exactly one is applied, and every other one is
-refused with the fresh state, never a server error."""
+"""Twenty phones submit at the same moment, over real HTTP to the server a club runs (``manage.py serve``) on its own
+database (SQLite by default, PostgreSQL when the suite runs on it): exactly one submission is applied, every other
+one is refused with the fresh state, and no player ever sees a server error or a locked database."""
 
-import http.cookiejar
-import os
+import json
 import re
-import socket
-import subprocess
-import sys
 import threading
-import time
-import urllib.parse
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
-from tests.databases import ROOT, fresh_database, manage
+from tests.databases import fresh_database, manage
+from tests.page_forms import forms_of
+from tests.served import Answer, Phone, Server, ledger, rows_in
 
 PHONES = 20
+ARCHER = "unit-1"  # the demo's first attacking brigade, a row of the move step
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+@dataclass
+class Served:
+    server: Server
+    database: str
+    game: int
+    code: str
+
+    def phones(self, count: int = PHONES) -> list[Phone]:
+        return [Phone(self.server.address, self.game, self.code, name=f"Phone {i}") for i in range(count)]
 
 
 @pytest.fixture
-def server(tmp_path) -> Iterator[tuple[str, int]]:
-    """The app served by a real server on a free port, with the demo battle loaded; yields its address, the
-    demo game's id and its join code."""
+def served(tmp_path: Path) -> Iterator[Served]:
+    """The app served by a real server on a free port, with the demo battle loaded."""
     with fresh_database(tmp_path) as database:
         manage(database, "migrate", "--noinput", "-v0")
         loaded = manage(database, "load_demo")
         game = int(re.search(r"/games/(\d+)/", loaded).group(1))
         code = re.search(r"/join/([^/]+)/", loaded).group(1)
-        port = _free_port()
-        env = {**os.environ, "DATABASE_URL": database, "REPUBLIC_ALLOWED_HOSTS": "127.0.0.1"}
-        process = subprocess.Popen(
-            [sys.executable, str(ROOT / "manage.py"), "runserver", f"127.0.0.1:{port}", "--noreload"],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        server = Server(database, tmp_path)
+        server.start()
         try:
-            address = f"http://127.0.0.1:{port}"
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(f"{address}/", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            yield address, game, code
+            yield Served(server, database, game, code)
         finally:
-            process.terminate()
-            process.wait(timeout=10)
+            server.stop()
 
 
-class Phone:
-    """A browser of its own: its own cookies and CSRF token, as a player's phone has, seated on the attacking
-    side with the join link."""
+def at_once(phones: list[Phone], send: Callable[[int, Phone], Answer]) -> list[Answer]:
+    """Every phone sends at the same moment (``send`` gets the phone's place and the phone); their answers."""
+    start = threading.Barrier(len(phones))
+    answers: list[Answer | None] = [None] * len(phones)
 
-    def __init__(self, address: str, game: int, code: str):
-        self.address, self.game = address, game
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        joining = self.opener.open(f"{address}/join/{code}/").read().decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', joining).group(1)
-        side = re.search(r'value="(side-\d+)"(?:(?!value=).)*?Confederate: the whole side', joining, re.S).group(1)
-        seat = urllib.parse.urlencode({"csrfmiddlewaretoken": token, "name": "Phone", "seat": side}).encode()
-        self.opener.open(urllib.request.Request(f"{address}/join/{code}/", data=seat, headers={"Referer": address}))
-        page = self.opener.open(f"{address}/games/{game}/").read().decode()
-        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-        self.version = int(re.search(r'name="version" value="(\d+)"', page).group(1))
-
-    def next_step(self) -> tuple[int, str]:
-        data = urllib.parse.urlencode({"csrfmiddlewaretoken": self.token, "version": self.version}).encode()
-        request = urllib.request.Request(
-            f"{self.address}/games/{self.game}/next/",
-            data=data,
-            headers={"HX-Request": "true", "X-CSRFToken": self.token, "Referer": f"{self.address}/games/{self.game}/"},
-        )
-        try:
-            with self.opener.open(request, timeout=60) as response:
-                return response.status, response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode(errors="replace")
-
-
-def test_twenty_phones_pressing_next_step_at_once_move_the_game_exactly_once(server):
-    address, game, code = server
-    phones = [Phone(address, game, code) for _ in range(PHONES)]
-    assert len({phone.version for phone in phones}) == 1
-    start = threading.Barrier(PHONES)
-    answers: list[tuple[int, str]] = []
-
-    def press(phone: Phone) -> None:
+    def press(i: int, phone: Phone) -> None:
         start.wait()
-        answers.append(phone.next_step())
+        answers[i] = send(i, phone)
 
-    threads = [threading.Thread(target=press, args=(phone,)) for phone in phones]
+    threads = [threading.Thread(target=press, args=(i, phone)) for i, phone in enumerate(phones)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
+    got = [answer for answer in answers if answer is not None]
+    assert len(got) == len(phones), "a phone got no answer within two minutes"
+    return got
 
-    assert sorted(status for status, _ in answers) == [200] * PHONES
-    moved = [body for _, body in answers if "The game moved on" not in body]
-    refused = [body for _, body in answers if "The game moved on since this page was drawn" in body]
+
+def no_locked_database_reached_anyone(served: Served, answers: list[Answer]) -> None:
+    assert [a.status for a in answers] == [200] * len(answers)
+    log = served.server.stderr()
+    assert "locked" not in log.lower() and "Traceback" not in log, log[-3000:]
+
+
+def at_the_move_step(served: Served) -> int:
+    """The demo moved on by its attacker to the move step (messages, rally and replacements have no work); the
+    version the phones' pages are then drawn at."""
+    mover = Phone(served.server.address, served.game, served.code, name="Mover")
+    for _ in range(3):
+        moved = mover.next_step()
+        assert moved.recorded(mover.version) == mover.version + 1, moved.error
+        mover.version += 1
+    assert ledger(served.database, served.game).step == "move"
+    return mover.version
+
+
+def maneuver_roll(phone: Phone) -> tuple[str, dict[str, list[str]], str]:
+    """Archer's maneuver roll form as the phone draws it once it opened the row: its address, its fields as
+    drawn, and the rows the phone shows."""
+    page = phone.page()
+    assert "no roll yet" in archer_row(page.body)
+    opened = phone.row(ARCHER)
+    assert opened.status == 200
+    roll = next(form for form in forms_of(opened.body) if "/maneuver/roll/" in form.action)
+    drawn = {f.name: [f.value] for f in roll.fields if f.kind == "hidden"}
+    return roll.action, drawn, " ".join(rows_in(page.body))
+
+
+def archer_row(body: str) -> str:
+    """Archer's row as a page or fragment draws it."""
+    found = re.search(rf'<li class="work-row[^"]*" id="row-{ARCHER}".*?</li>', body, re.S)
+    assert found, "Archer's row is not drawn"
+    return found.group(0)
+
+
+def test_twenty_phones_pressing_next_step_at_once_move_the_game_exactly_once(served):
+    phones = served.phones()
+    assert len({phone.version for phone in phones}) == 1
+
+    answers = at_once(phones, lambda _, phone: phone.next_step())
+
+    no_locked_database_reached_anyone(served, answers)
+    drawn = phones[0].version
+    moved = [a for a in answers if a.recorded(drawn)]
+    refused = [a for a in answers if a.moved_on]
     assert (len(moved), len(refused)) == (1, PHONES - 1)
-    fresh_version = phones[0].version + 1
-    assert all(f'name="version" value="{fresh_version}"' in body for body in refused)  # drawn for the fresh state
-    assert all("Attacker rallies units" in body for _, body in answers)
-    final = Phone(address, game, code)
-    assert final.version == fresh_version
+    assert all(f'name="version" value="{drawn + 1}"' in a.body for a in refused)  # drawn for the fresh state
+    assert all("Attacker rallies units" in a.body for a in answers)
+    assert Phone(served.server.address, served.game, served.code).version == drawn + 1
+
+
+def test_twenty_identical_dice_entries_from_a_row_apply_once(served):
+    drawn = at_the_move_step(served)
+    phones = served.phones()
+    forms = [maneuver_roll(phone) for phone in phones]
+    assert {f"{form[1]['roll-unit:1-version'][0]}" for form in forms} == {str(drawn)}
+
+    def roll(i: int, phone: Phone) -> Answer:
+        action, fields, shown = forms[i]
+        return phone.post(action, {**fields, "roll-unit:1-die": ["6"], "roll": ["typed"]}, row=ARCHER, shown=shown)
+
+    answers = at_once(phones, roll)
+
+    no_locked_database_reached_anyone(served, answers)
+    applied = [a for a in answers if a.recorded(drawn)]
+    refused = [a for a in answers if a.moved_on]
+    assert (len(applied), len(refused)) == (1, PHONES - 1)
+    assert applied[0].recorded(drawn) == drawn + 1 and "Dice: maneuver 6, typed" in applied[0].body
+    # a refusal is the live part drawn afresh and put where the live part is: Archer's row in it has the roll the
+    # phone's page did not, and no result card says the phone's own entry was rolled
+    assert all(a.headers.get("HX-Retarget") == "#live" for a in refused)
+    assert all(f'name="version" value="{drawn + 1}"' in a.body for a in refused)
+    assert all("no roll yet" not in archer_row(a.body) and "Dice: maneuver 6" not in a.body for a in refused)
+    after = ledger(served.database, served.game)
+    assert after.version == drawn + 1 and after.replays
+    assert [(kind, subject) for seq, kind, _, subject, _ in after.events if seq > drawn] == [("ManeuverRolled", ARCHER)]
+
+
+def test_twenty_different_dice_entries_for_one_unit_on_one_version_apply_one_and_lose_none(served):
+    drawn = at_the_move_step(served)
+    phones = served.phones()
+    forms = [maneuver_roll(phone) for phone in phones]
+    together = ["", "assault", "maneuver", "advance", "pull_back"]
+
+    def sent(i: int) -> dict[str, list[str]]:
+        """Each phone's own entry: its die, what acts together with the brigade, which leaders stand near."""
+        _, fields, _ = forms[i]
+        leaders = [["1"], ["2"], ["1", "2"], []][i % 4]
+        return {
+            **fields,
+            "roll-unit:1-die": [str(i % 10 + 1)],
+            "roll-unit:1-acting_together": [together[i % 5]],
+            "roll-unit:1-leaders_within_2": leaders,
+            "roll": ["typed"],
+        }
+
+    answers = at_once(phones, lambda i, phone: phone.post(forms[i][0], sent(i), row=ARCHER, shown=forms[i][2]))
+
+    no_locked_database_reached_anyone(served, answers)
+    applied = [a for a in answers if a.recorded(drawn)]
+    refused = [a for a in answers if a.moved_on]
+    assert (len(applied), len(refused)) == (1, PHONES - 1)
+    assert all(f'name="version" value="{drawn + 1}"' in a.body for a in refused)
+    after = ledger(served.database, served.game)
+    assert after.version == drawn + 1 and after.replays
+    new = [event for event in after.events if event[0] > drawn]
+    assert [(seq, kind, subject) for seq, kind, _, subject, _ in new] == [(drawn + 1, "ManeuverRolled", ARCHER)]
+    # the event holds the entry of the phone whose answer said it was applied, not a blend of two, and is his
+    winner = answers.index(applied[0])
+    _, _, actor, _, payload = new[0]
+    inputs = json.loads(payload)["inputs"]
+    assert actor == f"Phone {winner}"
+    assert inputs["roll"]["faces"] == [int(sent(winner)["roll-unit:1-die"][0])]
+    assert f"Dice: maneuver {sent(winner)['roll-unit:1-die'][0]}, typed" in applied[0].body
+    assert (inputs["acting_together"] or "") == sent(winner)["roll-unit:1-acting_together"][0]

@@ -18,7 +18,7 @@ from tests.bench_probe import rows_shown
 from tests.bench_walk import prepare
 from tests.devices import seated_device
 from tests.games.conftest import state_matches_events
-from tests.games.page_forms import Field, Form, as_sent, forms_of
+from tests.page_forms import Field, Form, as_sent, forms_of
 
 REQUESTS = 1000
 STUCK = 45  # requests at one step before the walk moves it on, its work done or not

@@ -4,7 +4,6 @@ back exactly the state before it, every field of every unit, leader, command and
 game back to where the run began gives back the state it began from."""
 
 import random
-from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,28 +17,9 @@ from tests.bench_probe import rows_shown
 from tests.devices import master_device
 from tests.games.conftest import at_step, state_matches_events
 from tests.games.fuzz_table import demo_game
-from tests.games.page_forms import Form, as_sent, forms_of
+from tests.page_forms import filled, forms_of
 
 MOVES = ("form", "form", "form", "correct", "next", "undo")
-
-
-def filled(form: Form, rng: random.Random) -> dict[str, Any]:
-    """The form as a player fills it: a d10's face, one of the offered choices, a short distance."""
-    data: dict[str, Any] = dict(as_sent(form))
-    for name, found in form.named().items():
-        one = found[0]
-        if one.kind == "number":
-            top = 10 if one.maximum == "10" else 2
-            data[name] = str(rng.randint(int(float(one.minimum or 0)), top))
-        elif one.kind == "select" and one.options:
-            data[name] = rng.choice(one.options)
-        elif one.kind in ("radio", "checkbox"):
-            data[name] = rng.choice([f.value for f in found])
-        elif one.options and rng.random() < 0.5:
-            data[name] = rng.choice(one.options)
-    if form.buttons:
-        data.update([rng.choice(form.buttons)])
-    return data
 
 
 class ReplayHolds(TestCase):

@@ -13,8 +13,8 @@ from django_htmx.http import reswap, retarget
 logger = logging.getLogger(__name__)
 
 MESSAGE = (
-    "The server cannot save right now: its database does not answer. What you just sent was not recorded. "
-    "Try again in a moment."
+    "The server cannot save right now: its database does not answer. Try again in a moment; if what you sent "
+    "was recorded before the database stopped, the game will say it moved on."
 )
 
 

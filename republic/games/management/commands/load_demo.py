@@ -37,6 +37,4 @@ class Command(BaseCommand):
                 "was made; reset it with: python manage.py changepassword gm)"
             )
         self.stdout.write(f"The demo battle: {address}/games/{game.pk}/")
-        self.stdout.write(
-            f"Players join it with {address}/join/{game.join_code}/ (its QR code is on the game page)"
-        )
+        self.stdout.write(f"Players join it with {address}/join/{game.join_code}/ (its QR code is on the game page)")

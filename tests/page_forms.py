@@ -4,8 +4,10 @@ the element an htmx answer goes to (a step's row, for a form drawn in one). The 
 post what the app really offers, so a form added to a step is walked the day it is drawn."""
 
 import html
+import random
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from typing import Any
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 NOT_OURS = ("/accounts/", "/admin/")  # Django's own sign-in and admin forms
@@ -143,4 +145,26 @@ def as_sent(form: Form) -> dict[str, str | list[str]]:
                 data[name] = chosen if first.kind == "checkbox" else chosen[0]
         elif first.kind != "file":
             data[name] = first.value
+    return data
+
+
+def filled(form: Form, rng: random.Random, die: int | None = None) -> dict[str, Any]:
+    """The form as a player fills it: a d10's face (``die`` when given), one of the offered choices, a short
+    distance, one of its submit buttons."""
+    data: dict[str, Any] = dict(as_sent(form))
+    for name, found in form.named().items():
+        one = found[0]
+        if one.kind == "number" and one.maximum == "10" and die is not None:
+            data[name] = str(die)
+        elif one.kind == "number":
+            top = 10 if one.maximum == "10" else 2
+            data[name] = str(rng.randint(int(float(one.minimum or 0)), top))
+        elif one.kind == "select" and [o for o in one.options if o]:
+            data[name] = rng.choice([o for o in one.options if o])
+        elif one.kind in ("radio", "checkbox"):
+            data[name] = rng.choice([f.value for f in found])
+        elif one.options and rng.random() < 0.5:
+            data[name] = rng.choice(one.options)
+    if form.buttons:
+        data.update([rng.choice(form.buttons)])
     return data
