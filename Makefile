@@ -44,12 +44,16 @@ $(INSTALLED): pyproject.toml
 	touch $@
 
 # Debian packages the tests use; installed only where missing (needs root, as on the project's machines):
-# PostgreSQL for the second pass, chromium for the phone tests in tests/browser (Playwright drives it).
+# PostgreSQL for the second pass, chromium for the phone tests in tests/browser (Playwright drives it), pango,
+# harfbuzz and a font for WeasyPrint (the turn log's PDF), poppler-utils for the tests that read the PDF back.
+PDF_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fonts-dejavu-core poppler-utils
 system-packages:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
 	@test -x /usr/bin/chromium || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	@dpkg -s $(PDF_PACKAGES) >/dev/null 2>&1 || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PDF_PACKAGES))
 
 # make load: the phones of a club's day (40 on a 400-unit game, 6 on each of four 80-unit games) against the real
 # server, then the rate of actions it bears, on SQLite and PostgreSQL (LOAD_SECONDS=20 LOAD_RAMP_SECONDS=15 for a

@@ -1,5 +1,5 @@
-"""The events of the chain of command: a leader's move in the rally step (1.7) and a unit moved from one division
-to another (2.1). ``events`` lists them among every kind."""
+"""The events of the chain of command: a leader's move in the rally step (1.7), a unit moved from one division
+to another (2.1), and who holds an objective the scenario names. ``events`` lists them among every kind."""
 
 from dataclasses import dataclass
 
@@ -26,3 +26,14 @@ class UnitReassigned(UnitEvent):
     left_name: str
     joined: int
     joined_name: str
+
+
+@dataclass(frozen=True)
+class ObjectiveTaken(Payload):
+    """An objective of the scenario changes hands, as the table records it: the side holding it before and after,
+    by name ('' for no one)."""
+
+    objective: str  # its key, "objective:12"
+    name: str
+    before: str
+    after: str

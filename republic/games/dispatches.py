@@ -1,12 +1,13 @@
 """Defenders' messages (1.7, 2.1): at the start of each player turn, in the messages step, each defending player
 may send one written message to each friendly player. The recipient reads it on his phone, the game master
-reads them all, and the other side never does: a dispatch is drawn for its sender, its recipient and the game
-master alone, and it is no event of the battle, so no log, page or fragment of the battle holds it."""
+reads them all, and the other side never does: a dispatch is drawn on the game page for its sender, its recipient
+and the game master alone, and it is no event of the battle, so no page or fragment of the battle holds it; the
+turn log holds it in its own side's copy and the game master's alone (``for_log``)."""
 
 from typing import Any, cast
 
 from django import forms
-from django.db.models import Max, Q
+from django.db.models import Max, Q, QuerySet
 
 from republic.games.models import Dispatch, Game, Seat
 from republic.rules.sequence import StepKey
@@ -64,3 +65,13 @@ def last_letter(seat: Seat | None, game: Game) -> int:
     """The newest dispatch this device reads (0: none), which its poll asks from."""
     found = Game.objects.filter(pk=game.pk).aggregate(last=Max("dispatches__pk", filter=readable(seat)))["last"]
     return int(found or 0)
+
+
+def for_log(game: Game, master: bool, side_id: int | None) -> QuerySet[Dispatch]:
+    """The dispatches a copy of the turn log holds: a seated player's copy his own side's (written by its players),
+    the game master's all. The other side's copy never holds one: the log is the battle's, read by both sides,
+    and a message is its side's alone."""
+    found = Dispatch.objects.filter(game=game).select_related("sender__side", "recipient")
+    if master:
+        return found
+    return found.filter(sender__side_id=side_id) if side_id is not None else found.none()

@@ -24,6 +24,7 @@ from republic.games.assault_events import SupportingBrigadeHit as SupportingBrig
 from republic.games.assault_events import UnitCover as UnitCover
 from republic.games.assault_events import UnitFollowUp as UnitFollowUp
 from republic.games.command_events import LeaderMoved as LeaderMoved
+from republic.games.command_events import ObjectiveTaken as ObjectiveTaken
 from republic.games.command_events import UnitReassigned as UnitReassigned
 from republic.games.fire_events import PassingFireConducted as PassingFireConducted
 from republic.games.fire_events import UnitFireHits as UnitFireHits

@@ -42,7 +42,8 @@ from django.db.models import Case, F, Value, When
 from django.db.models.functions import Cast
 
 from republic.games.events import EventUndone, Payload, kind_of, stored
-from republic.games.models import Command, Event, Game, Leader, Side, Unit
+from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit
+from republic.games.models.charts import loaded
 from republic.rules.results import Explained
 from republic.rules.sequence import StepKey
 from republic.rules.units import UnitState
@@ -53,10 +54,12 @@ TRACKED: dict[str, type[models.Model]] = {
     "command": Command,
     "leader": Leader,
     "unit": Unit,
+    "objective": Objective,
 }
 _KEY = {model: key for key, model in TRACKED.items()}
-# the join code says who may take a seat, not how the battle stands: the game master changes it outside events
-_UNTRACKED = {"id", "game_id", "setup", "version", "join_code", "created", "updated"}
+# the join code says who may take a seat, not how the battle stands: the game master changes it outside events;
+# the chart's name and checksum are fixed when the game is made, and each event records the checksum it read
+_UNTRACKED = {"id", "game_id", "setup", "version", "join_code", "created", "updated", "chart_name", "chart_checksum"}
 # the kind changes when cavalry mounts or dismounts (3.5); the grade is the unit's for the whole battle
 _UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "grade")]
 S = TypeVar("S")
@@ -227,6 +230,7 @@ class Action:
             changes=self.changes,
             provisional=not printed and any(result.provisional for result in found),
             printed_chart=printed,
+            chart_checksum=loaded(game.chart_checksum, game.chart_version)[1],
             undoes=undoes,
         )
         return self.event

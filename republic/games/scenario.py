@@ -27,7 +27,6 @@ nothing is created.
 
 import datetime
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import yaml
@@ -36,7 +35,17 @@ from django.db import connection, transaction
 
 from republic.charts import CHART_DIR, chart_path
 from republic.games.ledger import snapshot
-from republic.games.models import Command, Game, Leader, Side, Unit
+from republic.games.models import ChartIdentity, Command, Game, Leader, Objective, Side, Unit
+from republic.games.models.charts import shipped_identity
+from republic.games.scenario_specs import (
+    BatterySpec,
+    BrigadeSpec,
+    CommandSpec,
+    LeaderSpec,
+    ObjectiveSpec,
+    Scenario,
+    SideSpec,
+)
 from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Formation, Grade, UnitKind
@@ -54,64 +63,6 @@ class ScenarioError(ValueError):
     def __init__(self, where: str, problem: str):
         self.where, self.problem = where, problem
         super().__init__(f"{where}: {problem}" if where else problem)
-
-
-@dataclass(frozen=True)
-class LeaderSpec:
-    name: str
-    value: LeaderValue
-
-
-@dataclass(frozen=True)
-class BrigadeSpec:
-    name: str
-    grade: Grade
-    bases: int
-    kind: UnitKind = UnitKind.INFANTRY
-    formation: Formation = Formation.TWO_LINE
-    skirmishers: int = 0
-    repeaters: bool = False
-    m_hits: int = 0
-
-
-@dataclass(frozen=True)
-class BatterySpec:
-    name: str
-    battery_type: BatteryType
-    horse: bool = False
-    grade: Grade = Grade.AVERAGE
-    damage: int = 0
-    limbered: bool = False
-
-
-@dataclass(frozen=True)
-class CommandSpec:
-    level: str
-    name: str
-    leader: LeaderSpec
-    orders: str = "defend"
-    commands: tuple["CommandSpec", ...] = ()
-    brigades: tuple[BrigadeSpec, ...] = ()
-    batteries: tuple[BatterySpec, ...] = ()
-
-
-@dataclass(frozen=True)
-class SideSpec:
-    name: str
-    players: str
-    commands: tuple[CommandSpec, ...]
-
-
-@dataclass(frozen=True)
-class Scenario:
-    title: str
-    sides: tuple[SideSpec, ...]
-    description: str = ""
-    demo: bool = False
-    ground_scale: GroundScale = GroundScale.MEDIUM
-    chart: str = ""
-    first_attacker: str = ""
-    advanced_rules: tuple[str, ...] = field(default_factory=tuple)
 
 
 # --- reading ---------------------------------------------------------------------------------------
@@ -273,7 +224,17 @@ class Reader:
         data = self.mapping(
             data,
             "",
-            {"scenario", "description", "demo", "ground_scale", "chart", "first_attacker", "advanced_rules", "sides"},
+            {
+                "scenario",
+                "description",
+                "demo",
+                "ground_scale",
+                "chart",
+                "first_attacker",
+                "advanced_rules",
+                "objectives",
+                "sides",
+            },
         )
         sides_data = self.sequence(data, "", "sides")
         if len(sides_data) != 2:
@@ -304,6 +265,7 @@ class Reader:
             shipped = ", ".join(sorted(p.stem for p in CHART_DIR.glob("*.yaml")))
             self.fail("chart", f"no chart called {chart!r} ships with the app; charts: {shipped}")
         rules = self.sequence(data, "", "advanced_rules")
+        objectives = self.objectives(data, tuple(s.name for s in sides))
         return Scenario(
             title=self.text(data, "", "scenario"),
             sides=tuple(sides),
@@ -313,7 +275,22 @@ class Reader:
             chart=chart,
             first_attacker=first,
             advanced_rules=tuple(str(r) for r in rules),
+            objectives=objectives,
         )
+
+    def objectives(self, data: dict, sides: tuple[str, ...]) -> tuple[ObjectiveSpec, ...]:
+        """The places the scenario names as worth holding: each a name, or a name and the side holding it."""
+        found: list[ObjectiveSpec] = []
+        for i, item in enumerate(self.sequence(data, "", "objectives")):
+            path = f"objectives[{i}]"
+            item = {"name": item} if isinstance(item, str) else self.mapping(item, path, {"name", "held_by"})
+            spec = ObjectiveSpec(self.text(item, path, "name"), self.text(item, path, "held_by", required=False))
+            if spec.held_by and spec.held_by not in sides:
+                self.fail(_join(path, "held_by"), f"no side is called {spec.held_by!r}")
+            if spec.name in (o.name for o in found):
+                self.fail(_join(path, "name"), f"two objectives are called {spec.name!r}")
+            found.append(spec)
+        return tuple(found)
 
 
 def _join(path: str, key: str) -> str:
@@ -388,13 +365,14 @@ def _construct(
 # --- creating the game -------------------------------------------------------------------------------
 
 
-def create_game(scenario: Scenario, name: str = "") -> Game:
+def create_game(scenario: Scenario, name: str = "", chart: ChartIdentity | None = None) -> Game:
+    """The game of a scenario, on ``chart`` if given, else on the shipped chart the scenario names or the app's."""
     with transaction.atomic():
         game = Game.objects.create(
             name=name or scenario.title,
             scenario=scenario.title,
             demo=scenario.demo,
-            chart_version=scenario.chart or settings.REPUBLIC_CHART,
+            **(chart or shipped_identity(scenario.chart or settings.REPUBLIC_CHART)).fields(),
             ground_scale=scenario.ground_scale,
             advanced_rules=list(scenario.advanced_rules),
         )
@@ -407,6 +385,10 @@ def create_game(scenario: Scenario, name: str = "") -> Game:
             for command in spec.commands:
                 built.command(game, side, None, command, order, 0)
         built.save()
+        Objective.objects.bulk_create(
+            Objective(game=game, name=spec.name, order=number, holder=sides.get(spec.held_by))
+            for number, spec in enumerate(scenario.objectives, start=1)
+        )
         if scenario.first_attacker:
             game.first_attacker = sides[scenario.first_attacker]
         game.status = Game.Status.IN_PROGRESS if scenario.first_attacker else Game.Status.SETTING_UP

@@ -3,7 +3,9 @@
 from django.urls import path
 
 from republic.games.views import (
+    archive,
     assault,
+    charts,
     command,
     dashboard,
     dispatches,
@@ -11,8 +13,10 @@ from republic.games.views import (
     game,
     hors_de_combat,
     live,
+    log,
     maneuver,
     panic,
+    report,
     seats,
     units,
 )
@@ -22,6 +26,7 @@ app_name = "games"
 urlpatterns = [
     path("", game.game_list, name="home"),
     path("games/new/", game.new_game, name="new_game"),
+    path("games/load/", archive.load_game, name="load_game"),
     path("join/<str:code>/", seats.join, name="join"),
     path("dashboard/", dashboard.dashboard, name="dashboard"),
     path("games/<int:game_id>/seats/", seats.seats_page, name="seats"),
@@ -36,7 +41,11 @@ urlpatterns = [
     path("games/<int:game_id>/next/", game.next_step, name="next_step"),
     path("games/<int:game_id>/next/anyway/", game.next_step_anyway, name="next_step_anyway"),
     path("games/<int:game_id>/undo/", game.undo, name="undo"),
-    path("games/<int:game_id>/log/", game.game_log, name="game_log"),
+    path("games/<int:game_id>/log/", log.game_log, name="game_log"),
+    path("games/<int:game_id>/save/", archive.save_game, name="save_game"),
+    path("games/<int:game_id>/log/pdf/", log.game_log_pdf, name="game_log_pdf"),
+    path("games/<int:game_id>/report/", report.battle_report, name="battle_report"),
+    path("games/<int:game_id>/chart/", charts.game_chart, name="game_chart"),
     path("games/<int:game_id>/units/", units.units_page, name="units"),
     path("games/<int:game_id>/follow/", units.follow, name="follow"),
     path("games/<int:game_id>/divisions/<int:division_id>/", units.division_page, name="division"),
@@ -48,6 +57,7 @@ urlpatterns = [
     path("games/<int:game_id>/blocked/<int:unit_id>/", game.blocked_move, name="blocked_move"),
     path("games/<int:game_id>/divisions/<int:division_id>/orders/", game.set_orders, name="set_orders"),
     path("games/<int:game_id>/reassign/<int:unit_id>/", game.reassign_unit, name="reassign_unit"),
+    path("games/<int:game_id>/objectives/<int:objective_id>/", game.take_objective, name="take_objective"),
     # command phase
     path("games/<int:game_id>/rally/<int:unit_id>/", command.rally, name="rally"),
     path("games/<int:game_id>/rally/leader/", command.move_leader, name="move_leader"),

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.html import escape
 
-from republic.games.models import Command, Event, Game, Leader, Seat, Unit
+from republic.games.models import Command, Event, Game, Leader, Objective, Seat, Unit
 from republic.games.views.access import NO_SEAT, REVOKED
 from tests.devices import seated_device
 from tests.games.conftest import HTMX, at_step, brigade, fresh
@@ -31,6 +31,10 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:next_step_anyway": ("no", "no", "no", "no", "yes"),
     "games:undo": ("no", "yes", "yes", "no", "yes"),
     "games:game_log": ("no", "yes", "yes", "no", "yes"),
+    "games:game_log_pdf": ("no", "yes", "yes", "no", "yes"),
+    "games:save_game": ("no", "no", "no", "no", "yes"),
+    "games:battle_report": ("no", "yes", "yes", "no", "yes"),
+    "games:game_chart": ("no", "yes", "yes", "no", "yes"),
     "games:units": ("no", "yes", "yes", "no", "yes"),
     "games:follow": ("no", "yes", "yes", "no", "yes"),
     "games:division": ("no", "yes", "yes", "no", "yes"),
@@ -42,6 +46,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:blocked_move": ("no", "yes", "no", "no", "yes"),
     "games:set_orders": ("no", "yes", "no", "no", "yes"),
     "games:reassign_unit": ("no", "yes", "no", "no", "yes"),
+    "games:take_objective": ("no", "yes", "yes", "no", "yes"),
     "games:seats": ("no", "no", "no", "no", "yes"),
     "games:revoke_seat": ("no", "no", "no", "no", "yes"),
     "games:new_join_code": ("no", "no", "no", "no", "yes"),
@@ -81,9 +86,12 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
 OTHER_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:home": ("yes", "yes", "yes", "yes", "yes"),
     "games:new_game": ("no", "no", "no", "no", "yes"),
+    "games:load_game": ("no", "no", "no", "no", "yes"),
     "games:join": ("yes", "yes", "yes", "yes", "yes"),
     "games:dashboard": ("no", "no", "no", "no", "yes"),
     "chart": ("yes", "yes", "yes", "yes", "yes"),
+    "club_charts": ("no", "no", "no", "no", "yes"),
+    "club_chart": ("no", "no", "no", "no", "yes"),
 }
 
 
@@ -124,7 +132,9 @@ def address(name: str, game: Game) -> str:
     leader = Leader.objects.filter(game=game, command__side=game.attacker).first()
     division = Command.objects.filter(game=game, side=game.attacker, level="division").first()
     seat = Seat.objects.filter(game=game).first()
+    objective = Objective.objects.filter(game=game).first()
     ids = {
+        "objective_id": objective.pk,
         "game_id": game.pk,
         "unit_id": unit.pk,
         "leader_id": leader.pk,
@@ -134,6 +144,7 @@ def address(name: str, game: Game) -> str:
         "row": f"unit-{unit.pk}",
         "change": "m_plus",
         "code": game.join_code,
+        "chart_id": 1,  # the game master is refused nothing: no such chart is his 404
     }
     pattern = next(p for p in _all_patterns() if p[0] == name)[1]
     for key, value in ids.items():

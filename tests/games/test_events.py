@@ -196,6 +196,7 @@ def examples() -> list[ev.Payload]:
         ev.EventUndone(4),
         ev.CorrectionMade("unit:1", "Davis", Correction.M_PLUS, (ev.FieldValue("m_hits", 1),)),
         ev.OrdersChanged(9, "Heth's Division", "hold"),
+        ev.ObjectiveTaken("objective:3", "McPherson's Ridge", "Union", "Confederate"),
         ev.RallyResolved("unit:1", "Davis", rally_inputs, resolve_rally(CHART, rally_inputs), ("A. P. Hill (P1)",)),
         ev.LeaderReplaced(4, "Henry Heth", "Heth's Division", replace_inputs, replace_result),
         ev.LeaderMoved(4, "Henry Heth", "Heth's Division", leader_move, resolve_leader_move(CHART, leader_move)),

@@ -23,10 +23,10 @@ def section(body: str, start: str) -> str:
 
 
 def test_the_header_says_once_that_the_chart_has_provisional_cells(client, demo):
-    assert has_provisional_cells(demo.chart_version)
+    assert has_provisional_cells(demo.chart_checksum, demo.chart_version)
     body = page(client, demo)
     header = re.search(r'<header class="turn-bar.*?</header>', body, re.S).group(0)
-    assert "This game's chart has provisional cells" in header and 'href="/chart/"' in header
+    assert "This game's chart has provisional cells" in header and f'href="/games/{demo.pk}/chart/"' in header
     assert body.count("This game's chart has provisional cells") == 1
 
 

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from republic.games.ledger import replay, snapshot
-from republic.games.models import Command, Game, Leader, Unit
+from republic.games.models import Command, Game, Leader, Objective, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Grade, UnitKind
@@ -68,7 +68,9 @@ def test_the_demo_file_imports_every_side_command_leader_and_unit(db):
     assert calef.horse and calef.battery_type == BatteryType.M_RIFLE.value and calef.grade == "veteran"
     assert batteries["Garnett's Battalion"].battery_type == BatteryType.M_SB.value
     # the setup snapshot holds every row, and equals the state
-    assert len(game.setup) == 1 + 2 + 5 + 5 + 8 + 5
+    assert len(game.setup) == 1 + 2 + 5 + 5 + 8 + 5 + 3
+    objectives = [(o.name, o.holder.name if o.holder else "") for o in Objective.objects.filter(game=game)]
+    assert objectives == [("McPherson's Ridge", "Union"), ("Herr's Ridge", "Confederate"), ("Seminary Ridge", "")]
     assert game.setup == snapshot(game) == replay(game)
     assert game.setup[davis.key]["bases"] == 8
 
@@ -162,6 +164,24 @@ HETH_UNITS = DEMO[DEMO.index("            brigades:\n              - {name: Arch
             DEMO.replace("- name: Union", "- name: " + "U" * 61),
             "- name: UUU",
             "sides[1].name: at most 60 characters, got 61",
+        ),
+        (
+            "an objective held by no side of the battle",
+            DEMO.replace("{name: Seminary Ridge}", "{name: Seminary Ridge, held_by: French}"),
+            "{name: Seminary Ridge",
+            "objectives[2].held_by: no side is called 'French'",
+        ),
+        (
+            "two objectives of one name",
+            DEMO.replace("{name: Seminary Ridge}", "{name: Herr's Ridge}"),
+            "{name: Herr's Ridge}",
+            'objectives[2].name: two objectives are called "Herr\'s Ridge"',
+        ),
+        (
+            "an objective with a field of no objective",
+            DEMO.replace("{name: Seminary Ridge}", "{name: Seminary Ridge, points: 3}"),
+            "{name: Seminary Ridge",
+            "objectives[2].points: unknown field; expected one of held_by, name",
         ),
         (
             "a chart that does not ship",

@@ -197,7 +197,8 @@ def test_the_log_prints_every_event_and_only_game_masters_may_go_back(client, de
     set_state(demo, brigade(demo, "Archer's Brigade"), m_hits=1)
     player = seated_device(demo, "Confederate")
     page = player.get(f"/games/{demo.pk}/log/").content.decode()
-    assert "Game turn 1, player turn 1" in page and "Go back to here" not in page
+    assert "Game turn 1</h2>" in page and "Player turn 1: Confederate attacking</h3>" in page
+    assert "Go back to here" not in page
     assert "#1 Defenders exchange messages · test" in page and "ground scale medium" in page
     response = player.post(f"/games/{demo.pk}/back/0/", {"version": demo.version})
     assert response.status_code == 403 and brigade(demo, "Archer's Brigade").m_hits == 1

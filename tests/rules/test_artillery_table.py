@@ -8,7 +8,6 @@ import pytest
 from republic.charts import shipped_chart
 from republic.rules.artillery import COLUMNS, RANGE_COLUMNS, SHIFT_COLUMNS
 from republic.rules.hits import Hits
-from republic.rules.results import Provenance
 from republic.rules.troops import BatteryType
 from tests.rules.artillery_cells import at_least, cell
 
@@ -83,13 +82,6 @@ DRIFT = {10: -2, 9: -1, 8: 0, 5: 0, 3: 0, 2: 1, 1: 2}
 def test_every_modified_roll_lands_in_exactly_one_drift_band(chart, modified):
     bands = chart.tables["artillery_drift"].bands
     assert sum(band.holds(modified) for band in bands) == 1
-
-
-@pytest.mark.parametrize(("modified", "shift"), [(14, -2), (10, -2), (9, -1), (8, 0), (3, 0), (2, 1), (1, 2), (-3, 2)])
-def test_drift_moves_two_left_on_ten_and_two_right_on_one(chart, modified, shift):
-    """T7 (R:1029-1034)."""
-    value, use = chart.band("artillery_drift", modified)
-    assert value == shift and use.provenance is Provenance.CONFIRMED
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from republic.rules.rally import RallyInput, RallyLeader, distance_modifier, los
 from republic.rules.results import Provenance
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, Leader
+from republic.rules.worked_examples import EXAMPLES_BY_KEY
 
 CONDITIONS = list(Condition)
 GRADES = list(Grade)
@@ -39,43 +40,12 @@ def labels(result) -> dict[str, int]:
     return {m.label: m.value for m in result.modifiers}
 
 
-# --- worked examples ---------------------------------------------------------------------------------
-
-
-def test_green_rattled_old_rally_number_is_ten_and_confirmed(chart):
-    """T1 (R:543-544)."""
-    result = resolve_rally(chart, rally_input())
-    assert result.old_number == 10
-    assert result.cells[0].key == "green, rattled" and result.cells[0].provenance is Provenance.CONFIRMED
-
-
-def test_green_rattled_with_quarter_losses_rolling_six_becomes_unformed(chart):
-    """T2 (R:540-545): 6 - 2 = +4 on 10 is 14 (the text says 13); either reaches Unformed."""
-    result = resolve_rally(chart, rally_input(roll=d10(6)))
-    assert labels(result) == {"percentage of unit lost (25%)": -2}
-    assert (result.die, result.modified_roll, result.new_number) == (6, 4, 14)
-    assert result.condition_after is Condition.UNFORMED and result.m_hits == 1
-    assert rally_outcome(chart, Grade.GREEN, Condition.RATTLED, 3).condition is Condition.UNFORMED
-
-
-def test_green_rattled_rolling_four_reaches_twelve_and_stays_rattled_on_known_cells_only(chart):
-    """T3 (R:545-547)."""
-    result = resolve_rally(chart, rally_input(roll=d10(4)))
-    assert (result.new_number, result.condition_after, result.m_hits) == (12, Condition.RATTLED, 2)
-    assert not result.provisional  # decided by green rattled (confirmed) and green unformed (derived)
-
-
-def test_green_rattled_rolling_one_falls_to_nine_and_is_shaken(chart):
-    """T4 (R:548-550)."""
-    result = resolve_rally(chart, rally_input(roll=d10(1)))
-    assert (result.modified_roll, result.new_number) == (-1, 9)
-    assert result.condition_after is Condition.SHAKEN and result.m_hits == 3
+# --- worked examples (T1-T4 are republic/rules/worked_examples.py's, held in test_worked_examples.py) ------
 
 
 def test_divisional_leader_nine_inches_away_costs_two(chart):
-    """T5 (R:561-566): every whole 4" step counts, as the example does."""
-    modifier, _ = distance_modifier(chart, 9.0, GroundScale.MEDIUM)
-    assert modifier.value == -2
+    """T5 (R:561-566): every whole 4" step counts, as the example does; here as a rally's modifier reads it."""
+    assert EXAMPLES_BY_KEY["T5"].on(chart).holds
     result = resolve_rally(chart, rally_input(division_leader_distance=9.0))
     assert labels(result)['each 4" to divisional leader (9" away, 2 steps)'] == -2
 
@@ -223,10 +193,9 @@ def test_every_rally_line_falls_from_formed_to_demoralized(chart, grade):
     assert all(better > worse for better, worse in pairwise(line))
 
 
-def test_green_rally_line_fits_example_one(chart):
-    green = dict(zip(CONDITIONS, rally_line(chart, Grade.GREEN), strict=True))
-    assert green[Condition.RATTLED] == 10 and green[Condition.UNFORMED] == 13
-    assert green[Condition.FORMED] > 14 and green[Condition.SHAKEN] <= 9
+def test_green_rally_cells_of_example_one_say_where_they_come_from(chart):
+    """Example 1's values are held by republic/rules/worked_examples.py (tests/rules/test_worked_examples.py)."""
+    assert chart.cell("rally", "green", "rattled")[1].provenance is Provenance.CONFIRMED
     assert chart.cell("rally", "green", "unformed")[1].provenance is Provenance.DERIVED
 
 

@@ -15,18 +15,23 @@ from republic.games.models.battle import (
     UnitQuerySet,
     new_join_code,
 )
+from republic.games.models.charts import ChartIdentity, ClubChart
+from republic.games.models.objectives import Objective
 from republic.games.models.seats import Dispatch, Seat
 
 __all__ = [
     "ADVANCED_RULES",
     "BATTERY_LABELS",
     "IN_PLAY",
+    "ChartIdentity",
+    "ClubChart",
     "Command",
     "Dispatch",
     "Event",
     "Game",
     "Leader",
     "LeaderQuerySet",
+    "Objective",
     "Seat",
     "Side",
     "Unit",

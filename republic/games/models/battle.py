@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import models
 
-from republic.charts import shipped_chart
+from republic.games.models.charts import loaded
 from republic.rules.chart import Chart
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import MAX_M_HITS, Condition, condition_for
@@ -68,7 +68,9 @@ class Game(models.Model):
     name = models.CharField(max_length=120)
     scenario = models.CharField(max_length=200)
     demo = models.BooleanField(default=False)
-    chart_version = models.CharField(max_length=80)
+    chart_version = models.CharField(max_length=80, help_text="a shipped chart's file name or a club chart's version")
+    chart_name = models.CharField(max_length=120, blank=True)
+    chart_checksum = models.CharField(max_length=64, blank=True, help_text="sha256 of the chart's text")
     ground_scale = models.CharField(max_length=10, choices=_choices(GroundScale), default=GroundScale.MEDIUM.value)
     game_turn = models.PositiveIntegerField(default=1)
     player_turn = models.PositiveSmallIntegerField(default=1)
@@ -99,7 +101,7 @@ class Game(models.Model):
 
     @property
     def chart(self) -> Chart:
-        return shipped_chart(self.chart_version)
+        return loaded(self.chart_checksum, self.chart_version)[0]
 
     @property
     def scale(self) -> GroundScale:
@@ -482,6 +484,7 @@ class Event(models.Model):
     changes = models.JSONField(default=list, blank=True)
     provisional = models.BooleanField(default=False, help_text="the result read a provisional chart cell")
     printed_chart = models.BooleanField(default=False, help_text="the result was read from the players' own chart")
+    chart_checksum = models.CharField(max_length=64, blank=True, help_text="sha256 of the chart the game read")
     undoes = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="undone_by")
 
     class Meta:

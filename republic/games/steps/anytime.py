@@ -1,12 +1,19 @@
 """Actions the table may take at any step of the turn: a unit card's one-tap correction, a unit's forced move blocked
-by another unit, a division's orders, a unit put under another division."""
+by another unit, a division's orders, a unit put under another division, an objective changing hands."""
 
 from django import forms
 
-from republic.games.events import CorrectionMade, FieldValue, ForcedMoveBlocked, OrdersChanged, UnitReassigned
+from republic.games.events import (
+    CorrectionMade,
+    FieldValue,
+    ForcedMoveBlocked,
+    ObjectiveTaken,
+    OrdersChanged,
+    UnitReassigned,
+)
 from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, act
-from republic.games.models import Command, Event, Game, Unit
+from republic.games.models import Command, Event, Game, Objective, Side, Unit
 from republic.games.text.move_words import last_move
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import BlockedMoveInput, resolve_blocked_move
@@ -118,6 +125,35 @@ def reassign(game: Game, unit: Unit, division: int, version: int, actor: str) ->
             raise ActionRefused(f"{fresh.name} is in {left.name} already: nothing was changed.")
         action.set(fresh, "division", joined.pk)
         return action.record(UnitReassigned(fresh.key, fresh.name, left.pk, left.name, joined.pk, joined.name))
+
+
+class ObjectiveForm(VersionForm):
+    holder = forms.CharField(
+        required=False, max_length=20, error_messages={"max_length": "Choose the side that holds it, or no one."}
+    )
+
+
+def take_objective(game: Game, objective: Objective, holder: str, side: int | None, version: int, actor: str) -> Event:
+    """An objective changes hands: ``holder`` is a side's id, or empty for no one. A player records what his own
+    side did, taking it or giving it up; the game master records anything."""
+    with act(game, version, actor) as action:
+        fresh = Objective.objects.select_related("holder").get(pk=objective.pk)
+        sides = {str(s.pk): s for s in Side.objects.filter(game=action.game)}
+        if holder and holder not in sides:
+            raise ActionRefused("There is no such side in this game: nothing was changed.")
+        taken = sides.get(holder)
+        if fresh.holder_id == (taken.pk if taken else None):
+            held = f"held by {taken.name}" if taken else "held by no one"
+            raise ActionRefused(f"{fresh.name} is {held} already: nothing was changed.")
+        own = taken.pk == side if taken else fresh.holder_id == side
+        if side is not None and not own:
+            raise ActionRefused(
+                f"A player records what his own side does with {fresh.name}: taking it, or giving it up. "
+                "Nothing was changed."
+            )
+        before = fresh.holder.name if fresh.holder else ""
+        action.set(fresh, "holder", taken.pk if taken else None)
+        return action.record(ObjectiveTaken(fresh.key, fresh.name, before, taken.name if taken else ""))
 
 
 def _gone(unit: Unit) -> str:

@@ -25,6 +25,7 @@ from republic.games.events import (
     LeaderMoved,
     LeaderReplaced,
     ManeuverRolled,
+    ObjectiveTaken,
     OrdersChanged,
     Payload,
     RallyResolved,
@@ -298,6 +299,7 @@ _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     GameEnded: lambda p: f"Game over: {game_result(p.winner_name, p.note)}",
     CorrectionMade: _correction,
     OrdersChanged: lambda p: f"{p.name}: orders now {Command.Orders(p.orders).label}",
+    ObjectiveTaken: lambda p: f"{p.name} now held by {p.after}" if p.after else f"{p.name} now held by no one",
     RallyResolved: _rally,
     LeaderReplaced: _leader_replaced,
     LeaderMoved: _leader_moved,
@@ -353,6 +355,14 @@ def _step_of(event: Event, payload: Payload) -> str:
     return step_for(StepKey(event.step)).title
 
 
+def _phase_of(event: Event, payload: Payload) -> str:
+    """The part of the turn the log files an event under: 'Fire phase', or setting up or the game's end, which
+    belong to no phase."""
+    if isinstance(payload, FirstAttackerRolled | FirstAttackerChosen | GameEnded):
+        return _step_of(event, payload)
+    return f"{step_for(StepKey(event.step)).phase.value.capitalize()} phase"
+
+
 def result_card(event: Event | None) -> dict[str, Any] | None:
     """An event as the result card and the log show it: words, dice, modifiers, chart cells, notes."""
     if event is None:
@@ -365,6 +375,7 @@ def result_card(event: Event | None) -> dict[str, Any] | None:
     return {
         "event": event,
         "step": _step_of(event, payload),
+        "phase": _phase_of(event, payload),
         "summary": describe(event),
         "dice": dice(payload.rolls()),
         "modifiers": [modifier(m) for r in found for m in r.modifiers],

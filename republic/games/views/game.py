@@ -1,27 +1,29 @@
 """The game's own pages and the actions that belong to no step: moving on, undo, corrections, a blocked forced move,
 orders."""
 
+from typing import Any, cast
+
 from django import forms
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, StaleGame, undo_last, undo_to
-from republic.games.models import Game
+from republic.games.models import Game, Objective
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
 from republic.games.steps import anytime, first_attacker, game_over, step_of
 from republic.games.steps.base import Row, subject
 from republic.games.steps.walk import advance
-from republic.games.text.events import game_result, result_card
+from republic.games.text.events import describe, game_result
 from republic.games.views import answers
 from republic.games.views.access import SEATS_KEY, Who, allowed, is_master, master_only
 from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.charts import chart_choices, chosen_chart
 from republic.games.views.follow import followed
 from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, work
 from republic.games.views.seats import join_link, qr_code
@@ -79,19 +81,6 @@ def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
     """One row of the step's work, its form open (or closed again with ``?close=1``)."""
     game = answers.game_or_404(game_id)
     return answers.open_row(request, game, row, closed=bool(request.GET.get("close")))
-
-
-LOG_PAGE = 100  # events a page of the turn log holds
-
-
-@allowed(Who.SEATED)
-def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The turn log, a hundred events a page, the newest page first (``?page=N`` for another)."""
-    game = answers.game_or_404(game_id)
-    pages = Paginator(game.events.select_related("undoes").order_by("seq"), LOG_PAGE)
-    shown = pages.get_page(request.GET.get("page") or pages.num_pages)
-    entries = [result_card(e) for e in shown]
-    return render(request, "games/log.html", {"game": game, "entries": entries, "shown": shown})
 
 
 @allowed(Who.PHASING)
@@ -171,6 +160,30 @@ def set_orders(request: HtmxHttpRequest, game_id: int, division_id: int) -> Http
             game, division, form.cleaned_data["orders"], form.cleaned_data["version"], answers.actor_of(request)
         ),
     )
+
+
+@allowed(Who.SEATED)
+@require_POST
+def take_objective(request: HtmxHttpRequest, game_id: int, objective_id: int) -> HttpResponse:
+    """An objective of the scenario changes hands, from the order of battle page, which the answer opens again
+    with what was done or why not."""
+    game = answers.game_or_404(game_id)
+    objective = get_object_or_404(Objective, pk=objective_id, game=game)
+    form = anytime.ObjectiveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, answers.INCOMPLETE)
+    else:
+        side = request.role.side_id  # type: ignore[attr-defined]
+        data = form.cleaned_data
+        try:
+            event = anytime.take_objective(
+                game, objective, data["holder"], side, data["version"], answers.actor_of(request)
+            )
+        except (StaleGame, ActionRefused) as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, describe(event))
+    return redirect(reverse("games:units", args=[game.pk]) + "#objectives")
 
 
 @allowed(Who.OWNER)
@@ -261,6 +274,11 @@ class ScenarioUploadForm(forms.Form):
     ground_scale = forms.ChoiceField(
         choices=[(s.value, s.value) for s in GroundScale], initial="medium", label="Ground scale (CSV only)"
     )
+    chart = forms.ChoiceField(required=False, label="Chart the game is played on")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["chart"]).choices = chart_choices()
 
 
 @master_only
@@ -281,7 +299,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         except ScenarioError as exc:
             form.add_error("file", f"{upload.name}, {exc}")
         else:
-            game = create_game(scenario, form.cleaned_data["name"])
+            game = create_game(scenario, form.cleaned_data["name"], chosen_chart(form.cleaned_data["chart"]))
             return answers.client_redirect(request, reverse("games:game", args=[game.pk]))
     games = Game.objects.prefetch_related("sides").order_by("-updated")
     return render(request, "games/list.html", {"games": listed(games), "upload": form})

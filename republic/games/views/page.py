@@ -9,8 +9,8 @@ from typing import Any
 
 from django.urls import reverse
 
-from republic.charts import shipped_chart
 from republic.games.models import Event, Game
+from republic.games.models.charts import loaded
 from republic.games.steps import first_attacker, game_over, step_of
 from republic.games.steps.base import Bound, Row
 from republic.games.steps.walk import not_in_play
@@ -111,7 +111,7 @@ def page_context(
         "following": follow.name,
         "row_form": row_form,
         "result": result_card(event),
-        "chart_provisional": has_provisional_cells(game.chart_version),
+        "chart_provisional": has_provisional_cells(game.chart_checksum, game.chart_version),
         "actor": actor,
         "error": error,
         "forms": forms,
@@ -119,9 +119,9 @@ def page_context(
 
 
 @cache
-def has_provisional_cells(chart_version: str) -> bool:
-    """Whether a chart still has cells to check against a printed one: the header says so once per game, so that
-    each result needs only a quiet mark on the cell it used."""
-    tables = shipped_chart(chart_version).tables.values()
+def has_provisional_cells(checksum: str, file_name: str) -> bool:
+    """Whether a game's chart still has cells to check against a printed one: the header says so once per game, so
+    that each result needs only a quiet mark on the cell it used."""
+    tables = loaded(checksum, file_name)[0].tables.values()
     cells = [cell for table in tables for cell in (*table.cells.values(), *(band.cell for band in table.bands))]
     return any(cell.provenance is Provenance.PROVISIONAL for cell in cells)

@@ -10,9 +10,9 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from republic.games.models import Command, Unit
+from republic.games.models import Command, Game, Objective, Side, Unit
 from republic.games.views import answers
-from republic.games.views.access import Who, allowed
+from republic.games.views.access import Role, Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.follow import FOLLOW_KEY, followed
 from republic.games.views.order_of_battle import division_context
@@ -52,11 +52,30 @@ def units_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         )
     context = {
         "game": game,
+        "objectives": objectives(game, request.role),  # type: ignore[attr-defined]
         "sides": [{**side, "groups": list(side["groups"].values())} for side in sides.values()],
         "attacker": game.attacker,
         "following": followed(request, game).name,
     }
     return render(request, "games/units.html", context)
+
+
+def objectives(game: Game, role: Role) -> list[dict[str, Any]]:
+    """The scenario's objectives, who holds each, and the changes this device may record: a player his own
+    side taking one or giving it up, the game master any."""
+    sides = list(Side.objects.filter(game=game))
+    shown = []
+    for objective in Objective.objects.filter(game=game):
+        holder = next((s for s in sides if s.pk == objective.holder_id), None)
+        choices = [
+            (str(s.pk), f"{s.name} holds it")
+            for s in sides
+            if s.pk != objective.holder_id and (role.master or s.pk == role.side_id)
+        ]
+        if holder is not None and (role.master or holder.pk == role.side_id):
+            choices.append(("", "No one holds it"))
+        shown.append({"objective": objective, "holder": holder, "choices": choices})
+    return shown
 
 
 @allowed(Who.SEATED)

@@ -1,0 +1,84 @@
+"""The charts a game may be played on: those shipped with the app (files) and the clubs' own, uploaded by the
+game master and kept here. A chart is known by the sha256 of its text, so a game and each of its events name
+exactly the chart they read, whatever its name and version say."""
+
+from dataclasses import dataclass
+from threading import Lock
+
+from django.conf import settings
+from django.db import models
+
+from republic.charts import shipped_chart, shipped_checksum, shipped_checksums
+from republic.rules.catalog import load_chart
+from republic.rules.chart import Chart
+
+
+class ClubChart(models.Model):
+    """A club's printed chart as a chart file, checked like the shipped one when it was uploaded."""
+
+    name = models.CharField(max_length=120)
+    version = models.CharField(max_length=80)
+    checksum = models.CharField(max_length=64, unique=True, help_text="sha256 of the text")
+    text = models.TextField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    uploaded = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-uploaded"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.version})"
+
+
+@dataclass(frozen=True)
+class ChartIdentity:
+    """What a game records of its chart: a shipped chart's file name or a club chart's version, its name, and
+    the checksum of its text."""
+
+    version: str
+    name: str
+    checksum: str
+
+    def fields(self) -> dict[str, str]:
+        return {"chart_version": self.version, "chart_name": self.name, "chart_checksum": self.checksum}
+
+
+def shipped_identity(file_name: str) -> ChartIdentity:
+    return ChartIdentity(file_name, shipped_chart(file_name).name, shipped_checksum(file_name))
+
+
+def club_identity(club: ClubChart) -> ChartIdentity:
+    return ChartIdentity(club.version, club.name, club.checksum)
+
+
+# A chart is parsed once per process and checksum: every rule a request resolves reads the game's chart, and a
+# club chart would otherwise cost a query and a parse each time.
+_LOADED: dict[str, tuple[Chart, str]] = {}
+_LOADING = Lock()
+
+
+def loaded(checksum: str, file_name: str) -> tuple[Chart, str]:
+    """The chart a game reads and the checksum of what was read. A game that records no checksum (made before
+    charts had one, or in the admin) reads the shipped file it names. A shipped checksum no file has any more (the
+    file was edited in place) reads the file of the same name, and the checksum then says it was another text."""
+    key = checksum or f"file:{file_name}"
+    found = _LOADED.get(key)
+    if found is not None:
+        return found
+    with _LOADING:
+        stem = shipped_checksums().get(checksum)
+        text = None if stem or not checksum else ClubChart.objects.filter(checksum=checksum).values_list("text")[:1]
+        if text:
+            found = (load_chart(text[0][0]), checksum)
+        else:
+            name = stem or file_name
+            found = (shipped_chart(name), shipped_checksum(name))
+        _LOADED[key] = found
+    return found
+
+
+def forget_loaded() -> None:
+    """Drop the parsed charts (tests that replace a chart's text in place)."""
+    _LOADED.clear()

@@ -1,0 +1,44 @@
+"""A whole game saved as a file by the game master, and a saved game loaded into a fresh one."""
+
+from django import forms
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+
+from republic.games.archive.export import dumps, export_game, file_name
+from republic.games.archive.load import MOST_BYTES, import_game
+from republic.games.archive.remap import ArchiveError
+from republic.games.views import answers
+from republic.games.views.access import Who, allowed, master_only
+from republic.games.views.answers import HtmxHttpRequest
+
+
+@allowed(Who.MASTER)
+def save_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The game as one JSON file, named after the game and the day."""
+    game = answers.game_or_404(game_id)
+    response = HttpResponse(dumps(export_game(game.pk)), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{file_name(game, timezone.localdate())}"'
+    return response
+
+
+class SavedGameForm(forms.Form):
+    file = forms.FileField(label="Saved game (the .json file from a game's turn log)")
+
+
+@master_only
+def load_game(request: HtmxHttpRequest) -> HttpResponse:
+    """A saved game into a fresh game, which then opens; a file refused says why, and no game is made."""
+    form = SavedGameForm(request.POST, request.FILES) if request.method == "POST" else SavedGameForm()
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            if upload.size > MOST_BYTES:
+                raise ArchiveError(f"The file is larger than {MOST_BYTES // (1024 * 1024)} MB: it is not a saved game.")
+            game = import_game(upload.read())
+        except ArchiveError as exc:
+            form.add_error("file", f"{upload.name}: {exc}")
+        else:
+            return answers.client_redirect(request, reverse("games:game", args=[game.pk]))
+    return render(request, "games/load.html", {"form": form})
