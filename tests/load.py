@@ -83,7 +83,9 @@ def _serve(database: str, port: int, folder: Path) -> subprocess.Popen[bytes]:
         for name in ("workers", "threads")
         if os.environ.get(f"LOAD_{name.upper()}")
     ]
+    # the access log gives each request's time inside the server, beside the time a phone waited for it
     command = [sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command.append("--access-log")
     with (folder / "server.out").open("wb") as out, (folder / "server.err").open("wb") as err:
         return subprocess.Popen([*command, *sizes], env=env, cwd=ROOT, stdout=out, stderr=err)
 
@@ -184,13 +186,23 @@ def _run(address: str, tables: list[devices.Table], cpu: Cpu) -> tuple[Stage, li
         runner.quit()
 
 
+SERVER_LOG: list[Path] = []  # the server's access log, once it is started
+SERVER_MS: dict[int, list[float]] = {}  # each stage's requests, by their time inside the server
+_SERVER_TIME = re.compile(rb" (\d+)ms$", re.M)
+
+
 def _stage(number: int, title: str, tables: list[devices.Table], length: str, default: float, cpu: Cpu) -> Stage:
     seconds = _number(length, default)
     devices.TALLY.stage = number
     print(f"{title}: {seconds:g} s...", flush=True)
     before = cpu.sample()
+    logged = SERVER_LOG[0].stat().st_size if SERVER_LOG else 0
     gevent.sleep(seconds)
     after = cpu.sample()
+    if SERVER_LOG:
+        with SERVER_LOG[0].open("rb") as log:
+            log.seek(logged)
+            SERVER_MS[number] = sorted(float(ms) for ms in _SERVER_TIME.findall(log.read()))
     records = [r for r in devices.TALLY.records if r.stage == number]
     asked = len(tables) / devices.RATE.interval
     return Stage(title, asked, after[0] - before[0], records, devices.TALLY.unsent[number], Cpu.cores(before, after))
@@ -212,6 +224,7 @@ def main() -> int:
             ]
             port = _free_port()
             process = _serve(database, port, folder)
+            SERVER_LOG[:] = [folder / "server.out"]
             try:
                 _wait_until_served(process, port, folder)
                 print(f"load on {database_kind}: {', '.join(f'{t.units} units x {t.phones} phones' for t in tables)}")
@@ -221,6 +234,13 @@ def main() -> int:
         errors = goal.errors() + sum(s.errors() for s in ramp)
         print()
         print("\n".join(goal_table(goal, database_kind, GOAL_P95_MS, LIMIT_P95_MS, ramp)))
+        inside = SERVER_MS.get(1, [])
+        if inside:
+            p50, p95 = inside[len(inside) // 2], inside[min(len(inside) - 1, int(len(inside) * 0.95))]
+            print(
+                f"inside the server, goal run: {len(inside)} requests, p50 {p50:.0f} ms, p95 {p95:.0f} ms "
+                "(gunicorn's own time for each; the rest of a phone's wait is its connection and the queue)"
+            )
         problems = server_problems((folder / "server.err").read_text(errors="replace"))
         print("\n".join(problems or ["server: no traceback, no worker timeout"]))
         for line in devices.TALLY.errors[:10]:

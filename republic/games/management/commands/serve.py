@@ -34,10 +34,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--host", default="0.0.0.0", help="the interface to listen on (0.0.0.0: all of them)")
         parser.add_argument("--port", type=int, default=8000)
-        # two processes of eight threads on the club's 2-core laptop: a request waiting on the database or on a
-        # slow phone does not hold up the others, and SQLite has few writers to queue
-        parser.add_argument("--workers", type=int, default=int(os.environ.get("REPUBLIC_WORKERS", "2")))
-        parser.add_argument("--threads", type=int, default=int(os.environ.get("REPUBLIC_THREADS", "8")))
+        # four processes of two threads on the club's 2-core laptop: a request waiting on the database or on a slow
+        # phone does not hold up the others, and few threads share each process's interpreter lock (measured with
+        # make load: two processes of eight threads had twice the slowest answers)
+        parser.add_argument("--workers", type=int, default=int(os.environ.get("REPUBLIC_WORKERS", "4")))
+        parser.add_argument("--threads", type=int, default=int(os.environ.get("REPUBLIC_THREADS", "2")))
         parser.add_argument("--access-log", action="store_true", help="print a line for every request")
 
     def handle(self, *args, host: str, port: int, workers: int, threads: int, access_log: bool, **options):
@@ -63,6 +64,8 @@ class Command(BaseCommand):
             "graceful_timeout": 10,
             "keepalive": 5,
             "accesslog": "-" if access_log else None,
+            # each request's time on the server, in milliseconds, last: what a slow phone's wait was spent on
+            "access_log_format": '%(h)s "%(r)s" %(s)s %(B)s %(M)sms',
             "errorlog": "-",
             "loglevel": "warning",
             "proc_name": "republic",
