@@ -102,6 +102,10 @@ def main() -> int:
         django.setup()
         from django.core.management import call_command
 
+        from tests.static_files import uncollected
+
+        uncollected()
+
         call_command("migrate", verbosity=0, interactive=False)
         run()
         return 0

@@ -62,6 +62,10 @@ def main(argv: list[str]) -> int:
         django.setup()
         from django.core.management import call_command
 
+        from tests.static_files import uncollected
+
+        uncollected()
+
         call_command("migrate", verbosity=0, interactive=False)
         from tests.bench_report import run
 

@@ -2,6 +2,7 @@ import pytest
 from hypothesis import settings
 
 from tests.devices import master_device
+from tests.static_files import uncollected
 
 # Property tests run the same examples on every machine: a red build means a real counterexample,
 # reproducible by anyone, never a lucky draw.
@@ -17,12 +18,4 @@ def client(db):
 
 
 def pytest_configure(config):
-    # The tests draw pages without collecting the static files first: their links are the files' own names, as
-    # in development. The server a club runs (manage.py serve) collects them and links to their hashed copies,
-    # and the tests that start it check those.
-    from django.conf import settings as django_settings
-
-    django_settings.STORAGES = {
-        **django_settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+    uncollected()
