@@ -1,6 +1,7 @@
 import pytest
 from hypothesis import settings
 
+from republic.games.readings import forget_shared
 from tests.devices import master_device
 from tests.static_files import uncollected
 
@@ -15,6 +16,12 @@ def client(db):
     """The table's device in most tests: the game master's, who may do anything in any game. Who else may do
     what is tested with seats of its own (tests/games/test_access.py)."""
     return master_device()
+
+
+@pytest.fixture(autouse=True)
+def readings_of_other_tests_forgotten():
+    """A test's database is made afresh: what this process read from the last one's games is not kept for it."""
+    forget_shared()
 
 
 def pytest_configure(config):

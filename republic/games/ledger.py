@@ -9,10 +9,9 @@ holding its typed payload and the exact before and after of every field it touch
 - ``replay`` rebuilds the state from the setup snapshot plus every event's changes; tests hold it against
   the rows to prove that the state equals the setup plus the events.
 
-- ``read_once`` marks a step's reading of its state: inside ``readings()`` (one request) a state read for a game
-  at a version is read once, by the page, the form, the action and its answer alike. Every change bumps the
-  version, and every action forgets what was read when it ends, so a reading is never used beyond the version
-  it was made at, nor after an action that failed part-way.
+- A step's state is read once per game version (``readings.read_once``). Every change bumps the version, and
+  every action forgets what was read when it ends, so a reading is never used beyond the version it was made
+  at, nor after an action that failed part-way.
 
 A form is stale when what it is about moved on since it was drawn, not when anything did: forty players enter
 dice for their own brigades at once, and one player's die must not send back another's form about another
@@ -29,13 +28,12 @@ changed, so it is refused with the fresh state instead of failing or applying tw
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields, is_dataclass
 from enum import Enum
-from functools import wraps
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import connection, models, transaction
 from django.db.models import Case, F, Value, When
@@ -44,6 +42,7 @@ from django.db.models.functions import Cast
 from republic.games.events import EventUndone, Payload, kind_of, stored
 from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import loaded
+from republic.games.readings import forget
 from republic.rules.results import Explained
 from republic.rules.sequence import StepKey
 from republic.rules.units import UnitState
@@ -62,8 +61,6 @@ _KEY = {model: key for key, model in TRACKED.items()}
 _UNTRACKED = {"id", "game_id", "setup", "version", "join_code", "created", "updated", "chart_name", "chart_checksum"}
 # the kind changes when cavalry mounts or dismounts (3.5); the grade is the unit's for the whole battle
 _UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "grade")]
-S = TypeVar("S")
-_READ: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("republic_read", default=None)
 _SIDE: ContextVar[int | None] = ContextVar("republic_side", default=None)
 _SUBJECT: ContextVar[str] = ContextVar("republic_subject", default="")
 _NAMED_UNIT = re.compile(r'"unit:(\d+)"')
@@ -324,35 +321,6 @@ def _most_parameters() -> int:
 
 
 @contextmanager
-def readings() -> Iterator[None]:
-    """The span (one request) in which each state is read once per game version."""
-    token = _READ.set({})
-    try:
-        yield
-    finally:
-        _READ.reset(token)
-
-
-def read_once(read: Callable[[Game], S]) -> Callable[[Game], S]:
-    """A step's state, read once per game version inside ``readings()``: an action's form, the action (the
-    game locked at the version the request found, unless another action came in between) and the rows its
-    answer compares share one reading. Outside ``readings()`` every call reads."""
-
-    @wraps(read)
-    def reading(game: Game) -> S:
-        read_already = _READ.get()
-        if read_already is None:
-            return read(game)
-        key = (read, game.pk, game.version)
-        if key not in read_already:
-            read_already[key] = read(game)
-        found: S = read_already[key]
-        return found
-
-    return reading
-
-
-@contextmanager
 def acting_on(subject: str | None) -> Iterator[None]:
     """Every event recorded inside is about this step row ('unit-12'; None: no row), for ``moved_on``."""
     token = _SUBJECT.set(subject or "")
@@ -376,13 +344,6 @@ def acting_for(side_id: int | None) -> Iterator[None]:
 def acting_side() -> int | None:
     """The side the action at hand is for (None: the game master's)."""
     return _SIDE.get()
-
-
-def _forget_readings() -> None:
-    """An action has ended: what it changed (or began to change and rolled back) is not what was read."""
-    read_already = _READ.get()
-    if read_already is not None:
-        read_already.clear()
 
 
 @contextmanager
@@ -421,7 +382,7 @@ def act(
             if action.event is None:
                 raise RuntimeError("an action must record its event")
     finally:
-        _forget_readings()
+        forget()
 
 
 def snapshot(game: Game) -> dict[str, dict[str, Any]]:

@@ -5,8 +5,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from republic.games.ledger import ActionRefused, act, readings
-from republic.games.steps import skirmish
+from republic.games.events import CorrectionMade, FieldValue
+from republic.games.ledger import ActionRefused, act
+from republic.games.readings import readings
+from republic.games.steps import first_attacker, skirmish
 from tests.games.conftest import HTMX, at_step, brigade, fresh, set_state, state_matches_events
 
 SKIRMISH_EVENTS = "SkirmishBlocksRolled"  # a kind only the skirmish state's reading of events asks for
@@ -47,7 +49,7 @@ def test_an_action_refused_part_way_forgets_what_was_read(screens):
         read_before = skirmish.state(screens)
         davis = next(u for u in read_before.units.values() if u.name == "Davis's Brigade")
         with pytest.raises(ActionRefused), act(screens, screens.version) as action:
-            action.set(davis, "skirmishers_deployed", 0)
+            action.set(davis, "skirmishers_deployed", 1)
             raise ActionRefused("refused after a change")
         again = skirmish.state(screens)
         assert again is not read_before
@@ -73,4 +75,57 @@ def test_an_attack_sent_from_its_row_reads_the_step_twice(client, screens):
         response = client.post(f"/games/{game.pk}/fire/skirmish/{davis.pk}/", data, **headers)
     assert response.status_code == 200 and fresh(game).version == version + 1
     assert readings_of_skirmish(queries) == 2
+    assert state_matches_events(game)
+
+
+def read_shared(game) -> int:
+    with readings(shared=True):
+        return read(game)
+
+
+def test_requests_that_change_nothing_share_a_version_read_by_another(screens):
+    """Forty phones polling one game: each version of the step's state is read by the first request only."""
+    assert [read_shared(screens), read_shared(screens)] == [1, 0]
+    moved_on = fresh(screens)
+    moved_on.version += 1
+    assert [read_shared(moved_on), read_shared(moved_on)] == [1, 0]
+
+
+def test_an_action_reads_its_own_state_not_a_shared_one(screens):
+    assert read_shared(screens) == 1
+    with readings():
+        assert read(screens) == 1
+
+
+def test_a_game_being_set_up_is_read_by_every_request(demo):
+    """Before the first event the admin may change a game's rows without a new version."""
+    assert fresh(demo).version == 0
+    with CaptureQueriesContext(connection) as first, readings(shared=True):
+        first_attacker.state(demo)
+    with CaptureQueriesContext(connection) as second, readings(shared=True):
+        first_attacker.state(demo)
+    assert len(first.captured_queries) == len(second.captured_queries) > 0
+
+
+def test_an_action_does_not_change_the_reading_the_pages_share(client, screens):
+    """The page reads the state and keeps it for the next page at that version; an action reads its own and
+    changes the units it read: the kept reading still shows the version it was read at, the next page's the
+    change."""
+    game = screens
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+    with readings(shared=True):
+        kept = skirmish.state(fresh(game))
+    with readings():
+        acting = skirmish.state(fresh(game))
+        assert acting is not kept
+        davis = next(u for u in acting.units.values() if u.name == "Davis's Brigade")
+        with act(game, fresh(game).version, "test") as action:
+            action.set(davis, "skirmishers_deployed", 1)
+            action.record(
+                CorrectionMade(f"unit:{davis.pk}", davis.name, None, (FieldValue("skirmishers_deployed", 1),))
+            )
+    assert next(u for u in kept.units.values() if u.name == "Davis's Brigade").skirmishers_deployed == 2
+    with readings(shared=True):
+        now = skirmish.state(fresh(game))
+    assert next(u for u in now.units.values() if u.name == "Davis's Brigade").skirmishers_deployed == 1
     assert state_matches_events(game)

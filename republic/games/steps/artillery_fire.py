@@ -13,8 +13,9 @@ from django.urls import reverse
 
 from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, PassingFireConducted, named_in
 from republic.games.forms import VersionForm
-from republic.games.ledger import Action, ActionRefused, act, read_once, this_turn
+from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
+from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
 from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, put_on, waiting_in, waiting_rows

@@ -10,8 +10,9 @@ from django.urls import reverse
 
 from republic.games.events import DemoralizedPanicTested, named_in
 from republic.games.forms import VersionForm, loss_labels
-from republic.games.ledger import ActionRefused, act, read_once, this_turn
+from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
+from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.rules.chart import Chart
 from republic.rules.morale import MAX_M_HITS

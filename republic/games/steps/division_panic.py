@@ -26,8 +26,9 @@ from republic.games.events import (
     payload_of,
 )
 from republic.games.forms import DiceForm, die_field, loss_labels
-from republic.games.ledger import Action, ActionRefused, act, read_once, this_turn
+from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import IN_PLAY, Command, Event, Game, Unit
+from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, subject_of
 from republic.games.text.events import describe
 from republic.rules.chart import Chart

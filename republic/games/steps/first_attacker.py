@@ -12,8 +12,9 @@ from django import forms
 
 from republic.games.events import FirstAttackerChosen, FirstAttackerRolled, payload_of
 from republic.games.forms import DiceForm, VersionForm, die_field
-from republic.games.ledger import ActionRefused, act, read_once, standing
+from republic.games.ledger import ActionRefused, act, standing
 from republic.games.models import Event, Game, Side
+from republic.games.readings import read_once
 from republic.games.steps.base import Bound
 from republic.games.text.events import words
 from republic.rules.sequence import FirstAttackerInput, resolve_first_attacker

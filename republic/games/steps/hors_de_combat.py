@@ -22,8 +22,9 @@ from republic.games.events import (
     payload_of,
 )
 from republic.games.forms import DiceForm, die_field
-from republic.games.ledger import ActionRefused, act, read_once, this_turn
+from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Leader, Unit
+from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, pk_of, subject_of
 from republic.rules.dice import Roll
 from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat

@@ -20,8 +20,9 @@ from django.urls import reverse
 
 from republic.games.events import LeaderMoved, RallyResolved, named_in, read_all
 from republic.games.forms import DiceForm, VersionForm, die_field, inches_field, offer, offer_many
-from republic.games.ledger import ActionRefused, act, acting_on, read_once, this_turn
+from republic.games.ledger import ActionRefused, act, acting_on, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, row_of, subject_of, unit_row
 from republic.games.text.terms import condition, inches
 from republic.rules.leaders import CommandRelation

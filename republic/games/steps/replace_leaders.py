@@ -12,8 +12,9 @@ from typing import Any
 from django.urls import reverse
 
 from republic.games.events import LeaderReplaced
-from republic.games.ledger import Action, ActionRefused, act, read_once
+from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game, Leader
+from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Step
 from republic.rules.leaders import Candidate, LeaderRank, LeaderReplacementInput, resolve_leader_replacement
 from republic.rules.sequence import StepKey

@@ -18,8 +18,9 @@ from republic.games.events import (
     payload_of,
 )
 from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer_names
-from republic.games.ledger import ActionRefused, act, read_once, this_turn
+from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Side, Unit, UnitChoice, UnitQuerySet
+from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.steps.fire_hits import waiting, waiting_rows
 from republic.games.text.terms import inches, unit_options

@@ -1,11 +1,14 @@
 """A request reads each step's state once per game version: the page, the form it checks, the action and the
-rows of its answer share that reading (``ledger.read_once``)."""
+rows of its answer share that reading. A request that changes nothing (GET, HEAD) may share it with the other
+requests of this process (``republic.games.readings``)."""
 
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-from republic.games.ledger import readings
+from republic.games.readings import readings
+
+READ_ONLY = ("GET", "HEAD")
 
 
 class ReadOncePerRequest:
@@ -13,5 +16,5 @@ class ReadOncePerRequest:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        with readings():
+        with readings(shared=request.method in READ_ONLY):
             return self.get_response(request)

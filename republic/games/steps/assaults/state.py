@@ -11,8 +11,9 @@ from functools import cached_property
 from django.http import Http404
 
 from republic.games.events import AssaultDeclared, AssaultEnded, AssaultFollowedUp, AssaultRoundResolved, payload_of
-from republic.games.ledger import ActionRefused, read_once, this_turn
+from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Unit, UnitChoice
+from republic.games.readings import read_once
 from republic.rules.assault_sides import Contact
 from republic.rules.sequence import StepKey
 

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from republic.games.events import FormationChanged, ManeuverRolled, MountChanged, named_in, payload_of
-from republic.games.ledger import ActionRefused, read_once, this_turn
+from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Side, Unit, UnitChoice
+from republic.games.readings import read_once
 from republic.games.steps.base import current
 from republic.rules.maneuver import ManeuverAction
 from republic.rules.sequence import StepKey
