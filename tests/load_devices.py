@@ -3,6 +3,9 @@
 Each device is a player's phone: it takes a seat with its game's join link, opens the game page, then polls
 every 3 s with the headers the page's script sends (htmx's own, and the step rows it shows), taking the fresh
 state a poll brings. Now and then a phone opens the page again, as one does waking from its lock screen.
+Phones were woken at moments of their own, so each one's polls keep a phase of their own within the 3 s: locust
+seats the phones in batches on the second, and phones polling in step would ask all at once, in bursts a club's
+phones never make.
 
 Each game's table plays at a rate the benchmark sets: one action every so many seconds, made by one of the
 attacking side's phones in turn, with the form the app draws for the step. Where the step has rows, a row is
@@ -11,6 +14,7 @@ club battle); a step without rows is moved on from; once every row shown has its
 undone and its row rolled again, so that a game is played for as long as the benchmark runs. Actions are
 sent on the clock, not after the previous answer: players do not wait for each other, so a slow server
 gets more actions in flight (up to ``IN_FLIGHT`` a game; an action that would be more is counted as not sent).
+Each table's clock starts at a moment of its own: tables do not play in step with each other either.
 """
 
 import html
@@ -25,7 +29,7 @@ from typing import Any
 
 import gevent
 from gevent.pool import Group
-from locust import FastHttpUser, constant_pacing, task
+from locust import FastHttpUser, task
 
 POLL_SECONDS = 3.0  # hx-trigger="every 3s" on #poll (templates/games/parts/step_bar.html)
 IN_FLIGHT = 8
@@ -200,7 +204,8 @@ class Table:
             self.acting.kill()
 
     def _play(self) -> None:
-        due = time.monotonic()
+        due = time.monotonic() + random.uniform(0, RATE.interval)
+        gevent.sleep(max(0.0, due - time.monotonic()))
         while True:
             if self.attackers and self.in_flight < IN_FLIGHT:
                 self.in_flight += 1
@@ -243,7 +248,6 @@ class Device(FastHttpUser):
 
     abstract = True
     table: Table
-    wait_time = constant_pacing(POLL_SECONDS)
     network_timeout = 30.0
     connection_timeout = 10.0
     reload_seconds = 120.0  # a phone opens the page again about this often (its lock screen, a tap on a link)
@@ -256,7 +260,15 @@ class Device(FastHttpUser):
         self.page_url = f"{self.host}/games/{self.table.game}/"
         self.join()
         self.open_page()
+        gevent.sleep(random.uniform(0, POLL_SECONDS))  # the moment this phone's page was opened, within a poll
+        self.due = time.monotonic()
         self.table.devices.append(self)
+
+    def wait_time(self) -> float:
+        """Until this phone's next poll, on its own clock (locust's pacing keeps the phase of the moment it seated
+        the phone, on the second)."""
+        self.due += POLL_SECONDS
+        return max(0.0, self.due - time.monotonic())
 
     def timed(self, kind: str, sub: str, method: str, url: str, **extra: Any) -> tuple[int, str, Any, float]:
         start = time.perf_counter()

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -50,8 +51,13 @@ def actor_of(request: HtmxHttpRequest) -> str:
     return request.user.get_username() if request.user.is_authenticated else "table"
 
 
+def games() -> QuerySet[Game]:
+    """Games as a page reads them, with the sides that a step bar names."""
+    return Game.objects.select_related("first_attacker", "winner")
+
+
 def game_or_404(game_id: int) -> Game:
-    return get_object_or_404(Game.objects.select_related("first_attacker", "winner"), pk=game_id)
+    return get_object_or_404(games(), pk=game_id)
 
 
 def unit_of(game: Game, unit_id: int) -> Unit:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 
 from republic.games.models import Command, Game
+from republic.games.readings import read_once
 
 FOLLOW_KEY = "republic_follow"
 
@@ -20,12 +21,18 @@ class Followed:
 EVERYTHING = Followed("", frozenset())
 
 
+@read_once
+def command_tree(game: Game) -> list[tuple[int, int | None, int, str, str]]:
+    """Every command of the game: its id, its parent's, its side's, its name and its side's name."""
+    return list(Command.objects.filter(game=game).values_list("pk", "parent_id", "side_id", "name", "side__name"))
+
+
 def followed(request: HttpRequest, game: Game) -> Followed:
     chosen = request.session.get(FOLLOW_KEY, {}).get(str(game.pk), "")
     kind, _, number = chosen.partition("-")
     if kind not in ("side", "command") or not number.isdigit():
         return EVERYTHING
-    commands = list(Command.objects.filter(game=game).values_list("pk", "parent_id", "side_id", "name", "side__name"))
+    commands = command_tree(game)
     if kind == "side":
         names = [side for _, _, side_id, _, side in commands if side_id == int(number)]
         found = {pk for pk, _, side_id, _, _ in commands if side_id == int(number)}

@@ -14,7 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django_htmx.http import reswap
 
-from republic.games.dispatches import last_letter, readable
+from republic.games.dispatches import readable
 from republic.games.ledger import about
 from republic.games.models import Event, Game
 from republic.games.steps import step_of
@@ -34,20 +34,20 @@ NEWS_MOST = 20  # events since the page was drawn that a poll redraws row by row
 def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """``since``: the game's version the page was drawn at; ``letter``: the newest dispatch it shows."""
     seat = request.role.seat  # type: ignore[attr-defined]
+    # the game whole in the one query that tells whether anything is new: the row is read either way
     newest = Max("dispatches__pk", filter=readable(seat))
-    found = Game.objects.filter(pk=game_id).annotate(letter=newest).values_list("version", "letter").first()
-    if found is None:
+    game = answers.games().filter(pk=game_id).annotate(letter=newest).first()
+    if game is None:
         raise Http404("No such game.")
-    since, letter = request.GET.get("since", ""), request.GET.get("letter", "")
-    if (since, letter) == (str(found[0]), str(found[1] or 0)):
+    since, letter, newest_letter = request.GET.get("since", ""), request.GET.get("letter", ""), game.letter or 0
+    if (since, letter) == (str(game.version), str(newest_letter)):
         return HttpResponse(status=204)
-    game = answers.game_or_404(game_id)
     recent = Event.objects.filter(game=game).select_related("undoes").order_by("-seq")
     later = list(recent.filter(seq__gt=int(since))[: NEWS_MOST + 1])[::-1] if since.isdigit() else []
     shown = answers.shown_subjects(request)
     opened = set(request.headers.get(OPEN_HEADER, "").split()) & shown
-    if later and len(later) <= NEWS_MOST and letter == str(found[1] or 0):
-        news = _news(request, game, later, shown, opened)
+    if later and len(later) <= NEWS_MOST and letter == str(newest_letter):
+        news = _news(request, game, later, shown, opened, newest_letter)
         if news is not None:
             return news
     latest = later[-1] if later else recent.first()
@@ -56,7 +56,7 @@ def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 def _news(
-    request: HtmxHttpRequest, game: Game, later: list[Event], shown: set[str], opened: set[str]
+    request: HtmxHttpRequest, game: Game, later: list[Event], shown: set[str], opened: set[str], letter: int
 ) -> HttpResponse | None:
     """What the events since the page was drawn changed on it, when they all happened at its step's rows and
     the page can show it in place; None when only the live part will do."""
@@ -94,6 +94,6 @@ def _news(
         "result": result_card(later[-1]),
         "bar": step_bar(game, handler.pending(state)),
         "role": request.role,  # type: ignore[attr-defined]
-        "last_letter": last_letter(request.role.seat, game),  # type: ignore[attr-defined]
+        "last_letter": letter,
     }
     return reswap(render(request, "games/parts/news.html", context), "none")
