@@ -162,7 +162,11 @@ def _run(address: str, tables: list[devices.Table], cpu: Cpu) -> tuple[Stage, li
     deadline = time.monotonic() + 120
     while sum(len(t.devices) for t in tables) < phones and time.monotonic() < deadline:
         gevent.sleep(0.5)
-    print(f"seated {sum(len(t.devices) for t in tables)} of {phones} phones", flush=True)
+    seated = sum(len(t.devices) for t in tables)
+    print(f"seated {seated} of {phones} phones", flush=True)
+    if seated < phones:
+        runner.quit()
+        raise SystemExit(f"load: only {seated} of {phones} phones took a seat and opened their game (see above)")
     players = [gevent.spawn(t.play) for t in tables]
     try:
         goal = _stage(

@@ -29,6 +29,7 @@ from typing import Any
 
 import gevent
 from gevent.pool import Group
+from geventhttpclient.response import HTTPConnectionClosed
 from locust import FastHttpUser, task
 
 POLL_SECONDS = 3.0  # hx-trigger="every 3s" on #poll (templates/games/parts/step_bar.html)
@@ -65,6 +66,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     reasons: Counter[str] = field(default_factory=Counter)
     unsent: Counter[int] = field(default_factory=Counter)  # actions not sent, by stage: IN_FLIGHT was reached
+    resent: Counter[int] = field(default_factory=Counter)  # requests sent again, by stage (``Device.timed``)
 
     def add(self, kind: str, sub: str, ms: float, outcome: str, status: int, about: str = "") -> None:
         if self.stage < 0:
@@ -273,6 +275,12 @@ class Device(FastHttpUser):
     def timed(self, kind: str, sub: str, method: str, url: str, **extra: Any) -> tuple[int, str, Any, float]:
         start = time.perf_counter()
         response = self.client.request(method, url, name=kind, **extra)
+        if isinstance(getattr(response, "error", None), HTTPConnectionClosed):
+            # the server closed a kept-alive connection (idle past its keep-alive) as the request went out, before
+            # any answer: a browser sends the request again on a fresh connection, whatever its method, and so do
+            # the phones here, counted (the server never read the first)
+            TALLY.resent[TALLY.stage] += 1
+            response = self.client.request(method, url, name=kind, **extra)
         ms = (time.perf_counter() - start) * 1000
         status = response.status_code or 0
         text = response.text or "" if status else ""

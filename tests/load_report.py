@@ -90,6 +90,8 @@ def goal_table(goal: Stage, database: str, goal_ms: float, limit_ms: float, ramp
         f"goal: 0 errors {_met(errors == 0)} ({errors}); p95 under {goal_ms:.0f} ms {_met(p95 < goal_ms)} "
         f"({p95:.0f} ms); actions not sent (phones of a game all waiting): {goal.unsent}"
     )
+    resent = sum(TALLY.resent.values())
+    lines.append(f"requests sent again, every stage (their kept-alive connection closed before any answer): {resent}")
     reasons = "; ".join(f"{n} x {why}" for why, n in TALLY.reasons.most_common(4))
     lines.append(f"refusals, every stage: {reasons or 'none'}")
     server, phones, machine = goal.cores

@@ -23,7 +23,9 @@ from typing import Any, TypeVar
 from republic.games.models import Game
 
 S = TypeVar("S")
-SHARED_KEPT = 64  # readings kept for other requests: a few steps' states of each game being played
+# readings kept for other requests: the newest of each game in play (a club day runs a few games at once, and a
+# game's older versions are read only by requests already under way); a 400-unit move step's is about 2 MB
+SHARED_KEPT = 24
 _READ: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("republic_read", default=None)
 _SHARING: ContextVar[bool] = ContextVar("republic_read_shared", default=False)
 _SHARED: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
