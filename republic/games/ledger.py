@@ -42,7 +42,7 @@ from django.db.models.functions import Cast
 from republic.games.events import EventUndone, Payload, kind_of, stored
 from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import loaded
-from republic.games.readings import forget
+from republic.games.readings import acting, forget
 from republic.rules.results import Explained
 from republic.rules.sequence import StepKey
 from republic.rules.units import UnitState
@@ -359,6 +359,7 @@ def act(
     """An action on the game as it stands. ``version`` is the one the form was drawn for (None: any);
     ``step`` the step or steps it belongs to, refused with ``elsewhere`` when the game is not there. A game that
     is over refuses every action but undo (``after_the_end``)."""
+    acting()
     try:
         with transaction.atomic():
             locked = (

@@ -82,6 +82,14 @@ def _shared(read: Callable[[Game], S], game: Game) -> S:
     return made
 
 
+def acting() -> None:
+    """An action begins: the request changes the game, so from here on it reads its own state, never one it
+    shares with others (it may change the units it reads)."""
+    if _SHARING.get():
+        _SHARING.set(False)
+        forget()
+
+
 def forget() -> None:
     """An action has ended: what it changed (or began to change and rolled back) is not what was read."""
     read_already = _READ.get()

@@ -129,3 +129,20 @@ def test_an_action_does_not_change_the_reading_the_pages_share(client, screens):
         now = skirmish.state(fresh(game))
     assert next(u for u in now.units.values() if u.name == "Davis's Brigade").skirmishers_deployed == 1
     assert state_matches_events(game)
+
+
+def test_a_request_that_acts_reads_its_own_state_from_then_on(screens):
+    """Should a request that began as a reader act, the action still never changes a reading others share."""
+    with readings(shared=True):
+        kept = skirmish.state(fresh(screens))
+        with act(screens, fresh(screens).version, "test") as action:
+            acting = skirmish.state(fresh(screens))
+            assert acting is not kept
+            davis = next(u for u in acting.units.values() if u.name == "Davis's Brigade")
+            action.set(davis, "skirmishers_deployed", 1)
+            action.record(
+                CorrectionMade(f"unit:{davis.pk}", davis.name, None, (FieldValue("skirmishers_deployed", 1),))
+            )
+        assert read(fresh(screens)) == 1
+    assert next(u for u in kept.units.values() if u.name == "Davis's Brigade").skirmishers_deployed == 2
+    assert state_matches_events(screens)
