@@ -206,8 +206,8 @@ class Table:
             self.acting.kill()
 
     def _play(self) -> None:
-        due = time.monotonic() + random.uniform(0, RATE.interval)
-        gevent.sleep(max(0.0, due - time.monotonic()))
+        gevent.sleep(random.uniform(0, RATE.interval))
+        due = time.monotonic()
         while True:
             if self.attackers and self.in_flight < IN_FLIGHT:
                 self.in_flight += 1
