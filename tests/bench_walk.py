@@ -198,7 +198,9 @@ def move(w: Walker) -> None:
         w.skip("charge bonus used", refused)
     else:
         charge = brigades.ChargeForm(initial={"version": s.game.version})
-        w.act("charge bonus used", w.url("maneuver_charge", unit.pk), charge, {"used": "1"}, row=unit)
+        w.act(
+            "charge bonus used", w.url("maneuver_charge", unit.pk), charge, {"used": "1", "action": "advance"}, row=unit
+        )
     limit = skirmisher_limit(unit.to_rules())
     markers = brigades.skirmisher_form(w.fresh(), unit, limit)
     w.act("skirmishers out", w.url("maneuver_skirmishers", unit.pk), markers, {"deployed": limit}, row=unit)

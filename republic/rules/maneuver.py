@@ -224,13 +224,21 @@ def commander_class(leader: Leader | None, hors_de_combat: bool) -> LeaderClass 
 FORWARD = (ManeuverAction.ASSAULT, ManeuverAction.MANEUVER, ManeuverAction.ADVANCE)
 
 
-def charge_refusal(allowed: tuple[ManeuverAction, ...] | None) -> str:
+def charge_refusal(allowed: tuple[ManeuverAction, ...] | None, action: ManeuverAction | None = None) -> str:
     """Why a brigade may not use its assault move bonus, given the actions its roll this turn allowed (None:
-    it has not rolled), or "": the bonus is used moving forward (3.1, 3.2)."""
+    it has not rolled) and the action it took with it when the table says (None: not asked yet), or "": the
+    bonus is used moving forward (3.1, 3.2). "Brigades pulling back may not use the assault move bonus"
+    (R:650-653) whatever else the roll allowed, and a brigade on hold makes no move at all (R:645-649)."""
     if allowed is None:
         return "No maneuver roll this turn: a brigade that has not rolled holds (3.2)."
     if not set(FORWARD) & set(allowed):
         return "Its roll allows only hold or pull back: no assault move bonus (3.2)."
+    if action is ManeuverAction.PULL_BACK:
+        return "It pulled back: a brigade pulling back may not use the assault move bonus (3.2)."
+    if action is ManeuverAction.HOLD:
+        return "It held: a brigade on hold stays where it is and makes no assault move (3.2)."
+    if action is not None and action not in allowed:
+        return f"Its roll this turn does not allow it to {action.title}: the bonus goes with a move it may make (3.2)."
     return ""
 
 

@@ -32,9 +32,9 @@ def move_post(client, game, unit, htmx=True, **fields):
     return client.post(f"/games/{game.pk}/maneuver/movement/{unit.pk}/", data, **from_row(unit, htmx))
 
 
-def charge_post(client, game, unit, used="1", htmx=True, version=None):
+def charge_post(client, game, unit, used="1", htmx=True, version=None, action="advance"):
     game.refresh_from_db()  # the state may have been set by another event
-    data = {"version": game.version if version is None else version, "used": used}
+    data = {"version": game.version if version is None else version, "used": used, "action": action}
     return client.post(f"/games/{game.pk}/maneuver/charge/{unit.pk}/", data, **from_row(unit, htmx))
 
 

@@ -101,7 +101,11 @@ class Table:
         return self.form(f"maneuver/roll/{unit.pk}/", f"roll-{unit.key}", htmx, dice=True, die=die, **fields)
 
     def mark_charge_bonus(self, unit: Unit, used: bool, htmx: bool = False) -> Event:
-        return self.post(f"maneuver/charge/{unit.pk}/", {"version": self.version, "used": "1" if used else "0"}, htmx)
+        return self.post(
+            f"maneuver/charge/{unit.pk}/",
+            {"version": self.version, "used": "1" if used else "0", "action": "advance"},
+            htmx,
+        )
 
     def set_skirmishers(self, unit: Unit, deployed: int, htmx: bool = False) -> Event:
         return self.form(f"maneuver/skirmishers/{unit.pk}/", f"skirmishers-{unit.key}", htmx, deployed=deployed)

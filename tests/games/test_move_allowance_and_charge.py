@@ -132,6 +132,25 @@ def test_a_roll_allowing_only_hold_or_pull_back_refuses_the_charge_bonus(client,
     assert not archer.charge_bonus_used
 
 
+def test_a_brigade_whose_roll_allows_more_is_asked_its_action_and_refused_the_bonus_when_it_pulled_back(client, demo):
+    """R:650-653: "Brigades pulling back may not use the assault move bonus", whatever else the roll allowed."""
+    archer = brigade(demo, "Archer's Brigade")
+    game = at_move(demo)
+    roll_post(client, game, archer, die="10")
+    assert 'name="action"' in card_of(opened_page(client, fresh(game), archer), archer)
+    pulled_back = text(charge_post(client, fresh(game), archer, action="pull_back"))
+    assert "It pulled back: a brigade pulling back may not use the assault move bonus" in pulled_back
+    held = text(charge_post(client, fresh(game), archer, action="hold"))
+    assert "It held" in held
+    unasked = text(charge_post(client, fresh(game), archer, action=""))
+    assert "Which action did it take this turn?" in unasked
+    archer.refresh_from_db()
+    assert not archer.charge_bonus_used and not Event.objects.filter(game=game, kind="ChargeBonusUsed").exists()
+    charge_post(client, fresh(game), archer, action="assault")
+    archer.refresh_from_db()
+    assert archer.charge_bonus_used
+
+
 def test_the_charge_bonus_toggle_sets_and_clears_and_undoes(client, demo):
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)

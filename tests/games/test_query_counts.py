@@ -264,7 +264,7 @@ def test_moving_costs_the_same_at_every_size(costs):
         "the charge bonus used",
         lambda t: t.post(
             f"maneuver/charge/{brigade(t, 0).pk}/",
-            {"version": t.game.version, "used": "1"},
+            {"version": t.game.version, "used": "1", "action": "advance"},
             f"row-unit-{brigade(t, 0).pk}",
         ),
     )

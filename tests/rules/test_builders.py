@@ -176,6 +176,22 @@ def test_a_roll_allowing_any_forward_action_allows_the_charge(forward):
     assert charge_refusal((ManeuverAction.HOLD, ManeuverAction.PULL_BACK, forward)) == ""
 
 
+@pytest.mark.parametrize(
+    ("action", "refused"),
+    [
+        (ManeuverAction.PULL_BACK, "pulling back may not use the assault move bonus"),
+        (ManeuverAction.HOLD, "makes no assault move"),
+        (ManeuverAction.ASSAULT, "does not allow it to assault"),
+        (ManeuverAction.ADVANCE, ""),
+    ],
+)
+def test_the_action_taken_with_the_bonus_decides_it_when_the_roll_allows_more(action, refused):
+    """R:650-653: a brigade that pulls back gets no bonus even when its roll allowed it to advance."""
+    allowed = (ManeuverAction.ADVANCE, ManeuverAction.PULL_BACK)
+    found = charge_refusal(allowed, action)
+    assert refused in found and bool(found) == bool(refused)
+
+
 # --- skirmish attack (4.1, 4.5) ------------------------------------------------------------------------
 
 

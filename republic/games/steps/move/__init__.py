@@ -17,8 +17,8 @@ from republic.games.models import Unit
 from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
 from republic.games.steps.move import batteries, brigades, passing_fire
 from republic.games.steps.move.state import ROW_FIELDS, MoveState, state
-from republic.games.text.terms import actions_sentence, allowance, commander, condition, inches
-from republic.rules.maneuver import charge_refusal
+from republic.games.text.terms import ACTION_ORDER, actions_sentence, allowance, commander, condition, inches
+from republic.rules.maneuver import ManeuverAction, charge_refusal
 from republic.rules.morale import Restriction
 from republic.rules.movement import LeaderMoveInput, MountInput, holding, resolve_leader_move, resolve_mount
 from republic.rules.troops import DivisionOrders
@@ -61,6 +61,11 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         "skirmishers_url": reverse("games:maneuver_skirmishers", args=[game.pk, unit.pk]),
         "leader_allowance": leader_allowance(s),
         "charge_refused": "" if unit.charge_bonus_used else charge_refusal(s.allowed(unit)),
+        "charge_actions": [
+            (a.value, a.title.capitalize())
+            for a in ACTION_ORDER
+            if a in (*(s.allowed(unit) or ()), ManeuverAction.HOLD)
+        ],
         "formation_refused": restricted(here, Restriction.CHANGE_FORMATION),
         **_mounting(s, unit, here, bound),
         "skirmishers_refused": skirmisher_refusal(here),

@@ -201,14 +201,20 @@ def movement(game: Game, unit: Unit, form: MovementForm) -> MovementResult:
 
 class ChargeForm(VersionForm):
     used = forms.TypedChoiceField(choices=[("1", "used"), ("0", "not used")], coerce=lambda v: v == "1")
+    action = forms.ChoiceField(label="Its action this turn", choices=[("", ""), *PRINTED_ACTIONS], required=False)
 
 
 def mark_charge_bonus(game: Game, unit: Unit, form: ChargeForm, actor: str) -> Event:
+    """The bonus marked used or not. A roll that allows a forward action also allows pulling back and holding, so
+    the table says which action the brigade took with it: a brigade that pulled back may not use it (R:650-653)."""
     used: bool = form.cleaned_data["used"]
+    taken = form.cleaned_data["action"]
     with act(game, form.cleaned_data["version"], actor, step=StepKey.MOVE, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
         brigade = moving(s, unit)
-        refused = charge_refusal(s.allowed(brigade)) if used else ""
+        refused = charge_refusal(s.allowed(brigade), ManeuverAction(taken) if taken else None) if used else ""
+        if used and not refused and not taken:
+            refused = "Which action did it take this turn? Choose it beside the button: nothing was changed."
         if refused:
             raise ActionRefused(f"{brigade.name}: {refused}")
         if brigade.charge_bonus_used == used:
