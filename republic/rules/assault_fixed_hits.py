@@ -194,6 +194,15 @@ class PassageResult(UnitHitsResult):
     counted: tuple[str, ...]
 
 
+def passage_blocked(friend: UnitState) -> str:
+    """Why no loser passes through this friendly unit, or "": "Batteries posted at packed frontages block all
+    movement through their position" (R:842-845), so a loser cannot pass through one and give it hits; its forced
+    move is blocked there instead (3.3). A battery at normal frontage is passed through normally."""
+    if friend.battery and friend.packed:
+        return "a battery at packed frontage blocks all movement through its position (3.5)"
+    return ""
+
+
 _PASSAGE_CONDITION = {Condition.SHAKEN: "shaken", Condition.DEMORALIZED: "demoralized"}
 _PASSAGE_MOVE = {ForcedMove.RETREAT: "retreated", ForcedMove.ROUT: "routed"}
 

@@ -102,3 +102,19 @@ def test_a_loser_that_did_not_lose_both_rolls_gives_no_hits(client, game, two):
     p = payload(Event.objects.filter(game=game, kind="LinesPassedThrough").get())
     assert not p.inputs.passers[0].lost_both_rolls
     assert not p.result.hits_taken and fresh(iron).m_hits == 0
+
+
+def test_a_packed_battery_is_not_passed_through_and_the_losers_blocked_move_is_offered(client, game, two):
+    """R:842-845: "Batteries posted at packed frontages block all movement through their position": a loser does
+    not pass through one to give it hits; its forced move is blocked there (3.3), which its card offers."""
+    cutler = driven_back(client, game, two)
+    hall = brigade(game, "2nd Maine Light, Battery B (Hall)")
+    set_state(game, hall, packed=True)
+    refused = pass_through(client, game, hall, (cutler, "1")).content.decode()
+    assert "Battery B (Hall) takes no hits: a battery at packed frontage blocks all movement" in refused
+    assert "Cutler&#x27;s Brigade&#x27;s move is blocked there: on its card, “Blocked: retreat instead" in refused
+    assert not Event.objects.filter(game=game, kind="LinesPassedThrough").exists()
+    assert fresh(hall).m_hits == 0
+    set_state(game, hall, packed=False)  # at normal frontage it is passed through normally
+    assert pass_through(client, game, hall, (cutler, "1")).status_code == 200
+    assert Event.objects.filter(game=game, kind="LinesPassedThrough").exists()

@@ -10,6 +10,7 @@ from republic.rules.assault_fixed_hits import (
     PassingUnit,
     SupportingBrigadeInput,
     bridging_hits,
+    passage_blocked,
     resolve_break_off,
     resolve_bridging_hits,
     resolve_passage_of_lines,
@@ -21,6 +22,7 @@ from republic.rules.morale import Condition
 from republic.rules.results import Provenance
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
+from tests.rules.unit_states import battery, brigade
 from tests.rules.units_taking_hits import ART, INF, panic_cell
 
 # --- worked example --------------------------------------------------------------------------------
@@ -133,6 +135,12 @@ def test_lesser_conditions_and_moves_inflict_nothing_on_the_unit_passed(chart):
 def test_passage_of_lines_reaches_3_inches_for_foot_and_6_for_horse(chart, kind, distance, hit):
     result = resolve_passage_of_lines(chart, PassageInput((passer(distance=distance, kind=kind),), Grade.VETERAN))
     assert bool(result.hits_taken) is hit
+
+
+def test_a_packed_battery_blocks_passage_of_lines_and_a_normal_one_or_a_brigade_does_not():
+    """R:842-845: a battery at packed frontage blocks all movement through its position."""
+    assert "blocks all movement through its position" in passage_blocked(battery(packed=True))
+    assert passage_blocked(battery()) == "" and passage_blocked(brigade()) == ""
 
 
 def test_passage_of_lines_reach_follows_the_game_scale(chart):

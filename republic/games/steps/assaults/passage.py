@@ -2,7 +2,8 @@
 through friendly formations within its reach behind it gives them M hits for its condition and P hits for its
 move. The table names the friendly unit passed through and how far each loser's front edge was from its front
 edge; whether a loser lost both rolls, its condition and its move come from the round it fought, and the engine
-counts the two worst results of each kind.
+counts the two worst results of each kind. A battery at packed frontage blocks all movement through it (R:842-845):
+no loser passes through one, and the table is pointed to the loser's blocked move instead (3.3).
 
 Losers are offered side by side: a form for each side with a loser this turn, naming its own side's units."""
 
@@ -16,11 +17,19 @@ from republic.games.forms import NameChoiceField, VersionForm, inches_field, off
 from republic.games.ledger import ActionRefused, act, acting_side
 from republic.games.models import Event, Game, Unit
 from republic.games.payload import NamedUnit
+from republic.games.steps.anytime import blocked_input
 from republic.games.steps.assaults.state import ELSEWHERE, AssaultState, state
+from republic.games.text.move_words import blocked_offer, last_move
 from republic.games.text.terms import condition, unit_options
-from republic.rules.assault_fixed_hits import PassageInput, PassingUnit, after_hits, resolve_passage_of_lines
+from republic.rules.assault_fixed_hits import (
+    PassageInput,
+    PassingUnit,
+    after_hits,
+    passage_blocked,
+    resolve_passage_of_lines,
+)
 from republic.rules.assault_table import OutcomeSide
-from republic.rules.forced_moves import ForcedMove
+from republic.rules.forced_moves import ForcedMove, resolve_blocked_move
 from republic.rules.sequence import StepKey
 from republic.rules.troops import UnitKind
 
@@ -118,6 +127,17 @@ def _named(s: AssaultState, keys: list[str]) -> list[tuple[str, str, str]]:
     return [(key, s.units[key].name, "") for key in keys]
 
 
+def _blocked_offer(game: Game, loser: Unit) -> str:
+    """What a loser's card offers for its forced move blocked where it would pass (3.3), in the card's words."""
+    inputs = blocked_input(loser.to_rules(), game.scale)
+    if inputs is None:
+        return ""
+    result = resolve_blocked_move(game.chart, inputs)
+    if result.last:
+        return last_move(loser.name)
+    return f"{loser.name}'s move is blocked there: on its card, “{blocked_offer(result)}”."
+
+
 def pass_through(game: Game, form: PassageForm, actor: str) -> Event:
     data = form.cleaned_data
     side = data["side"]
@@ -130,6 +150,14 @@ def pass_through(game: Game, form: PassageForm, actor: str) -> Event:
             raise ActionRefused("Name a unit in play of the losers' own side: nothing was changed.")
         if owner is None or acting_side() not in (None, owner.pk):
             raise ActionRefused(f"{unit.name} is the other side's: its hits are for its own players to apply.")
+        blocked = passage_blocked(unit.to_rules())
+        if blocked:
+            named = [found[key].unit for key, _ in form.pairs() if key in found]
+            raise ActionRefused(
+                f"{unit.name} takes no hits: {blocked}, so no loser passes through it. "
+                + " ".join(_blocked_offer(action.game, loser) for loser in named)
+                + " Nothing was changed."
+            )
         passers = []
         for key, distance in form.pairs():
             loser = found.get(key)
