@@ -152,10 +152,10 @@ def pass_through(game: Game, form: PassageForm, actor: str) -> Event:
             raise ActionRefused(f"{unit.name} is the other side's: its hits are for its own players to apply.")
         blocked = passage_blocked(unit.to_rules())
         if blocked:
-            named = [found[key].unit for key, _ in form.pairs() if key in found]
+            blocked_losers = [found[key].unit for key, _ in form.pairs() if key in found]
             raise ActionRefused(
                 f"{unit.name} takes no hits: {blocked}, so no loser passes through it. "
-                + " ".join(_blocked_offer(action.game, loser) for loser in named)
+                + " ".join(_blocked_offer(action.game, loser) for loser in blocked_losers)
                 + " Nothing was changed."
             )
         passers = []
