@@ -35,7 +35,7 @@ from republic.games.payload import NamedUnit as NamedUnit
 from republic.games.payload import Payload as Payload
 from republic.games.payload import Stored as Stored
 from republic.games.payload import UnitEvent as UnitEvent
-from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, SavedFireInput, SavedFireResult
+from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult
 from republic.rules.battery_functions import BatteryFunctionsInput, BatteryFunctionsResult
 from republic.rules.codec import decode, encode
 from republic.rules.division_panic import DivisionPanicResult, DivisionUnit, PanicTrigger
@@ -52,6 +52,7 @@ from republic.rules.leaders import (
 from republic.rules.maneuver import ManeuverInput, ManeuverResult
 from republic.rules.panic import DemoralizedPanicInput, DemoralizedPanicResult
 from republic.rules.rally import RallyInput, RallyResult
+from republic.rules.saved_fire import SavedFireInput, SavedFireResult
 from republic.rules.scale import GroundScale
 from republic.rules.sequence import FirstAttackerInput, FirstAttackerResult, StepKey
 from republic.rules.skirmish import SkirmishAttackInput, SkirmishAttackResult, SkirmishBlocksInput, SkirmishBlocksResult

@@ -31,7 +31,7 @@ from republic.rules.hits import Hits
 from republic.rules.morale import Condition, condition_for
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale, bracket, scale_ratio, scaled
-from republic.rules.troops import BatteryFunction, BatteryType, Cover, Formation
+from republic.rules.troops import BatteryType, Cover, Formation
 from republic.rules.units import UnitState
 
 SHIFT_COLUMNS = ("left3", "left2", "left1")
@@ -368,97 +368,6 @@ def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> Artiller
     )
 
 
-# --- saved fire --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SavedFireInput:
-    moved_this_turn: bool = False
-    fired_this_phase: bool = False
-    m_hits: int = 0
-    mass_battery: bool = False
-    in_command_radius: bool = True
-    passing_fire_this_turn: bool = False
-
-    def __post_init__(self) -> None:
-        condition_for(self.m_hits)
-
-    @classmethod
-    def of(
-        cls,
-        battery: UnitState,
-        *,
-        moved_this_turn: bool = False,
-        in_command_radius: bool = True,
-        passing_fire_this_turn: bool = False,
-    ) -> "SavedFireInput":
-        """The battery's own record says whether it moved or fired this turn; the table may know it moved too.
-        Its fire this turn was passing fire when the record of the enemy's move says so: then it did not fire in
-        this artillery phase, it missed it (R:1235-1237)."""
-        moved = moved_this_turn or bool({BatteryFunction.MOVE, BatteryFunction.PROLONG} & set(battery.functions_used))
-        return cls(
-            moved_this_turn=moved,
-            fired_this_phase=battery.fired_this_turn and not passing_fire_this_turn,
-            m_hits=battery.m_hits,
-            in_command_radius=in_command_radius,
-            passing_fire_this_turn=passing_fire_this_turn,
-        )
-
-
-@dataclass(frozen=True)
-class SavedFireResult(Explained):
-    allowed: bool
-    reason: str | None
-
-
-def may_save_fire(
-    *,
-    moved_this_turn: bool = False,
-    fired_this_phase: bool = False,
-    m_hits: int = 0,
-    mass_battery: bool = False,
-    in_command_radius: bool = True,
-    passing_fire_this_turn: bool = False,
-) -> str | None:
-    """The first reason a battery may not save fire (4.2), or None when it may."""
-    condition = condition_for(m_hits)
-    reasons = (
-        (moved_this_turn, "the battery moved this player turn (R:1067-1069)"),
-        (fired_this_phase, "the battery fired in this artillery phase (R:1068-1069)"),
-        (
-            passing_fire_this_turn,
-            "a battery that made passing fire gains no saved fire from the missed phase (R:1235-1237)",
-        ),
-        (
-            condition.m_hits >= Condition.RATTLED.m_hits,
-            f"the battery is {condition}: rattled or worse may not save fire (R:1080-1081)",
-        ),
-        (mass_battery, "mass battery blocks may not save fire (R:1066-1067)"),
-        (not in_command_radius, "artillery out of command radius may not save fire (R:1077)"),
-    )
-    return next((reason for applies, reason in reasons if applies), None)
-
-
-def resolve_saved_fire(chart: Chart, inputs: SavedFireInput) -> SavedFireResult:
-    reason = may_save_fire(
-        moved_this_turn=inputs.moved_this_turn,
-        fired_this_phase=inputs.fired_this_phase,
-        m_hits=inputs.m_hits,
-        mass_battery=inputs.mass_battery,
-        in_command_radius=inputs.in_command_radius,
-        passing_fire_this_turn=inputs.passing_fire_this_turn,
-    )
-    notes = (
-        ()
-        if reason
-        else (
-            "place a saved fire marker; the next fire moves 1 column left, and any movement (facing, prolonging) "
-            "loses it; one marker at most (4.2)",
-        )
-    )
-    return SavedFireResult(allowed=reason is None, reason=reason, notes=notes)
-
-
 AFTER_PASSING_FIRE = (
     "it made passing fire during the enemy's move, so it may not fire in this artillery phase (R:1235-1237)"
 )
@@ -470,11 +379,6 @@ def after_firing(battery: UnitState) -> UnitState:
     return replace(battery, fired_this_turn=True, saved_fire=False)
 
 
-def after_saving_fire(battery: UnitState) -> UnitState:
-    """A battery that saves its fire holds one marker at most (4.2)."""
-    return replace(battery, saved_fire=True)
-
-
 MECHANICS = (
     Mechanic(
         "artillery_fire",
@@ -483,5 +387,4 @@ MECHANICS = (
         ArtilleryFireInput,
         resolve_artillery_fire,
     ),
-    Mechanic("saved_fire", "4.2", "May a battery save its fire this phase", SavedFireInput, resolve_saved_fire),
 )

@@ -11,7 +11,7 @@ from republic.charts import shipped_chart
 from republic.games import events as ev
 from republic.games.text.events import describe, words
 from republic.games.text.terms import cell
-from republic.rules.artillery import ArtilleryFireInput, SavedFireInput, resolve_artillery_fire, resolve_saved_fire
+from republic.rules.artillery import ArtilleryFireInput, resolve_artillery_fire
 from republic.rules.assault import AssaultRoundInput, resolve_assault_round
 from republic.rules.assault_fixed_hits import (
     PassageInput,
@@ -52,6 +52,7 @@ from republic.rules.movement import LeaderMoveInput, MountInput, resolve_leader_
 from republic.rules.panic import DemoralizedPanicInput, resolve_demoralized_panic
 from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.results import CellUse, Provenance
+from republic.rules.saved_fire import SavedFireInput, resolve_saved_fire
 from republic.rules.sequence import FirstAttackerInput, StepKey, resolve_first_attacker
 from republic.rules.skirmish import SkirmishAttackInput, resolve_skirmish_attack, resolve_skirmish_blocks
 from republic.rules.troops import BatteryFunction, BatteryType, Cover, Formation, Grade, UnitKind

@@ -7,13 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from republic.charts import shipped_chart
-from republic.rules.artillery import (
-    COLUMNS,
-    ArtilleryFireInput,
-    SavedFireInput,
-    resolve_artillery_fire,
-    resolve_saved_fire,
-)
+from republic.rules.artillery import COLUMNS, ArtilleryFireInput, resolve_artillery_fire
 from republic.rules.catalog import mechanic
 from republic.rules.codec import decode
 from republic.rules.dice import d10
@@ -21,6 +15,7 @@ from republic.rules.errors import RulesInputError
 from republic.rules.fire_results import ArtilleryHitsInput
 from republic.rules.hits import Hits
 from republic.rules.results import Provenance
+from republic.rules.saved_fire import SavedFireInput, resolve_saved_fire
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Cover
 from tests.rules.artillery_cells import at_least, cell

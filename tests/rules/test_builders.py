@@ -352,7 +352,7 @@ def test_a_unit_takes_the_rounds_hits_with_its_p_hits_so_far_and_a_batterys_dama
 
 
 def test_a_battery_that_fired_or_moved_this_turn_may_not_save_fire(chart):
-    from republic.rules.artillery import SavedFireInput, resolve_saved_fire
+    from republic.rules.saved_fire import SavedFireInput, resolve_saved_fire
     from republic.rules.troops import BatteryFunction
     from tests.rules.unit_states import battery
 

@@ -4,7 +4,7 @@ before it fires (3.5, R:839-841)."""
 
 import pytest
 
-from republic.rules.artillery import ArtilleryFireInput, SavedFireInput, resolve_artillery_fire, resolve_saved_fire
+from republic.rules.artillery import ArtilleryFireInput, resolve_artillery_fire
 from republic.rules.battery_functions import fired_before_hit, prolonged
 from republic.rules.dice import d10
 from republic.rules.errors import RulesInputError
@@ -19,6 +19,7 @@ from republic.rules.fire_results import (
 )
 from republic.rules.hits import Hits
 from republic.rules.results import Modifier
+from republic.rules.saved_fire import SavedFireInput, resolve_saved_fire
 from republic.rules.troops import BatteryFunction
 from tests.rules.unit_states import battery, brigade
 

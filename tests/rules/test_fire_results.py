@@ -6,14 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from republic.rules.artillery import (
-    ArtilleryFireInput,
-    SavedFireInput,
-    after_firing,
-    after_saving_fire,
-    resolve_artillery_fire,
-    resolve_saved_fire,
-)
+from republic.rules.artillery import ArtilleryFireInput, after_firing, resolve_artillery_fire
 from republic.rules.dice import d10
 from republic.rules.errors import RulesInputError
 from republic.rules.fire_results import (
@@ -31,6 +24,7 @@ from republic.rules.fire_results import (
 )
 from republic.rules.hits import Hits
 from republic.rules.morale import Condition
+from republic.rules.saved_fire import SavedFireInput, after_saving_fire, resolve_saved_fire
 from republic.rules.troops import BatteryType, Cover, Formation, Grade, UnitKind
 from tests.rules.unit_states import battery, brigade
 

@@ -19,16 +19,11 @@ from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
 from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, put_on, waiting_in, waiting_rows
-from republic.rules.artillery import (
-    AFTER_PASSING_FIRE,
-    SavedFireInput,
-    after_firing,
-    after_saving_fire,
-    resolve_saved_fire,
-)
+from republic.rules.artillery import AFTER_PASSING_FIRE, after_firing
 from republic.rules.battery_functions import fire_problem, prolonged
 from republic.rules.errors import RulesInputError
 from republic.rules.fire_results import FireHits, TargetRole
+from republic.rules.saved_fire import SavedFireInput, after_saving_fire, resolve_saved_fire
 from republic.rules.sequence import StepKey
 
 
