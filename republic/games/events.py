@@ -281,12 +281,13 @@ class ArtilleryFired(Payload):
     hits: tuple[FireHits, ...] = ()  # those that wait for the end of the artillery step
     worst: str = ""  # a joint group's most hit battery, whose M and damage the die reads
     landed: tuple[UnitFireHits, ...] = ()  # those put on at once: on a battery that prolonged this turn (3.5)
+    compound: NamedUnit | None = None  # a battery within 1" of the target battery, fired at with it as one (4.5)
 
     def rolls(self) -> tuple[LabelledRoll, ...]:
         return (LabelledRoll("artillery", self.inputs.roll),)
 
     def name_of(self, key: str) -> str:
-        units = [*self.batteries, self.target, *(u for u in (self.tandem, self.adjacent) if u)]
+        units = [*self.batteries, self.target, *(u for u in (self.tandem, self.adjacent, self.compound) if u)]
         return next((u.name for u in units if u.unit == key), key)
 
 

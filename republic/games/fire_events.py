@@ -33,6 +33,7 @@ class PassingFireConducted(UnitEvent):
     result: ArtilleryFireResult
     shared: ArtilleryHitsResult
     landed: tuple[UnitFireHits, ...] = ()
+    compound: NamedUnit | None = None  # a battery within 1" of the target battery, fired at with it as one (4.5)
 
     def rolls(self) -> tuple[LabelledRoll, ...]:
         return (LabelledRoll("passing fire", self.inputs.roll),)

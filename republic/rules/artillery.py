@@ -124,7 +124,10 @@ def _check_count(value: int, field: str, low: int = 0) -> None:
 class ArtilleryFireInput:
     """One battery's fire, or one joint group's (joint_bases > 1: the group's range, its most-hit battery's
     M and B; the group fires as one roll and the rules do not say whose hits count, and adding them up would
-    punish a group for its size). Target flags describe the main target."""
+    punish a group for its size). Target flags describe the main target. ``deep_range``: at point blank, the range
+    to where the fire enters the third deep base (R:1099-1104). ``uncovered_bases``: the fire is at that many
+    uncovered bases of a unit otherwise in cover, without its cover modifiers (R:1132-1136). ``waived``: the
+    modifiers a compound target does not take, the battery taking those most favourable to it (R:1199-1201)."""
 
     battery: BatteryType
     range: float
@@ -143,12 +146,23 @@ class ArtilleryFireInput:
     open_order: bool = False
     passing_fire: bool = False
     packed_battery: bool = False
+    deep_range: float | None = None
+    uncovered_bases: int | None = None
+    waived: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if isinstance(self.range, bool) or not isinstance(self.range, int | float) or not math.isfinite(self.range):
-            raise RulesInputError("range", f"a range is a number of inches, got {self.range!r}")
-        if self.range < 0:
-            raise RulesInputError("range", f"a range cannot be negative, got {self.range}")
+        for name in ("range", "deep_range"):
+            value = getattr(self, name)
+            if name == "deep_range" and value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise RulesInputError(name, f"a range is a number of inches, got {value!r}")
+            if value < 0:
+                raise RulesInputError(name, f"a range cannot be negative, got {value}")
+        if self.deep_range is not None and self.deep_range < self.range:
+            raise RulesInputError("deep_range", "the third deep base lies beyond the target's front, not nearer")
+        if self.uncovered_bases is not None:
+            _check_count(self.uncovered_bases, "uncovered_bases", 1)
         single(self.roll, "roll")
         _check_count(self.joint_bases, "joint_bases", 1)
         _check_count(self.damage, "damage")
@@ -162,7 +176,7 @@ class ArtilleryFireInput:
             raise RulesInputError(
                 "saved_fire", "a mass battery block (joint battery fire) may not use saved fire (4.2, 4.3)"
             )
-        if self.deep_target and self.cover is not Cover.NONE:
+        if self.deep_target and self.cover_applied is not Cover.NONE:
             raise RulesInputError(
                 "deep_target",
                 "the deep target bases must all be in open terrain; it does not "
@@ -175,6 +189,11 @@ class ArtilleryFireInput:
             raise RulesInputError(kinds[1], f"a main target cannot be both {kinds[0]} and {kinds[1]}")
         if self.moving_cavalry and kinds and kinds[0] != "open_order":
             raise RulesInputError("moving_cavalry", f"a {kinds[0].replace('_', ' ')} target is not moving cavalry")
+
+    @property
+    def cover_applied(self) -> Cover:
+        """The cover the fire's modifiers read: none when it is at the uncovered bases of a covered unit."""
+        return Cover.NONE if self.uncovered_bases is not None else self.cover
 
     @classmethod
     def of(
@@ -194,11 +213,20 @@ class ArtilleryFireInput:
         packed_skirmishers: bool = False,
         open_order: bool = False,
         passing_fire: bool = False,
+        deep_range: float | None = None,
+        uncovered_bases: int | None = None,
+        secondary: tuple[UnitState, ...] = (),
     ) -> "ArtilleryFireInput":
         """The fire of a battery, with the batteries that join it, at a unit as they stand. A joint group
         fires with its most hit battery's M and damage and no saved fire (4.2); a brigade in open order is an
         open-order target; only a brigade with markers out has packed skirmishers, only mounted troops are
-        moving cavalry."""
+        moving cavalry.
+
+        With ``secondary`` targets (tandem, adjacent, a compound battery) of another kind, the fire takes the
+        modifiers most favourable to the battery (R:1199-1201): the open order modifier only when every target
+        is a brigade in open order, the moving cavalry one only when every target is mounted. The rules' word
+        "unit types" is read to take in the open order formation, because its die modifier is about what the
+        target is, as the cavalry's column shift is."""
         if packed_skirmishers and (target.battery or not target.skirmishers_deployed):
             raise RulesInputError("packed_skirmishers", "the target has no skirmish markers out")
         if moving_cavalry and not target.kind.horse:
@@ -208,6 +236,10 @@ class ArtilleryFireInput:
         in_open_order = not target.battery and not packed_skirmishers and target.formation is Formation.OPEN_ORDER
         if battery.battery_type is None:
             raise RulesInputError("battery", "only a battery fires on the Artillery table")
+        opened = open_order or in_open_order
+        waived = ("open_order",) * (
+            opened and not all(not s.battery and s.formation is Formation.OPEN_ORDER for s in secondary)
+        ) + ("moving_cavalry",) * (moving_cavalry and not all(s.kind.horse for s in secondary))
         return cls(
             battery=battery.battery_type,
             range=range,
@@ -219,13 +251,16 @@ class ArtilleryFireInput:
             damage=worst.damage,
             deep_target=deep_target,
             square=square,
-            moving_cavalry=moving_cavalry,
+            moving_cavalry=moving_cavalry and "moving_cavalry" not in waived,
             cover=cover,
             enfilade=enfilade,
             packed_skirmishers=packed_skirmishers,
-            open_order=open_order or in_open_order,
+            open_order=opened and "open_order" not in waived,
             passing_fire=passing_fire,
             packed_battery=target.battery and target.packed,
+            deep_range=deep_range,
+            uncovered_bases=uncovered_bases,
+            waived=waived,
         )
 
 
@@ -262,16 +297,52 @@ def _reach(chart: Chart, battery: BatteryType, ratio: float) -> float:
     return reach
 
 
-def column_shifts(chart: Chart, inputs: ArtilleryFireInput) -> tuple[tuple[Modifier, ...], list[CellUse]]:
-    """The range-column modifiers that apply, each as its own shift (4.3); they are all cumulative."""
+def point_blank_limits(chart: Chart, scale: GroundScale) -> tuple[tuple[float, float], ...]:
+    """The point blank brackets at the game's scale (the first two, R:1099-1104), each as its upper limit and the
+    limit of the next bracket out, within which the three deep bases must line up."""
+    ratio = scale_ratio(chart, scale)[0]
+    limits = [scaled(chart.entry("artillery_ranges", name)[0], ratio) for name in RANGE_COLUMNS[:3]]
+    return (limits[0], limits[1]), (limits[1], limits[2])
+
+
+def deep_at_range(
+    chart: Chart, inputs: ArtilleryFireInput, column: str
+) -> tuple[bool, tuple[str, ...], tuple[CellUse, ...]]:
+    """Whether the three-base deep target counts at the range of the fire (4.3). At point blank, the first or second
+    bracket, it counts only when the three bases line up inside the next bracket out (R:1099-1104): the rule's
+    example, 1½" to the front, counts them within 4", not 5½". The table gives the range to where the fire enters
+    the third base; "less than 4"" is read strictly."""
+    if not inputs.deep_target or column not in RANGE_COLUMNS[:2]:
+        return inputs.deep_target, (), ()
+    ratio, ratio_use = scale_ratio(chart, inputs.scale)
+    raw: float
+    raw, use = chart.entry("artillery_ranges", RANGE_COLUMNS[RANGE_COLUMNS.index(column) + 1])
+    limit, cells = scaled(raw, ratio), (ratio_use, use)
+    if inputs.deep_range is None:
+        raise RulesInputError(
+            "deep_range",
+            f'at point blank ({inputs.range:g}") the deep target counts only if the three bases line up within '
+            f'{limit:g}": give the range to where the fire enters the third base',
+        )
+    if inputs.deep_range < limit:
+        return True, (f'point blank: the three bases line up within {limit:g}", the deep target counts (4.3)',), cells
+    why = f'point blank: the third base is {inputs.deep_range:g}" away, not within {limit:g}": no deep target (4.3)'
+    return False, (why,), cells
+
+
+def column_shifts(
+    chart: Chart, inputs: ArtilleryFireInput, deep: bool | None = None
+) -> tuple[tuple[Modifier, ...], list[CellUse]]:
+    """The range-column modifiers that apply, each as its own shift (4.3); they are all cumulative. ``deep``: whether
+    the three-base deep target counts at this range (``deep_at_range``), when it was worked out."""
     wanted = [
-        ("deep_target", inputs.deep_target, 1),
+        ("deep_target", inputs.deep_target if deep is None else deep, 1),
         ("square", inputs.square, 1),
         ("saved_fire", inputs.saved_fire, 1),
         ("joint_fire_per_base", inputs.joint_bases > 1, inputs.joint_bases),
         ("moving_cavalry", inputs.moving_cavalry, 1),
-        ("medium_cover", inputs.cover is Cover.MEDIUM, 1),
-        ("heavy_cover", inputs.cover is Cover.HEAVY, 1),
+        ("medium_cover", inputs.cover_applied is Cover.MEDIUM, 1),
+        ("heavy_cover", inputs.cover_applied is Cover.HEAVY, 1),
     ]
     shifts, cells = [], []
     for key, applies, times in wanted:
@@ -307,6 +378,19 @@ def die_modifiers(chart: Chart, inputs: ArtilleryFireInput) -> tuple[tuple[Modif
     return tuple(modifiers), cells
 
 
+def _fire_notes(inputs: ArtilleryFireInput) -> list[str]:
+    """What the fire's target changed in the modifiers read: uncovered bases fired at, a compound target."""
+    notes = []
+    if inputs.uncovered_bases is not None and inputs.cover is not Cover.NONE:
+        notes.append(
+            f"at {inputs.uncovered_bases} uncovered bases of a unit in {inputs.cover} cover: no cover modifier"
+        )
+    waived = [(_COLUMN_LABELS | _DIE_LABELS)[key] for key in inputs.waived]
+    if waived:
+        notes.append(f"compound target: {' and '.join(waived)} not taken, the modifiers most favourable to the battery")
+    return notes
+
+
 def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> ArtilleryFireResult:
     """Steps 1-4 of 4.2: basic cell by range, column modifiers, modified 1D10, drift. For joint fire the
     result is all the damage the whole group does (R:1050-1054)."""
@@ -320,14 +404,15 @@ def resolve_artillery_fire(chart: Chart, inputs: ArtilleryFireInput) -> Artiller
             f'a {inputs.battery} battery reaches {reach:g}" at the {inputs.scale} '
             f'scale; the target is {inputs.range:g}" away, out of range',
         )
-    shifts, shift_cells = column_shifts(chart, inputs)
+    deep, deep_notes, deep_cells = deep_at_range(chart, inputs, column)
+    shifts, shift_cells = column_shifts(chart, inputs, deep)
     modifiers, die_cells = die_modifiers(chart, inputs)
     face = single(inputs.roll)
     modified = face + total(modifiers)
     drift: int
     drift, drift_use = chart.band("artillery_drift", modified)
-    cells = [*range_cells, basic_use, *shift_cells, *die_cells, drift_use]
-    notes = []
+    cells = [*range_cells, basic_use, *deep_cells, *shift_cells, *die_cells, drift_use]
+    notes = [*deep_notes, *_fire_notes(inputs)]
     index = COLUMNS.index(column) + total(shifts) + drift
     if index < 0:
         notes.append(f"shifted {-index} beyond the leftmost cell: the result stays at {COLUMNS[0]}")

@@ -65,12 +65,14 @@ class TargetRole(StrEnum):
     MAIN = "main"
     TANDEM = "tandem"
     ADJACENT = "adjacent"
+    COMPOUND = "compound"  # an enemy battery within 1" of the main target battery, fired at with it as one
 
 
 @dataclass(frozen=True)
 class FireTarget:
     """A unit hit by the fire. For a skirmish marker, m_hits are its parent's and skirmisher_type is the
-    parent's skirmisher type. A battery that prolonged this turn takes the hits before it fires (3.5)."""
+    parent's skirmisher type. A battery that prolonged this turn takes the hits before it fires (3.5). ``covered``:
+    bases of a brigade still in cover when the fire is at its uncovered ones; they take no B (R:1132-1136)."""
 
     kind: TargetKind = TargetKind.UNIT
     bases: int = 1
@@ -78,9 +80,13 @@ class FireTarget:
     packed_battery: bool = False
     skirmisher_type: Grade | None = None
     prolonged: bool = False
+    covered: int = 0
 
     def __post_init__(self) -> None:
         check_count(self.bases, "bases", 1)
+        check_count(self.covered, "covered")
+        if self.covered and self.kind is not TargetKind.UNIT:
+            raise RulesInputError("covered", f"only a brigade's bases take B, this target is a {self.kind}")
         condition_for(self.m_hits)
         if self.packed_battery and self.kind is not TargetKind.BATTERY:
             raise RulesInputError("packed_battery", f"only a battery can be packed, this target is a {self.kind}")
@@ -92,37 +98,59 @@ class FireTarget:
             raise RulesInputError("prolonged", f"only a battery prolongs, this target is a {self.kind}")
 
     @classmethod
-    def of(cls, unit: UnitState, waiting: "FireHits | None" = None, packed_skirmishers: bool = False) -> "FireTarget":
+    def of(
+        cls,
+        unit: UnitState,
+        waiting: "FireHits | None" = None,
+        packed_skirmishers: bool = False,
+        uncovered: int | None = None,
+    ) -> "FireTarget":
         """A unit as the fire finds it, with the hits already waiting on it this phase taken into account:
-        fire is simultaneous, so B a unit cannot absorb any more pass on (4.5)."""
+        fire is simultaneous, so B a unit cannot absorb any more pass on (4.5). ``uncovered``: the fire is at that
+        many of its bases out of cover, the rest being in cover (R:1132-1136); a battery's B are damage, not bases,
+        so it has none to keep from them."""
         waiting = waiting or FireHits(unit.id)
         m_hits = min(MAX_M_HITS, unit.m_hits + waiting.m)
+        if uncovered is not None and uncovered > unit.bases:
+            raise RulesInputError("uncovered_bases", f"the target has {unit.bases} bases, not {uncovered}")
         if unit.battery:
             return cls(kind=TargetKind.BATTERY, m_hits=m_hits, packed_battery=unit.packed, prolonged=prolonged(unit))
         if packed_skirmishers:
             return cls(kind=TargetKind.SKIRMISH_MARKER, m_hits=m_hits, skirmisher_type=unit.skirmisher_type)
-        return cls(kind=TargetKind.UNIT, bases=max(1, unit.bases - waiting.b), m_hits=m_hits)
+        covered = 0 if uncovered is None else unit.bases - uncovered
+        return cls(kind=TargetKind.UNIT, bases=max(1, unit.bases - waiting.b), m_hits=m_hits, covered=covered)
 
     @property
     def capacity(self) -> int | None:
         """How many B it can absorb before it is wiped out; None: no limit."""
         return self.bases if self.kind is TargetKind.UNIT else None
 
+    @property
+    def exposed(self) -> int | None:
+        """How many B this fire may put on it: its bases out of cover (any it has left); None: no limit."""
+        return None if self.capacity is None else max(0, self.capacity - self.covered)
+
 
 @dataclass(frozen=True)
 class ArtilleryHitsInput:
     """One fire result (artillery_fire's `result`, before packed-battery doubling) and the targets it hits;
-    ``passing_fire``: fired during the enemy's move, its hits land at once (R:1229-1237)."""
+    ``passing_fire``: fired during the enemy's move, its hits land at once (R:1229-1237); ``compound``: an enemy
+    battery within 1" of a main target battery, fired at with it as one target (R:1201-1203)."""
 
     rolled: Hits
     main: FireTarget
     tandem: FireTarget | None = None
     adjacent: FireTarget | None = None
     passing_fire: bool = False
+    compound: FireTarget | None = None
 
     def __post_init__(self) -> None:
         if self.rolled.p:
             raise RulesInputError("rolled", "artillery fire scores M and B hits, not P")
+        if self.compound and TargetKind.BATTERY not in {self.main.kind} & {self.compound.kind}:
+            raise RulesInputError(
+                "compound", 'only enemy batteries within 1" of each other are fired at as one compound target (4.5)'
+            )
 
 
 @dataclass(frozen=True)
@@ -149,7 +177,11 @@ class ArtilleryHitsResult(Explained):
 
 
 def share_hits(
-    rolled: Hits, main: FireTarget, tandem: FireTarget | None = None, adjacent: FireTarget | None = None
+    rolled: Hits,
+    main: FireTarget,
+    tandem: FireTarget | None = None,
+    adjacent: FireTarget | None = None,
+    compound: FireTarget | None = None,
 ) -> tuple[dict[TargetRole, Hits], int]:
     """Each target's share of one fire result, and the B that found no target (4.5, R:1174-1198).
 
@@ -160,20 +192,28 @@ def share_hits(
     (R:1178-1179), so when it is reached it also takes the main target's M instead of it; with no adjacent
     target the wiped-out main target keeps its M, whose P still count for division panic (R:1270-1272).
     This reproduces both cases of the rules' example (R:1255-1262).
+
+    Fire at the uncovered bases of a covered main target puts no B on its bases in cover (R:1132-1136): it takes
+    B on its uncovered bases only, and being not wiped out, passes none on; the rest are lost. A compound target
+    of two batteries (R:1201-1203) is one target: the main target's share is split between them, the odd hit
+    to the main target, so the fire does no more than it would to one battery.
     """
-    main_cap, tandem_cap = main.capacity, tandem.capacity if tandem else 0
+    main_cap, tandem_cap, main_room = main.capacity, tandem.capacity if tandem else 0, main.exposed
 
     def absorb(offered: int, room: int | None) -> int:
         return offered if room is None else min(offered, room)
 
     tandem_b = rolled.b // 3 if tandem else 0
-    main_b = absorb(rolled.b - tandem_b, main_cap)
+    main_b = absorb(rolled.b - tandem_b, main_room)
     left = rolled.b - tandem_b - main_b
+    main_wiped = main_cap is not None and main_b >= main_cap
+    sheltered = 0 if main_wiped else left  # B that fall on bases still in cover
+    left -= sheltered
     if tandem:
         offered = tandem_b + left
         tandem_b = absorb(offered, tandem_cap)
         left = offered - tandem_b
-        extra = absorb(left, None if main_cap is None else main_cap - main_b)
+        extra = absorb(left, None if main_room is None else main_room - main_b)
         main_b, left = main_b + extra, left - extra
     main_wiped = main_cap is not None and main_b >= main_cap
     tandem_wiped = tandem is None or (tandem_cap is not None and tandem_b >= tandem_cap)
@@ -188,7 +228,11 @@ def share_hits(
         if adjacent_m:
             shares[TargetRole.MAIN] = Hits(m=0, b=main_b)
         shares[TargetRole.ADJACENT] = Hits(m=adjacent_m, b=adjacent_b)
-    return shares, left
+    if compound:
+        whole = shares[TargetRole.MAIN]
+        shares[TargetRole.MAIN] = Hits(m=whole.m - whole.m // 2, b=whole.b - whole.b // 2)
+        shares[TargetRole.COMPOUND] = Hits(m=whole.m // 2, b=whole.b // 2)
+    return shares, left + sheltered
 
 
 def _outcome(role: TargetRole, target: FireTarget, share: Hits, at_once: bool) -> tuple[TargetOutcome, tuple[str, ...]]:
@@ -230,7 +274,7 @@ def resolve_artillery_hits(chart: Chart, inputs: ArtilleryHitsInput) -> Artiller
     """Share one fire result over its targets, then put each target's M through the morale ladder
     (demoralized: each further M is a P, 4.6). A packed battery's share is doubled when it takes it, after
     the sharing, so the shares always add up to the rolled hits."""
-    shares, unassigned = share_hits(inputs.rolled, inputs.main, inputs.tandem, inputs.adjacent)
+    shares, unassigned = share_hits(inputs.rolled, inputs.main, inputs.tandem, inputs.adjacent, inputs.compound)
     # the targets given; share_hits shares only among them
     given = {
         role: target
@@ -238,6 +282,7 @@ def resolve_artillery_hits(chart: Chart, inputs: ArtilleryHitsInput) -> Artiller
             (TargetRole.MAIN, inputs.main),
             (TargetRole.TANDEM, inputs.tandem),
             (TargetRole.ADJACENT, inputs.adjacent),
+            (TargetRole.COMPOUND, inputs.compound),
         )
         if target is not None
     }
@@ -250,6 +295,10 @@ def resolve_artillery_hits(chart: Chart, inputs: ArtilleryHitsInput) -> Artiller
         notes.extend(more)
         if target.prolonged and not inputs.passing_fire:
             notes.append(f"{role} target prolonged this turn: it suffers these hits now, before it fires (3.5)")
+    if inputs.main.covered:
+        notes.append(f"main target: its {inputs.main.covered} bases in cover take no B from fire at its uncovered ones")
+    if inputs.compound:
+        notes.append('main and compound targets: batteries within 1" fired at as one, sharing its hits (4.5)')
     if unassigned:
         notes.append(f"{unassigned}B found no target")
     if inputs.passing_fire:

@@ -17,8 +17,9 @@ from republic.rules.hits import Hits
 from republic.rules.results import Provenance
 from republic.rules.saved_fire import SavedFireInput, resolve_saved_fire
 from republic.rules.scale import GroundScale
-from republic.rules.troops import BatteryType, Cover
+from republic.rules.troops import BatteryType, Cover, Formation, UnitKind
 from tests.rules.artillery_cells import at_least, cell
+from tests.rules.unit_states import battery, brigade
 
 
 def fire(chart, battery, range_, face, **kw):
@@ -77,7 +78,7 @@ def test_a_mass_battery_may_not_use_saved_fire():
 
 
 def test_shifts_beyond_the_leftmost_cell_stay_on_it_and_reach_4m_3b(chart):
-    result = fire(chart, "m_sb", 2, 10, saved_fire=True, deep_target=True)
+    result = fire(chart, "m_sb", 2, 10, saved_fire=True, deep_target=True, deep_range=3)
     assert result.final_column == COLUMNS[0]
     assert result.result == Hits(m=4, b=3)
     assert any("leftmost" in note for note in result.notes)
@@ -223,3 +224,50 @@ def test_the_artillery_mechanics_are_registered():
     assert mechanic("artillery_fire").inputs is ArtilleryFireInput
     assert mechanic("artillery_hits").inputs is ArtilleryHitsInput
     assert mechanic("saved_fire").inputs is SavedFireInput
+
+
+# --- point blank, uncovered bases and compound targets (4.3, 4.5) ------------------------------------------
+
+
+def test_at_point_blank_the_deep_target_counts_only_within_the_next_bracket_out(chart):
+    """R:1099-1104: "If the range to a target's front is 1½", the deep target modifier is only applied if the three
+    base depth lines-up at less than 4" range, instead of extending to 5½"." At 3" the next bracket out ends at the
+    chart's third bracket; beyond point blank nothing more is asked."""
+    with pytest.raises(RulesInputError) as unasked:
+        fire(chart, "m_sb", 1.5, 5, deep_target=True)
+    assert unasked.value.field == "deep_range" and 'within 4"' in unasked.value.problem
+    deep = 'Deep Target: three or more bases within 4" depth'
+    inside = fire(chart, "m_sb", 1.5, 5, deep_target=True, deep_range=3.5)
+    assert deep in [s.label for s in inside.shifts]
+    beyond = fire(chart, "m_sb", 1.5, 5, deep_target=True, deep_range=5.5)
+    assert deep not in [s.label for s in beyond.shifts] and any("no deep target" in n for n in beyond.notes)
+    next_out = chart.entry("artillery_ranges", "r3")[0]
+    assert deep in [s.label for s in fire(chart, "m_sb", 3, 5, deep_target=True, deep_range=next_out - 0.5).shifts]
+    assert deep not in [s.label for s in fire(chart, "m_sb", 3, 5, deep_target=True, deep_range=next_out).shifts]
+    assert deep in [s.label for s in fire(chart, "m_sb", 5, 5, deep_target=True).shifts]
+
+
+def test_fire_at_the_uncovered_bases_of_a_covered_unit_takes_no_cover_shift(chart):
+    """R:1132-1136: the battery fires without cover modifiers at the uncovered portion."""
+    covered = fire(chart, "m_sb", 5, 5, cover=Cover.MEDIUM)
+    uncovered = fire(chart, "m_sb", 5, 5, cover=Cover.MEDIUM, uncovered_bases=2, deep_target=True)
+    assert "At Medium Cover" in [s.label for s in covered.shifts]
+    assert "At Medium Cover" not in [s.label for s in uncovered.shifts]
+    assert any("2 uncovered bases" in note for note in uncovered.notes)
+
+
+def test_a_compound_target_takes_the_modifiers_most_favourable_to_the_battery(chart):
+    """R:1199-1201: an open order brigade with a close order tandem takes no open order -2; a mounted main target
+    with a foot tandem is not moving cavalry."""
+    gun = battery(battery_type=BatteryType.M_SB)
+    loose = brigade(formation=Formation.OPEN_ORDER)
+    alone = ArtilleryFireInput.of(gun, (), loose, range=5, roll=d10(5))
+    assert alone.open_order and not alone.waived
+    both_loose = ArtilleryFireInput.of(gun, (), loose, range=5, roll=d10(5), secondary=(loose,))
+    assert both_loose.open_order
+    mixed = ArtilleryFireInput.of(gun, (), loose, range=5, roll=d10(5), secondary=(brigade("2nd"),))
+    assert not mixed.open_order and mixed.waived == ("open_order",)
+    assert any("At open order not taken" in note for note in resolve_artillery_fire(chart, mixed).notes)
+    horse = brigade(kind=UnitKind.CAVALRY_MOUNTED)
+    riding = ArtilleryFireInput.of(gun, (), horse, range=5, roll=d10(5), moving_cavalry=True, secondary=(brigade(),))
+    assert not riding.moving_cavalry and riding.waived == ("moving_cavalry",)

@@ -182,3 +182,30 @@ def test_hits_results_encode_for_the_log(chart):
     data = encode(resolve_artillery_hits(chart, inputs))
     assert data["targets"][0]["panic_hits"] == 1 and data["targets"][1]["share"] == "1M"
     assert data["provisional"] is False
+
+
+# --- uncovered bases and compound targets (4.3, 4.5) ---------------------------------------------------------
+
+
+def test_fire_at_the_uncovered_bases_puts_no_b_on_the_bases_still_in_cover(chart):
+    """R:1132-1136: two bases out of cover of six take at most 2B; the rest find no target, and the unit, not wiped
+    out, passes none to its tandem."""
+    covered = FireTarget(TargetKind.UNIT, bases=6, covered=4)
+    alone = by_role(resolve_artillery_hits(chart, ArtilleryHitsInput(Hits(m=1, b=3), covered)))
+    assert alone[TargetRole.MAIN].taken == Hits(m=1, b=2)
+    with_tandem = resolve_artillery_hits(chart, ArtilleryHitsInput(Hits(b=6), covered, tandem=unit(4)))
+    roles = by_role(with_tandem)
+    assert roles[TargetRole.MAIN].bases_lost == 2 and roles[TargetRole.TANDEM].bases_lost == 2
+    assert with_tandem.unassigned_b == 2 and not roles[TargetRole.MAIN].destroyed
+    assert any("4 bases in cover take no B" in note for note in with_tandem.notes)
+
+
+def test_batteries_within_an_inch_fired_at_as_one_share_its_hits_the_odd_one_to_the_main_target(chart):
+    """R:1201-1203: one compound target, so the fire does no more than to one battery."""
+    main, other = FireTarget(TargetKind.BATTERY), FireTarget(TargetKind.BATTERY, packed_battery=True)
+    roles = by_role(resolve_artillery_hits(chart, ArtilleryHitsInput(Hits(m=3, b=1), main, compound=other)))
+    assert roles[TargetRole.MAIN].share == Hits(m=2, b=1) and roles[TargetRole.COMPOUND].share == Hits(m=1)
+    assert roles[TargetRole.COMPOUND].taken == Hits(m=2)  # packed: doubled as it takes it (4.6)
+    with pytest.raises(RulesInputError) as refused:
+        ArtilleryHitsInput(Hits(m=1), unit(4), compound=other)
+    assert refused.value.field == "compound"

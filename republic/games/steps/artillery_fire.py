@@ -17,7 +17,7 @@ from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
-from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state
+from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state, point_blank
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, put_on, waiting_in, waiting_rows
 from republic.rules.artillery import AFTER_PASSING_FIRE, after_firing
 from republic.rules.battery_functions import fire_problem, prolonged
@@ -117,6 +117,7 @@ def fire_form(s: ArtilleryState, battery: Unit, data: Any = None) -> ArtilleryFi
         initial={"version": s.game.version},
         partners=s.partners(battery),
         targets=s.enemies(battery),
+        point_blank=point_blank(s.game.chart, s.game.scale),
     )
 
 
@@ -159,6 +160,7 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
                 named[TargetRole.MAIN],
                 named.get(TargetRole.TANDEM),
                 named.get(TargetRole.ADJACENT),
+                compound=named.get(TargetRole.COMPOUND),
                 inputs=fire.inputs,
                 printed=fire.printed,
                 result=fire.result,

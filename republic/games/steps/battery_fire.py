@@ -11,8 +11,8 @@ from django import forms
 from republic.games.events import NamedUnit
 from republic.games.forms import DiceForm, NameChoiceField, die_field, inches_field, offer_many, offer_names
 from republic.games.models import Game, Unit, UnitChoice
-from republic.games.text.terms import signed, unit_options
-from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, resolve_artillery_fire
+from republic.games.text.terms import inches, signed, unit_options
+from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, point_blank_limits, resolve_artillery_fire
 from republic.rules.battery_functions import fired_before_hit
 from republic.rules.chart import Chart
 from republic.rules.errors import RulesInputError
@@ -26,10 +26,16 @@ from republic.rules.fire_results import (
     resolve_artillery_hits,
 )
 from republic.rules.hits import Hits
+from republic.rules.scale import GroundScale
 from republic.rules.troops import Cover
 
 COVER_CHOICES = [(c.value, c.value) for c in Cover]
-ROLE_FIELDS = ((TargetRole.MAIN, "target"), (TargetRole.TANDEM, "tandem"), (TargetRole.ADJACENT, "adjacent"))
+ROLE_FIELDS = (
+    (TargetRole.MAIN, "target"),
+    (TargetRole.TANDEM, "tandem"),
+    (TargetRole.ADJACENT, "adjacent"),
+    (TargetRole.COMPOUND, "compound"),
+)
 TARGET_FIELDS = tuple(name for _, name in ROLE_FIELDS)
 
 
@@ -46,9 +52,19 @@ class ArtilleryFireForm(DiceForm):
     deep_target = forms.BooleanField(
         label='Deep target: three or more combat bases within 4" depth, in the open', required=False
     )
+    deep_range = inches_field("At point blank: range to where the fire enters the third base", required=False)
     square = forms.BooleanField(label="The target is infantry in square", required=False)
     moving_cavalry = forms.BooleanField(label="Over half the target is moving cavalry", required=False)
     cover = forms.ChoiceField(label="Half or more of the target in cover", choices=COVER_CHOICES, initial="none")
+    uncovered_bases = forms.IntegerField(
+        label="Fire at its uncovered bases only: how many are out of cover",
+        required=False,
+        min_value=1,
+        max_value=99,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", "min": 1}),
+        help_text="When the center of fire is closest to them: no cover modifier, and its bases in cover take no B "
+        "(4.3).",
+    )
     enfilade = forms.BooleanField(label="Enfilade fire", required=False)
     packed_skirmishers = forms.BooleanField(
         label="Firing at the target's packed skirmish markers (under 2\" apart)",
@@ -60,6 +76,11 @@ class ArtilleryFireForm(DiceForm):
     )
     tandem = NameChoiceField(label="Tandem target (within 3\" of the main target's front, in the open)", required=False)
     adjacent = NameChoiceField(label="Adjacent target (next to the main target, same range bracket)", required=False)
+    compound = NameChoiceField(
+        label='Another enemy battery within 1" of the main target battery, fired at with it as one target',
+        required=False,
+        help_text="The two share the fire's hits, the odd hit to the main target (4.5).",
+    )
     die = die_field()
     printed = forms.CharField(
         label="Or: the result from your printed chart",
@@ -69,9 +90,15 @@ class ArtilleryFireForm(DiceForm):
     )
 
     def __init__(
-        self, *args: Any, partners: Sequence[Unit] = (), targets: Sequence[UnitChoice] = (), **kwargs: Any
+        self,
+        *args: Any,
+        partners: Sequence[Unit] = (),
+        targets: Sequence[UnitChoice] = (),
+        point_blank: str = "",
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["deep_range"].help_text = point_blank
         offer_many(self, "joined", [(b.key, f"{b.name} ({b.battery_label})") for b in partners])
         self.targets = unit_options(targets)
         self.targets_list = self.add_prefix("targets")
@@ -96,7 +123,20 @@ class ArtilleryFireForm(DiceForm):
             self.add_error("tandem", "The tandem target is another unit than the main target.")
         if adjacent and adjacent in (main, tandem):
             self.add_error("adjacent", "The adjacent target is another unit than the main and tandem targets.")
+        compound = cleaned.get("compound")
+        if compound and compound in (main, tandem, adjacent):
+            self.add_error("compound", "The compound target is another battery than the other targets.")
         return cleaned
+
+
+def point_blank(chart: Chart, scale: GroundScale) -> str:
+    """What the point blank question asks, in the game's scale (4.3, R:1099-1104)."""
+    (near, near_out), (far, far_out) = point_blank_limits(chart, scale)
+    return (
+        f"Asked only for a deep target at point blank, a range up to {inches(far)}: the three bases count only if "
+        f"they line up within the next bracket out, {inches(near_out)} at a range up to {inches(near)}, "
+        f"{inches(far_out)} at a range up to {inches(far)} (4.3)."
+    )
 
 
 def from_state(chart: Chart, battery: Unit) -> str:
@@ -162,6 +202,8 @@ def aim(
     target = roles.get(TargetRole.MAIN)
     if target is None:
         raise RulesInputError("target", "Choose one of the enemy's units in play.")
+    if TargetRole.COMPOUND in roles and not (target.battery and roles[TargetRole.COMPOUND].battery):
+        raise RulesInputError("compound", 'Only two enemy batteries within 1" of each other are one compound target.')
     for role, name in ROLE_FIELDS:
         late = fired_before_hit(roles[role].to_rules()) if role in roles else ""
         if late:
@@ -181,6 +223,9 @@ def aim(
         packed_skirmishers=data["packed_skirmishers"],
         open_order=data["open_order"],
         passing_fire=passing_fire,
+        deep_range=None if data["deep_range"] is None else float(data["deep_range"]),
+        uncovered_bases=data["uncovered_bases"],
+        secondary=tuple(unit.to_rules() for role, unit in roles.items() if role is not TargetRole.MAIN),
     )
     printed: Hits | None = data.get("printed")
     chart = game.chart.overlay({"artillery": str(printed)}) if printed is not None else game.chart
@@ -190,6 +235,7 @@ def aim(
             unit.to_rules(),
             waiting.get(unit.key),
             packed_skirmishers=role is TargetRole.MAIN and data["packed_skirmishers"],
+            uncovered=data["uncovered_bases"] if role is TargetRole.MAIN else None,
         )
         for role, unit in roles.items()
     }
@@ -201,6 +247,7 @@ def aim(
             aimed.get(TargetRole.TANDEM),
             aimed.get(TargetRole.ADJACENT),
             passing_fire=passing_fire,
+            compound=aimed.get(TargetRole.COMPOUND),
         ),
     )
     return Aimed(roles, inputs, printed, result, shared)

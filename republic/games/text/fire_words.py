@@ -53,13 +53,15 @@ def _artillery(p: ArtilleryFired) -> str:
         for taken in p.landed
     ]
     outcome = "; ".join(parts) or "no effect"
-    return f"{names} {verb} at {p.target.name}: {p.result.result} ({_how(p.printed, roll(p.inputs.roll))}); {outcome}"
+    target = p.target.name + (f" and {p.compound.name} as one" if p.compound else "")
+    return f"{names} {verb} at {target}: {p.result.result} ({_how(p.printed, roll(p.inputs.roll))}); {outcome}"
 
 
 def _passing_fire(p: PassingFireConducted) -> str:
     outcome = "; ".join(taken_words(taken) for taken in p.landed) or "no effect"
     return (
-        f"{p.name} makes passing fire at {p.target.name}: {p.result.result} "
+        f"{p.name} makes passing fire at {p.target.name}{f' and {p.compound.name} as one' if p.compound else ''}: "
+        f"{p.result.result} "
         f"({_how(p.printed, roll(p.inputs.roll))}); {outcome}"
     )
 

@@ -11,7 +11,7 @@ from republic.games.events import PassingFireConducted
 from republic.games.ledger import act
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound
-from republic.games.steps.battery_fire import TARGET_FIELDS, PassingFireForm, aim, from_state
+from republic.games.steps.battery_fire import TARGET_FIELDS, PassingFireForm, aim, from_state, point_blank
 from republic.games.steps.fire_hits import put_on
 from republic.games.steps.move.state import MoveState, passing, state
 from republic.games.text.terms import condition
@@ -24,7 +24,11 @@ ELSEWHERE = "Passing fire is made during the attacker's move; the game is not th
 
 def passing_form(s: MoveState, battery: Unit, data: Any = None) -> PassingFireForm:
     return PassingFireForm(
-        data, prefix=f"passing-{battery.key}", initial={"version": s.game.version}, targets=s.targets()
+        data,
+        prefix=f"passing-{battery.key}",
+        initial={"version": s.game.version},
+        targets=s.targets(),
+        point_blank=point_blank(s.game.chart, s.game.scale),
     )
 
 
@@ -50,6 +54,7 @@ def conduct_passing_fire(game: Game, battery: Unit, form: PassingFireForm, actor
                 named[TargetRole.MAIN],
                 named.get(TargetRole.TANDEM),
                 named.get(TargetRole.ADJACENT),
+                compound=named.get(TargetRole.COMPOUND),
                 inputs=fire.inputs,
                 printed=fire.printed,
                 result=fire.result,
