@@ -72,7 +72,10 @@ class ArtilleryFireForm(DiceForm):
         help_text="M go to the brigade, each B lowers its skirmisher type (4.5).",
     )
     open_order = forms.BooleanField(
-        label="At open order", required=False, help_text="Set for you when the target brigade is in open order."
+        label="At open order",
+        required=False,
+        help_text="Set for you when the target brigade is in open order; not taken when another target named is not "
+        "(4.5).",
     )
     tandem = NameChoiceField(label="Tandem target (within 3\" of the main target's front, in the open)", required=False)
     adjacent = NameChoiceField(label="Adjacent target (next to the main target, same range bracket)", required=False)
