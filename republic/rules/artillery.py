@@ -330,13 +330,11 @@ def deep_at_range(
     return False, (why,), cells
 
 
-def column_shifts(
-    chart: Chart, inputs: ArtilleryFireInput, deep: bool | None = None
-) -> tuple[tuple[Modifier, ...], list[CellUse]]:
+def column_shifts(chart: Chart, inputs: ArtilleryFireInput, deep: bool) -> tuple[tuple[Modifier, ...], list[CellUse]]:
     """The range-column modifiers that apply, each as its own shift (4.3); they are all cumulative. ``deep``: whether
-    the three-base deep target counts at this range (``deep_at_range``), when it was worked out."""
+    the three-base deep target counts at this range (``deep_at_range``)."""
     wanted = [
-        ("deep_target", inputs.deep_target if deep is None else deep, 1),
+        ("deep_target", deep, 1),
         ("square", inputs.square, 1),
         ("saved_fire", inputs.saved_fire, 1),
         ("joint_fire_per_base", inputs.joint_bases > 1, inputs.joint_bases),

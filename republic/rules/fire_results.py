@@ -147,7 +147,7 @@ class ArtilleryHitsInput:
     def __post_init__(self) -> None:
         if self.rolled.p:
             raise RulesInputError("rolled", "artillery fire scores M and B hits, not P")
-        if self.compound and TargetKind.BATTERY not in {self.main.kind} & {self.compound.kind}:
+        if self.compound and {self.main.kind, self.compound.kind} != {TargetKind.BATTERY}:
             raise RulesInputError(
                 "compound", 'only enemy batteries within 1" of each other are fired at as one compound target (4.5)'
             )
