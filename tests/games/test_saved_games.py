@@ -1,9 +1,10 @@
 """Games saved by earlier versions of the app load for good: every file of the corpus (tests/saved_games/, made by
 ``python -m tests.saved_games``) loads through the real loader into a game that stands exactly where the file says
-it stood (every tracked field of every row, the setup plus the events), its events read as their kinds, and its
-pages draw. Together the files hold every kind of event. A file of a format this server does not read as it was
-saved (a later version; an earlier one no named step carries across) is refused, saying so; and today's code reads
-the payloads and rows in the shape the current version's files were saved in, or the version must change."""
+it stood (every tracked field of every row, the setup plus the events), its events read as their kinds, its pages
+draw and it plays on. Together the files hold every kind of event. A file of a format this server does not read
+as it was saved (a later version; an earlier one no named step carries across) is refused, saying so; and today's
+code reads the payloads and rows in the shape the current version's files were saved in, or the version must
+change."""
 
 import gzip
 import itertools
@@ -144,13 +145,22 @@ def test_a_saved_game_loads_and_stands_where_it_was_saved(client, path):
     pages = ["", "log/", "report/", "units/", "chart/", "save/", f"divisions/{game.commands.order_by('pk')[0].pk}/"]
     for page in pages:
         assert client.get(f"/games/{game.pk}/{page}").status_code == 200, page
+    # and it plays on: its last event taken back, then the next step
+    for action in ("undo/", "next/anyway/"):
+        version = Game.objects.get(pk=game.pk).version
+        assert client.post(f"/games/{game.pk}/{action}", {"version": version}).status_code == 302
+        assert Game.objects.get(pk=game.pk).version == version + 1, action
+        assert state_matches_events(game), action
 
 
 def test_the_saved_games_reach_every_kind_of_event_undos_and_going_back_among_them():
     assert FILES, "no saved games in the corpus"
     events = [event for path in FILES for event in json.loads(read(path))["events"]]
     missing = sorted(set(KINDS) - {event["kind"] for event in events})
-    assert not missing, f"no saved game in tests/saved_games holds {missing}: play one (python -m tests.saved_games)"
+    assert not missing, (
+        f"No saved game in tests/saved_games holds {missing}: add a play that records it to "
+        "tests/saved_games/plays.py and make its file (python -m tests.saved_games)."
+    )
     undone = [event["undoes_seq"] for event in events if event["kind"] == "EventUndone"]
     assert undone and any(b == a - 1 for a, b in itertools.pairwise(undone)), "no game went back"
     assert any(event["kind"] == "CorrectionMade" and event["payload"]["correction"] for event in events)

@@ -15,6 +15,7 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -50,6 +51,7 @@ def make(names: list[str]) -> None:
 
 
 def main(argv: list[str]) -> int:
+    warnings.filterwarnings("ignore", "No directory at")  # the static files are not collected: see uncollected()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "republic.settings")
     os.environ.setdefault("REPUBLIC_SECRET_KEY", "corpus-only-not-secret")
     temporary = Path(tempfile.mkdtemp(prefix="republic-corpus-"))
