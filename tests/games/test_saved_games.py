@@ -170,6 +170,7 @@ def test_the_versions_of_the_corpus_are_those_this_server_knows():
     versions = {version_of(path.parent.name.replace(f"{NAME}-", f"{NAME}/")) for path in FILES}
     assert VERSION in versions, f"no saved game of {NAME}/{VERSION}: make them (python -m tests.saved_games)"
     assert max(versions) == VERSION
+    assert set(STEPS) <= versions, "a step that carries a version across is tried on that version's saved games"
 
 
 def test_todays_code_reads_the_current_versions_files_in_the_shape_they_were_saved_in():
