@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import models
 
 from republic.games.archive.export import ROWS
@@ -126,7 +127,10 @@ def test_a_saved_game_loads_and_stands_where_it_was_saved(client, path):
         with pytest.raises(ArchiveError, match="no step carries"):
             import_game(raw)
         return
-    game = import_game(raw)
+    # loaded as a club loads it: the file sent from the home page's "Load a saved game"
+    response = client.post("/games/load/", {"file": SimpleUploadedFile(path.name.removesuffix(".gz"), raw)})
+    game = Game.objects.latest("pk")
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/", response.content[:2000]
     assert path.parent.name == data["schema"].replace("/", "-")
 
     saved = saved_state(data)
