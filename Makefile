@@ -2,6 +2,7 @@
 #   make run    installs the app and serves it on SQLite as a club runs it (gunicorn, debug off, every interface)
 #   make dev    the same battle on Django's development server, with debug on and reloading
 #   make test   installs everything the tests need and runs every check and test, on SQLite and PostgreSQL
+#   make saved-games  plays and saves the games tests/saved_games lacks for the format the app saves today
 #   make bench  prints the queries, bytes and server time of every page and action at three sizes of battle,
 #               on SQLite and PostgreSQL (SIZES="13 150" for fewer sizes; 13 is the demo battle)
 
@@ -11,7 +12,7 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run dev test bench system-packages
+.PHONY: run dev test bench saved-games system-packages
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
@@ -36,6 +37,9 @@ test: $(INSTALLED) system-packages
 bench: $(INSTALLED) system-packages
 	$(BIN)/python -m tests.bench
 	.ci/with-postgres $(BIN)/python -m tests.bench
+
+saved-games: $(INSTALLED)
+	$(BIN)/python -m tests.saved_games
 
 $(INSTALLED): pyproject.toml
 	python3 -m venv $(VENV)

@@ -64,7 +64,8 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
 
 
 DAMAGED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
-    ("wrong schema", _set("schema", "republic-game/2"), "schema version is 'republic-game/2'"),
+    ("a later version", _set("schema", "republic-game/2"), "saved by a later version of the app (republic-game/2)"),
+    ("another schema", _set("schema", "chess-game/1"), "schema version is 'chess-game/1'"),
     ("no schema", lambda d: d.pop("schema"), "no schema version"),
     ("another format", _set("format", "Chess game"), "format 'Chess game'"),
     ("no events", lambda d: d.pop("events"), "The file has no events"),

@@ -14,13 +14,13 @@ from republic.games.archive.export import (
     CLUB_CHART_FIELDS,
     FORMAT,
     ROWS,
-    SCHEMA,
     event_fields,
     game_fields,
     row_fields,
     shipped_chart_file,
 )
 from republic.games.archive.remap import KEY_FORM, ArchiveError, Refs, foreign_keys
+from republic.games.archive.versions import SCHEMA, brought_up_to_date
 from republic.games.events import KINDS
 from republic.games.ledger import TRACKED, tracked_fields
 from republic.games.models import ClubChart, Game, Side
@@ -106,18 +106,19 @@ def _named(where: str, row: Any) -> str:
     return f"{where} ({name})" if isinstance(name, str) and name else where
 
 
-def check_form(data: dict[str, Any]) -> None:
+def check_form(data: dict[str, Any]) -> dict[str, Any]:
+    """The file's data at this server's version of the format (see ``versions``), once it is a whole saved game."""
     if "schema" not in data:
         if "sides" in data and "scenario" in data:
             raise ArchiveError("This is a scenario file, not a saved game: start a new game from it instead.")
         raise ArchiveError(f"The file has no schema version: it is not a game saved by this app ({SCHEMA}).")
     if data.get("format") != FORMAT:
         raise ArchiveError(f"The file is of the format {data.get('format')!r}, not a {FORMAT}.")
-    if data["schema"] != SCHEMA:
-        raise ArchiveError(f"The file's schema version is {data['schema']!r}: this server reads {SCHEMA} only.")
+    data = brought_up_to_date(data)
     missing = [name for name in SECTIONS if name not in data]
     if missing:
         raise ArchiveError(f"The file has no {', '.join(missing)}: it is not a whole saved game.")
+    return data
 
 
 def _rows(table: str, model: type[models.Model], raw: Any) -> list[dict[str, Any]]:
@@ -255,7 +256,7 @@ def _replayed(setup: dict[str, Any], events: list[dict[str, Any]], rows: dict[st
 
 
 def check_archive(data: dict[str, Any]) -> Checked:
-    check_form(data)
+    data = check_form(data)
     rows = {table: _rows(table, model, data[table]) for table, model in ROWS.items()}
     game = record({f.attname: f for f in game_fields()}, data["game"], "game", extra=("id",))
     game_id = value(Game._meta.pk, data["game"].get("id"), "game.id")  # type: ignore[arg-type]

@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from republic.charts import CHART_DIR, chart_path, shipped_checksums
+from republic.games.archive.versions import SCHEMA
 from republic.games.models import ClubChart, Command, Event, Game, Leader, Objective, Side, Unit
 
-SCHEMA = "republic-game/1"
 FORMAT = "Republic Companion game"
 ROWS: dict[str, type[models.Model]] = {
     "sides": Side,
