@@ -116,6 +116,19 @@ def test_a_division_leader_who_fell_with_his_corps_leader_returns_first_then_may
     assert pending(game) == [] and state_matches_events(game)
 
 
+def test_a_corps_leader_with_no_leader_below_him_in_play_is_refused_in_the_tables_words(client, demo):
+    """R:583-585: the successor comes from the chain of command below. With none in play, the refusal says so in
+    the table's words, not the engine's, and changes nothing."""
+    hill = leader(demo, "A. P. Hill")
+    set_state(demo, leader(demo, "Henry Heth"), removed=True)
+    set_state(fresh_game(demo), hill, hors_de_combat=True)
+    game = at_replace(fresh_game(demo))
+    version = game.version
+    body = replace(client, game, hill).content.decode()
+    assert "No command under Third Corps has a leader in play to take over from A. P. Hill" in body
+    assert "list the leaders" not in body and fresh_game(game).version == version
+
+
 def test_a_leader_not_hors_de_combat_or_of_the_defender_is_refused(client, demo):
     set_state(demo, leader(demo, "James S. Wadsworth"), hors_de_combat=True)  # the defender's
     game = at_replace(demo)
