@@ -38,6 +38,7 @@ from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import state as move_state
 from republic.games.steps.walk import pending
 from republic.rules.maneuver import ManeuverAction, charge_refusal
+from republic.rules.panic_phase import PendingTest, adjoining_choices
 from republic.rules.sequence import STEPS, StepKey
 from republic.rules.troops import BatteryFunction
 from republic.rules.units import skirmisher_limit
@@ -315,9 +316,9 @@ def disorder(w: Walker) -> None:
     w.act("apply charge disorder", w.url("assault_disorder"), charge_disorder.disorder_form(s))
 
 
-def _division_test(w: Walker, request: str, die: int) -> None:
+def _division_test(w: Walker, request: str, die: int, test: PendingTest | None = None) -> None:
     s = division_panic.state(w.fresh())
-    test = s.lacking[0]
+    test = test or s.lacking[0]
     test_form = division_panic.panic_form(s.game, test.division, test.triggers)
     dice = dict.fromkeys(test_form.dice_fields, die)
     division = s.divisions[test.division]
@@ -349,7 +350,11 @@ def _finish_panic_phase(w: Walker) -> None:
 def internal_panic(w: Walker) -> None:
     if not division_panic.state(w.fresh()).lacking:
         return w.skip("division panic test", "no division had a Panic 4 event")
-    _division_test(w, "division panic test", die=1)  # a 1, so that the adjoining panic step has work
+    # a 1 for a division with a neighbour of its own side, so that the adjoining panic step has a test to walk
+    s = division_panic.state(w.fresh())
+    phase = tuple(s.phase.values())
+    test = next((t for t in s.lacking if adjoining_choices(phase, t.division)), s.lacking[0])
+    _division_test(w, "division panic test", die=1, test=test)
     _finish_panic_phase(w)
 
 
@@ -360,10 +365,9 @@ def adjoining(w: Walker) -> None:
     key = s.undeclared[0]
     naming = adjoining_panic.adjoining_form(s, key)
     panicked = {t.division for r in s.rounds for t in r.tests if t.panicked}
-    side = s.divisions[key].side_id
     choices = [str(value) for value, _ in naming.fields["adjoining"].choices]  # type: ignore[attr-defined]
-    # a neighbour of its own side that has not panicked: one that will have to test
-    others = sorted((c for c in choices if c not in panicked), key=lambda c: s.divisions[c].side_id != side)[:1]
+    # a neighbour (of its own side, the only ones offered) that has not panicked: one that will have to test
+    others = [c for c in choices if c not in panicked][:1]
     w.act("name adjoining divisions", w.url("panic_adjoining", key), naming, {"adjoining": others})
     _no_neighbours(w)
     if division_panic.state(w.fresh()).lacking:

@@ -208,6 +208,25 @@ def round_column(
     )
 
 
+def round_waits_for(number: int, first_rounds_left: "tuple[int, ...] | list[int]") -> str:
+    """Why round ``number`` of an assault is not fought yet, in the table's words; "" when it may be.
+    ``first_rounds_left``: the numbers of the phase's other assaults still open without a first round.
+
+    "All initial assault rounds must be resolved before re-rolls and breakthrough overruns are carried out"
+    (5.1 step 5, R:1376-1377): a second round (or any later one) waits until every other assault declared this
+    phase has fought its first; an assault ended without a round has none to fight."""
+    if number < 1:
+        raise RulesInputError("number", f"a round is numbered from 1, got {number}")
+    if number == 1 or not first_rounds_left:
+        return ""
+    *others, last = (str(n) for n in first_rounds_left)
+    names = f"assaults {', '.join(others)} and {last}" if others else f"assault {last}"
+    return (
+        f"Round {number} waits: resolve the first round of {names} first. Every assault fights its first round "
+        "before any fights a second (5.1)."
+    )
+
+
 def _read_sides(chart: Chart, inputs: AssaultRoundInput, notes: list[str]) -> dict[str, "SideReading"]:
     """Steps 2-3: each side's modifiers (5.4), the lesser side's outnumbered modifier among them."""
     readings = {name: side_modifiers(chart, getattr(inputs, name), name == "defender") for name in SIDES}

@@ -145,9 +145,18 @@ class AssaultUnit:
             open_order=unit.formation is Formation.OPEN_ORDER,
             repeaters=unit.repeaters,
             skirmishers_deployed=unit.skirmishers_deployed,
-            # in open order one marker per combat base is available, not only its troop list's (R:269-270)
-            skirmishers_available=skirmisher_limit(unit),
+            skirmishers_available=skirmishers_in_assault(unit),
         )
+
+
+def skirmishers_in_assault(unit: UnitState) -> int:
+    """The markers a brigade counts as available for the 1/4 skirmishers out modifier (5.3, R:1595-1599).
+
+    In open order one marker per combat base is available, not only its troop list's (R:269-270). That limits
+    deploying, not keeping: no rule takes a marker away with a base, so a brigade in open order that loses a
+    base to fire with a marker out per base keeps them all out, and its markers out are all it has: the
+    available count is never below the markers out (all out: four quarters, never more)."""
+    return max(skirmisher_limit(unit), unit.skirmishers_deployed)
 
 
 @dataclass(frozen=True)

@@ -269,6 +269,51 @@ def resolve_leader_replacement(chart: Chart, inputs: LeaderReplacementInput) -> 
     )
 
 
+@dataclass(frozen=True)
+class FallenLeader:
+    """A leader hors de combat at his side's Replace Leaders step: his rank, the command he led, and the
+    commands above it in the chain (any keys the table's app gives them, the same for every leader); ``key``:
+    how the app knows him."""
+
+    name: str
+    rank: LeaderRank
+    command: str
+    above: tuple[str, ...] = ()
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class ReplacementTurn:
+    """One fallen leader in the order his side replaces them, with the fallen leaders below him in his chain
+    of command that are replaced before him."""
+
+    leader: FallenLeader
+    waits_for: tuple[FallenLeader, ...] = ()
+
+    @property
+    def refusal(self) -> str:
+        """Why he is not replaced yet, in the table's words; "" when he may be now."""
+        if not self.waits_for:
+            return ""
+        *others, last = (f.name for f in self.waits_for)
+        names = f"{', '.join(others)} and {last}" if others else last
+        return (
+            f"Replace {names} first: {self.leader.name}'s place goes to the best-rated leader next below him in "
+            "play, and a leader below him who is hors de combat is back in play, or gone, only once replaced (2.5)"
+        )
+
+
+def replacement_order(fallen: "tuple[FallenLeader, ...] | list[FallenLeader]") -> tuple[ReplacementTurn, ...]:
+    """The order the fallen leaders of a side are replaced in (2.5, R:578-587): from the bottom of the chain of
+    command up. A corps leader's place goes to "the highest rated leader available who is ranked next in chain
+    of command"; a division leader who fell with him is available only once he has returned (one rating
+    lower), and a corps leader who fell with his army leader is gone only once his own successor is named. So
+    every fallen leader below one in his chain is replaced before him, divisions first; within a rank the
+    given order holds."""
+    ordered = sorted(fallen, key=lambda f: -f.rank.level)
+    return tuple(ReplacementTurn(f, tuple(o for o in ordered if o is not f and f.command in o.above)) for f in ordered)
+
+
 MECHANICS = (
     Mechanic(
         "hors_de_combat",

@@ -5,6 +5,13 @@ and a loss number (bases taken prisoner in an assault, deserters in a panic test
 section gives each grade's pass number for the division panic test (division_panic.py). The
 demoralized panic test (4.7) is the panic move of a demoralized unit whose excess M from fire became
 P hits.
+
+Reading chosen where the text is open: Group Surrender (5.5, R:1673-1678) reaches the demoralized panic
+test. Its moves are "involuntary movements as a result of panic hits", and R:1318 treats them "as with other
+panic hits suffered outside of the assault phase", changing only what becomes of the bases lost (deserters,
+not prisoners). Group Surrender is a rule of panic hit movement, not of the assault table: "a unit which is
+unable to execute its panic hit movement without passing through an enemy formation" surrenders. As in an
+assault (assault_results), Republic has no Elite grade, so every such unit surrenders.
 """
 
 import re
@@ -23,7 +30,7 @@ from republic.rules.forced_moves import (
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, total
 from republic.rules.scale import GroundScale
 from republic.rules.troops import Grade, UnitKind
-from republic.rules.units import UnitState, after_bases_lost, after_move, after_p4_event
+from republic.rules.units import UnitState, after_bases_lost, after_move, after_p4_event, after_surrender
 
 PANIC_LEVELS = ("p1", "p2", "p3", "p4")
 MAX_PANIC_LEVEL = 4
@@ -180,6 +187,7 @@ class DemoralizedPanicInput:
     out_of_town: bool = False
     across_bridge_or_ford: bool = False
     away_from_rear_assault: bool = False
+    retreat_blocked: bool = False  # its panic move would pass through an enemy formation (5.5 Group Surrender)
 
     def __post_init__(self) -> None:
         panic_level_read(self.panic_hits)
@@ -195,6 +203,7 @@ class DemoralizedPanicInput:
         out_of_town: bool = False,
         across_bridge_or_ford: bool = False,
         away_from_rear_assault: bool = False,
+        retreat_blocked: bool = False,
     ) -> "DemoralizedPanicInput":
         """The test of a unit as it stands: its P hits of this turn are its excess M from fire (4.6)."""
         return cls(
@@ -206,6 +215,7 @@ class DemoralizedPanicInput:
             out_of_town=out_of_town,
             across_bridge_or_ford=across_bridge_or_ford,
             away_from_rear_assault=away_from_rear_assault,
+            retreat_blocked=retreat_blocked,
         )
 
 
@@ -219,6 +229,7 @@ class DemoralizedPanicResult(Explained):
     bases_after: int
     p4_event: bool
     abandoned: bool
+    surrendered: bool = False  # its panic move was blocked by the enemy: every base is taken (5.5)
 
 
 def resolve_demoralized_panic(chart: Chart, inputs: DemoralizedPanicInput) -> DemoralizedPanicResult:
@@ -238,6 +249,29 @@ def resolve_demoralized_panic(chart: Chart, inputs: DemoralizedPanicInput) -> De
         ),
     )
     forced = resolve_forced_move(chart, ForcedMoveInput(response.move, horse=inputs.kind.horse, scale=inputs.scale))
+    p4 = response.level == MAX_PANIC_LEVEL
+    if inputs.retreat_blocked:
+        notes = [
+            *response.notes,
+            f"its {response.move.title} is blocked by the enemy: it surrenders, all {inputs.bases} base"
+            f"{'s' if inputs.bases > 1 else ''} taken (5.5 Group Surrender)",
+        ]
+        if p4:
+            notes.append("this P4 event makes the division test for internal panic in the panic phase (6.1)")
+        return DemoralizedPanicResult(
+            level=response.level,
+            move=response.move,
+            distance=0,
+            instruction=f"surrenders: its {response.move.title} would pass through an enemy formation",
+            deserters=0,
+            bases_after=0,
+            p4_event=p4,
+            abandoned=inputs.kind is UnitKind.ARTILLERY,
+            surrendered=True,
+            modifiers=response.modifiers,
+            cells=(*response.cells, *forced.cells),
+            notes=tuple(notes),
+        )
     deserters = min(response.loss, inputs.bases)
     abandoned, battery_notes, battery_cells = battery_fate(chart, inputs.kind, response.move)
     notes = [*response.notes, *battery_notes]
@@ -245,7 +279,6 @@ def resolve_demoralized_panic(chart: Chart, inputs: DemoralizedPanicInput) -> De
         notes.append("routing leaves a demoralized unit demoralized, with no further hit (5.5)")
     if deserters:
         notes.append(f"{deserters} base{'s' if deserters > 1 else ''} desert and are removed at once (4.7)")
-    p4 = response.level == MAX_PANIC_LEVEL
     notes.append("no divisional or inter-divisional panic test now (4.7)")
     if p4:
         notes.append("this P4 event makes the division test for internal panic in the panic phase (6.1)")
@@ -265,8 +298,12 @@ def resolve_demoralized_panic(chart: Chart, inputs: DemoralizedPanicInput) -> De
 
 
 def after_demoralized_panic(unit: UnitState, result: DemoralizedPanicResult) -> UnitState:
-    """The unit after its panic move: deserters gone at once, the move remembered, a Panic 4 event marked."""
-    after = after_move(after_bases_lost(unit, result.deserters), result.move, abandoned=result.abandoned)
+    """The unit after its panic move: deserters gone at once, the move remembered, a Panic 4 event marked; or
+    taken whole when its move was blocked by the enemy."""
+    if result.surrendered:
+        after = after_surrender(unit)
+    else:
+        after = after_move(after_bases_lost(unit, result.deserters), result.move, abandoned=result.abandoned)
     return after_p4_event(after) if result.p4_event else after
 
 

@@ -1,6 +1,14 @@
 """The panic phase (6.2): simultaneous rounds of division panic tests, internal panic first, then adjoining
 panic spreading from each division that failed, until a round makes no division panic next to one still to
 test.
+
+Reading chosen where the rules leave room: adjoining panic is contagion among a side's own divisions. "A
+division will roll on the panic level four column if any adjoining division within 3" becomes panicked"
+(R:1870-1874) does not say whose; the section's own example (R:1875-1881) is of a division's neighbour in
+the line failing "a similar test", and a division's panic is the "division near to it panics" (R:1853-1855)
+that its own troops see run. An enemy division routing from in front of it is no cause for panic, and every
+assault in contact would otherwise make the winner test. So only divisions of the same side adjoin
+(``adjoining_choices``).
 """
 
 from dataclasses import dataclass
@@ -33,6 +41,7 @@ class PhaseDivision:
     out_of_town: bool = False
     across_bridge_or_ford: bool = False
     away_from_rear_assault: bool = False
+    side: str = ""  # its side, when the table's app knows it: only a side's own divisions adjoin
 
     def __post_init__(self) -> None:
         if not self.id.strip():
@@ -47,6 +56,15 @@ class DivisionPair:
 
     first: str
     second: str
+
+
+def adjoining_choices(divisions: "tuple[PhaseDivision, ...] | list[PhaseDivision]", division: str) -> tuple[str, ...]:
+    """The divisions that may adjoin ``division`` for adjoining panic (6.2): the other divisions of its own side
+    (see the module's reading), in the given order; which of them are within 3" is the table's to say."""
+    found = next((d for d in divisions if d.id == division), None)
+    if found is None:
+        raise RulesInputError("division", f"no division {division!r}")
+    return tuple(d.id for d in divisions if d.id != division and d.side == found.side)
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,14 @@ tests, round after round."""
 
 import re
 
+import pytest
+
 from republic.games.models import Event, Game, Unit
+from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.division_panic import state as panic_state
 from republic.games.steps.walk import advance, pending
 from republic.rules.division_panic import PanicTrigger
+from republic.scenarios import DEMO_SCENARIO
 from tests.games.conftest import (
     HTMX,
     brigade,
@@ -20,6 +24,34 @@ from tests.games.conftest import (
 )
 from tests.games.test_internal_panic import at_step, declare_post, panic_post
 
+PENDER = """          - level: division
+            name: Pender's Division
+            orders: attack
+            leader: {name: William D. Pender, value: P1}
+            brigades:
+              - {name: Lane's Brigade, grade: veteran, bases: 6, formation: two_line}
+"""
+DOUBLEDAY = """          - level: division
+            name: Doubleday's Division
+            orders: defend
+            leader: {name: Abner Doubleday, value: C1}
+            brigades:
+              - {name: Biddle's Brigade, grade: veteran, bases: 6, formation: two_line}
+"""
+
+
+@pytest.fixture
+def larger(db) -> Game:
+    """The demo battle with a second division on each side: Pender's beside Heth's, Doubleday's in I Corps."""
+    text = DEMO_SCENARIO.read_text(encoding="utf-8")
+    text = text.replace("  - name: Union\n", PENDER + "  - name: Union\n", 1)
+    text = text.replace(
+        "      - level: division\n        name: Buford's",
+        DOUBLEDAY + "      - level: division\n        name: Buford's",
+        1,
+    )
+    return create_game(parse_scenario(text))
+
 
 def panicked_heth(client, demo, **p4) -> Game:
     """Heth's Division panics on its internal test; the game moves on to the adjoining step."""
@@ -31,20 +63,53 @@ def panicked_heth(client, demo, **p4) -> Game:
     return game
 
 
-def test_the_table_names_the_divisions_adjoining_one_that_panicked(client, demo):
-    game = panicked_heth(client, demo)
-    assert pending(game) == ["say which divisions adjoin Heth's Division, which panicked"]
-    page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Heth&#x27;s Division panicked: which divisions adjoin it?" in page
-    assert "Wadsworth&#x27;s Division (Union)" in page and "Buford&#x27;s Cavalry Division (Union)" in page
-    wads = division(game, "Wadsworth's Division")
-    response = declare_post(client, game, division(game, "Heth's Division"), [wads])
-    assert "Adjoining Heth&#x27;s Division: Wadsworth&#x27;s Division" in response.content.decode()
+def panicked_wadsworth(client, demo, **p4) -> Game:
+    """Wadsworth's Division (crack and veteran: average grade veteran, pass 5) panics on a 1 + 2 = 3 on its
+    internal test; the game moves on to the adjoining step."""
+    game = at_step(demo, "internal_panic", Wadsworth=True, **p4)
+    panic_post(client, game, division(game, "Wadsworth's Division"), die="1")
+    advance(fresh(game), None, "test")
     game = fresh(game)
-    assert pending(game) == ["roll the adjoining panic test of Wadsworth's Division (round 2)"]
+    assert game.step == "adjoining_panic"
+    return game
+
+
+def offered(page: str, panicked, other) -> bool:
+    return bool(re.search(rf'name="adjoining-{panicked.pk}-adjoining" value="{other.pk}"', page))
+
+
+def test_the_table_names_the_divisions_of_its_side_adjoining_one_that_panicked(client, demo):
+    game = panicked_wadsworth(client, demo)
+    wads, buford, heth = (
+        division(game, n) for n in ("Wadsworth's Division", "Buford's Cavalry Division", "Heth's Division")
+    )
+    assert pending(game) == ["say which divisions adjoin Wadsworth's Division, which panicked"]
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "adjoining panic test · average grade" in row_of(page, division(game, "Wadsworth's Division"))
+    assert "Wadsworth&#x27;s Division panicked: which divisions adjoin it?" in page
+    assert offered(page, wads, buford) and not offered(page, wads, heth)
+    response = declare_post(client, game, wads, [buford])
+    assert "Adjoining Wadsworth&#x27;s Division: Buford&#x27;s Cavalry Division" in response.content.decode()
+    game = fresh(game)
+    assert pending(game) == ["roll the adjoining panic test of Buford's Cavalry Division (round 2)"]
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "adjoining panic test · average grade" in row_of(page, buford)
     assert state_matches_events(game)
+
+
+def test_panic_spreads_only_among_a_sides_own_divisions(client, demo):
+    """R:1870-1874, read as contagion among a side's own divisions: Heth's, the only Confederate division,
+    panics; no Union division is offered as adjoining it, naming one is refused at the field and changes
+    nothing, and saving none ends the phase."""
+    game = panicked_heth(client, demo)
+    heth, wads = division(game, "Heth's Division"), division(game, "Wadsworth's Division")
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert not offered(page, heth, wads) and not offered(page, heth, division(game, "Buford's Cavalry Division"))
+    assert "No other division of its side is left to adjoin it" in page
+    version = game.version
+    response = declare_post(client, game, heth, [wads])
+    assert "Select a valid choice" in response.content.decode() and fresh(game).version == version
+    declare_post(client, game, heth, [])
+    assert pending(fresh(game)) == [] and state_matches_events(game)
 
 
 def test_no_adjoining_division_ends_the_phase(client, demo):
@@ -78,25 +143,25 @@ def test_the_end_of_the_phase_puts_the_divisions_that_panicked_back_on_defend_an
     assert state_matches_events(game)
 
 
-def test_panic_spreads_round_by_round_and_each_condition_is_tested_once(client, demo):
-    game = panicked_heth(client, demo)
-    heth, wads = division(game, "Heth's Division"), division(game, "Wadsworth's Division")
+def test_panic_spreads_round_by_round_and_each_condition_is_tested_once(client, larger):
+    game = panicked_wadsworth(client, larger)
+    wads, doubleday = division(game, "Wadsworth's Division"), division(game, "Doubleday's Division")
     buford = division(game, "Buford's Cavalry Division")
-    declare_post(client, game, heth, [wads])
-    # round 2: Wadsworth (crack and veteran: average grade veteran, pass 5) fails on a 1 + 2 = 3
-    response = panic_post(client, fresh(game), wads, die="1")
-    assert "Wadsworth&#x27;s Division panics (1 + 2 unshaken = 3 against 5)" in response.content.decode()
-    wads.refresh_from_db()
-    assert wads.panicked and wads.orders == "defend"
+    declare_post(client, game, wads, [doubleday])
+    # round 2: Doubleday (veteran, pass 5) fails on a 1 + 2 = 3
+    response = panic_post(client, fresh(game), doubleday, die="1")
+    assert "Doubleday&#x27;s Division panics (1 + 2 unshaken = 3 against 5)" in response.content.decode()
+    doubleday.refresh_from_db()
+    assert doubleday.panicked and doubleday.orders == "defend"
     game = fresh(game)
-    assert pending(game) == ["say which divisions adjoin Wadsworth's Division, which panicked"]
+    assert pending(game) == ["say which divisions adjoin Doubleday's Division, which panicked"]
     page = client.get(f"/games/{game.pk}/").content.decode()
-    # Heth is offered ticked already (adjoining works both ways); Buford is offered unticked
-    assert re.search(rf'name="adjoining-{wads.pk}-adjoining" value="{heth.pk}"[^>]*checked>', page)
-    assert re.search(rf'name="adjoining-{wads.pk}-adjoining" value="{buford.pk}"[^>]*"\s*>', page)
-    declare_post(client, game, wads, [heth, buford])
+    # Wadsworth is offered ticked already (adjoining works both ways); Buford is offered unticked
+    assert re.search(rf'name="adjoining-{doubleday.pk}-adjoining" value="{wads.pk}"[^>]*checked>', page)
+    assert re.search(rf'name="adjoining-{doubleday.pk}-adjoining" value="{buford.pk}"[^>]*"\s*>', page)
+    declare_post(client, game, doubleday, [wads, buford])
     game = fresh(game)
-    # Heth panicked already: it tests no more; Buford tests in round 3
+    # Wadsworth panicked already: it tests no more; Buford tests in round 3
     assert pending(game) == ["roll the adjoining panic test of Buford's Cavalry Division (round 3)"]
     panic_post(client, game, buford, die="10")
     game = fresh(game)
@@ -111,17 +176,17 @@ def test_panic_spreads_round_by_round_and_each_condition_is_tested_once(client, 
 
 
 def test_a_division_that_held_its_internal_test_tests_again_for_adjoining_panic(client, demo):
-    game = at_step(demo, "internal_panic", Heth=True, Wadsworth=True)
-    heth, wads = division(game, "Heth's Division"), division(game, "Wadsworth's Division")
-    panic_post(client, game, heth, die="1")  # panics
-    panic_post(client, fresh(game), wads, die="10")  # holds
+    game = at_step(demo, "internal_panic", Wadsworth=True, Buford=True)
+    wads, buford = division(game, "Wadsworth's Division"), division(game, "Buford's Cavalry Division")
+    panic_post(client, game, wads, die="1")  # panics
+    panic_post(client, fresh(game), buford, die="10")  # holds
     advance(fresh(game), None, "test")
-    declare_post(client, fresh(game), heth, [wads])
-    assert pending(fresh(game)) == ["roll the adjoining panic test of Wadsworth's Division (round 2)"]
-    response = panic_post(client, fresh(game), wads, die="3")
+    declare_post(client, fresh(game), wads, [buford])
+    assert pending(fresh(game)) == ["roll the adjoining panic test of Buford's Cavalry Division (round 2)"]
+    response = panic_post(client, fresh(game), buford, die="3")
     event = Event.objects.filter(game=game, kind="DivisionPanicTested").last()
     assert payload(event).triggers == (PanicTrigger.ADJOINING,) and payload(event).rolls()[0].label == "adjoining panic"
-    assert "Wadsworth&#x27;s Division holds (3 + 2 unshaken = 5 against 5)" in response.content.decode()
+    assert "Buford&#x27;s Cavalry Division holds (3 + 2 unshaken = 5 against 5)" in response.content.decode()
     assert pending(fresh(game)) == []
 
 
@@ -156,14 +221,15 @@ def test_bad_adjoining_input_is_refused(client, demo):
 def test_undo_of_a_declaration_asks_for_it_again(client, demo):
     game = panicked_heth(client, demo)
     heth = division(game, "Heth's Division")
-    declare_post(client, game, heth, [division(game, "Wadsworth's Division")])
+    declare_post(client, game, heth, [])
     client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
     assert pending(fresh(game)) == ["say which divisions adjoin Heth's Division, which panicked"]
     assert state_matches_events(game)
 
 
-def test_a_division_emptied_by_desertion_still_spreads_panic(client, demo):
+def test_a_division_emptied_by_desertion_still_spreads_panic(client, larger):
     """A division that panicked keeps its place in the phase as it stood when it tested."""
+    demo = larger
     heth = division(demo, "Heth's Division")
     for name in ("Archer's Brigade", "Davis's Brigade", "Pettigrew's Brigade"):
         set_state(demo, brigade(demo, name), bases=0, destroyed=True)
@@ -176,5 +242,5 @@ def test_a_division_emptied_by_desertion_still_spreads_panic(client, demo):
     brock = brigade(game, "Brockenbrough's Brigade")
     assert brock.bases == 0 and brock.destroyed
     advance(fresh(game), None, "test")
-    declare_post(client, fresh(game), heth, [division(game, "Wadsworth's Division")])
-    assert pending(fresh(game)) == ["roll the adjoining panic test of Wadsworth's Division (round 2)"]
+    declare_post(client, fresh(game), heth, [division(game, "Pender's Division")])
+    assert pending(fresh(game)) == ["roll the adjoining panic test of Pender's Division (round 2)"]

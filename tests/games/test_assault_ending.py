@@ -68,6 +68,30 @@ def test_several_assaults_are_declared_and_resolved_one_after_another(client, ga
     assert "finish assault 2" in page and "finish assault 1" not in page
 
 
+def test_no_assault_fights_a_second_round_before_every_other_has_fought_its_first(client, game):
+    """R:1376-1377: "All initial assault rounds must be resolved before re-rolls and breakthrough overruns are
+    carried out." The first assault's second round waits, refused in words naming the assault to fight first
+    and changing nothing, until the second assault has fought its first round."""
+    davis, cutler, archer, iron = units(
+        game, "Davis's Brigade", "Cutler's Brigade", "Archer's Brigade", "Iron Brigade (Meredith)"
+    )
+    first = declared(client, game, [(davis, "general")], [(cutler, "general")])
+    second = declared(client, game, [(archer, "general")], [(iron, "general")])
+    post_round(client, game, first, die="5", die2="5")
+    waits = "Round 2 waits: resolve the first round of assault 2 first."
+    page = assault_page(client, game)
+    assert waits in page and 'aria-label="Round 2 of assault 1"' not in page
+    assert "Assault 1 · round 2 · waits for the first rounds" in page
+    version = game.version
+    body = post_round(client, game, first, die="5", die2="5").content.decode()
+    assert waits in body and game.version == version
+    assert Event.objects.filter(game=game, kind="AssaultRoundResolved").count() == 1
+    post_round(client, game, second, die="5", die2="5")
+    assert waits not in assault_page(client, game)
+    post_round(client, game, first, die="5", die2="5")
+    assert (last_payload(game).assault, last_payload(game).round) == (first, 2)
+
+
 def test_a_large_assault_of_every_unit_on_the_table_is_declared_and_fought(client, game):
     """Nine units in one general assault: each of them is locked and written in one step, on either database."""
     attackers = units(game, "Archer's Brigade", "Davis's Brigade", "Pettigrew's Brigade", "Brockenbrough's Brigade")

@@ -79,6 +79,24 @@ def test_a_brigade_in_open_order_with_a_marker_out_per_base_takes_part_in_a_roun
     assert [m.value for m in quarters] == [-4]  # all 8 of 8 out: four quarters
 
 
+def test_a_brigade_in_open_order_that_lost_a_base_to_fire_with_its_markers_out_assaults(client, game, two):
+    """R:269-270 limits deploying, and no rule takes a marker away with a base: a brigade in open order with a
+    marker out per base that then loses a base has more markers out than bases. Its round resolves, every
+    marker it has out: four quarters (5.3, R:1595-1599)."""
+    davis, cutler = two
+    set_state(game, davis, formation="open_order", skirmishers_deployed=8)
+    set_state(fresh(game), fresh(davis), bases=7, base_hits_turn=1)  # a base lost to fire: 7 bases, 8 markers out
+    seq = declared(client, fresh(game), [(fresh(davis), "general")], [(cutler, "general")])
+    response = post_round(client, fresh(game), seq, die="6", die2="6")
+    body = response.content.decode()
+    assert response.status_code == 200 and "available, got" not in body
+    p: AssaultRoundResolved = last_payload(game)
+    davis_in_round = p.inputs.attacker.units[0]
+    assert (p.assault, davis_in_round.bases, davis_in_round.skirmishers_available) == (seq, 7, 8)
+    quarters = [m for m in p.result.attacker.modifiers if m.label == "each 1/4 of available skirmishers deployed"]
+    assert [m.value for m in quarters] == [-4]
+
+
 def test_a_round_by_plain_post_redirects(client, game, two):
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])

@@ -55,6 +55,29 @@ def test_demoralized_units_with_p_hits_must_test(client, demo):
     assert state_matches_events(game)
 
 
+def test_a_demoralized_unit_whose_panic_move_the_enemy_blocks_surrenders(client, demo):
+    """R:1318 brings the demoralized panic move under 5.5's Group Surrender (R:1673-1678): the table ticks that
+    Davis cannot move back without passing through an enemy formation, and it surrenders whole instead of
+    falling back; undone, it stands again."""
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=4, p_hits_turn=2)
+    game = at_step(demo, "demoralized_panic")
+    opened = client.get(f"/games/{game.pk}/?open=unit-{davis.pk}").content.decode()
+    assert "Cannot move back without passing through an enemy formation" in opened
+    response = panic(client, game, davis, surrounded="on")
+    assert "surrenders: its fall back would pass through an enemy formation; all 8 bases taken" in (
+        response.content.decode()
+    )
+    p = payload(last(game, "DemoralizedPanicTested"))
+    assert p.inputs.retreat_blocked and p.result.surrendered
+    davis.refresh_from_db()
+    assert (davis.bases, davis.surrendered, davis.base_hits_turn) == (0, True, 8)
+    assert state_matches_events(game)
+    undo_last(fresh(game), None, "test")
+    davis.refresh_from_db()
+    assert (davis.bases, davis.surrendered) == (8, False)
+
+
 def test_a_panic_4_routs_deserts_and_flags_the_division(client, demo):
     davis = brigade(demo, "Davis's Brigade")
     set_state(demo, davis, m_hits=4, p_hits_turn=5)

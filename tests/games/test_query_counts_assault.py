@@ -11,6 +11,7 @@ from republic.games.steps import charge_disorder, division_panic
 from republic.games.steps.assaults.follow_up import movers, recorded
 from republic.games.steps.assaults.passage import losers
 from republic.games.steps.assaults.state import state as assault_state
+from republic.rules.panic_phase import adjoining_choices
 from tests.games.assault_helpers import declare_data, round_data
 from tests.games.conftest import fresh, rolled_for_assault
 from tests.games.query_helpers import (
@@ -246,7 +247,7 @@ def test_adjoining_panic_costs_the_same_at_every_size(costs):
     def adjoining(t: Table) -> Send:
         s = panic_state(t)
         first = s.undeclared[0]
-        return adjoining_post(t, first, [key for key in s.phase if key != first])
+        return adjoining_post(t, first, list(adjoining_choices(tuple(s.phase.values()), first)))
 
     costs.measure("adjoining divisions named", adjoining)
     costs.each(lambda t: [adjoining_post(t, key, [])() for key in panic_state(t).undeclared])

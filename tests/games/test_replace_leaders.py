@@ -87,6 +87,48 @@ def test_the_division_a_successor_leaves_gets_a_fresh_leader_and_rallies(client,
     assert fresh.removed and leader(game, "Henry Heth").command == division and state_matches_events(game)
 
 
+def test_a_division_leader_who_fell_with_his_corps_leader_returns_first_then_may_take_over(client, demo):
+    """R:578-587: the corps leader's place goes to "the highest rated leader available who is ranked next in
+    chain of command"; Heth, fallen with Hill, is available once he returns. The step offers Heth first and
+    Hill only then; Hill first is refused with words the table can act on, changing nothing."""
+    hill, heth = leader(demo, "A. P. Hill"), leader(demo, "Henry Heth")
+    set_state(demo, hill, hors_de_combat=True)
+    set_state(fresh_game(demo), heth, hors_de_combat=True)
+    game = at_replace(fresh_game(demo))
+    assert pending(game) == ["replace Henry Heth, hors de combat", "replace A. P. Hill, hors de combat"]
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Replace Henry Heth" in page and "Replace A. P. Hill" not in page
+    assert "A. P. Hill (P1), Third Corps: replaced once Henry Heth is replaced" in page
+    version = fresh_game(game).version
+    body = replace(client, game, hill).content.decode()
+    assert "Replace Henry Heth first: A. P. Hill&#x27;s place goes to the best-rated leader" in body
+    assert "list the leaders" not in body and fresh_game(game).version == version
+    replace(client, game, heth)
+    assert "Replace A. P. Hill" in client.get(f"/games/{game.pk}/").content.decode()
+    replace(client, game, hill)
+    heth.refresh_from_db()
+    assert (heth.command.name, str(heth.value)) == ("Third Corps", "E0")
+    assert [summary(e) for e in Event.objects.filter(game=game, kind="LeaderReplaced")] == [
+        "Henry Heth returns to Heth's Division as E0",
+        "Henry Heth takes over Third Corps from A. P. Hill; Fresh leader of Heth's Division (C0) takes the division "
+        "he left",
+    ]
+    assert pending(game) == [] and state_matches_events(game)
+
+
+def test_a_corps_leader_with_no_leader_below_him_in_play_is_refused_in_the_tables_words(client, demo):
+    """R:583-585: the successor comes from the chain of command below. With none in play, the refusal says so in
+    the table's words, not the engine's, and changes nothing."""
+    hill = leader(demo, "A. P. Hill")
+    set_state(demo, leader(demo, "Henry Heth"), removed=True)
+    set_state(fresh_game(demo), hill, hors_de_combat=True)
+    game = at_replace(fresh_game(demo))
+    version = game.version
+    body = replace(client, game, hill).content.decode()
+    assert "No command under Third Corps has a leader in play to take over from A. P. Hill" in body
+    assert "list the leaders" not in body and fresh_game(game).version == version
+
+
 def test_a_leader_not_hors_de_combat_or_of_the_defender_is_refused(client, demo):
     set_state(demo, leader(demo, "James S. Wadsworth"), hors_de_combat=True)  # the defender's
     game = at_replace(demo)

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from republic.rules.assault import AssaultRoundInput
+from republic.rules.assault import AssaultRoundInput, round_waits_for
 from republic.rules.assault_sides import AssaultSide, AssaultType, AssaultUnit, Contact, natural_morale_hits
 from republic.rules.assault_table import AssaultColumn, AssaultColumnInput, AssaultOutcome, OutcomeAction, OutcomeSide
 from republic.rules.catalog import mechanic
@@ -219,3 +219,14 @@ def test_natural_morale_hits_refuse_a_negative_difference(chart):
     with pytest.raises(RulesInputError) as err:
         natural_morale_hits(chart, Grade.AVERAGE, -1)
     assert err.value.field == "points_lost"
+
+
+def test_a_second_round_waits_for_every_other_assaults_first_round():
+    """R:1376-1377: "All initial assault rounds must be resolved before re-rolls and breakthrough overruns are
+    carried out." A first round never waits; a later one waits while another assault has no first round."""
+    assert round_waits_for(1, [2, 3]) == ""
+    assert round_waits_for(2, []) == round_waits_for(3, ()) == ""
+    assert round_waits_for(2, [2]).startswith("Round 2 waits: resolve the first round of assault 2 first.")
+    assert "the first round of assaults 2, 3 and 4 first" in round_waits_for(3, [2, 3, 4])
+    with pytest.raises(RulesInputError):
+        round_waits_for(0, [])

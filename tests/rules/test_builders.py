@@ -6,7 +6,7 @@ import pytest
 
 from republic.rules.assault import AssaultRoundInput, resolve_assault_round
 from republic.rules.assault_results import UnitTakingHits
-from republic.rules.assault_sides import AssaultSide, AssaultUnit, Contact
+from republic.rules.assault_sides import AssaultSide, AssaultUnit, Contact, skirmishers_in_assault
 from republic.rules.assault_table import Struck
 from republic.rules.dice import d10
 from republic.rules.errors import RulesInputError
@@ -17,7 +17,7 @@ from republic.rules.rally import RallyInput, resolve_rally
 from republic.rules.skirmish import SkirmishAttackInput, resolve_skirmish_attack
 from republic.rules.terrain import TerrainFeature
 from republic.rules.troops import Cover, Formation, Grade, Leader, LeaderClass, UnitKind
-from republic.rules.units import after_skirmishers
+from republic.rules.units import after_bases_lost, after_skirmishers
 from tests.rules.unit_states import battery, brigade
 
 # --- movement (3.1, 3.4) -------------------------------------------------------------------------------
@@ -248,6 +248,20 @@ def test_a_brigade_in_open_order_takes_part_with_a_marker_out_per_combat_base():
         brigade(bases=6, bases_start=6, skirmishers_available=2, skirmishers_deployed=2), Contact.GENERAL
     )
     assert closed.skirmishers_available == 2
+
+
+def test_a_brigade_in_open_order_that_lost_a_base_keeps_its_markers_out_and_counts_them_all():
+    """R:269-270 limits the markers a brigade in open order deploys, one per combat base; no rule takes a marker
+    away with a base. Four out and a base lost to fire: its four markers are all it has, four quarters out
+    (5.3, R:1595-1599), never more."""
+    unit = after_skirmishers(
+        brigade(bases=4, bases_start=4, formation=Formation.OPEN_ORDER, skirmishers_available=2), 4
+    )
+    unit = after_bases_lost(unit, 1)  # to fire
+    assert (unit.bases, unit.skirmishers_deployed) == (3, 4)
+    taking_part = AssaultUnit.of(unit, Contact.GENERAL)
+    assert (taking_part.skirmishers_deployed, taking_part.skirmishers_available) == (4, 4)
+    assert skirmishers_in_assault(after_skirmishers(unit, 2)) == 3  # fewer out: one a base
 
 
 def test_a_supporting_unit_counts_only_the_bases_in_the_window():

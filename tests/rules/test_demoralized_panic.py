@@ -7,8 +7,9 @@ from republic.rules.codec import decode
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import MoraleCause, apply_morale_hits
-from republic.rules.panic import DemoralizedPanicInput, resolve_demoralized_panic
+from republic.rules.panic import DemoralizedPanicInput, after_demoralized_panic, resolve_demoralized_panic
 from republic.rules.troops import Grade
+from tests.rules.unit_states import brigade
 
 # --- the demoralized panic test (4.7) --------------------------------------------------------------
 
@@ -33,6 +34,20 @@ def test_demoralized_p4_losses_desert_at_once(chart):
 def test_demoralized_unit_cannot_desert_more_bases_than_it_has(chart):
     result = resolve_demoralized_panic(chart, DemoralizedPanicInput(Grade.UNTRAINED, 6, 1))
     assert result.deserters == 1 and result.bases_after == 0 and result.level == 4
+
+
+def test_a_demoralized_unit_whose_panic_move_the_enemy_blocks_surrenders(chart):
+    """R:1318 ("as with other panic hits") brings the panic move of 4.7 under 5.5's Group Surrender
+    (R:1673-1678): unable to move without passing through an enemy formation, the unit surrenders whole; a Panic
+    4 event still counts for its division. Old records without the flag decode as not blocked."""
+    result = resolve_demoralized_panic(chart, DemoralizedPanicInput(Grade.VETERAN, 4, 5, retreat_blocked=True))
+    assert (result.surrendered, result.bases_after, result.deserters, result.p4_event) == (True, 0, 0, True)
+    assert any("5.5 Group Surrender" in note for note in result.notes)
+    after = after_demoralized_panic(brigade(bases=5, m_hits=4, p_hits_turn=4), result)
+    assert (after.bases, after.surrendered, after.p4_event, after.out_of_play) == (0, True, True, True)
+    free = resolve_demoralized_panic(chart, DemoralizedPanicInput(Grade.VETERAN, 4, 5))
+    assert not free.surrendered and free.bases_after == 5 - free.deserters
+    assert decode(DemoralizedPanicInput, {"grade": "green", "panic_hits": 2, "bases": 3}).retreat_blocked is False
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from republic.rules.errors import RulesInputError
 from republic.rules.leaders import (
     Candidate,
     CommandRelation,
+    FallenLeader,
     HorsDeCombatInput,
     HorsDeCombatOutcome,
     LeaderRank,
@@ -20,6 +21,7 @@ from republic.rules.leaders import (
     gives_rally_bonus,
     proficient,
     rally_reach,
+    replacement_order,
     resolve_hors_de_combat,
     resolve_leader_replacement,
     returning_rating,
@@ -243,6 +245,27 @@ def test_bad_replacement_input_names_its_field(rank, candidates, field):
 def test_an_empty_candidate_list_is_refused_with_a_reason():
     with pytest.raises(RulesInputError, match="list the leaders who could take over"):
         LeaderReplacementInput(LeaderRank.CORPS, Leader.parse("P1"))
+
+
+def test_fallen_leaders_are_replaced_from_the_bottom_of_the_chain_up():
+    """R:578-587: a corps leader's place goes to "the highest rated leader available who is ranked next in chain
+    of command"; his division leader who fell with him is available once he returns, so he is replaced first.
+    An army leader waits for every fallen leader below him; a leader of another chain waits for no one."""
+    army = FallenLeader("Lee", LeaderRank.ARMY, "army")
+    corps = FallenLeader("Hill", LeaderRank.CORPS, "third", ("army",))
+    division = FallenLeader("Heth", LeaderRank.DIVISION, "heth", ("third", "army"))
+    elsewhere = FallenLeader("Rodes", LeaderRank.DIVISION, "rodes", ("second", "army"))
+    turns = replacement_order([army, corps, division, elsewhere])
+    assert [(t.leader.name, tuple(w.name for w in t.waits_for)) for t in turns] == [
+        ("Heth", ()),
+        ("Rodes", ()),
+        ("Hill", ("Heth",)),
+        ("Lee", ("Heth", "Rodes", "Hill")),
+    ]
+    assert [t.refusal for t in turns[:2]] == ["", ""]
+    assert turns[2].refusal.startswith("Replace Heth first: Hill's place goes to the best-rated leader")
+    assert turns[3].refusal.startswith("Replace Heth, Rodes and Hill first: Lee's place")
+    assert not replacement_order([corps])[0].waits_for  # alone, he is replaced at once
 
 
 def test_leader_replacement_is_registered_and_decodes_candidates(chart):

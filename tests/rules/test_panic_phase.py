@@ -16,6 +16,7 @@ from republic.rules.panic_phase import (
     PanicPhaseInput,
     PhaseDivision,
     PhaseRoll,
+    adjoining_choices,
     next_tests,
     pending_tests,
     resolve_panic_phase,
@@ -211,3 +212,19 @@ def test_bad_panic_phase_input_names_the_field(data, field):
     with pytest.raises(RulesInputError) as err:
         decode(PanicPhaseInput, data)
     assert err.value.field == field
+
+
+def test_only_a_sides_own_divisions_adjoin_for_adjoining_panic():
+    """R:1870-1874 read as contagion among a side's own divisions: with one Confederate division and two Union
+    ones, the Confederate has none to adjoin it, and each Union division only the other."""
+    divisions = [
+        PhaseDivision("heth", STEADY, side="Confederate"),
+        PhaseDivision("wadsworth", STEADY, side="Union"),
+        PhaseDivision("buford", STEADY, side="Union"),
+    ]
+    assert adjoining_choices(divisions, "heth") == ()
+    assert adjoining_choices(divisions, "wadsworth") == ("buford",)
+    assert adjoining_choices(divisions, "buford") == ("wadsworth",)
+    with pytest.raises(RulesInputError) as err:
+        adjoining_choices(divisions, "pender")
+    assert err.value.field == "division"

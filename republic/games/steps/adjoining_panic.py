@@ -1,6 +1,9 @@
 """Inter-divisional panic tests, adjoining panic (1.7, 6.2): the table names the divisions adjoining each one
 that panicked, then those divisions test, round after round, until no more must. Leaving the step ends the panic
-phase: the divisions that panicked go back on Defend orders (6.1)."""
+phase: the divisions that panicked go back on Defend orders (6.1).
+
+Reading chosen for the table: adjoining panic spreads among a side's own divisions (R:1870-1874; the reading
+is set out in republic.rules.panic_phase), so only the panicked division's own side is offered."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -14,7 +17,7 @@ from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game
 from republic.games.steps.base import Bound
 from republic.games.steps.division_panic import PanicState, division_test_step, pending_words, played, state
-from republic.rules.panic_phase import orders_after_panic_phase
+from republic.rules.panic_phase import adjoining_choices, orders_after_panic_phase
 from republic.rules.sequence import StepKey
 from republic.rules.troops import DivisionOrders
 
@@ -30,8 +33,8 @@ class AdjoiningForm(VersionForm):
         label="Divisions adjoining it",
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text='Their closest units are within 3" of its closest units, or within line of sight if that is '
-        "less (6.2). Leave all unchosen if none adjoins it.",
+        help_text="Its own side's divisions whose closest units are within 3\" of its closest units, or within "
+        "line of sight if that is less (6.2): panic spreads to its own side. Leave all unchosen if none adjoins it.",
     )
 
     def __init__(self, *args: Any, choices: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
@@ -40,7 +43,7 @@ class AdjoiningForm(VersionForm):
 
 
 def _choices(s: PanicState, division_id: str) -> list[tuple[str, str]]:
-    return [(key, f"{s.divisions[key].name} ({s.divisions[key].side_name})") for key in s.phase if key != division_id]
+    return [(key, s.divisions[key].name) for key in adjoining_choices(tuple(s.phase.values()), division_id)]
 
 
 def prefix(division_id: str) -> str:

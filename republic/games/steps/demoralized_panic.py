@@ -1,6 +1,7 @@
 """Demoralized panic test (1.7, 4.7): each demoralized unit whose excess M from fire became P hits makes its
 Panic Index move; bases lost in it desert at once. No division test now; a Panic 4 event makes its division
-test in the panic phase."""
+test in the panic phase. A unit whose move would pass through an enemy formation surrenders, as in an assault
+(5.5 Group Surrender; the reading is set out in republic.rules.panic)."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +63,12 @@ LOSS_CONDITIONS = {
 class DemoralizedPanicForm(VersionForm):
     out_of_town = forms.BooleanField(required=False)
     across_bridge_or_ford = forms.BooleanField(required=False)
+    surrounded = forms.BooleanField(
+        label="Cannot move back without passing through an enemy formation",
+        required=False,
+        help_text="Surrounded or pinned against an obstacle: it surrenders instead of its panic move "
+        "(5.5 Group Surrender).",
+    )
     printed = forms.CharField(
         label="Or: the move and loss from your printed Panic Index",
         required=False,
@@ -100,6 +107,7 @@ def panic_test(game: Game, unit: Unit, form: DemoralizedPanicForm, actor: str) -
             action.game.scale,
             out_of_town=data["out_of_town"],
             across_bridge_or_ford=data["across_bridge_or_ford"],
+            retreat_blocked=data["surrounded"],
         )
         printed: PanicCell | None = data.get("printed")
         chart = action.game.chart.overlay({"panic_index": str(printed)}) if printed else action.game.chart

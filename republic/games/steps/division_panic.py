@@ -151,7 +151,7 @@ def state(game: Game) -> PanicState:
     for key, division in divisions.items():
         engine_units = units_then.get(key) or tuple(units.get(key, ()))
         if any(u.present for u in engine_units):
-            phase[key] = PhaseDivision(key, engine_units, internal=key in internal)
+            phase[key] = PhaseDivision(key, engine_units, internal=key in internal, side=str(division.side_id))
         elif key in internal:
             empty.append(division)
     declared = {p.division: list(p.adjoining) for _, p in events if isinstance(p, AdjoiningDeclared)}

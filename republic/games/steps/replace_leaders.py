@@ -4,7 +4,8 @@ its leader by that gets a fresh one from off the board.
 
 Reading chosen for the table: the text gives the fresh division leader no class or rating (R:585-587), so he
 comes as Cautious 0, the floor a returning leader falls to (R:579-582); the game master corrects him if the
-scenario says otherwise."""
+scenario says otherwise. Leaders who fell together are replaced from the bottom of the chain of command up
+(republic.rules.leaders.replacement_order): the step offers only those it may replace now, in that order."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,15 @@ from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game, Leader
 from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Step
-from republic.rules.leaders import Candidate, LeaderRank, LeaderReplacementInput, resolve_leader_replacement
+from republic.rules.leaders import (
+    Candidate,
+    FallenLeader,
+    LeaderRank,
+    LeaderReplacementInput,
+    ReplacementTurn,
+    replacement_order,
+    resolve_leader_replacement,
+)
 from republic.rules.sequence import StepKey
 from republic.rules.troops import LeaderClass
 
@@ -26,13 +35,49 @@ _RANK = {"army": LeaderRank.ARMY, "corps": LeaderRank.CORPS, "division": LeaderR
 @dataclass
 class ReplaceState:
     game: Game
-    fallen: list[Leader]
+    fallen: list[Leader]  # in the order they are replaced (2.5)
+    turns: dict[int, ReplacementTurn]  # by leader
+
+    def refusal(self, leader: Leader) -> str:
+        return self.turns[leader.pk].refusal
 
 
 @read_once
 def state(game: Game) -> ReplaceState:
-    fallen = Leader.objects.filter(game=game, hors_de_combat=True, removed=False).of_side(game.attacker)
-    return ReplaceState(game, list(fallen.select_related("command")))
+    fallen = list(
+        Leader.objects.filter(game=game, hors_de_combat=True, removed=False)
+        .of_side(game.attacker)
+        .select_related("command")
+    )
+    parents: dict[int, int | None] = {}
+    if fallen:
+        commands = Command.objects.filter(game=game, side=game.attacker).values_list("pk", "parent_id")
+        parents = dict(commands)
+
+    def above(command: int) -> tuple[str, ...]:
+        chain = []
+        parent = parents.get(command)
+        while parent is not None:
+            chain.append(str(parent))
+            parent = parents.get(parent)
+        return tuple(chain)
+
+    by_key = {str(leader.pk): leader for leader in fallen}
+    turns = replacement_order(
+        [
+            FallenLeader(
+                leader.name,
+                _RANK[leader.command.level],
+                str(leader.command_id),
+                above(leader.command_id),
+                key=str(leader.pk),
+            )
+            for leader in fallen
+        ]
+    )
+    return ReplaceState(
+        game, [by_key[turn.leader.key] for turn in turns], {int(turn.leader.key): turn for turn in turns}
+    )
 
 
 def pending(s: ReplaceState) -> list[str]:
@@ -45,6 +90,9 @@ def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Even
         fallen = next((f for f in state(action.game).fallen if f.pk == leader.pk), None)
         if fallen is None:
             raise ActionRefused(refusal)
+        waiting = state(action.game).refusal(fallen)
+        if waiting:
+            raise ActionRefused(waiting)
         command = fallen.command
         candidates: tuple[Candidate, ...] = ()
         if command.level != Command.Level.DIVISION:
@@ -52,6 +100,11 @@ def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Even
                 Leader.objects.filter(game=action.game, command__parent=command).in_action().select_related("command")
             )
             candidates = tuple(Candidate(c.name, _RANK[c.command.level], c.value) for c in below)
+            if not candidates:
+                raise ActionRefused(
+                    f"No command under {command.name} has a leader in play to take over from {fallen.name}: the "
+                    "rules name his successor only from the chain of command below him (2.5)."
+                )
         inputs = LeaderReplacementInput(
             rank=_RANK[command.level], leader=fallen.value, name=fallen.name, candidates=candidates
         )
@@ -96,7 +149,11 @@ def _fresh_leader(action: Action, division: Command, gone: Leader) -> str:
 def panel(s: ReplaceState, bound: Bound) -> dict[str, Any]:
     return {
         "fallen": [
-            {"leader": leader, "action": reverse("games:replace_leader", args=[s.game.pk, leader.pk])}
+            {
+                "leader": leader,
+                "action": reverse("games:replace_leader", args=[s.game.pk, leader.pk]),
+                "waits_for": [f.name for f in s.turns[leader.pk].waits_for],
+            }
             for leader in s.fallen
         ]
     }

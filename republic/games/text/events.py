@@ -198,6 +198,8 @@ def _skirmish_attack(p: SkirmishAttacked) -> str:
 def _demoralized_panic(p: DemoralizedPanicTested) -> str:
     r, battery = p.result, p.inputs.kind is UnitKind.ARTILLERY
     words = [r.instruction]
+    if r.surrendered:
+        words.append(f"all {p.inputs.bases} base{'s' if p.inputs.bases > 1 else ''} taken")
     if r.deserters:
         words.append(f"{r.deserters} base{'s' if r.deserters > 1 else ''} desert")
         if not r.bases_after:

@@ -35,6 +35,7 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
         "form": form,
         "prefix": key,
         "number": len(assault.rounds) + 1,
+        "waits": s.waits(assault),
         "column": column_for(assault, conditions),
         "sides": [("Attacking", assault.attackers), ("Defending", assault.defenders)],
         "cover_rows": [("Attacker", form.cover_rows("attacker")), ("Defender", form.cover_rows("defender"))],
@@ -56,7 +57,12 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
 def rows(s: AssaultState) -> list[Row]:
     """Each open assault, its round form opened on tap."""
     return [
-        Row(f"assault-{a.seq}", f"Assault {a.number} · round {len(a.rounds) + 1}", a.title, "Fight")
+        Row(
+            f"assault-{a.seq}",
+            f"Assault {a.number} · round {len(a.rounds) + 1}" + (" · waits for the first rounds" if s.waits(a) else ""),
+            a.title,
+            "Fight",
+        )
         for a in s.assaults
         if a.open
     ]

@@ -303,6 +303,9 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
         assault = s.find(seq)
         if not assault.open:
             raise ActionRefused(f"Assault {assault.number} has ended.")
+        waiting = s.waits(assault)
+        if waiting:
+            raise ActionRefused(waiting)
         raw = {f"{prefix(assault)}-{k}": str(v) for k, v in data.items() if isinstance(v, str | int)}
         conditions = read_conditions(assault, raw, prefix(assault))
         members = {side: taking_part(assault, conditions, side) for side in ("attacker", "defender")}

@@ -14,6 +14,7 @@ from republic.games.events import AssaultDeclared, AssaultEnded, AssaultFollowed
 from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Unit, UnitChoice
 from republic.games.readings import read_once
+from republic.rules.assault import round_waits_for
 from republic.rules.assault_sides import Contact
 from republic.rules.sequence import StepKey
 
@@ -117,6 +118,11 @@ class AssaultState:
         declaration's form is drawn or checked."""
         owner = self.game.attacker if side == "attacker" else self.game.defender
         return Unit.objects.filter(game=self.game).in_play().of_side(owner).in_battle_order().choices()
+
+    def waits(self, assault: Assault) -> str:
+        """Why the assault's next round is not fought yet (5.1, R:1376-1377), "" when it may be."""
+        left = [a.number for a in self.assaults if a is not assault and a.open and not a.rounds]
+        return round_waits_for(len(assault.rounds) + 1, left)
 
     def find(self, seq: int) -> Assault:
         """The assault declared by event ``seq``, refused when it is not one of this player turn's."""
