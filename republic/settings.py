@@ -120,6 +120,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Two phones submitting at once: every write transaction takes SQLite's write lock when it begins, so the
     # second waits for the first (up to the timeout) and then reads the game as the first left it, instead of
     # failing with "database is locked" when it tries to write. WAL lets pages be read meanwhile.
+    # the database file and the files SQLite keeps beside it are readable by the server's own user alone
+    DATABASES["default"]["ENGINE"] = "republic.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": int(os.environ.get("REPUBLIC_SQLITE_TIMEOUT", "20")),
