@@ -168,6 +168,11 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
+# Behind the proxy that ends TLS every phone comes from the proxy's address: the phone's own is read from the
+# proxy's X-Forwarded-For, and only for requests from the addresses named here (none by default: the header is
+# ignored, as any phone could send one)
+TRUSTED_PROXIES = _list("REPUBLIC_TRUSTED_PROXY", [])
+AXES_CLIENT_IP_CALLABLE = "republic.network.client_address"
 
 # Nothing runs or styles a page but the app's own files: no inline script, no inline style, no other origin.
 # Bootstrap draws its small icons (a select's arrow, a close button) as data: images.

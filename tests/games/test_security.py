@@ -105,6 +105,33 @@ def test_five_wrong_passwords_lock_the_name_out_from_that_address_even_with_the_
     assert _sign_in(Client(), "the right one", address="10.1.1.2").status_code == 302
 
 
+def _behind_proxy(device: Client, password: str, forwarded: str, proxy: str = "10.0.0.9"):
+    return device.post(
+        "/accounts/login/", {"username": "gm", "password": password}, REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR=forwarded
+    )
+
+
+def test_behind_the_named_proxy_each_phone_is_locked_out_by_its_own_address(game_master, settings):
+    """Every phone reaches the server from the proxy's address: five wrong passwords from one lock out that phone
+    alone, and what a phone writes in the header itself, before the proxy's own word, changes nothing."""
+    settings.TRUSTED_PROXIES = ["10.0.0.9"]
+    guesser, game_master_phone = Client(), Client()
+    for forged in ("192.168.1.31", "192.168.1.32", "1.2.3.4", "192.168.1.31", "junk"):
+        # the proxy adds the address it saw after whatever the phone sent
+        _behind_proxy(guesser, "wrong", f"{forged}, 192.168.1.30")
+    assert _behind_proxy(guesser, "the right one", "192.168.1.30").status_code == 429
+    assert _behind_proxy(game_master_phone, "the right one", "192.168.1.31").status_code == 302
+
+
+def test_without_a_named_proxy_the_forwarded_header_is_ignored(game_master):
+    guesser = Client()
+    for forged in ("192.168.1.31", "192.168.1.32", "192.168.1.33", "192.168.1.34", "192.168.1.35"):
+        _behind_proxy(guesser, "wrong", forged, proxy="10.1.1.1")
+    assert _behind_proxy(Client(), "the right one", "192.168.1.36", proxy="10.1.1.1").status_code == 429
+    # nor does a request from another address that names the proxy's address in the header pass for it
+    assert _behind_proxy(Client(), "the right one", "10.1.1.1", proxy="10.1.1.2").status_code == 302
+
+
 def test_a_right_password_before_the_limit_clears_the_count(game_master):
     device = Client()
     for _ in range(4):
