@@ -77,7 +77,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, with a session that began before its user's last sign-out signed out
+    "republic.games.views.sign_in.SignedInAtThisVersion",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -157,12 +158,13 @@ REPUBLIC_CHART = os.environ.get("REPUBLIC_CHART", "republic-1.0-provisional")
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 # a device's seats and what it follows are kept in its own signed cookie: reading them costs no query (a phone
-# asks every few seconds whether its game moved on), and there is nothing to clean up after the club day
+# asks every few seconds whether its game moved on), and there is nothing to clean up after the club day; the
+# game master's sign-in in it ends at sign-out on every copy of the cookie (republic/games/views/sign_in.py)
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 
 # The game master's sign-in: after five wrong passwords for a name from one address, that name is locked out from
 # that address for a quarter of an hour (the players have no password: they join with a game's link).
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "republic.games.views.sign_in.SignInBackend"]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
@@ -139,3 +140,50 @@ def test_a_right_password_before_the_limit_clears_the_count(game_master):
     assert _sign_in(device, "the right one").status_code == 302
     for _ in range(4):
         assert _sign_in(Client(), "wrong").status_code == 200
+
+
+def _copy_of(device: Client) -> Client:
+    """Another browser holding the same session cookie, as one copied from the game master's device."""
+    copy = Client()
+    copy.cookies[settings.SESSION_COOKIE_NAME] = device.cookies[settings.SESSION_COOKIE_NAME].value
+    return copy
+
+
+def _reaches_the_master_pages(device: Client, game) -> bool:
+    """The dashboard, and a new join link for the game: True when both are the game master's, False when both are
+    refused and the join link is unchanged."""
+    code = fresh(game).join_code
+    dashboard = device.get("/dashboard/").status_code
+    device.post(f"/games/{game.pk}/seats/new-code/")
+    changed = fresh(game).join_code != code
+    assert (dashboard == 200) == changed, (dashboard, changed)
+    return changed
+
+
+def test_signing_out_ends_every_copy_of_the_game_masters_session(game_master, demo):
+    device = Client()
+    assert _sign_in(device, "the right one").status_code == 302
+    copy, union_phone = _copy_of(device), seated_device(demo, "Union")
+    assert _reaches_the_master_pages(copy, demo)
+    device.post("/accounts/logout/")
+    assert not _reaches_the_master_pages(copy, demo)
+    assert not _reaches_the_master_pages(device, demo)
+    # the players' seats are theirs still
+    assert union_phone.get(f"/games/{demo.pk}/").status_code == 200
+    assert "A Union player" in union_phone.get(f"/games/{demo.pk}/").content.decode()
+    # signing in again is a session of its own; the copy of the old one stays out
+    assert _sign_in(device, "the right one").status_code == 302
+    assert _reaches_the_master_pages(device, demo)
+    assert not _reaches_the_master_pages(copy, demo)
+
+
+def test_a_password_change_ends_every_other_copy_of_the_session(game_master, demo):
+    device = Client()
+    _sign_in(device, "the right one")
+    copy = _copy_of(device)
+    assert _reaches_the_master_pages(copy, demo)
+    change = {"old_password": "the right one", "new_password1": "a new one, long enough", "new_password2": ""}
+    change["new_password2"] = change["new_password1"]
+    assert device.post("/admin/password_change/", change).status_code == 302
+    assert _reaches_the_master_pages(device, demo)  # the device that changed it stays signed in
+    assert not _reaches_the_master_pages(copy, demo)
