@@ -77,7 +77,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, with a session that began before its user's last sign-out signed out
+    "republic.games.views.sign_in.SignedInAtThisVersion",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -120,6 +121,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Two phones submitting at once: every write transaction takes SQLite's write lock when it begins, so the
     # second waits for the first (up to the timeout) and then reads the game as the first left it, instead of
     # failing with "database is locked" when it tries to write. WAL lets pages be read meanwhile.
+    # the database file and the files SQLite keeps beside it are readable by the server's own user alone
+    DATABASES["default"]["ENGINE"] = "republic.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": int(os.environ.get("REPUBLIC_SQLITE_TIMEOUT", "20")),
@@ -155,17 +158,23 @@ REPUBLIC_CHART = os.environ.get("REPUBLIC_CHART", "republic-1.0-provisional")
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 # a device's seats and what it follows are kept in its own signed cookie: reading them costs no query (a phone
-# asks every few seconds whether its game moved on), and there is nothing to clean up after the club day
+# asks every few seconds whether its game moved on), and there is nothing to clean up after the club day; the
+# game master's sign-in in it ends at sign-out on every copy of the cookie (republic/games/views/sign_in.py)
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 
 # The game master's sign-in: after five wrong passwords for a name from one address, that name is locked out from
 # that address for a quarter of an hour (the players have no password: they join with a game's link).
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "republic.games.views.sign_in.SignInBackend"]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
+# Behind the proxy that ends TLS every phone comes from the proxy's address: the phone's own is read from the
+# proxy's X-Forwarded-For, and only for requests from the addresses named here (none by default: the header is
+# ignored, as any phone could send one)
+TRUSTED_PROXIES = _list("REPUBLIC_TRUSTED_PROXY", [])
+AXES_CLIENT_IP_CALLABLE = "republic.network.client_address"
 
 # Nothing runs or styles a page but the app's own files: no inline script, no inline style, no other origin.
 # Bootstrap draws its small icons (a select's arrow, a close button) as data: images.

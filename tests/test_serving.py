@@ -85,6 +85,46 @@ def test_sqlite_writes_ahead_and_a_second_writer_waits_for_the_first(tmp_path):
     ]
 
 
+def _modes(folder: Path) -> dict[str, int]:
+    return {path.name: stat.S_IMODE(path.stat().st_mode) for path in folder.glob("club.sqlite3*")}
+
+
+def test_the_sqlite_database_and_the_files_beside_it_are_readable_by_the_server_alone(tmp_path):
+    """The file holds the game master's password hash and each side's messages: made private as the secret key is,
+    whatever the umask, and an earlier version's file readable by all is made private when opened."""
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    write_and_look = (
+        "import stat; from pathlib import Path; from django.db import connection as c; c.ensure_connection(); "
+        "cursor = c.cursor(); cursor.execute('CREATE TABLE IF NOT EXISTS probe (x)'); "
+        "cursor.execute('INSERT INTO probe VALUES (1)'); print(cursor.execute('PRAGMA journal_mode').fetchone()[0]); "
+        f"print(sorted((p.name, oct(stat.S_IMODE(p.stat().st_mode))) for p in Path({str(tmp_path)!r}).glob('club*')))"
+    )
+    umask = os.umask(0o022)
+    try:
+        manage(database, "migrate", "--noinput", "-v0", REPUBLIC_VAR_DIR=str(tmp_path))
+        assert _modes(tmp_path) == {"club.sqlite3": 0o600}
+        journal, seen = manage(database, "shell", "-v0", "-c", write_and_look, REPUBLIC_VAR_DIR=str(tmp_path)).split(
+            "\n", 1
+        )
+        assert journal == "wal"
+        assert seen.strip() == str(
+            [("club.sqlite3", "0o600"), ("club.sqlite3-shm", "0o600"), ("club.sqlite3-wal", "0o600")]
+        )
+        # a database of an earlier version, readable by all with its log
+        for path in tmp_path.glob("club.sqlite3*"):
+            path.unlink()
+        earlier = sqlite3.connect(tmp_path / "club.sqlite3")
+        earlier.execute("PRAGMA journal_mode=WAL")
+        earlier.execute("CREATE TABLE kept (x)")
+        for path in tmp_path.glob("club.sqlite3*"):
+            path.chmod(0o644)
+        manage(database, "migrate", "--noinput", "-v0", REPUBLIC_VAR_DIR=str(tmp_path))
+        assert _modes(tmp_path) == {"club.sqlite3": 0o600, "club.sqlite3-shm": 0o600, "club.sqlite3-wal": 0o600}
+        earlier.close()
+    finally:
+        os.umask(umask)
+
+
 @contextmanager
 def serving(tmp_path, **env: str) -> Iterator[tuple[str, str, str]]:
     """`manage.py serve` on a fresh database with the demo loaded; its address, its database and its log file."""

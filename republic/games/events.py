@@ -83,6 +83,18 @@ class FirstAttackerRolled(Payload):
 
 
 @dataclass(frozen=True)
+class FirstAttackerAgreed(Payload):
+    """A player of one side (``by``) agrees, without a roll, that ``side`` attacks first (1.6, R:342-343): it is
+    chosen only once a player of every other side (``waiting_on``, by name) agrees to the same."""
+
+    side: int
+    side_name: str
+    by: int
+    by_name: str
+    waiting_on: str
+
+
+@dataclass(frozen=True)
 class FirstAttackerChosen(Payload):
     """The side that attacks first (1.6, R:339-346), agreed by all or chosen by the high roller; an event
     recorded before the dice were kept has neither inputs nor result."""

@@ -7,12 +7,14 @@ import pytest
 
 from republic.games.archive.export import dumps, export_game
 from republic.games.archive.load import import_game
+from republic.games.events import FirstAttackerAgreed
 from republic.games.ledger import snapshot
 from republic.games.models import Event, Game
 from republic.games.scenario import create_game, parse_scenario
 from republic.scenarios import DEMO_SCENARIO
+from tests.devices import seated_device
 from tests.games.archive_helpers import round_trip, spread_ids
-from tests.games.conftest import HTMX, brigade, division, fresh, leader, state_matches_events
+from tests.games.conftest import HTMX, brigade, division, fresh, leader, payload, state_matches_events
 from tests.games.playthrough_game_turn_1 import confederate_turn_1, union_turn_1
 from tests.games.playthrough_game_turn_2 import confederate_turn_2, union_turn_2
 from tests.games.playthrough_table import Table, assert_position
@@ -70,12 +72,14 @@ def test_the_demo_played_through_two_game_turns_comes_back_whole_and_plays_on(cl
 def test_a_game_that_rolled_for_its_first_attacker_and_moved_a_leader_comes_back_whole(client, spread):
     game = demo_game(first_attacker=False)
     p = "first-attacker"
+    union = game.sides.get(name="Union").pk
+    agreeing = {"version": fresh(game).version, "side": union, "how": "agreed"}
+    seated_device(game, "Confederate").post(f"/games/{game.pk}/first-attacker/", agreeing)
     client.post(
         f"/games/{game.pk}/first-attacker/roll/",
         {f"{p}-version": fresh(game).version, f"{p}-die": 3, f"{p}-die2": 8, "roll": "typed"},
         **HTMX,
     )
-    union = game.sides.get(name="Union").pk
     client.post(f"/games/{game.pk}/first-attacker/", {"version": fresh(game).version, "side": union, "how": "die roll"})
     t = Table(client, game)
     t.next_step("rally")
@@ -84,9 +88,12 @@ def test_a_game_that_rolled_for_its_first_attacker_and_moved_a_leader_comes_back
         "rally/leader/", {"leader-move-version": t.version, "leader-move-leader": reynolds.pk, "leader-move-moved": "2"}
     )
     kinds = set(Event.objects.filter(game=game).values_list("kind", flat=True))
-    assert {"FirstAttackerRolled", "FirstAttackerChosen", "LeaderMoved"} <= kinds
+    assert {"FirstAttackerAgreed", "FirstAttackerRolled", "FirstAttackerChosen", "LeaderMoved"} <= kinds
 
     copy = round_trip(game)
+    agreed = payload(Event.objects.get(game=copy, kind="FirstAttackerAgreed"))
+    assert isinstance(agreed, FirstAttackerAgreed)
+    assert (agreed.side, agreed.by) == (copy.sides.get(name="Union").pk, copy.sides.get(name="Confederate").pk)
 
     assert fresh(copy).first_attacker.name == "Union"
     assert Table(client, copy).undo().undoes.kind == "LeaderMoved"

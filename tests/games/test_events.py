@@ -183,6 +183,7 @@ def examples() -> list[ev.Payload]:
     passing_taken = resolve_fire_hits(unit("unit:1"), FireHits("unit:1", 2))
     mount_inputs = MountInput(UnitKind.CAVALRY_MOUNTED, mount=False)
     return [
+        ev.FirstAttackerAgreed(3, "Union", 4, "Confederate", "Union"),
         ev.FirstAttackerChosen(3, "Union", "die roll"),
         ev.FirstAttackerRolled((4, 3), first_roll, resolve_first_attacker(CHART, first_roll)),
         ev.FirstAttackerChosen(3, "Union", "die roll", first_choice, resolve_first_attacker(CHART, first_choice)),

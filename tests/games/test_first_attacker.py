@@ -49,14 +49,14 @@ def test_each_side_rolls_and_the_high_roller_chooses_the_first_attacker_R341_344
     page = client.get(f"/games/{setting_up.pk}/").content.decode()
     assert "Who attacks first?" in page and "Confederate&#x27;s die (1-10)" in page and "Union&#x27;s die" in page
     assert "Enter the dice" in page and "Roll for me" in page
-    assert "Union attack first, agreed by all" in page
+    assert "Agree: Union attack first" in page
     client.post(roll_path(setting_up), dice(setting_up, 3, 8), **HTMX)
     rolled = Event.objects.get(game=setting_up)
     assert rolled.kind == "FirstAttackerRolled" and fresh(setting_up).status == Game.Status.SETTING_UP
     said = "The roll for the first attacker: Confederate rolled 3, Union 8; Union rolled high and choose"
     assert describe(rolled).startswith(said)
     page = client.get(f"/games/{setting_up.pk}/").content.decode()
-    assert said in page and "The Union players choose" in page and "agreed by all" not in page
+    assert said in page and "The Union players choose" in page and "Agree:" not in page
     # the high roller may make the other side the first attacker
     union_phone = seated_device(setting_up, "Union")
     union_phone.post(choose_path(setting_up), choice(setting_up, "Confederate"), **HTMX)
@@ -162,6 +162,39 @@ def test_all_agree_on_the_obvious_attacker_without_a_roll_R342_343(client, setti
     assert describe(chosen) == "Union attack first, as agreed by all" and result_card(chosen)["dice"] == ""
     response = client.post(choose_path(game), choice(game, "Confederate", FirstAttackerChosen.AGREED), **HTMX)
     assert escape(first_attacker.CHOSEN) in response.content.decode() and fresh(game).attacker.name == "Union"
+
+
+def test_one_side_agreeing_waits_on_the_other_and_both_agreeing_choose_the_attacker_R342_343(client, setting_up):
+    """'All agree' needs a player of each side: one side's phone cannot agree for the other."""
+    union_phone, confederate_phone = seated_device(setting_up, "Union"), seated_device(setting_up, "Confederate")
+    union_phone.post(choose_path(setting_up), choice(setting_up, "Union", FirstAttackerChosen.AGREED), **HTMX)
+    game = fresh(setting_up)
+    assert game.status == Game.Status.SETTING_UP and game.first_attacker is None
+    agreed = Event.objects.get(game=game)
+    assert describe(agreed) == "Union agree that Union attack first, waiting on Confederate to agree"
+    page = confederate_phone.get(f"/games/{game.pk}/").content.decode()
+    assert "Union agree that Union attack first, waiting on Confederate to agree." in page
+    # the same side agreeing again is told it waits, and nothing is recorded
+    response = union_phone.post(choose_path(game), choice(game, "Union", FirstAttackerChosen.AGREED), **HTMX)
+    said = "Union have agreed already that Union attack first: waiting on Confederate to agree. Nothing was changed."
+    assert said in response.content.decode() and Event.objects.filter(game=game).count() == 1
+    # the other side agreeing to another attacker is its own agreement: still no first attacker
+    confederate_phone.post(choose_path(game), choice(game, "Confederate", FirstAttackerChosen.AGREED), **HTMX)
+    assert fresh(game).status == Game.Status.SETTING_UP and Event.objects.filter(game=game).count() == 2
+    # once the other side agrees to the same attacker, play starts
+    confederate_phone.post(choose_path(game), choice(game, "Union", FirstAttackerChosen.AGREED), **HTMX)
+    game = fresh(game)
+    assert game.status == Game.Status.IN_PROGRESS and game.attacker.name == "Union"
+    chosen = Event.objects.filter(game=game).latest("seq")
+    assert describe(chosen) == "Union attack first, as agreed by all"
+    log = union_phone.get(f"/games/{game.pk}/log/").content.decode()
+    assert "Union agree that Union attack first, waiting on Confederate to agree" in log
+    assert state_matches_events(game)
+    # undoing the choice leaves each side's earlier agreement standing
+    client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version})
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert fresh(game).status == Game.Status.SETTING_UP
+    assert "Union agree that Union attack first" in page and "Confederate agree that Confederate attack first" in page
 
 
 def test_undoing_the_choice_leaves_the_roll_and_undoing_the_roll_rolls_again(client, setting_up):

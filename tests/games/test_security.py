@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
@@ -105,6 +106,33 @@ def test_five_wrong_passwords_lock_the_name_out_from_that_address_even_with_the_
     assert _sign_in(Client(), "the right one", address="10.1.1.2").status_code == 302
 
 
+def _behind_proxy(device: Client, password: str, forwarded: str, proxy: str = "10.0.0.9"):
+    return device.post(
+        "/accounts/login/", {"username": "gm", "password": password}, REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR=forwarded
+    )
+
+
+def test_behind_the_named_proxy_each_phone_is_locked_out_by_its_own_address(game_master, settings):
+    """Every phone reaches the server from the proxy's address: five wrong passwords from one lock out that phone
+    alone, and what a phone writes in the header itself, before the proxy's own word, changes nothing."""
+    settings.TRUSTED_PROXIES = ["10.0.0.9"]
+    guesser, game_master_phone = Client(), Client()
+    for forged in ("192.168.1.31", "192.168.1.32", "1.2.3.4", "192.168.1.31", "junk"):
+        # the proxy adds the address it saw after whatever the phone sent
+        _behind_proxy(guesser, "wrong", f"{forged}, 192.168.1.30")
+    assert _behind_proxy(guesser, "the right one", "192.168.1.30").status_code == 429
+    assert _behind_proxy(game_master_phone, "the right one", "192.168.1.31").status_code == 302
+
+
+def test_without_a_named_proxy_the_forwarded_header_is_ignored(game_master):
+    guesser = Client()
+    for forged in ("192.168.1.31", "192.168.1.32", "192.168.1.33", "192.168.1.34", "192.168.1.35"):
+        _behind_proxy(guesser, "wrong", forged, proxy="10.1.1.1")
+    assert _behind_proxy(Client(), "the right one", "192.168.1.36", proxy="10.1.1.1").status_code == 429
+    # nor does a request from another address that names the proxy's address in the header pass for it
+    assert _behind_proxy(Client(), "the right one", "10.1.1.1", proxy="10.1.1.2").status_code == 302
+
+
 def test_a_right_password_before_the_limit_clears_the_count(game_master):
     device = Client()
     for _ in range(4):
@@ -112,3 +140,50 @@ def test_a_right_password_before_the_limit_clears_the_count(game_master):
     assert _sign_in(device, "the right one").status_code == 302
     for _ in range(4):
         assert _sign_in(Client(), "wrong").status_code == 200
+
+
+def _copy_of(device: Client) -> Client:
+    """Another browser holding the same session cookie, as one copied from the game master's device."""
+    copy = Client()
+    copy.cookies[settings.SESSION_COOKIE_NAME] = device.cookies[settings.SESSION_COOKIE_NAME].value
+    return copy
+
+
+def _reaches_the_master_pages(device: Client, game) -> bool:
+    """The dashboard, and a new join link for the game: True when both are the game master's, False when both are
+    refused and the join link is unchanged."""
+    code = fresh(game).join_code
+    dashboard = device.get("/dashboard/").status_code
+    device.post(f"/games/{game.pk}/seats/new-code/")
+    changed = fresh(game).join_code != code
+    assert (dashboard == 200) == changed, (dashboard, changed)
+    return changed
+
+
+def test_signing_out_ends_every_copy_of_the_game_masters_session(game_master, demo):
+    device = Client()
+    assert _sign_in(device, "the right one").status_code == 302
+    copy, union_phone = _copy_of(device), seated_device(demo, "Union")
+    assert _reaches_the_master_pages(copy, demo)
+    device.post("/accounts/logout/")
+    assert not _reaches_the_master_pages(copy, demo)
+    assert not _reaches_the_master_pages(device, demo)
+    # the players' seats are theirs still
+    assert union_phone.get(f"/games/{demo.pk}/").status_code == 200
+    assert "A Union player" in union_phone.get(f"/games/{demo.pk}/").content.decode()
+    # signing in again is a session of its own; the copy of the old one stays out
+    assert _sign_in(device, "the right one").status_code == 302
+    assert _reaches_the_master_pages(device, demo)
+    assert not _reaches_the_master_pages(copy, demo)
+
+
+def test_a_password_change_ends_every_other_copy_of_the_session(game_master, demo):
+    device = Client()
+    _sign_in(device, "the right one")
+    copy = _copy_of(device)
+    assert _reaches_the_master_pages(copy, demo)
+    change = {"old_password": "the right one", "new_password1": "a new one, long enough", "new_password2": ""}
+    change["new_password2"] = change["new_password1"]
+    assert device.post("/admin/password_change/", change).status_code == 302
+    assert _reaches_the_master_pages(device, demo)  # the device that changed it stays signed in
+    assert not _reaches_the_master_pages(copy, demo)

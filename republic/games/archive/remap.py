@@ -26,6 +26,8 @@ class ArchiveError(ValueError):
 
 PAYLOAD_REFS: dict[tuple[str, str], type[models.Model]] = {
     ("FirstAttackerRolled", "sides[]"): Side,
+    ("FirstAttackerAgreed", "side"): Side,
+    ("FirstAttackerAgreed", "by"): Side,
     ("FirstAttackerChosen", "side"): Side,
     ("GameEnded", "winner"): Side,
     ("OrdersChanged", "division"): Command,

@@ -1,4 +1,5 @@
-"""A game's records: the battle as it stands (``battle``) and the seats of the players who fight it (``seats``)."""
+"""A game's records: the battle as it stands (``battle``) and the seats of the players who fight it (``seats``);
+and the version of the game master's sign-in (``sign_in``)."""
 
 from republic.games.models.battle import (
     ADVANCED_RULES,
@@ -18,6 +19,7 @@ from republic.games.models.battle import (
 from republic.games.models.charts import ChartIdentity, ClubChart
 from republic.games.models.objectives import Objective
 from republic.games.models.seats import Dispatch, Seat
+from republic.games.models.sign_in import SignInVersion
 
 __all__ = [
     "ADVANCED_RULES",
@@ -34,6 +36,7 @@ __all__ = [
     "Objective",
     "Seat",
     "Side",
+    "SignInVersion",
     "Unit",
     "UnitChoice",
     "UnitQuerySet",

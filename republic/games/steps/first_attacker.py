@@ -2,7 +2,11 @@
 tie rolling again; or, when one side is the obvious attacker and all agree, it is chosen without a roll.
 
 The roll is an event of its own, so that a die the app rolled stands in the log and the high roller's players
-choose on their own phones. A tie records nothing: the table simply rolls again."""
+choose on their own phones. A tie records nothing: the table simply rolls again.
+
+"Agreed upon unanimously by both sides" (R:342-343): one side's phone does not speak for the other, so a seated
+player's agreement counts for his own side alone and is recorded as it is given, and the first attacker is chosen
+once a player of every side agreed to the same side. The game master speaks for the whole table."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -10,9 +14,9 @@ from typing import Any
 
 from django import forms
 
-from republic.games.events import FirstAttackerChosen, FirstAttackerRolled, payload_of
+from republic.games.events import FirstAttackerAgreed, FirstAttackerChosen, FirstAttackerRolled, payload_of
 from republic.games.forms import DiceForm, VersionForm, die_field
-from republic.games.ledger import ActionRefused, act, standing
+from republic.games.ledger import Action, ActionRefused, act, standing
 from republic.games.models import Event, Game, Side
 from republic.games.readings import read_once
 from republic.games.steps.base import Bound
@@ -30,6 +34,7 @@ class SettingUp:
     game: Game
     sides: list[Side]
     roll: FirstAttackerRolled | None  # the roll in force, until the high roller chooses
+    agreed: dict[int, FirstAttackerAgreed]  # each side's latest agreement in force, by the agreeing side
 
     @property
     def high_roller(self) -> Side | None:
@@ -42,9 +47,11 @@ class SettingUp:
 
 @read_once
 def state(game: Game) -> SettingUp:
-    rolled = standing(game).filter(kind=FirstAttackerRolled.__name__).order_by("-seq").first()
-    roll = payload_of(rolled) if rolled is not None else None
-    return SettingUp(game, list(game.sides.all()), roll if isinstance(roll, FirstAttackerRolled) else None)
+    kinds = (FirstAttackerRolled.__name__, FirstAttackerAgreed.__name__)
+    found = [payload_of(event) for event in standing(game).filter(kind__in=kinds).order_by("seq")]
+    roll = next((p for p in reversed(found) if isinstance(p, FirstAttackerRolled)), None)
+    agreed = {p.by: p for p in found if isinstance(p, FirstAttackerAgreed)}
+    return SettingUp(game, list(game.sides.all()), roll, agreed)
 
 
 class RollForm(DiceForm):
@@ -80,6 +87,7 @@ def panel(s: SettingUp, bound: Bound) -> dict[str, Any]:
         "roll_form": bound.get(PREFIX) or roll_form(s.game, s.sides),
         "rolled": words(s.roll) if s.roll else "",
         "high_roller": s.high_roller,
+        "agreed": [words(agreement) for agreement in s.agreed.values()],
     }
 
 
@@ -129,6 +137,10 @@ def choose(game: Game, side_id: int, how: str, version: int, actor: str, chooser
                 f"The dice are rolled: {s.roll.result.high_roller} rolled high and choose who attacks first. "
                 "Undo the roll to agree on the first attacker instead."
             )
+        if how == FirstAttackerChosen.AGREED and chooser is not None:
+            agreement = _one_side_agrees(action, s, side, chooser)
+            if agreement is not None:
+                return agreement
         if how == FirstAttackerChosen.BY_ROLL:
             if s.roll is None:
                 raise ActionRefused(
@@ -144,3 +156,24 @@ def choose(game: Game, side_id: int, how: str, version: int, actor: str, chooser
         action.set(current, "first_attacker", side.pk)
         action.set(current, "status", Game.Status.IN_PROGRESS.value)
         return action.record(FirstAttackerChosen(side.pk, side.name, how, inputs, result))
+
+
+def _one_side_agrees(action: Action, s: SettingUp, side: Side, by_id: int) -> Event | None:
+    """Record a seated player's agreement for his own side; None once every other side agreed to the same side,
+    when the first attacker is chosen."""
+    waiting = [other for other in s.sides if other.pk != by_id and _agreed_to(s, other) != side.pk]
+    if not waiting:
+        return None
+    by = next(found for found in s.sides if found.pk == by_id)
+    waiting_on = " and ".join(other.name for other in waiting)
+    if _agreed_to(s, by) == side.pk:
+        raise ActionRefused(
+            f"{by.name} have agreed already that {side.name} attack first: waiting on {waiting_on} to agree. "
+            "Nothing was changed."
+        )
+    return action.record(FirstAttackerAgreed(side.pk, side.name, by.pk, by.name, waiting_on))
+
+
+def _agreed_to(s: SettingUp, side: Side) -> int | None:
+    agreement = s.agreed.get(side.pk)
+    return agreement.side if agreement is not None else None

@@ -16,6 +16,7 @@ from republic.games.events import (
     EventUndone,
     FieldValue,
     FireSaved,
+    FirstAttackerAgreed,
     FirstAttackerChosen,
     FirstAttackerRolled,
     FormationChanged,
@@ -278,6 +279,10 @@ def _rolled(p: FirstAttackerRolled) -> str:
     return f"The roll for the first attacker: {dice}; {p.result.high_roller} rolled high and choose who attacks first"
 
 
+def _agreed(p: FirstAttackerAgreed) -> str:
+    return f"{p.by_name} agree that {p.side_name} attack first, waiting on {p.waiting_on} to agree"
+
+
 def _first_attacker(p: FirstAttackerChosen) -> str:
     if p.how == FirstAttackerChosen.AGREED:
         return f"{p.side_name} attack first, as agreed by all"
@@ -297,6 +302,7 @@ def game_result(winner: str, note: str) -> str:
 
 _WORDS: dict[type[Payload], Callable[[Any], str]] = {
     FirstAttackerRolled: _rolled,
+    FirstAttackerAgreed: _agreed,
     FirstAttackerChosen: _first_attacker,
     GameEnded: lambda p: f"Game over: {game_result(p.winner_name, p.note)}",
     CorrectionMade: _correction,
@@ -350,7 +356,7 @@ def done(event: Event) -> dict[str, Any]:
 
 
 def _step_of(event: Event, payload: Payload) -> str:
-    if isinstance(payload, FirstAttackerRolled | FirstAttackerChosen):
+    if isinstance(payload, FirstAttackerRolled | FirstAttackerAgreed | FirstAttackerChosen):
         return "Setting up"
     if isinstance(payload, GameEnded):
         return "Game over"
@@ -360,7 +366,7 @@ def _step_of(event: Event, payload: Payload) -> str:
 def _phase_of(event: Event, payload: Payload) -> str:
     """The part of the turn the log files an event under: 'Fire phase', or setting up or the game's end, which
     belong to no phase."""
-    if isinstance(payload, FirstAttackerRolled | FirstAttackerChosen | GameEnded):
+    if isinstance(payload, FirstAttackerRolled | FirstAttackerAgreed | FirstAttackerChosen | GameEnded):
         return _step_of(event, payload)
     return f"{step_for(StepKey(event.step)).phase.value.capitalize()} phase"
 

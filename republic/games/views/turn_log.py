@@ -20,7 +20,7 @@ from republic.games.text.events import result_card
 from republic.rules.sequence import STEPS, Phase
 
 LOG_PAGE = 100  # events a page of the turn log holds
-OUTSIDE_THE_PHASES = ("FirstAttackerRolled", "FirstAttackerChosen", "GameEnded")
+OUTSIDE_THE_PHASES = ("FirstAttackerRolled", "FirstAttackerAgreed", "FirstAttackerChosen", "GameEnded")
 
 
 def _select() -> forms.Select:
