@@ -84,6 +84,23 @@ def demo_first_attacker_rolled() -> Game:
     return fresh(game)
 
 
+def demo_first_attacker_agreed() -> Game:
+    """The demo without a first attacker, agreed at the table without a roll: the Union's phone agrees that the
+    Union attack first, the Confederates' phone first agrees otherwise, then to the same; then play moves on."""
+    game = demo(first_attacker=False, name="Gettysburg, first attacker agreed")
+    phones = {side: seated_device(game, side) for side in ("Union", "Confederate")}
+
+    def agree(phone: str, attacker: str) -> HttpResponse:
+        chosen = {"version": fresh(game).version, "side": game.sides.get(name=attacker).pk, "how": "agreed"}
+        return phones[phone].post(f"/games/{game.pk}/first-attacker/", chosen, **HTMX)
+
+    for phone, attacker in (("Union", "Union"), ("Confederate", "Confederate")):
+        _sent(game, lambda: agree(phone, attacker))  # noqa: B023 (sent at once, in this turn of the loop)
+    _sent(game, lambda: agree("Confederate", "Union"))
+    Table(master_device(), game).next_step("rally")
+    return fresh(game)
+
+
 def demo_assault_aftermath() -> Game:
     """The demo at the Confederates' assault step: a local breakthrough, Davis's assault on Cutler carried, Cutler
     driven back through the Iron Brigade, the Iron Brigade's hit as a supporting brigade, and the attackers'
@@ -184,6 +201,7 @@ PLAYS: dict[str, Callable[[], Game]] = {
     "earlier-record": earlier_record,
     "demo-two-game-turns": demo_two_game_turns,
     "demo-first-attacker-rolled": demo_first_attacker_rolled,
+    "demo-first-attacker-agreed": demo_first_attacker_agreed,
     "demo-assault-aftermath": demo_assault_aftermath,
     "demo-move-step": demo_move_step,
     "club-battle-400": club_battle_400,
