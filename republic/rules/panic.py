@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from republic.rules.chart import Chart, GridSpec, KeyedSpec, integer
+from republic.rules.chart import Chart, GridSpec, KeyedSpec, Span
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import (
     BatteryAction,
@@ -53,7 +53,13 @@ class PanicCell:
 
 TABLES = (
     GridSpec("panic_index", "5.5, 6.1", "Panic Index", tuple(g.value for g in Grade), PANIC_LEVELS, PanicCell.parse),
-    KeyedSpec("panic_loss_modifiers", "6.3", "Panic base hit modifiers (retreat or rout)", LOSS_CONDITIONS, integer),
+    KeyedSpec(
+        "panic_loss_modifiers",
+        "6.3",
+        "Panic base hit modifiers (retreat or rout)",
+        LOSS_CONDITIONS,
+        Span("a number of bases added to the loss", 0, 10),  # each adds "+1B" (R:1895-1899): never takes away
+    ),
 )
 
 
