@@ -94,5 +94,11 @@ BAD_CELLS: dict[str, tuple[Edit, tuple[str, str, str]]] = {
     "a-loss-that-adds": (band("rally_losses", 30, 2), ("rally_losses", "band 6", "value")),
     "a-drift-off-the-table": (band("artillery_drift", 5, 99), ("artillery_drift", "band 3", "value")),
     "unknown-key-in-a-table": (table_key("rally", "colour", "red"), ("rally", "", "")),
+    "hits-beyond-a-brigade": (cell("artillery", "h_rifle", "r1", "99M 1B"), ("artillery", "h_rifle", "r1")),
+    "a-loss-beyond-a-brigade": (cell("panic_index", "green", "p4", "Rt 99"), ("panic_index", "green", "p4")),
+    "a-crossing-off-the-table": (
+        cell("terrain", "hedge", "", '-999" | n/a | artillery, horse | light | -'),
+        ("terrain", "hedge", ""),
+    ),
 }
 """A club chart file with any one of these is refused, wherever it comes from."""

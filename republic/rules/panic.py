@@ -31,6 +31,7 @@ MAX_PANIC_LEVEL = 4
 LOSS_CONDITIONS = ("out_of_town", "across_bridge_or_ford", "away_from_rear_assault")
 
 _RESULT = re.compile(r"^(D|W|F|Re|Rt)(?:\s+(\d+))?$")
+_LOSS = Span("a loss number", 0, 20)  # bases lost: a brigade has fewer than 20
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class PanicCell:
         match = _RESULT.match(str(raw).strip()) if isinstance(raw, str) else None
         if not match:
             raise ValueError(f"a panic result is D, W, F, Re or Rt with an optional loss number, got {raw!r}")
-        return cls(ForcedMove(match[1]), int(match[2] or 0))
+        return cls(ForcedMove(match[1]), _LOSS(int(match[2] or 0)))
 
     def __str__(self) -> str:
         return f"{self.move.value} {self.loss}" if self.loss else self.move.value
