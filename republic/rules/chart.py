@@ -9,8 +9,10 @@ mechanics declare for the tables they read. Three shapes of table exist:
 
 A cell is written either as a plain value, taking the table's default provenance, or as a mapping
 ``{value: ..., provenance: confirmed|derived|provisional, source: "R:540-550", note: "why"}``.
-Any problem is a ChartError that names the table, row and cell, so a club editing its own chart file
-can find the mistake.
+Each table's spec declares what its cells hold; a number is checked against the Span its table declares (a 1D10
+score, a distance, a die modifier, ...), so what a cell may be is data beside the table, not a test in the code
+that reads it. A table holds no key but its own. Any problem is a ChartError that names the table, row and cell,
+so a club editing its own chart file can find the mistake.
 """
 
 import math

@@ -89,6 +89,14 @@ def test_a_key_a_table_does_not_hold_is_refused():
         load_chart(chart_text(BAD_CELLS["unknown-key-in-a-table"][0]))
 
 
+def test_a_key_a_band_does_not_hold_is_refused():
+    def edit(data):
+        data["tables"]["rally_losses"]["bands"][0]["colour"] = "red"
+
+    with pytest.raises(ChartError, match="row 'band 1', cell 'value': unexpected key 'colour' in cell"):
+        load_chart(chart_text(edit))
+
+
 def test_a_span_that_allows_none_takes_null_and_its_ends(chart):
     assert chart.entry("skirmish_flee", "crack")[0] is None
     flee = next(s for s in TABLE_SPECS if s.name == "skirmish_flee")
