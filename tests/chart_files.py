@@ -67,3 +67,38 @@ BREAKS: dict[str, tuple[Edit, tuple[str, str]]] = {
     "T20": (cell("panic_index", "average", "p4", "Rt 2"), ("panic_index", "average, p4")),
     "T21": (cell("forced_moves", "F", "", 9), ("forced_moves", "F")),
 }
+
+
+def table_key(table: str, key: str, value: object) -> Edit:
+    """A key written inside a table beside its rows, entries or bands."""
+
+    def edit(data: dict[str, Any]) -> None:
+        data["tables"][table][key] = value
+
+    return edit
+
+
+BAD_CELLS: dict[str, tuple[Edit, tuple[str, str, str]]] = {
+    # each kind of cell no table allows, and where the refusal must say it is: table, row, cell
+    "nan-in-a-pinned-cell": (cell("forced_moves", "F", "", float("nan")), ("forced_moves", "F", "")),
+    "nan-in-a-grid": (cell("rally", "green", "rattled", float("nan")), ("rally", "green", "rattled")),
+    "inf-range": (cell("artillery_ranges", "r10", "", float("inf")), ("artillery_ranges", "r10", "")),
+    "minus-inf": (cell("ground_scale", "medium", "", float("-inf")), ("ground_scale", "medium", "")),
+    "negative-distance": (cell("movement_box", "foot", "", -10), ("movement_box", "foot", "")),
+    "negative-die-score": (cell("maneuver", "assault", "green", -1), ("maneuver", "assault", "green")),
+    "die-score-above-10": (cell("skirmish_attack", "crack", "r1", 11), ("skirmish_attack", "crack", "r1")),
+    "zero-step": (cell("rally_leader_distance", "step_inches", "", 0), ("rally_leader_distance", "step_inches", "")),
+    "too-many-functions": (cell("artillery_functions", "foot", "", 6), ("artillery_functions", "foot", "")),
+    "a-bool": (cell("panic_pass", "crack", "", True), ("panic_pass", "crack", "")),
+    "a-fraction-of-a-die": (cell("panic_pass", "green", "", 6.5), ("panic_pass", "green", "")),
+    "a-loss-that-adds": (band("rally_losses", 30, 2), ("rally_losses", "band 6", "value")),
+    "a-drift-off-the-table": (band("artillery_drift", 5, 99), ("artillery_drift", "band 3", "value")),
+    "unknown-key-in-a-table": (table_key("rally", "colour", "red"), ("rally", "", "")),
+    "hits-beyond-a-brigade": (cell("artillery", "h_rifle", "r1", "99M 1B"), ("artillery", "h_rifle", "r1")),
+    "a-loss-beyond-a-brigade": (cell("panic_index", "green", "p4", "Rt 99"), ("panic_index", "green", "p4")),
+    "a-crossing-off-the-table": (
+        cell("terrain", "hedge", "", '-999" | n/a | artillery, horse | light | -'),
+        ("terrain", "hedge", ""),
+    ),
+}
+"""A club chart file with any one of these is refused, wherever it comes from."""

@@ -24,7 +24,7 @@ saved fire from missing it (R:1235-1237).
 import math
 from dataclasses import dataclass, replace
 
-from republic.rules.chart import BandSpec, Chart, GridSpec, KeyedSpec, integer, number
+from republic.rules.chart import DIE_MODIFIER, DISTANCE, BandSpec, Chart, GridSpec, KeyedSpec, Span
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.hits import Hits
@@ -66,13 +66,16 @@ def fire_result(raw: object) -> Hits | None:
     return hits
 
 
+_SHIFT = Span("a column shift", -len(COLUMNS), len(COLUMNS))
+"""Columns left (negative) or right: a shift across the whole table and beyond says all a bigger one would."""
+
 TABLES = (
     KeyedSpec(
         "artillery_ranges",
         "4.2",
         "Artillery range brackets: upper limit in inches (medium scale)",
         RANGE_COLUMNS,
-        number,
+        DISTANCE,
         increasing=True,
     ),
     GridSpec(
@@ -83,15 +86,11 @@ TABLES = (
         COLUMNS,
         fire_result,
     ),
-    BandSpec("artillery_drift", "4.2", "Range column drift by modified 1D10 (negative: columns left)", integer),
+    BandSpec("artillery_drift", "4.2", "Range column drift by modified 1D10 (negative: columns left)", _SHIFT),
     KeyedSpec(
-        "artillery_column_modifiers",
-        "4.3",
-        "Range column modifiers (negative: columns left)",
-        COLUMN_MODIFIERS,
-        integer,
+        "artillery_column_modifiers", "4.3", "Range column modifiers (negative: columns left)", COLUMN_MODIFIERS, _SHIFT
     ),
-    KeyedSpec("artillery_die_modifiers", "4.4", "Artillery die roll modifiers", DIE_MODIFIERS, integer),
+    KeyedSpec("artillery_die_modifiers", "4.4", "Artillery die roll modifiers", DIE_MODIFIERS, DIE_MODIFIER),
 )
 
 _COLUMN_LABELS = {

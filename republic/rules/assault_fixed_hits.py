@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
-from republic.rules.chart import Chart, KeyedSpec, number
+from republic.rules.chart import DISTANCE, Chart, KeyedSpec
 from republic.rules.checks import check_count, check_hits, check_kind, check_m_hits
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import ForcedMove, ForcedMoveInput, ForcedMoveResult, resolve_forced_move
@@ -53,7 +53,7 @@ TABLES = (
         "5.5",
         "Lose/lose passage of lines: reach behind the loser, inches",
         ("foot", "horse"),
-        number,
+        DISTANCE,
     ),
 )
 

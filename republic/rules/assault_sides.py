@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from republic.rules.assault_table import OutcomeSide, Struck
-from republic.rules.chart import Chart, KeyedSpec, integer
+from republic.rules.chart import DIE_MODIFIER, Chart, KeyedSpec, Span
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.morale import Condition, condition_for
@@ -41,37 +41,35 @@ MODIFIER_KEYS = (
 TACTICAL_BONUSES = ("all_out_win", "saved_fire")
 
 
-def _points_per_hit(raw: object) -> int:
-    value = integer(raw)
-    if value < 1:
-        raise ValueError(f"points per M hit must be 1 or more, got {value}")
-    return value
-
-
 _GRADES = tuple(g.value for g in Grade)
 
+_POINTS_PER_HIT = Span("natural-roll points per M hit", 1, 10)
+"""A natural roll is 1 to 10; a hit per more points than that would never be lost (5.1)."""
+
+_COVER_POINTS = Span("cover points", 0, 10)  # cover only ever adds to the defender's roll (R:1500-1516)
+
 TABLES = (
-    KeyedSpec("assault_grade_modifiers", "5.4", "Assault modifiers: troop grade", _GRADES, integer),
+    KeyedSpec("assault_grade_modifiers", "5.4", "Assault modifiers: troop grade", _GRADES, DIE_MODIFIER),
     KeyedSpec(
         "assault_condition_modifiers",
         "5.4",
         "Assault modifiers: morale hits",
         tuple(c.value for c in Condition),
-        integer,
+        DIE_MODIFIER,
     ),
     KeyedSpec(
         "assault_outnumbering",
         "5.4",
         "Assault modifiers: outnumbered ratio, for the lesser side",
         OUTNUMBERING_STEPS,
-        integer,
+        DIE_MODIFIER,
     ),
     KeyedSpec(
-        "assault_natural_points", "5.1", "Natural-roll points lost per M hit, by grade", _GRADES, _points_per_hit
+        "assault_natural_points", "5.1", "Natural-roll points lost per M hit, by grade", _GRADES, _POINTS_PER_HIT
     ),
-    KeyedSpec("assault_modifiers", "5.4", "Assault modifiers", MODIFIER_KEYS, integer),
-    KeyedSpec("assault_cover_points", "5.2, 5.4", "Cover points", tuple(c.value for c in Cover), integer),
-    KeyedSpec("assault_tactical_bonuses", "4.2, 5.1", "Assault tactical bonuses", TACTICAL_BONUSES, integer),
+    KeyedSpec("assault_modifiers", "5.4", "Assault modifiers", MODIFIER_KEYS, DIE_MODIFIER),
+    KeyedSpec("assault_cover_points", "5.2, 5.4", "Cover points", tuple(c.value for c in Cover), _COVER_POINTS),
+    KeyedSpec("assault_tactical_bonuses", "4.2, 5.1", "Assault tactical bonuses", TACTICAL_BONUSES, DIE_MODIFIER),
 )
 
 

@@ -8,15 +8,16 @@ battery uses them.
 
 from dataclasses import dataclass, replace
 
-from republic.rules.chart import Chart, KeyedSpec
+from republic.rules.chart import Chart, KeyedSpec, Span
 from republic.rules.morale import Condition, condition_for
-from republic.rules.movement import inches
 from republic.rules.results import CellUse, Explained, Mechanic
 from republic.rules.scale import GroundScale, scale_ratio, scaled
 from republic.rules.troops import BatteryFunction
 from republic.rules.units import UnitState
 
-TABLES = (KeyedSpec("artillery_functions", "3.5", "Artillery functions per turn", ("foot", "horse"), inches),)
+_FUNCTIONS = Span("a number of functions", 1, len(BatteryFunction))  # each function at most once a turn (3.5)
+
+TABLES = (KeyedSpec("artillery_functions", "3.5", "Artillery functions per turn", ("foot", "horse"), _FUNCTIONS),)
 
 MOVEMENT_FUNCTIONS = (BatteryFunction.MOVE, BatteryFunction.UNLIMBER, BatteryFunction.PROLONG, BatteryFunction.LIMBER)
 """The functions used in the maneuver phase; fire is the fire phase's."""

@@ -9,10 +9,13 @@ mechanics declare for the tables they read. Three shapes of table exist:
 
 A cell is written either as a plain value, taking the table's default provenance, or as a mapping
 ``{value: ..., provenance: confirmed|derived|provisional, source: "R:540-550", note: "why"}``.
-Any problem is a ChartError that names the table, row and cell, so a club editing its own chart file
-can find the mistake.
+Each table's spec declares what its cells hold; a number is checked against the Span its table declares (a 1D10
+score, a distance, a die modifier, ...), so what a cell may be is data beside the table, not a test in the code
+that reads it. A table holds no key but its own. Any problem is a ChartError that names the table, row and cell,
+so a club editing its own chart file can find the mistake.
 """
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
@@ -42,21 +45,51 @@ class ChartError(ValueError):
 # --- value types shared by many tables -------------------------------------------------------------
 
 
-def integer(raw: object) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int):
-        raise ValueError(f"expected a whole number, got {raw!r}")
-    return raw
+@dataclass(frozen=True)
+class Span:
+    """The numbers a table's cells may hold, declared with the table: what such a number is (for the refusal),
+    its least and greatest value, whether the least itself is allowed (a distance is above 0, not 0), whether
+    it is a whole number, and whether a cell may be empty (null) where the chart prints no entry. A cell that
+    is not a finite number in its span is refused, so nothing the engine reads can be NaN, infinite, or a
+    number no table of the rules could print."""
+
+    what: str
+    low: int | float
+    high: int | float
+    above_low: bool = False
+    whole: bool = True
+    blank: bool = False
+
+    def __call__(self, raw: object) -> Any:
+        if raw is None and self.blank:
+            return None
+        refused = ValueError(f"expected {self.what}, {self.words()}, got {raw!r}")
+        if isinstance(raw, bool) or not isinstance(raw, int | float) or (self.whole and isinstance(raw, float)):
+            raise refused
+        if isinstance(raw, float) and not math.isfinite(raw):  # NaN compares false with every bound
+            raise refused
+        if raw < self.low or (self.above_low and raw == self.low) or raw > self.high:
+            raise refused
+        return raw if self.whole else float(raw)
+
+    def words(self) -> str:
+        """'a whole number from 1 to 10', 'a number above 0 and at most 100', '... or null'."""
+        kind = "a whole number" if self.whole else "a number"
+        span = (
+            f"above {self.low:g} and at most {self.high:g}" if self.above_low else f"from {self.low:g} to {self.high:g}"
+        )
+        return f"{kind} {span}" + (" or null" if self.blank else "")
 
 
-def optional_integer(raw: object) -> int | None:
-    """A whole number, or null where the chart has no entry (a grade that cannot do a thing)."""
-    return None if raw is None else integer(raw)
+D10_SCORE = Span("a 1D10 score", 1, 10)
+"""The number a 1D10 roll is compared with: the faces run 1 to 10."""
 
+DIE_MODIFIER = Span("a die roll modifier", -10, 10)
+"""A modifier to a 1D10 roll (negative ones subtract): one beyond the die's own span would decide every roll
+alone, which no modifier of the rules does (the largest, an attack in the rear, is -7)."""
 
-def number(raw: object) -> float:
-    if isinstance(raw, bool) or not isinstance(raw, int | float):
-        raise ValueError(f"expected a number, got {raw!r}")
-    return float(raw)
+DISTANCE = Span("a distance in inches", 0, 100, above_low=True, whole=False)
+"""Chart inches at the medium scale; 100" is beyond any table a club plays on."""
 
 
 def one_of(*choices: str) -> ValueType:
@@ -89,6 +122,10 @@ class KeyedSpec:
     keys: tuple[str, ...]
     value: ValueType
     increasing: bool = False  # values must rise in key order (range brackets)
+    values: Mapping[str, ValueType] = field(default_factory=dict, hash=False)  # entries of another kind
+
+    def value_of(self, key: str) -> ValueType:
+        return self.values.get(key, self.value)
 
 
 @dataclass(frozen=True)
@@ -243,9 +280,16 @@ def build_chart(data: object, specs: tuple[TableSpec, ...]) -> Chart:
     return Chart(name=str(data["name"]), version=str(data["version"]), tables=tables, note=str(data.get("note", "")))
 
 
+_TABLE_KEYS = {GridSpec: "rows", KeyedSpec: "entries", BandSpec: "bands"}
+
+
 def _build_table(spec: TableSpec, raw: object) -> ChartTable:
     if not isinstance(raw, dict):
         raise ChartError("a table is a mapping", table=spec.name)
+    allowed = ("provenance", "note", _TABLE_KEYS[type(spec)])
+    extra = [key for key in raw if key not in allowed]
+    if extra:
+        raise ChartError(f"unexpected key '{extra[0]}'; a table holds {', '.join(allowed)}", table=spec.name)
     default = raw.get("provenance")
     if default is not None:
         default = _provenance(default, spec.name, "", "")
@@ -271,7 +315,7 @@ def _grid_cells(
             raise ChartError("a row is a mapping of columns", table=spec.name, row=row)
         _same_names(spec.name, "cell", spec.columns, columns, row)
         for column in spec.columns:
-            cells[(row, column)] = _cell(spec, columns[column], default, row, column)
+            cells[(row, column)] = _cell(spec.value, spec.name, columns[column], default, row, column)
     return cells
 
 
@@ -282,7 +326,7 @@ def _keyed_cells(
     if not isinstance(entries, dict):
         raise ChartError("a keyed table needs 'entries'", table=spec.name)
     _same_names(spec.name, "row", spec.keys, entries, "")
-    cells = {(key, ""): _cell(spec, entries[key], default, key, "") for key in spec.keys}
+    cells = {(key, ""): _cell(spec.value_of(key), spec.name, entries[key], default, key, "") for key in spec.keys}
     if spec.increasing:
         for lower, upper in pairwise(spec.keys):
             if not cells[(upper, "")].value > cells[(lower, "")].value:
@@ -310,7 +354,7 @@ def _bands(spec: BandSpec, raw: Mapping[object, object], default: Provenance | N
         if low is not None and high is not None and low > high:
             raise ChartError(f"'from' {low} is above 'to' {high}", table=spec.name, row=row)
         cell_raw = {k: v for k, v in item.items() if k not in ("from", "to")}
-        cell = _cell(spec, cell_raw, default, row, "value")
+        cell = _cell(spec.value, spec.name, cell_raw, default, row, "value")
         bands.append(Band(low, high, cell))
     _check_coverage(spec.name, bands)
     return tuple(bands)
@@ -344,8 +388,8 @@ def _same_names(table: str, what: str, expected: tuple[str, ...], given: Mapping
             raise ChartError("the cell is missing", table=table, row=row, cell=name)
 
 
-def _cell(spec: TableSpec, raw: object, default: Provenance | None, row: str, column: str) -> Cell:
-    where = {"table": spec.name, "row": row, "cell": column}
+def _cell(parse: ValueType, table: str, raw: object, default: Provenance | None, row: str, column: str) -> Cell:
+    where = {"table": table, "row": row, "cell": column}
     if isinstance(raw, dict):
         if "value" not in raw:
             raise ChartError("a cell written as a mapping needs 'value'", **where)
@@ -361,7 +405,7 @@ def _cell(spec: TableSpec, raw: object, default: Provenance | None, row: str, co
     if provenance is not Provenance.PROVISIONAL and not source:
         raise ChartError(f"a {provenance} cell must name its source", **where)
     try:
-        parsed = spec.value(value)
+        parsed = parse(value)
     except (ValueError, TypeError) as exc:
         raise ChartError(str(exc), **where) from None
     return Cell(value=parsed, provenance=provenance, source=source, note=note, raw=value)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypedDict
 
-from republic.rules.chart import Chart, KeyedSpec, integer
+from republic.rules.chart import D10_SCORE, DIE_MODIFIER, Chart, KeyedSpec
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import ForcedMove, ForcedMoveInput, resolve_forced_move
@@ -19,9 +19,13 @@ from republic.rules.troops import Grade, UnitKind
 from republic.rules.units import UnitState, after_bases_lost, after_move, with_morale
 
 TABLES = (
-    KeyedSpec("panic_pass", "6.1", "Panic 4 pass numbers", tuple(g.value for g in Grade), integer),
+    KeyedSpec("panic_pass", "6.1", "Panic 4 pass numbers", tuple(g.value for g in Grade), D10_SCORE),
     KeyedSpec(
-        "division_panic_modifiers", "6.3", "Panic die roll modifiers", ("unshaken", "each_demoralized_unit"), integer
+        "division_panic_modifiers",
+        "6.3",
+        "Panic die roll modifiers",
+        ("unshaken", "each_demoralized_unit"),
+        DIE_MODIFIER,
     ),
 )
 

@@ -8,7 +8,7 @@ and every distance is multiplied by the game's scale ratio (1.2).
 from dataclasses import dataclass
 from enum import StrEnum
 
-from republic.rules.chart import Chart, KeyedSpec, number
+from republic.rules.chart import DISTANCE, Chart, KeyedSpec, Span
 from republic.rules.errors import RulesInputError
 from republic.rules.hits import Hits
 from republic.rules.morale import MoraleCause, apply_morale_hits, condition_for
@@ -70,9 +70,11 @@ class BatteryResponse:
         return f"{self.action} {self.damage}B" if self.damage else str(self.action)
 
 
+_FACTOR = Span("a factor", 0, 10, above_low=True, whole=False)
+
 TABLES = (
-    KeyedSpec("forced_moves", "3.3", "Forced moves, foot, in inches", tuple(m.value for m in ForcedMove), number),
-    KeyedSpec("horse_forced_move_factor", "5.5", "Horse forced moves, times foot", ("factor",), number),
+    KeyedSpec("forced_moves", "3.3", "Forced moves, foot, in inches", tuple(m.value for m in ForcedMove), DISTANCE),
+    KeyedSpec("horse_forced_move_factor", "5.5", "Horse forced moves, times foot", ("factor",), _FACTOR),
     KeyedSpec(
         "battery_forced_move",
         "5.5",

@@ -3,7 +3,13 @@
 import re
 from dataclasses import dataclass
 
-_PART = re.compile(r"^(\d+)([MBP])$")
+from republic.rules.chart import Span
+
+_PART = re.compile(r"^(\d{1,9})([MBP])$")  # more digits than any count could need are no count
+
+_OF_A_KIND = Span("a number of hits of one kind", 0, 20)
+"""What one result may score of each kind: the heaviest cell of the rules is 4P 2B, and a brigade has far fewer
+than 20 bases, so a chart or a printed reading with more is a slip of the pen."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +35,7 @@ class Hits:
             if not match:
                 raise ValueError(f"hits are written like '2M 1B' or '-', got {text!r}")
             counts[match[2]] += int(match[1])
-        return cls(counts["M"], counts["B"], counts["P"])
+        return cls(*(_OF_A_KIND(counts[kind]) for kind in "MBP"))
 
     def __add__(self, other: "Hits") -> "Hits":
         return Hits(self.m + other.m, self.b + other.b, self.p + other.p)

@@ -8,7 +8,7 @@ the rating adds to rallies within its reach (`gives_rally_bonus`), which rally.p
 from dataclasses import dataclass
 from enum import StrEnum
 
-from republic.rules.chart import BandSpec, Chart, KeyedSpec, integer, one_of
+from republic.rules.chart import DIE_MODIFIER, BandSpec, Chart, KeyedSpec, one_of
 from republic.rules.dice import Roll, pair
 from republic.rules.errors import RulesInputError
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier, present, total
@@ -76,7 +76,7 @@ TABLES = (
         "4.7",
         "Hors de combat die roll modifiers (added to each die)",
         HDC_MODIFIERS,
-        integer,
+        DIE_MODIFIER,
     ),
 )
 

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import cast
 
 from republic.rules import dice
-from republic.rules.chart import PRINTED_SOURCE, Chart, GridSpec, KeyedSpec, integer
+from republic.rules.chart import D10_SCORE, DIE_MODIFIER, PRINTED_SOURCE, Chart, GridSpec, KeyedSpec
 from republic.rules.dice import Roll
 from republic.rules.errors import RulesInputError
 from republic.rules.morale import Condition, Restriction, condition_for
@@ -62,9 +62,9 @@ TABLES = (
         "Maneuver table: lowest modified 1D10 for each action",
         tuple(a.value for a in ROLLED_ACTIONS),
         tuple(g.value for g in Grade),
-        integer,
+        D10_SCORE,
     ),
-    KeyedSpec("maneuver_modifiers", "3.2", "Maneuver die roll modifiers", MODIFIER_KEYS, integer),
+    KeyedSpec("maneuver_modifiers", "3.2", "Maneuver die roll modifiers", MODIFIER_KEYS, DIE_MODIFIER),
 )
 
 # A demoralized unit "will not voluntarily advance toward any enemies" (2.3). Advance and assault both

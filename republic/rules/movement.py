@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from republic.rules.chart import Chart, KeyedSpec, integer
+from republic.rules.chart import Chart, KeyedSpec, Span
 from republic.rules.errors import RulesInputError
 from republic.rules.morale import Restriction, condition_for, forbidden
 from republic.rules.results import CellUse, Explained, Mechanic, Modifier
@@ -36,13 +36,6 @@ class Ground(StrEnum):
     OPEN = "open"
     ROUGH = "rough"
     DOUBLE_ROUGH = "double_rough"
-
-
-def inches(raw: object) -> int:
-    value = integer(raw)
-    if value < 0:
-        raise ValueError(f"a Movement Box value cannot be negative, got {value}")
-    return value
 
 
 BOX_KEYS = (
@@ -62,7 +55,28 @@ BOX_KEYS = (
     "wheeled_rough_factor",
 )
 
-TABLES = (KeyedSpec("movement_box", "3.1, 3.4", "Movement Box, chart inches", BOX_KEYS, inches),)
+_ALLOWANCE = Span("a move in inches", 0, 100, above_low=True)
+_INCHES = Span("a distance in inches", 0, 100)  # a bonus or deduction the chart may set to none
+_COST = Span("a cost in times the open ground's", 1, 10)
+_BOX_VALUES = {
+    **dict.fromkeys(
+        (
+            "charge_bonus_infantry",
+            "charge_bonus_cavalry",
+            "formation_change_trained",
+            "formation_change_untrained",
+            "formation_change_in_rough",
+            "prolong",
+        ),
+        _INCHES,
+    ),
+    "battery_damage_percent": Span("a percentage", 0, 100),
+    **dict.fromkeys(("rough_cost", "double_rough_cost", "wheeled_rough_factor"), _COST),
+}
+
+TABLES = (
+    KeyedSpec("movement_box", "3.1, 3.4", "Movement Box, chart inches", BOX_KEYS, _ALLOWANCE, values=_BOX_VALUES),
+)
 
 HOLDING_SHARE = 0.5
 """What a holding division's units may move of their movement: "not more than half" (5.2, R:1441-1442)."""

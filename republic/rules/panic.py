@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from republic.rules.chart import Chart, GridSpec, KeyedSpec, integer
+from republic.rules.chart import Chart, GridSpec, KeyedSpec, Span
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import (
     BatteryAction,
@@ -38,6 +38,7 @@ MAX_PANIC_LEVEL = 4
 LOSS_CONDITIONS = ("out_of_town", "across_bridge_or_ford", "away_from_rear_assault")
 
 _RESULT = re.compile(r"^(D|W|F|Re|Rt)(?:\s+(\d+))?$")
+_LOSS = Span("a loss number", 0, 20)  # bases lost: a brigade has fewer than 20
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class PanicCell:
         match = _RESULT.match(str(raw).strip()) if isinstance(raw, str) else None
         if not match:
             raise ValueError(f"a panic result is D, W, F, Re or Rt with an optional loss number, got {raw!r}")
-        return cls(ForcedMove(match[1]), int(match[2] or 0))
+        return cls(ForcedMove(match[1]), _LOSS(int(match[2] or 0)))
 
     def __str__(self) -> str:
         return f"{self.move.value} {self.loss}" if self.loss else self.move.value
@@ -60,7 +61,13 @@ class PanicCell:
 
 TABLES = (
     GridSpec("panic_index", "5.5, 6.1", "Panic Index", tuple(g.value for g in Grade), PANIC_LEVELS, PanicCell.parse),
-    KeyedSpec("panic_loss_modifiers", "6.3", "Panic base hit modifiers (retreat or rout)", LOSS_CONDITIONS, integer),
+    KeyedSpec(
+        "panic_loss_modifiers",
+        "6.3",
+        "Panic base hit modifiers (retreat or rout)",
+        LOSS_CONDITIONS,
+        Span("a number of bases added to the loss", 0, 10),  # each adds "+1B" (R:1895-1899): never takes away
+    ),
 )
 
 

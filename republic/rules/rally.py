@@ -13,7 +13,7 @@ cells read on that walk are exactly the ones that decide the result.
 import math
 from dataclasses import dataclass
 
-from republic.rules.chart import PRINTED_SOURCE, BandSpec, Chart, GridSpec, KeyedSpec, integer
+from republic.rules.chart import DIE_MODIFIER, PRINTED_SOURCE, BandSpec, Chart, GridSpec, KeyedSpec, Span
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.leaders import CommandRelation, gives_rally_bonus, rally_reach
@@ -27,15 +27,33 @@ CONDITIONS = tuple(Condition)
 LEADER_POINTS = ("division_leader", "division_leader_hors_de_combat", "other_leader_within_4")
 DISTANCE_ENTRIES = ("step_inches", "per_step", "most")
 
+_RALLY_NUMBER = Span("a rally number", 0, 30)
+"""A line's numbers run down from Formed to Demoralized, and a modified 1D10 moves a unit along them; a
+number beyond 30 no roll could reach from any other."""
+
+_SUBTRACTED = Span("a rally die modifier that subtracts", -10, 0)
+"""The distance to the divisional leader and the unit's losses only ever subtract (R:561-568)."""
+
 TABLES = (
-    GridSpec("rally", "2.3", "Rally Table", tuple(g.value for g in Grade), tuple(c.value for c in CONDITIONS), integer),
-    KeyedSpec("rally_leader_points", "2.3", "Rally modifiers: each leader rating point", LEADER_POINTS, integer),
-    KeyedSpec(
-        "rally_leader_distance", "2.3", 'Rally modifier: each 4" to divisional leader', DISTANCE_ENTRIES, integer
+    GridSpec(
+        "rally", "2.3", "Rally Table", tuple(g.value for g in Grade), tuple(c.value for c in CONDITIONS), _RALLY_NUMBER
     ),
-    BandSpec("rally_losses", "2.3", "Rally modifier: percentage of unit lost", integer),
+    KeyedSpec("rally_leader_points", "2.3", "Rally modifiers: each leader rating point", LEADER_POINTS, DIE_MODIFIER),
     KeyedSpec(
-        "rally_battery_damage", "2.3", "Rally: percentage lost per battery damage", ("percent_per_damage",), integer
+        "rally_leader_distance",
+        "2.3",
+        'Rally modifier: each 4" to divisional leader',
+        DISTANCE_ENTRIES,
+        _SUBTRACTED,
+        values={"step_inches": Span("a distance in inches", 0, 100, above_low=True)},
+    ),
+    BandSpec("rally_losses", "2.3", "Rally modifier: percentage of unit lost", _SUBTRACTED),
+    KeyedSpec(
+        "rally_battery_damage",
+        "2.3",
+        "Rally: percentage lost per battery damage",
+        ("percent_per_damage",),
+        Span("a percentage", 0, 100),
     ),
 )
 

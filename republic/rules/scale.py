@@ -7,7 +7,7 @@ the medium scale, so a club can set them from its printed chart.
 
 from enum import StrEnum
 
-from republic.rules.chart import Chart, KeyedSpec, number
+from republic.rules.chart import Chart, KeyedSpec, Span
 from republic.rules.results import CellUse
 
 
@@ -17,7 +17,9 @@ class GroundScale(StrEnum):
     LARGE = "large"
 
 
-TABLES = (KeyedSpec("ground_scale", "1.2", "Scale ratios", tuple(s.value for s in GroundScale), number),)
+_RATIO = Span("a scale ratio", 0, 10, above_low=True, whole=False)
+
+TABLES = (KeyedSpec("ground_scale", "1.2", "Scale ratios", tuple(s.value for s in GroundScale), _RATIO),)
 
 
 def scale_ratio(chart: Chart, scale: GroundScale) -> tuple[float, CellUse]:

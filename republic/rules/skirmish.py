@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from republic.rules.chart import PRINTED_SOURCE, Chart, GridSpec, KeyedSpec, integer, number, optional_integer
+from republic.rules.chart import D10_SCORE, DISTANCE, PRINTED_SOURCE, Chart, GridSpec, KeyedSpec
 from republic.rules.dice import Roll, single
 from republic.rules.errors import RulesInputError
 from republic.rules.results import CellUse, Explained, Mechanic, Provenance
@@ -39,24 +39,24 @@ TABLES = (
         "4.1",
         "Skirmishing: range columns, upper limit in inches (medium scale)",
         RANGE_BANDS,
-        number,
+        DISTANCE,
         increasing=True,
     ),
-    KeyedSpec("skirmish_block", "4.1", "Skirmishing: Block (1D10 equal to or above blocks)", _TYPES, integer),
+    KeyedSpec("skirmish_block", "4.1", "Skirmishing: Block (1D10 equal to or above blocks)", _TYPES, D10_SCORE),
     GridSpec(
         "skirmish_attack",
         "4.1",
         "Skirmishing: Attack (1D10 equal to or above scores 1M), by range",
         _TYPES,
         RANGE_BANDS,
-        integer,
+        D10_SCORE,
     ),
     KeyedSpec(
         "skirmish_flee",
         "4.1",
         "Skirmishing: Flee (1D10 equal to or below, green and untrained only)",
         _TYPES,
-        optional_integer,
+        replace(D10_SCORE, blank=True),  # null: the type never flees
     ),
 )
 

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from republic.rules.chart import Chart, KeyedSpec
+from republic.rules.chart import Chart, KeyedSpec, Span
 from republic.rules.results import CellUse, Explained, Mechanic
 from republic.rules.troops import Cover, UnitKind
 
@@ -81,6 +81,8 @@ _GOING = {"-": Going.CLEAR, "rough": Going.ROUGH, "double rough": Going.DOUBLE_R
 _ASSAULT = {"foot only": AssaultMove.FOOT_ONLY, "n/a": AssaultMove.NOT_ALLOWED}
 _COVER = {"-": Cover.NONE, "light": Cover.LIGHT, "medium": Cover.MEDIUM, "heavy": Cover.HEAVY}
 _COLUMNS = "movement | assault move | impassable to | cover | spotting depth"
+_CROSSING = Span("a crossing cost in inches", 1, 100)
+_DEPTH = Span("a spotting depth in inches", 0, 100)
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,7 @@ def _going(text: str) -> tuple[Going, int]:
         return _GOING[text], 0
     match = _INCHES.match(text)
     if match and int(match[1]) < 0:
-        return Going.CROSSING, -int(match[1])
+        return Going.CROSSING, _CROSSING(-int(match[1]))
     raise ValueError(f'movement is -, rough, double rough, impassable or a crossing cost like -3", got {text!r}')
 
 
@@ -142,7 +144,8 @@ def _depth(text: str) -> int | None:
     match = _INCHES.match(text)
     if not match or int(match[1]) < 0:
         raise ValueError(f'spotting depth is - or inches like 2", got {text!r}')
-    return int(match[1])
+    depth: int = _DEPTH(int(match[1]))
+    return depth
 
 
 def _arms_of(kind: UnitKind) -> set[Arm]:

@@ -17,9 +17,8 @@ from republic.rules.assault import AssaultRoundInput, resolve_assault_round
 from republic.rules.assault_results import UnitTakingHits, assault_losses
 from republic.rules.assault_sides import AssaultSide, AssaultUnit, natural_morale_hits
 from republic.rules.assault_table import AssaultColumn, OutcomeSide
-from republic.rules.chart import Chart, ChartError
+from republic.rules.chart import Chart
 from republic.rules.dice import Roll, d10
-from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import ForcedMove, ForcedMoveInput, resolve_forced_move
 from republic.rules.hits import Hits
 from republic.rules.leaders import HorsDeCombatInput, resolve_hors_de_combat
@@ -51,17 +50,28 @@ class WorkedExample:
     check: Callable[[Chart], Finding]
 
     def on(self, chart: Chart) -> Finding:
-        """The finding on ``chart``; a chart the engine cannot resolve the example on contradicts it."""
+        """The finding on ``chart``; a chart the engine cannot resolve the example on contradicts it. Whatever
+        the engine fails with on a club's chart (a number it cannot take, a division by a zero it holds) is that
+        chart's fault, never the upload's: the chart is refused for it."""
         try:
             return self.check(chart)
-        except (ChartError, RulesInputError, ValueError) as exc:
-            return Finding(False, f"the example cannot be worked out on this chart ({exc})", ())
+        except Exception as exc:
+            return Finding(False, f"the example cannot be worked out on this chart ({exc or type(exc).__name__})", ())
 
 
 @dataclass(frozen=True)
 class Contradiction:
     example: WorkedExample
     finding: Finding
+
+    def sentence(self) -> str:
+        """'Worked example T18 (R:1714-1719): a veteran unit takes 2 panic hits; the rules: it withdraws, with no
+        bases lost; this chart: fall back, no bases lost.'"""
+        example = self.example
+        return (
+            f"Worked example {example.key} ({example.source}): {example.example}; the rules: {example.expected}; "
+            f"this chart: {self.finding.found}."
+        )
 
 
 def contradictions(chart: Chart) -> tuple[Contradiction, ...]:

@@ -77,14 +77,15 @@ def test_a_good_chart_is_kept_with_its_name_version_checksum_text_and_uploader(c
         ),
         (
             chart_text(cell("rally", "crack", "shaken", "seven")),
-            "Rally Table (2.3), row Crack, cell Shaken (in the file: rally › crack › shaken): expected a whole number",
+            "Rally Table (2.3), row Crack, cell Shaken (in the file: rally › crack › shaken): expected a rally number, "
+            "a whole number from 0 to 30, got 'seven'",
         ),
         (
             chart_text(lambda data: data["tables"]["panic_index"]["rows"]["green"].pop("p3")),
             "Panic Index (5.5, 6.1), row Green, cell Panic 3 (in the file: panic_index › green › p3): "
             "the cell is missing",
         ),
-        (chart_text(name="x" * 121), "The chart's name is longer than 120 characters"),
+        (chart_text(name="x" * 121), "The chart file: its name is longer than 120 characters"),
     ],
     ids=[
         "not-yaml",

@@ -24,7 +24,7 @@ from republic.games.archive.versions import SCHEMA, brought_up_to_date
 from republic.games.events import KINDS
 from republic.games.ledger import TRACKED, tracked_fields
 from republic.games.models import ClubChart, Game, Side
-from republic.rules.catalog import load_chart
+from republic.games.models.charts import ChartContradicts, checked_club_chart
 from republic.rules.chart import ChartError
 from republic.rules.codec import decode
 
@@ -161,9 +161,15 @@ def _charts(raw: Any, game: dict[str, Any], events: list[dict[str, Any]]) -> lis
         if checksum_of(found["text"]) != found["checksum"]:
             raise ArchiveError(f"The club chart {found['name']!r} in the file is not the text its checksum names.")
         try:
-            load_chart(found["text"])
+            checked_club_chart(found["text"])
         except (ChartError, RecursionError) as exc:
             raise ArchiveError(f"The club chart {found['name']!r} in the file is no chart: {exc}") from None
+        except ChartContradicts as exc:
+            broken = " ".join(c.sentence() for c in exc.found)
+            raise ArchiveError(
+                f"The club chart {found['name']!r} in the file contradicts the rules' worked examples, and would be "
+                f"refused as an upload: {broken}"
+            ) from None
         carried[found["checksum"]] = found
     version, read = game.get("chart_version", ""), game.get("chart_checksum", "")
     if not read and shipped_chart_file(version) is None:

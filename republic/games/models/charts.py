@@ -10,14 +10,18 @@ from django.db import models
 
 from republic.charts import shipped_chart, shipped_checksum, shipped_checksums
 from republic.rules.catalog import load_chart
-from republic.rules.chart import Chart
+from republic.rules.chart import Chart, ChartError
+from republic.rules.worked_examples import Contradiction, contradictions
+
+MOST_CHARACTERS = {"name": 120, "version": 80}
+"""What a club chart's name and version may hold, in characters."""
 
 
 class ClubChart(models.Model):
     """A club's printed chart as a chart file, checked like the shipped one when it was uploaded."""
 
-    name = models.CharField(max_length=120)
-    version = models.CharField(max_length=80)
+    name = models.CharField(max_length=MOST_CHARACTERS["name"])
+    version = models.CharField(max_length=MOST_CHARACTERS["version"])
     checksum = models.CharField(max_length=64, unique=True, help_text="sha256 of the text")
     text = models.TextField()
     uploaded_by = models.ForeignKey(
@@ -30,6 +34,29 @@ class ClubChart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.version})"
+
+
+class ChartContradicts(ValueError):
+    """A chart file sound in every cell that contradicts the rules' worked examples."""
+
+    def __init__(self, found: tuple[Contradiction, ...]):
+        self.found = found
+        super().__init__(", ".join(c.example.key for c in found))
+
+
+def checked_club_chart(text: str) -> Chart:
+    """A club's chart file held to all a club chart must be, wherever it comes from (uploaded, or carried in a
+    saved game): every table, row and cell as the engine reads it, a name and version its row can hold, and
+    every worked example of the rules. A ChartError names the file's problem; ChartContradicts each example
+    the chart breaks."""
+    chart = load_chart(text)
+    for what, value in (("name", chart.name), ("version", chart.version)):
+        if len(value) > MOST_CHARACTERS[what]:
+            raise ChartError(f"its {what} is longer than {MOST_CHARACTERS[what]} characters")
+    found = contradictions(chart)
+    if found:
+        raise ChartContradicts(found)
+    return chart
 
 
 @dataclass(frozen=True)

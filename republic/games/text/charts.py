@@ -31,10 +31,5 @@ def chart_problem(exc: ChartError) -> str:
 def contradiction(found: Contradiction) -> str:
     """'Worked example T18 (R:1714-1719): a veteran unit takes 2 panic hits; the rules: it withdraws, with no
     bases lost; this chart: retreat, 0 taken prisoner. It rests on Panic Index: Veteran, Panic 2 = Re.'"""
-    example, finding = found.example, found.finding
-    cells = "; ".join(cell(use) for use in finding.cells)
-    rests = f" It rests on {cells}." if cells else ""
-    return (
-        f"Worked example {example.key} ({example.source}): {example.example}; the rules: {example.expected}; "
-        f"this chart: {finding.found}.{rests}"
-    )
+    cells = "; ".join(cell(use) for use in found.finding.cells)
+    return found.sentence() + (f" It rests on {cells}." if cells else "")

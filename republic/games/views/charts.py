@@ -17,14 +17,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from republic.charts import checksum_of, shipped_chart, shipped_checksums
 from republic.games.models import ClubChart, Game
-from republic.games.models.charts import ChartIdentity, club_identity, loaded, shipped_identity
+from republic.games.models.charts import (
+    ChartContradicts,
+    ChartIdentity,
+    checked_club_chart,
+    club_identity,
+    loaded,
+    shipped_identity,
+)
 from republic.games.text.charts import chart_problem, contradiction
 from republic.games.text.terms import chart_key
 from republic.games.views.access import Who, allowed, master_only
-from republic.rules.catalog import load_chart
 from republic.rules.chart import BandSpec, Cell, Chart, ChartError, ChartTable, GridSpec
 from republic.rules.chart_compare import differences
-from republic.rules.worked_examples import contradictions
 
 MAX_CHART_BYTES = 256 * 1024  # the shipped chart is a tenth of this; a bigger file is not a chart
 
@@ -128,19 +133,13 @@ def checked_chart(upload: Any) -> tuple[str, Chart]:
     if not text.strip():
         raise Refused(["The file is empty."])
     try:
-        chart = load_chart(text)
+        chart = checked_club_chart(text)
     except ChartError as exc:
         raise Refused([chart_problem(exc)]) from None
+    except ChartContradicts as exc:
+        raise Refused([contradiction(c) for c in exc.found]) from None
     except RecursionError:
         raise Refused(["The file is nested too deeply to be a chart file."]) from None
-    too_long = [
-        (what, n) for what, value, n in (("name", chart.name, 120), ("version", chart.version, 80)) if len(value) > n
-    ]
-    if too_long:
-        raise Refused([f"The chart's {what} is longer than {n} characters." for what, n in too_long])
-    found = contradictions(chart)
-    if found:
-        raise Refused([contradiction(c) for c in found])
     return text, chart
 
 
