@@ -46,6 +46,7 @@ from republic.games.scenario_specs import (
     Scenario,
     SideSpec,
 )
+from republic.games.uploads import YAML_DEPTH, too_deep
 from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Formation, Grade, UnitKind
@@ -299,6 +300,9 @@ def _join(path: str, key: str) -> str:
 
 def parse_scenario(text: str) -> Scenario:
     """A scenario from YAML or JSON text; a ScenarioError names the line and field of any problem."""
+    deep = too_deep(text)
+    if deep:
+        raise ScenarioError(f"line {deep}", f"lists and mappings nested more than {YAML_DEPTH} deep: no scenario is")
     try:
         root = _compose(text)
     except yaml.YAMLError as exc:

@@ -16,17 +16,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from republic.charts import checksum_of, shipped_chart, shipped_checksums
+from republic.games.forms import whole_number
 from republic.games.models import ClubChart, Game
 from republic.games.models.charts import ChartIdentity, club_identity, loaded, shipped_identity
 from republic.games.text.charts import chart_problem, contradiction
 from republic.games.text.terms import chart_key
+from republic.games.uploads import CHART_MOST, LimitedFileField, too_deep
 from republic.games.views.access import Who, allowed, master_only
 from republic.rules.catalog import load_chart
 from republic.rules.chart import BandSpec, Cell, Chart, ChartError, ChartTable, GridSpec
 from republic.rules.chart_compare import differences
 from republic.rules.worked_examples import contradictions
-
-MAX_CHART_BYTES = 256 * 1024  # the shipped chart is a tenth of this; a bigger file is not a chart
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,12 @@ def game_chart(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 class ChartUploadForm(forms.Form):
-    file = forms.FileField(label="Chart file (YAML, as the app's own chart file)", allow_empty_file=True)
+    file = LimitedFileField(
+        label="Chart file (YAML, as the app's own chart file)",
+        most=CHART_MOST,
+        what="a chart file",
+        allow_empty_file=True,
+    )
 
 
 class Refused(Exception):
@@ -118,8 +123,6 @@ class Refused(Exception):
 
 def checked_chart(upload: Any) -> tuple[str, Chart]:
     """The text of an uploaded chart file and its chart, or Refused with every problem a user can fix."""
-    if upload.size > MAX_CHART_BYTES:
-        raise Refused([f"The file is {upload.size // 1024} KB; a chart file is at most {MAX_CHART_BYTES // 1024} KB."])
     raw = upload.read()
     try:
         text = raw.decode("utf-8-sig")
@@ -127,12 +130,13 @@ def checked_chart(upload: Any) -> tuple[str, Chart]:
         raise Refused(["The file is not UTF-8 text: save it from the editor as UTF-8 and upload it again."]) from None
     if not text.strip():
         raise Refused(["The file is empty."])
+    deep = too_deep(text)
+    if deep:
+        raise Refused([f"Line {deep}: lists and tables nested this deep are no chart file's."])
     try:
         chart = load_chart(text)
     except ChartError as exc:
         raise Refused([chart_problem(exc)]) from None
-    except RecursionError:
-        raise Refused(["The file is nested too deeply to be a chart file."]) from None
     too_long = [
         (what, n) for what, value, n in (("name", chart.name, 120), ("version", chart.version, 80)) if len(value) > n
     ]
@@ -206,7 +210,8 @@ def chosen_chart(value: str) -> ChartIdentity | None:
     kind, _, key = value.partition(":")
     if kind == "shipped" and key in _shipped_files():
         return shipped_identity(key)
-    club = ClubChart.objects.filter(pk=int(key)).first() if kind == "club" and key.isdigit() else None
+    number = whole_number(key) if kind == "club" else None
+    club = ClubChart.objects.filter(pk=number).first() if number is not None else None
     return club_identity(club) if club else None
 
 
