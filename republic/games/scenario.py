@@ -35,7 +35,7 @@ from django.db import connection, transaction
 
 from republic.charts import CHART_DIR, chart_path
 from republic.games.ledger import snapshot
-from republic.games.models import ChartIdentity, Command, Game, Leader, Objective, Side, Unit
+from republic.games.models import ADVANCED_RULES, ChartIdentity, Command, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import shipped_identity
 from republic.games.scenario_specs import (
     BatterySpec,
@@ -46,7 +46,8 @@ from republic.games.scenario_specs import (
     Scenario,
     SideSpec,
 )
-from republic.games.uploads import YAML_DEPTH, too_deep
+from republic.games.scenario_values import held_to_rules
+from republic.games.uploads import YAML_DEPTH, control_character, too_deep
 from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Formation, Grade, UnitKind
@@ -99,6 +100,9 @@ class Reader:
         value = str(value).strip()
         if longest is not None and len(value) > longest:
             self.fail(_join(path, key), f"at most {longest} characters, got {len(value)}")
+        hidden = control_character(value, lines=longest is None)
+        if hidden:
+            self.fail(_join(path, key), f"holds {hidden}, which no name or text of a battle has: retype it")
         return value
 
     def whole(
@@ -115,6 +119,13 @@ class Reader:
             self.fail(_join(path, key), f"must be {least} or more, got {value}")
         if value > most:
             self.fail(_join(path, key), f"must be {most} or less, got {value}")
+        return value
+
+    def held(self, data: dict, path: str, key: str, default: int | None, least: int = 0, **unit: Any) -> int:
+        """A number of a unit, held to what the rules allow it (``unit``: what else of the unit that depends on)."""
+        value = self.whole(data, path, key, default, least)
+        if problem := held_to_rules(key, value, **unit):
+            self.fail(_join(path, key), problem)
         return value
 
     def flag(self, data: dict, path: str, key: str) -> bool:
@@ -155,16 +166,13 @@ class Reader:
         if kind is UnitKind.ARTILLERY:
             self.fail(_join(path, "kind"), "artillery goes under batteries, not brigades")
         grade = self.choice(data, path, "grade", Grade)
-        skirmishers = self.whole(data, path, "skirmishers", 0)
-        if skirmishers and not grade.trained:
-            self.fail(_join(path, "skirmishers"), "untrained brigades cannot deploy skirmishers (3.5)")
-        m_hits = self.whole(data, path, "m_hits", 0)
-        if m_hits > 4:
-            self.fail(_join(path, "m_hits"), f"a unit carries 0 to 4 M hits, got {m_hits}")
+        bases = self.held(data, path, "bases", None, least=1)
+        skirmishers = self.held(data, path, "skirmishers", 0, bases=bases, trained=grade.trained)
+        m_hits = self.held(data, path, "m_hits", 0)
         return BrigadeSpec(
             name=self.text(data, path, "name"),
             grade=grade,
-            bases=self.whole(data, path, "bases", least=1),
+            bases=bases,
             kind=kind,
             formation=self.choice(data, path, "formation", Formation, Formation.TWO_LINE),
             skirmishers=skirmishers,
@@ -179,7 +187,7 @@ class Reader:
             battery_type=self.choice(data, path, "type", BatteryType),
             horse=self.flag(data, path, "horse"),
             grade=self.choice(data, path, "grade", Grade, Grade.AVERAGE),
-            damage=self.whole(data, path, "damage", 0),
+            damage=self.held(data, path, "damage", 0),
             limbered=self.flag(data, path, "limbered"),
         )
 
@@ -265,7 +273,10 @@ class Reader:
         ):
             shipped = ", ".join(sorted(p.stem for p in CHART_DIR.glob("*.yaml")))
             self.fail("chart", f"no chart called {chart!r} ships with the app; charts: {shipped}")
-        rules = self.sequence(data, "", "advanced_rules")
+        rules = [
+            self.advanced_rule(r, f"advanced_rules[{i}]")
+            for i, r in enumerate(self.sequence(data, "", "advanced_rules"))
+        ]
         objectives = self.objectives(data, tuple(s.name for s in sides))
         return Scenario(
             title=self.text(data, "", "scenario"),
@@ -275,9 +286,15 @@ class Reader:
             ground_scale=self.choice(data, "", "ground_scale", GroundScale, GroundScale.MEDIUM),
             chart=chart,
             first_attacker=first,
-            advanced_rules=tuple(str(r) for r in rules),
+            advanced_rules=tuple(rules),
             objectives=objectives,
         )
+
+    def advanced_rule(self, value: Any, path: str) -> str:
+        if str(value).strip() not in ADVANCED_RULES:
+            known = ", ".join(f"{number} ({name})" for number, name in ADVANCED_RULES.items())
+            self.fail(path, f"no advanced rule numbered {str(value)[:20]!r}; the app knows {known}")
+        return str(value).strip()
 
     def objectives(self, data: dict, sides: tuple[str, ...]) -> tuple[ObjectiveSpec, ...]:
         """The places the scenario names as worth holding: each a name, or a name and the side holding it."""

@@ -1,10 +1,12 @@
 """What a club uploads (a scenario, a chart, a saved game): each kind of file's size limit, said on its form and
-held before the file is read, and the nesting past which a file is refused before it is built into data.
+held before the file is read, the nesting past which a file is refused before it is built into data, and the
+characters no name in it may hold.
 
 A file is never read whole into memory to be measured: Django keeps a large upload in a temporary file, and
 ``CappedUpload`` (first of the upload handlers in the settings) keeps no more than the largest limit of any of
 them, counting the rest without keeping it, so a file of gigabytes costs neither memory nor disk."""
 
+import unicodedata
 from typing import Any
 
 import yaml
@@ -117,3 +119,15 @@ def data_too_deep(data: Any, most: int) -> bool:
                 return True
             waiting.extend((item, depth + 1) for item in (value.values() if isinstance(value, dict) else value))
     return False
+
+
+def control_character(text: str, lines: bool = False) -> str:
+    """The first character of ``text`` no one types into a name (a NUL, an escape, half of a UTF-16 pair), as the
+    table can find it ('the control character U+0000'), or ''. A NUL is no text to PostgreSQL, and a saved game
+    refuses it; ``lines`` lets a description keep its line breaks and tabs."""
+    for character in text:
+        if lines and character in "\n\r\t":
+            continue
+        if unicodedata.category(character) in ("Cc", "Cs"):
+            return f"the control character U+{ord(character):04X}"
+    return ""

@@ -8,6 +8,8 @@ import json
 import pytest
 import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import DataError, IntegrityError, InterfaceError, OperationalError, ProgrammingError
+from django.http import HttpResponse
 
 from republic.games.archive.export import dumps, export_game
 from republic.games.events import CorrectionMade, FieldValue
@@ -23,8 +25,11 @@ from republic.games.uploads import (
     CappedUpload,
     TooLarge,
 )
+from republic.games.views.outage import DatabaseUnavailable
 from republic.scenarios import DEMO_SCENARIO
+from tests.chart_files import chart_text
 from tests.club_battle import club_scenario
+from tests.games.scenario_files import BIG_BATTLE, sheet
 
 FORMS = [("/", "At most 1 MB."), ("/games/load/", "At most 16 MB."), ("/charts/", "At most 256 KB.")]
 
@@ -144,3 +149,35 @@ def test_a_saved_game_100000_deep_is_refused_saying_so(client):
     response = client.post("/games/load/", {"file": SimpleUploadedFile("deep.json", raw)})
     assert response.status_code == 200 and made() == (0, 0, 0)
     assert "The file is not JSON a saved game is made of." in said(response)
+
+
+# --- what no name holds, and what no outage is --------------------------------------------------------------------
+
+
+def test_a_sheet_with_a_nul_in_a_name_is_refused_at_import_and_makes_nothing(client):
+    rows = [*BIG_BATTLE[:1], {**BIG_BATTLE[1], "unit": "Cutler's\x00Brigade"}, *BIG_BATTLE[2:]]
+    upload = SimpleUploadedFile("battle.csv", sheet(*rows).encode())
+    response = client.post("/games/new/", {"file": upload, "ground_scale": "medium"})
+    assert response.status_code == 200 and made() == (0, 0, 0)
+    assert "battle.csv, line 3, unit: holds the control character U+0000" in said(response)
+
+
+@pytest.mark.parametrize(
+    ("name", "version", "words"), [("Club\x00chart", "2025", "name"), ("Club", "v\x07", "version")]
+)
+def test_a_chart_whose_name_or_version_holds_a_control_character_is_refused(client, name, version, words):
+    text = chart_text(name=name, version=version)
+    response = client.post("/charts/", {"file": SimpleUploadedFile("chart.yaml", text.encode())})
+    assert response.status_code == 200 and not ClubChart.objects.exists()
+    assert f"The chart's {words} holds the control character U+00" in said(response)
+
+
+def test_a_value_the_database_refuses_is_no_outage_but_one_that_does_not_answer_is(rf):
+    outage = DatabaseUnavailable(lambda request: HttpResponse())
+    request = rf.get("/")
+    refused = DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
+    for mistake in (refused, IntegrityError("UNIQUE constraint failed"), ProgrammingError("syntax error")):
+        assert outage.process_exception(request, mistake) is None  # a server error, seen as one
+    for down in (OperationalError("database is locked"), InterfaceError("connection already closed")):
+        answer = outage.process_exception(request, down)
+        assert answer is not None and answer.status_code == 503

@@ -21,7 +21,7 @@ from republic.games.models import ClubChart, Game
 from republic.games.models.charts import ChartIdentity, club_identity, loaded, shipped_identity
 from republic.games.text.charts import chart_problem, contradiction
 from republic.games.text.terms import chart_key
-from republic.games.uploads import CHART_MOST, LimitedFileField, too_deep
+from republic.games.uploads import CHART_MOST, LimitedFileField, control_character, too_deep
 from republic.games.views.access import Who, allowed, master_only
 from republic.rules.catalog import load_chart
 from republic.rules.chart import BandSpec, Cell, Chart, ChartError, ChartTable, GridSpec
@@ -142,6 +142,10 @@ def checked_chart(upload: Any) -> tuple[str, Chart]:
     ]
     if too_long:
         raise Refused([f"The chart's {what} is longer than {n} characters." for what, n in too_long])
+    named = (("name", chart.name), ("version", chart.version))
+    hidden = [f"The chart's {what} holds {odd}: retype it." for what, v in named if (odd := control_character(v))]
+    if hidden:
+        raise Refused(hidden)
     found = contradictions(chart)
     if found:
         raise Refused([contradiction(c) for c in found])
