@@ -46,8 +46,8 @@ from republic.games.scenario_specs import (
     Scenario,
     SideSpec,
 )
-from republic.games.scenario_values import held_to_rules
-from republic.games.uploads import YAML_DEPTH, control_character, too_deep
+from republic.games.scenario_values import MOST_UNITS, held_to_rules
+from republic.games.uploads import YAML_VALUES, control_character, past_any_file
 from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Formation, Grade, UnitKind
@@ -58,7 +58,6 @@ MOST = 999  # whole numbers beyond any order of battle (and beyond what the data
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml reads a file several times faster than PyYAML's own parser, where it is installed; its nodes carry the
 same lines. A file it refuses is read again by PyYAML's parser, whose messages and lines the players are shown."""
-YAML_NODES = 100_000  # a scenario is a few thousand nodes; aliases must not multiply it (YAML bombs)
 
 
 class ScenarioError(ValueError):
@@ -264,6 +263,8 @@ class Reader:
             )
         if sides[0].name == sides[1].name:
             self.fail("sides[1].name", f"both sides are called {sides[0].name!r}")
+        if (units := sum(c.units() for side in sides for c in side.commands)) > MOST_UNITS:
+            self.fail("sides", f"a battle has at most {MOST_UNITS:,} brigades and batteries, got {units:,}")
         first = self.text(data, "", "first_attacker", required=False)
         if first and first not in (s.name for s in sides):
             self.fail("first_attacker", f"no side is called {first!r}")
@@ -317,9 +318,9 @@ def _join(path: str, key: str) -> str:
 
 def parse_scenario(text: str) -> Scenario:
     """A scenario from YAML or JSON text; a ScenarioError names the line and field of any problem."""
-    deep = too_deep(text)
-    if deep:
-        raise ScenarioError(f"line {deep}", f"lists and mappings nested more than {YAML_DEPTH} deep: no scenario is")
+    odd = past_any_file(text)
+    if odd:
+        raise ScenarioError(f"line {odd[0]}", f"{odd[1]}, which no scenario has")
     try:
         root = _compose(text)
     except yaml.YAMLError as exc:
@@ -361,8 +362,8 @@ def _construct(
     line = node.start_mark.line + 1
     lines.setdefault(path, line)  # a field's line is its key's, even when its value starts below
     count[0] += 1
-    if count[0] > YAML_NODES:
-        raise ScenarioError(f"line {line}", f"too many values (more than {YAML_NODES}): is an alias repeated?")
+    if count[0] > YAML_VALUES:  # past the values the file holds: aliases multiply them (a YAML bomb)
+        raise ScenarioError(f"line {line}", f"too many values (more than {YAML_VALUES}): is an alias repeated?")
     if any(node is n for n in above):
         raise ScenarioError(f"line {line}, {path}" if path else f"line {line}", "an alias that contains itself")
     if isinstance(node, yaml.MappingNode):

@@ -9,6 +9,10 @@ MOST_BASES = 30
 8,250 foot or 4,500 horse, past any brigade of the war, so more is a slip of the keyboard, not an order of battle."""
 
 
+MOST_UNITS = 2_000
+"""Brigades and batteries in one battle: a club's largest is 400, and five times that is no battle a table plays."""
+
+
 def held_to_rules(field: str, value: int, bases: int = 0, trained: bool = True) -> str:
     """What is wrong with a unit's ``field`` given as ``value`` in a scenario, or ''."""
     if field == "bases":

@@ -27,6 +27,9 @@ LARGEST = max(SCENARIO_MOST, CHART_MOST, SAVED_GAME_MOST)
 YAML_DEPTH = 24
 """Lists and mappings inside each other: a scenario goes a dozen deep (sides, commands, corps, divisions, brigades,
 fields), a chart less; Python's own recursion ends near a thousand."""
+YAML_VALUES = 100_000
+"""A 400-unit scenario is 20,000 values, the shipped chart 2,000: past this, a file is refused before it is built
+into data, which costs hundreds of bytes a value."""
 
 
 def in_words(size: int) -> str:
@@ -90,19 +93,25 @@ _OPENS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSES = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
-def too_deep(text: str, most: int = YAML_DEPTH) -> int | None:
-    """The line where a YAML (or JSON) text nests lists and mappings more than ``most`` deep, or None. Read as
-    a stream of events, which no nesting makes recursive; a text that is not YAML is for its parser to name."""
+def past_any_file(text: str) -> tuple[int, str] | None:
+    """Where a YAML (or JSON) text nests lists and mappings more than ``YAML_DEPTH`` deep, or holds more than
+    ``YAML_VALUES`` values, and which: (line, words), or None. Read as a stream of events, which no nesting makes
+    recursive and no length builds up; a text that is not YAML is for its parser to name."""
     for loader in (getattr(yaml, "CSafeLoader", yaml.SafeLoader), yaml.SafeLoader):
-        depth = 0
+        depth = values = 0
         try:
             for event in yaml.parse(text, Loader=loader):
+                line = event.start_mark.line + 1 if event.start_mark else 1
                 if isinstance(event, _OPENS):
                     depth += 1
-                    if depth > most:
-                        return event.start_mark.line + 1 if event.start_mark else 1
+                    if depth > YAML_DEPTH:
+                        return line, f"lists and mappings nested more than {YAML_DEPTH} deep"
                 elif isinstance(event, _CLOSES):
                     depth -= 1
+                    continue
+                values += 1
+                if values > YAML_VALUES:
+                    return line, f"more than {YAML_VALUES:,} values"
         except yaml.YAMLError:
             continue  # libyaml stops at its own depth (a thousand): PyYAML's parser reads on
         return None

@@ -163,6 +163,14 @@ def test_a_bad_csv_sheet_names_the_line_and_column_and_creates_nothing(db, text,
     assert refused(parse_csv, text, "Bad sheet").startswith(expected)
 
 
+def test_a_sheet_of_more_units_than_any_battle_is_refused(db):
+    rows = [
+        {**HETH_ROW, "unit": f"Brigade {n}", "kind": "infantry", "grade": "green", "bases": "3"} for n in range(2001)
+    ]
+    message = refused(parse_csv, sheet(*BIG_BATTLE, *rows), "Too big")
+    assert message == "line 1, side: a battle has at most 2,000 brigades and batteries, got 2,007"
+
+
 def test_csv_errors_name_the_right_line_when_units_share_a_name(db):
     rows = [*BIG_BATTLE, {**HETH_ROW, "unit": "Cutler's Brigade", "kind": "infantry", "grade": "green", "bases": "x"}]
     assert refused(parse_csv, sheet(*rows), "Twins").startswith("line 8, bases: expected a whole number, got 'x'")

@@ -22,6 +22,7 @@ from republic.games.uploads import (
     SAVED_GAME_MOST,
     SCENARIO_MOST,
     YAML_DEPTH,
+    YAML_VALUES,
     CappedUpload,
     TooLarge,
 )
@@ -118,7 +119,16 @@ def test_a_scenario_nested_past_any_is_refused_saying_so(client, text):
         "/games/new/", {"file": SimpleUploadedFile("deep.yaml", text.encode()), "ground_scale": "medium"}
     )
     assert response.status_code == 200 and made() == (0, 0, 0)
-    assert f"lists and mappings nested more than {YAML_DEPTH} deep: no scenario is" in said(response)
+    assert f"lists and mappings nested more than {YAML_DEPTH} deep, which no scenario has" in said(response)
+
+
+@pytest.mark.parametrize("action", ["/games/new/", "/charts/"])
+def test_a_file_of_more_values_than_any_is_refused_before_it_is_built(client, action):
+    text = "scenario: long\nsides: [" + "1," * (YAML_VALUES + 10) + "]"
+    assert len(text) < CHART_MOST < SCENARIO_MOST  # within either size limit: its values refuse it
+    response = client.post(action, {"file": SimpleUploadedFile("long.yaml", text.encode()), "ground_scale": "medium"})
+    assert response.status_code == 200 and made() == (0, 0, 0)
+    assert f"more than {YAML_VALUES:,} values, which no" in said(response)
 
 
 def test_the_demo_and_a_club_battle_are_well_within_the_nesting_allowed():
@@ -130,7 +140,7 @@ def test_the_demo_and_a_club_battle_are_well_within_the_nesting_allowed():
 def test_a_chart_nested_past_any_is_refused_saying_so(client, text):
     response = client.post("/charts/", {"file": SimpleUploadedFile("deep.yaml", text.encode())})
     assert response.status_code == 200 and not ClubChart.objects.exists()
-    assert "lists and tables nested this deep are no chart file's" in said(response)
+    assert f"lists and mappings nested more than {YAML_DEPTH} deep, which no chart file has" in said(response)
 
 
 @pytest.mark.parametrize("depth", [60, 500])

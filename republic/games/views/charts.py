@@ -21,7 +21,7 @@ from republic.games.models import ClubChart, Game
 from republic.games.models.charts import ChartIdentity, club_identity, loaded, shipped_identity
 from republic.games.text.charts import chart_problem, contradiction
 from republic.games.text.terms import chart_key
-from republic.games.uploads import CHART_MOST, LimitedFileField, control_character, too_deep
+from republic.games.uploads import CHART_MOST, LimitedFileField, control_character, past_any_file
 from republic.games.views.access import Who, allowed, master_only
 from republic.rules.catalog import load_chart
 from republic.rules.chart import BandSpec, Cell, Chart, ChartError, ChartTable, GridSpec
@@ -130,9 +130,9 @@ def checked_chart(upload: Any) -> tuple[str, Chart]:
         raise Refused(["The file is not UTF-8 text: save it from the editor as UTF-8 and upload it again."]) from None
     if not text.strip():
         raise Refused(["The file is empty."])
-    deep = too_deep(text)
-    if deep:
-        raise Refused([f"Line {deep}: lists and tables nested this deep are no chart file's."])
+    past = past_any_file(text)
+    if past:
+        raise Refused([f"Line {past[0]}: {past[1]}, which no chart file has."])
     try:
         chart = load_chart(text)
     except ChartError as exc:
