@@ -102,6 +102,12 @@ HETH_UNITS = DEMO[DEMO.index("            brigades:\n              - {name: Arch
             f"{HETH}.leader.value: a leader is written as class E, P or C and a rating",
         ),
         (
+            "a leader rating past the rules'",
+            DEMO.replace("value: E1}", "value: E5}", 1),
+            "value: E5",
+            f"{HETH}.leader.value: a leader rating runs from -1 to 4, got 5",
+        ),
+        (
             "zero bases",
             DEMO.replace(ARCHER, "{name: Archer's Brigade, grade: veteran, bases: 0"),
             "bases: 0",
