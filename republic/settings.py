@@ -87,6 +87,13 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+# an upload past every file's limit (republic/games/uploads.py) is counted, not kept, whatever its size
+FILE_UPLOAD_HANDLERS = [
+    "republic.games.uploads.CappedUpload",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+
 ROOT_URLCONF = "republic.urls"
 WSGI_APPLICATION = "republic.wsgi.application"
 

@@ -3,6 +3,8 @@ from django.urls import include, path
 
 from republic.games.views.charts import chart_reference, club_chart, club_charts
 
+handler400 = "republic.games.views.query.bad_request"
+
 urlpatterns = [
     path("", include("republic.games.urls")),
     path("chart/", chart_reference, name="chart"),

@@ -15,6 +15,18 @@ from republic.rules.dice import RandomSource, Roll, RollSource
 
 ROLL_FOR_ME = "app"
 _SYSTEM_RANDOM = random.SystemRandom()
+MOST_WHOLE = 999_999_999
+"""Beyond any count, version or id of a game, and within what every database's integer columns hold."""
+
+
+def whole_number(text: str, most: int = MOST_WHOLE) -> int | None:
+    """A whole number from 0 to ``most`` as a phone sends one, in the digits 0-9; None for anything else. (Python's
+    own ``isdigit`` also takes ² or ٣, which ``int`` then refuses.)"""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)):
+        return None
+    value = int(text)
+    return value if value <= most else None
 
 
 class VersionForm(forms.Form):

@@ -35,7 +35,7 @@ from django.db import connection, transaction
 
 from republic.charts import CHART_DIR, chart_path
 from republic.games.ledger import snapshot
-from republic.games.models import ChartIdentity, Command, Game, Leader, Objective, Side, Unit
+from republic.games.models import ADVANCED_RULES, ChartIdentity, Command, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import shipped_identity
 from republic.games.scenario_specs import (
     BatterySpec,
@@ -46,6 +46,8 @@ from republic.games.scenario_specs import (
     Scenario,
     SideSpec,
 )
+from republic.games.scenario_values import MOST_UNITS, held_to_rules
+from republic.games.uploads import YAML_VALUES, control_character, past_any_file
 from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Formation, Grade, UnitKind
@@ -56,7 +58,6 @@ MOST = 999  # whole numbers beyond any order of battle (and beyond what the data
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml reads a file several times faster than PyYAML's own parser, where it is installed; its nodes carry the
 same lines. A file it refuses is read again by PyYAML's parser, whose messages and lines the players are shown."""
-YAML_NODES = 100_000  # a scenario is a few thousand nodes; aliases must not multiply it (YAML bombs)
 
 
 class ScenarioError(ValueError):
@@ -98,6 +99,9 @@ class Reader:
         value = str(value).strip()
         if longest is not None and len(value) > longest:
             self.fail(_join(path, key), f"at most {longest} characters, got {len(value)}")
+        hidden = control_character(value, lines=longest is None)
+        if hidden:
+            self.fail(_join(path, key), f"holds {hidden}, which no name or text of a battle has: retype it")
         return value
 
     def whole(
@@ -114,6 +118,13 @@ class Reader:
             self.fail(_join(path, key), f"must be {least} or more, got {value}")
         if value > most:
             self.fail(_join(path, key), f"must be {most} or less, got {value}")
+        return value
+
+    def held(self, data: dict, path: str, key: str, default: int | None, least: int = 0, **unit: Any) -> int:
+        """A number of a unit, held to what the rules allow it (``unit``: what else of the unit that depends on)."""
+        value = self.whole(data, path, key, default, least)
+        if problem := held_to_rules(key, value, **unit):
+            self.fail(_join(path, key), problem)
         return value
 
     def flag(self, data: dict, path: str, key: str) -> bool:
@@ -154,16 +165,13 @@ class Reader:
         if kind is UnitKind.ARTILLERY:
             self.fail(_join(path, "kind"), "artillery goes under batteries, not brigades")
         grade = self.choice(data, path, "grade", Grade)
-        skirmishers = self.whole(data, path, "skirmishers", 0)
-        if skirmishers and not grade.trained:
-            self.fail(_join(path, "skirmishers"), "untrained brigades cannot deploy skirmishers (3.5)")
-        m_hits = self.whole(data, path, "m_hits", 0)
-        if m_hits > 4:
-            self.fail(_join(path, "m_hits"), f"a unit carries 0 to 4 M hits, got {m_hits}")
+        bases = self.held(data, path, "bases", None, least=1)
+        skirmishers = self.held(data, path, "skirmishers", 0, bases=bases, trained=grade.trained)
+        m_hits = self.held(data, path, "m_hits", 0)
         return BrigadeSpec(
             name=self.text(data, path, "name"),
             grade=grade,
-            bases=self.whole(data, path, "bases", least=1),
+            bases=bases,
             kind=kind,
             formation=self.choice(data, path, "formation", Formation, Formation.TWO_LINE),
             skirmishers=skirmishers,
@@ -178,7 +186,7 @@ class Reader:
             battery_type=self.choice(data, path, "type", BatteryType),
             horse=self.flag(data, path, "horse"),
             grade=self.choice(data, path, "grade", Grade, Grade.AVERAGE),
-            damage=self.whole(data, path, "damage", 0),
+            damage=self.held(data, path, "damage", 0),
             limbered=self.flag(data, path, "limbered"),
         )
 
@@ -255,6 +263,8 @@ class Reader:
             )
         if sides[0].name == sides[1].name:
             self.fail("sides[1].name", f"both sides are called {sides[0].name!r}")
+        if (units := sum(c.units() for side in sides for c in side.commands)) > MOST_UNITS:
+            self.fail("sides", f"a battle has at most {MOST_UNITS:,} brigades and batteries, got {units:,}")
         first = self.text(data, "", "first_attacker", required=False)
         if first and first not in (s.name for s in sides):
             self.fail("first_attacker", f"no side is called {first!r}")
@@ -264,7 +274,10 @@ class Reader:
         ):
             shipped = ", ".join(sorted(p.stem for p in CHART_DIR.glob("*.yaml")))
             self.fail("chart", f"no chart called {chart!r} ships with the app; charts: {shipped}")
-        rules = self.sequence(data, "", "advanced_rules")
+        rules = [
+            self.advanced_rule(r, f"advanced_rules[{i}]")
+            for i, r in enumerate(self.sequence(data, "", "advanced_rules"))
+        ]
         objectives = self.objectives(data, tuple(s.name for s in sides))
         return Scenario(
             title=self.text(data, "", "scenario"),
@@ -274,9 +287,15 @@ class Reader:
             ground_scale=self.choice(data, "", "ground_scale", GroundScale, GroundScale.MEDIUM),
             chart=chart,
             first_attacker=first,
-            advanced_rules=tuple(str(r) for r in rules),
+            advanced_rules=tuple(rules),
             objectives=objectives,
         )
+
+    def advanced_rule(self, value: Any, path: str) -> str:
+        if str(value).strip() not in ADVANCED_RULES:
+            known = ", ".join(f"{number} ({name})" for number, name in ADVANCED_RULES.items())
+            self.fail(path, f"no advanced rule numbered {str(value)[:20]!r}; the app knows {known}")
+        return str(value).strip()
 
     def objectives(self, data: dict, sides: tuple[str, ...]) -> tuple[ObjectiveSpec, ...]:
         """The places the scenario names as worth holding: each a name, or a name and the side holding it."""
@@ -299,6 +318,9 @@ def _join(path: str, key: str) -> str:
 
 def parse_scenario(text: str) -> Scenario:
     """A scenario from YAML or JSON text; a ScenarioError names the line and field of any problem."""
+    odd = past_any_file(text)
+    if odd:
+        raise ScenarioError(f"line {odd[0]}", f"{odd[1]}, which no scenario has")
     try:
         root = _compose(text)
     except yaml.YAMLError as exc:
@@ -340,8 +362,8 @@ def _construct(
     line = node.start_mark.line + 1
     lines.setdefault(path, line)  # a field's line is its key's, even when its value starts below
     count[0] += 1
-    if count[0] > YAML_NODES:
-        raise ScenarioError(f"line {line}", f"too many values (more than {YAML_NODES}): is an alias repeated?")
+    if count[0] > YAML_VALUES:  # past the values the file holds: aliases multiply them (a YAML bomb)
+        raise ScenarioError(f"line {line}", f"too many values (more than {YAML_VALUES}): is an alias repeated?")
     if any(node is n for n in above):
         raise ScenarioError(f"line {line}, {path}" if path else f"line {line}", "an alias that contains itself")
     if isinstance(node, yaml.MappingNode):

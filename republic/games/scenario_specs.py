@@ -45,6 +45,10 @@ class CommandSpec:
     brigades: tuple[BrigadeSpec, ...] = ()
     batteries: tuple[BatterySpec, ...] = ()
 
+    def units(self) -> int:
+        """Its brigades and batteries and those of every command under it."""
+        return len(self.brigades) + len(self.batteries) + sum(c.units() for c in self.commands)
+
 
 @dataclass(frozen=True)
 class ObjectiveSpec:

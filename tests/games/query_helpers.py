@@ -76,7 +76,8 @@ class Table:
         headers = {**HTMX, "HTTP_ROWS_SHOWN": " ".join([*shown, latest.subject if latest else ""])}
 
         def send() -> HttpResponse:
-            response = self.client.get(self.path(f"poll/?since={game.version - back}&letter=0"), **headers)
+            since = max(0, game.version - back)  # a page is drawn at a version of the game, never before it
+            response = self.client.get(self.path(f"poll/?since={since}&letter=0"), **headers)
             assert (response.get("HX-Reswap") != "none") == whole, f"{response.get('HX-Reswap')} at {self.units}"
             return response
 

@@ -206,6 +206,16 @@ def test_the_column_is_shown_with_its_reasons_and_read_again_for_the_table_s_cov
     assert client.get(f"/games/{game.pk}/assault/9999/column/").status_code == 404
 
 
+@pytest.mark.parametrize("bases", ["²", "٣", "99999999999999999999", "-1", "x"])
+def test_the_column_preview_reads_bases_as_typed_and_leaves_out_what_is_no_count(client, game, two, bases):
+    # the preview follows the round form as it is typed: a count it cannot read is as if not typed yet
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    query = {f"round-{seq}-bases-{slot(davis)}": bases}
+    response = client.get(f"/games/{game.pk}/assault/{seq}/column/", query, **HTMX)
+    assert response.status_code == 200 and "Column: Pitched Battle" in response.content.decode()
+
+
 def test_open_order_from_the_state_decides_the_column(client, game, two):
     davis, cutler = two
     set_state(game, cutler, formation="open_order")

@@ -82,3 +82,20 @@ def test_a_saved_game_whose_club_chart_is_sound_loads_and_the_chart_is_offered_f
     club = ClubChart.objects.get()
     assert copy.chart_checksum == club.checksum and club.text == chart_text(GOOD_EDIT)
     assert "Our club&#x27;s chart, version 2025 (club chart)" in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("name: x\n" + "a: " + "[" * 1000 + "]" * 1000, "nested more than"),
+        (chart_text(name="Club\x00chart"), "its name holds the control character U+0000"),
+    ],
+)
+def test_a_saved_game_whose_club_chart_is_nested_past_any_or_names_a_control_character_is_refused(
+    client, demo, text, words
+):
+    """The checks an upload makes before it reads a chart's cells hold a chart inside a saved game too."""
+    before = counts()
+    body = load(client, saved_on(demo, text)).content.decode()
+    assert "saved.json: The club chart" in body and "is no chart" in body and words in body
+    assert counts() == before

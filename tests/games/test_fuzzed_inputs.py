@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
 from republic.games.models import Command, Dispatch, Game, Leader, Seat, Unit
+from republic.games.uploads import SCENARIO_MOST
 from republic.scenarios import DEMO_SCENARIO
 from tests.devices import master_device, seated_device
 from tests.games.conftest import HTMX, at_step
@@ -34,6 +35,17 @@ from tests.games.fuzz_table import (
 )
 from tests.page_forms import Form, as_sent, forms_of
 
+# a file past the scenario's limit, nested past any scenario (as YAML and as JSON), names with a NUL or an escape
+ODD_FILES = [
+    b"- 1\n" * (SCENARIO_MOST // 4 + 1),
+    b"sides: " + b"[" * 1000 + b"]" * 1000,
+    b"[" * 100_000 + b"]" * 100_000,
+    DEMO_SCENARIO.read_bytes().replace(b"name: Henry Heth", b'name: "Henry\\0Heth"'),
+    DEMO_SCENARIO.read_bytes().replace(b"name: Union", b'name: "Union\\x1b"'),
+    DEMO_SCENARIO.read_bytes().replace(b"skirmishers: 1}", b"skirmishers: 500}", 1),
+]
+# what a query may hold that no number is, though Python's isdigit() says it is: superscripts, other scripts' digits
+NOT_DIGITS = ["²", "٣", "¹²", "1²", "９"]
 FUZZ = settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 OWNED = {"unit_id": "unit", "leader_id": "leader", "division_id": "command"}  # an address's id, by its kind
 wrong = st.one_of(st.sampled_from(WRONG), st.text(max_size=30), st.integers().map(str))
@@ -164,7 +176,9 @@ class InputsFuzzed(TestCase):
 
     @settings(FUZZ, max_examples=40)
     @given(
-        content=st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode), st.just(HUGE.encode())),
+        content=st.one_of(
+            st.binary(max_size=200), st.text(max_size=200).map(str.encode), st.sampled_from([HUGE.encode(), *ODD_FILES])
+        ),
         name=st.sampled_from(["battle.yaml", "battle.csv", "battle.json", "battle", "x.CSV"]),
         fields=st.dictionaries(st.sampled_from(["name", "ground_scale", "extra"]), wrong, max_size=3),
     )
@@ -229,8 +243,8 @@ class InputsFuzzed(TestCase):
     @given(
         tail=st.sampled_from(["", "rows/", "poll/", "log/", "units/", "seats/qr.svg", "assault/1/column/", "end/"]),
         query=st.dictionaries(
-            st.sampled_from(["since", "letter", "after", "page", "shown", "open", "close", "code", "x"]),
-            wrong,
+            st.sampled_from(["since", "letter", "after", "page", "shown", "open", "close", "code", "paper", "x"]),
+            st.one_of(wrong, st.sampled_from(NOT_DIGITS)),
             max_size=3,
         ),
         htmx=st.booleans(),
@@ -238,8 +252,17 @@ class InputsFuzzed(TestCase):
     def test_a_page_asked_for_with_any_query_answers(self, tail: str, query: dict[str, str], htmx: bool) -> None:
         before = whole_state(self.game.pk)
         response = self.master.get(f"/games/{self.game.pk}/{tail}", query, **(HTMX if htmx else {}))
-        assert response.status_code in (200, 204, 404)
+        assert response.status_code in (200, 204, 400, 404)
+        if response.status_code == 400:  # a parameter it cannot read: named, with what it takes
+            assert re.search(r"\?\w+= takes ", messages_of(response.content.decode()))
         assert whole_state(self.game.pk) == before
+
+    @given(name=st.sampled_from(["shown", "after", "since", "page"]), value=st.sampled_from(NOT_DIGITS))
+    def test_a_query_number_in_digits_python_reads_but_int_refuses_is_400(self, name: str, value: str) -> None:
+        tail = {"after": "rows/", "since": "poll/", "page": "log/"}.get(name, "")
+        response = self.master.get(f"/games/{self.game.pk}/{tail}", {name: value}, **HTMX)
+        assert response.status_code == 400
+        assert f"?{name}= takes a whole number" in messages_of(response.content.decode())
 
     @settings(FUZZ, max_examples=20)
     @given(query=st.dictionaries(st.text(max_size=8), wrong, max_size=3))

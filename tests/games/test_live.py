@@ -2,6 +2,7 @@
 another phone acted at the step's rows, with just the rows it changed, the step's panel, the result and the step
 bar; after anything else, with the live part."""
 
+import html
 import re
 
 import pytest
@@ -66,10 +67,17 @@ def test_a_message_redraws_its_readers_pages_and_no_other(client, demo):
     assert carl.get(f"/games/{game.pk}/poll/?since={game.version}&letter={letter}", **HTMX).status_code == 204
 
 
-@pytest.mark.parametrize("since", ["", "x", "-1"])
+@pytest.mark.parametrize("since", ["", "0", "99999"])
 def test_a_poll_from_a_strange_version_brings_the_live_part(client, moving, since):
     response = client.get(f"/games/{moving.pk}/poll/?since={since}", **HTMX)
     assert response.status_code == 200 and "<html" not in response.content.decode()
+
+
+@pytest.mark.parametrize("since", ["x", "-1", "²", "1e3", "9" * 40])
+def test_a_poll_from_a_version_that_is_no_number_is_refused_saying_so(client, moving, since):
+    response = client.get(f"/games/{moving.pk}/poll/?since={since}", **HTMX)
+    assert response.status_code == 400
+    assert "?since= takes a whole number from 0 to" in html.unescape(response.content.decode())
 
 
 def rows_on(body: str) -> list[str]:

@@ -1,6 +1,7 @@
 """The step's work as rows: a row opens on tap as its own fragment, an action sent from a row is answered with
 the rows it touched, the result and the step bar, and every path also works without scripts."""
 
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -259,10 +260,28 @@ def test_a_step_of_every_leader_or_battery_reads_only_the_rows_it_draws(client, 
     assert says(subjects[0]) in row_of(body, subjects[0])
 
 
-@pytest.mark.parametrize("after", ["", "x", "-3", "999"])
+@pytest.mark.parametrize("after", ["", "0", "999"])
 def test_more_rows_from_a_strange_place_answers_plainly(client, big_move, after):
     response = client.get(f"/games/{big_move.pk}/rows/?after={after}", **HTMX)
     assert response.status_code == 200 and "<html" not in response.content.decode()
+
+
+@pytest.mark.parametrize(("url", "name"), [("rows/?after=", "after"), ("?shown=", "shown"), ("log/?page=", "page")])
+@pytest.mark.parametrize("value", ["x", "-3", "²", "٣", "1.5", "9" * 40])
+def test_a_query_number_that_is_no_number_is_refused_naming_it(client, big_move, url, name, value):
+    response = client.get(f"/games/{big_move.pk}/{url}{value}", **HTMX)
+    assert response.status_code == 400
+    said = html.unescape(response.content.decode())
+    assert f"?{name}= takes a whole number from 0 to" in said and "digits 0-9" in said
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [("log/pdf/?paper=a3", "?paper= takes a4 or letter"), ("rows/unit-1/?close=yes", "?close= takes 1 or 0")],
+)
+def test_a_query_choice_that_is_none_of_its_choices_is_refused_naming_them(client, big_move, query, said):
+    response = client.get(f"/games/{big_move.pk}/{query}")
+    assert response.status_code == 400 and said in html.unescape(response.content.decode())
 
 
 def page_of(client, url: str) -> str:

@@ -140,10 +140,35 @@ def test_a_csv_sheet_with_divisions_directly_under_the_sides_imports(db):
             "line 3, unit: at most 120 characters, got 121",
         ),
         ("", "the file is empty"),
+        (
+            sheet(*BIG_BATTLE[:1], {**BIG_BATTLE[1], "unit": "Cutler's\x00Brigade"}, *BIG_BATTLE[2:]),
+            "line 3, unit: holds the control character U+0000, which no name or text of a battle has: retype it",
+        ),
+        (
+            sheet(*BIG_BATTLE[:3], {**BIG_BATTLE[3], "division_leader": "Abner\x1bDoubleday"}, *BIG_BATTLE[4:]),
+            "line 5, division_leader: holds the control character U+001B",
+        ),
+        (
+            sheet(*BIG_BATTLE[:4], {**BIG_BATTLE[4], "skirmishers": "500"}, *BIG_BATTLE[5:]),
+            "line 6, skirmishers: at most one skirmish marker per base, as open order deploys them (1.4): 4 for this "
+            "brigade, got 500",
+        ),
+        (
+            sheet(*BIG_BATTLE[:4], {**BIG_BATTLE[4], "bases": "31"}, *BIG_BATTLE[5:]),
+            "line 6, bases: a brigade has at most 30 bases (8,250 infantry or 4,500 cavalry, 1.1), got 31",
+        ),
     ],
 )
 def test_a_bad_csv_sheet_names_the_line_and_column_and_creates_nothing(db, text, expected):
     assert refused(parse_csv, text, "Bad sheet").startswith(expected)
+
+
+def test_a_sheet_of_more_units_than_any_battle_is_refused(db):
+    rows = [
+        {**HETH_ROW, "unit": f"Brigade {n}", "kind": "infantry", "grade": "green", "bases": "3"} for n in range(2001)
+    ]
+    message = refused(parse_csv, sheet(*BIG_BATTLE, *rows), "Too big")
+    assert message == "line 1, side: a battle has at most 2,000 brigades and batteries, got 2,007"
 
 
 def test_csv_errors_name_the_right_line_when_units_share_a_name(db):

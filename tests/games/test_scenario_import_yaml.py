@@ -102,6 +102,12 @@ HETH_UNITS = DEMO[DEMO.index("            brigades:\n              - {name: Arch
             f"{HETH}.leader.value: a leader is written as class E, P or C and a rating",
         ),
         (
+            "a leader rating past the rules'",
+            DEMO.replace("value: E1}", "value: E5}", 1),
+            "value: E5",
+            f"{HETH}.leader.value: a leader rating runs from -1 to 4, got 5",
+        ),
+        (
             "zero bases",
             DEMO.replace(ARCHER, "{name: Archer's Brigade, grade: veteran, bases: 0"),
             "bases: 0",
@@ -182,6 +188,51 @@ HETH_UNITS = DEMO[DEMO.index("            brigades:\n              - {name: Arch
             DEMO.replace("{name: Seminary Ridge}", "{name: Seminary Ridge, points: 3}"),
             "{name: Seminary Ridge",
             "objectives[2].points: unknown field; expected one of held_by, name",
+        ),
+        (
+            "skirmish markers past one a base",
+            DEMO.replace(ARCHER + ", formation: two_line, skirmishers: 1", ARCHER + ", skirmishers: 500"),
+            "skirmishers: 500",
+            f"{HETH}.brigades[0].skirmishers: at most one skirmish marker per base, as open order deploys them (1.4): "
+            "4 for this brigade, got 500",
+        ),
+        (
+            "bases past any brigade of the war",
+            DEMO.replace(ARCHER, "{name: Archer's Brigade, grade: veteran, bases: 31"),
+            "bases: 31",
+            f"{HETH}.brigades[0].bases: a brigade has at most 30 bases (8,250 infantry or 4,500 cavalry, 1.1), got 31",
+        ),
+        (
+            "M hits past a routed unit's",
+            DEMO.replace(ARCHER, ARCHER + ", m_hits: 5"),
+            "m_hits: 5",
+            f"{HETH}.brigades[0].m_hits: a unit carries 0 to 4 M hits, got 5",
+        ),
+        (
+            "battery damage past what the table corrects",
+            DEMO.replace(
+                "{name: Garnett's Battalion, type: m_sb", "{name: Garnett's Battalion, damage: 10, type: m_sb"
+            ),
+            "damage: 10",
+            f"{HETH}.batteries[0].damage: a battery carries 0 to 9 damage, got 10",
+        ),
+        (
+            "a NUL escaped in a leader's name",
+            DEMO.replace("{name: Henry Heth,", '{name: "Henry\\0Heth",'),
+            "Henry",
+            f"{HETH}.leader.name: holds the control character U+0000, which no name or text of a battle has",
+        ),
+        (
+            "half of a UTF-16 pair escaped in a side's name",
+            DEMO.replace("- name: Union", '- name: "Union\\ud800"'),
+            "Union\\ud800",
+            "sides[1].name: holds the control character U+D800",
+        ),
+        (
+            "an advanced rule the app does not know",
+            DEMO.replace("demo: true", "demo: true\nadvanced_rules: [101, 999]"),
+            "advanced_rules",
+            "advanced_rules[1]: no advanced rule numbered '999'; the app knows 101 (Cavalry Skirmishers), 102",
         ),
         (
             "a chart that does not ship",

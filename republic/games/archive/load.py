@@ -16,10 +16,11 @@ from republic.games.archive.checks import Checked, check_archive
 from republic.games.archive.export import ROWS
 from republic.games.archive.remap import ArchiveError, Refs
 from republic.games.models import ClubChart, Command, Event, Game, Side
+from republic.games.uploads import SAVED_GAME_MOST, data_too_deep, in_words
 
 Ids = dict[type[models.Model], dict[int, int]]
-MOST_BYTES = 64 * 1024 * 1024
-"""Far beyond a club's longest day (a 400-unit battle of 2,000 events is a few megabytes)."""
+MOST_DEPTH = 48
+"""Lists and objects inside each other: a saved game's deepest (an event's payload) is a dozen."""
 
 
 def _no_constant(name: str) -> Any:
@@ -28,8 +29,8 @@ def _no_constant(name: str) -> Any:
 
 def read_archive(raw: bytes) -> dict[str, Any]:
     """The file's data, or an ArchiveError saying why it is no saved game."""
-    if len(raw) > MOST_BYTES:
-        raise ArchiveError(f"The file is larger than {MOST_BYTES // (1024 * 1024)} MB: it is not a saved game.")
+    if len(raw) > SAVED_GAME_MOST:
+        raise ArchiveError(f"The file is larger than {in_words(SAVED_GAME_MOST)}: it is not a saved game.")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -44,6 +45,8 @@ def read_archive(raw: bytes) -> dict[str, Any]:
         raise ArchiveError("The file is not JSON a saved game is made of.") from None
     if not isinstance(data, dict):
         raise ArchiveError("The file is not a saved game: it holds no game's fields.")
+    if data_too_deep(data, MOST_DEPTH):
+        raise ArchiveError(f"The file nests lists and objects more than {MOST_DEPTH} deep, which no saved game does.")
     # JSON may escape what no database column holds: a NUL, half of a character's UTF-16 pair
     again = json.dumps(data, ensure_ascii=False)
     try:

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 
 from republic.charts import shipped_chart, shipped_checksum, shipped_checksums
+from republic.games.uploads import control_character, past_any_file
 from republic.rules.catalog import load_chart
 from republic.rules.chart import Chart, ChartError
 from republic.rules.worked_examples import Contradiction, contradictions
@@ -46,13 +47,19 @@ class ChartContradicts(ValueError):
 
 def checked_club_chart(text: str) -> Chart:
     """A club's chart file held to all a club chart must be, wherever it comes from (uploaded, or carried in a
-    saved game): every table, row and cell as the engine reads it, a name and version its row can hold, and
-    every worked example of the rules. A ChartError names the file's problem; ChartContradicts each example
-    the chart breaks."""
+    saved game): nested no deeper than any chart file, every table, row and cell as the engine reads it, a name
+    and version its row can hold with no control character, and every worked example of the rules. A ChartError
+    names the file's problem; ChartContradicts each example the chart breaks."""
+    past = past_any_file(text)
+    if past:
+        raise ChartError(f"line {past[0]}: {past[1]}, which no chart file has")
     chart = load_chart(text)
     for what, value in (("name", chart.name), ("version", chart.version)):
         if len(value) > MOST_CHARACTERS[what]:
             raise ChartError(f"its {what} is longer than {MOST_CHARACTERS[what]} characters")
+        odd = control_character(value)
+        if odd:
+            raise ChartError(f"its {what} holds {odd}: retype it")
     found = contradictions(chart)
     if found:
         raise ChartContradicts(found)

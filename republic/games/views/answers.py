@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from republic.games.dispatches import dispatch_context, last_letter
-from republic.games.forms import VersionForm
+from republic.games.forms import VersionForm, whole_number
 from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
@@ -86,10 +86,11 @@ def division_answer(
     division as it stands now, saying what was done (a unit moved to another division is no longer there to
     show it); None for any other request."""
     target = request.htmx.target if request.htmx else None
-    if not target or not target.startswith(DIVISION) or not target[len(DIVISION) :].isdigit():
+    number = whole_number(target[len(DIVISION) :]) if target and target.startswith(DIVISION) else None
+    if number is None:
         return None
     fresh = game_or_404(game.pk)
-    division = command_of(fresh, int(target[len(DIVISION) :]))
+    division = command_of(fresh, number)
     news = describe(event) if event is not None else ""
     context = {**division_context(fresh, division), "error": error, "news": news}
     return render(request, "games/division.html#division", context)

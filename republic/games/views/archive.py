@@ -7,8 +7,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from republic.games.archive.export import dumps, export_game, file_name
-from republic.games.archive.load import MOST_BYTES, import_game
+from republic.games.archive.load import import_game
 from republic.games.archive.remap import ArchiveError
+from republic.games.uploads import SAVED_GAME_MOST, LimitedFileField
 from republic.games.views import answers
 from republic.games.views.access import Who, allowed, master_only
 from republic.games.views.answers import HtmxHttpRequest
@@ -24,7 +25,9 @@ def save_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 class SavedGameForm(forms.Form):
-    file = forms.FileField(label="Saved game (the .json file from a game's turn log)")
+    file = LimitedFileField(
+        label="Saved game (the .json file from a game's turn log)", most=SAVED_GAME_MOST, what="a saved game"
+    )
 
 
 @master_only
@@ -34,8 +37,6 @@ def load_game(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         try:
-            if upload.size > MOST_BYTES:
-                raise ArchiveError(f"The file is larger than {MOST_BYTES // (1024 * 1024)} MB: it is not a saved game.")
             game = import_game(upload.read())
         except ArchiveError as exc:
             form.add_error("file", f"{upload.name}: {exc}")

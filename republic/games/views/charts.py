@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from republic.charts import checksum_of, shipped_chart, shipped_checksums
+from republic.games.forms import whole_number
 from republic.games.models import ClubChart, Game
 from republic.games.models.charts import (
     ChartContradicts,
@@ -27,11 +28,10 @@ from republic.games.models.charts import (
 )
 from republic.games.text.charts import chart_problem, contradiction
 from republic.games.text.terms import chart_key
+from republic.games.uploads import CHART_MOST, LimitedFileField
 from republic.games.views.access import Who, allowed, master_only
 from republic.rules.chart import BandSpec, Cell, Chart, ChartError, ChartTable, GridSpec
 from republic.rules.chart_compare import differences
-
-MAX_CHART_BYTES = 256 * 1024  # the shipped chart is a tenth of this; a bigger file is not a chart
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,12 @@ def game_chart(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 class ChartUploadForm(forms.Form):
-    file = forms.FileField(label="Chart file (YAML, as the app's own chart file)", allow_empty_file=True)
+    file = LimitedFileField(
+        label="Chart file (YAML, as the app's own chart file)",
+        most=CHART_MOST,
+        what="a chart file",
+        allow_empty_file=True,
+    )
 
 
 class Refused(Exception):
@@ -123,8 +128,6 @@ class Refused(Exception):
 
 def checked_chart(upload: Any) -> tuple[str, Chart]:
     """The text of an uploaded chart file and its chart, or Refused with every problem a user can fix."""
-    if upload.size > MAX_CHART_BYTES:
-        raise Refused([f"The file is {upload.size // 1024} KB; a chart file is at most {MAX_CHART_BYTES // 1024} KB."])
     raw = upload.read()
     try:
         text = raw.decode("utf-8-sig")
@@ -138,8 +141,6 @@ def checked_chart(upload: Any) -> tuple[str, Chart]:
         raise Refused([chart_problem(exc)]) from None
     except ChartContradicts as exc:
         raise Refused([contradiction(c) for c in exc.found]) from None
-    except RecursionError:
-        raise Refused(["The file is nested too deeply to be a chart file."]) from None
     return text, chart
 
 
@@ -205,7 +206,8 @@ def chosen_chart(value: str) -> ChartIdentity | None:
     kind, _, key = value.partition(":")
     if kind == "shipped" and key in _shipped_files():
         return shipped_identity(key)
-    club = ClubChart.objects.filter(pk=int(key)).first() if kind == "club" and key.isdigit() else None
+    number = whole_number(key) if kind == "club" else None
+    club = ClubChart.objects.filter(pk=number).first() if number is not None else None
     return club_identity(club) if club else None
 
 

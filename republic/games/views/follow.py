@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
+from republic.games.forms import whole_number
 from republic.games.models import Command, Game
 from republic.games.readings import read_once
 
@@ -29,8 +30,9 @@ def command_tree(game: Game) -> list[tuple[int, int | None, int, str, str]]:
 
 def followed(request: HttpRequest, game: Game) -> Followed:
     chosen = request.session.get(FOLLOW_KEY, {}).get(str(game.pk), "")
-    kind, _, number = chosen.partition("-")
-    if kind not in ("side", "command") or not number.isdigit():
+    kind, _, written = chosen.partition("-")
+    number = whole_number(written)
+    if kind not in ("side", "command") or number is None:
         return EVERYTHING
     commands = command_tree(game)
     if kind == "side":

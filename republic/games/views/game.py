@@ -20,7 +20,8 @@ from republic.games.steps import anytime, first_attacker, game_over, step_of
 from republic.games.steps.base import Row, subject
 from republic.games.steps.walk import advance
 from republic.games.text.events import describe, game_result
-from republic.games.views import answers
+from republic.games.uploads import SCENARIO_MOST, LimitedFileField
+from republic.games.views import answers, query
 from republic.games.views.access import SEATS_KEY, Who, allowed, is_master, master_only
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.charts import chart_choices, chosen_chart
@@ -51,9 +52,8 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game page; for a phone without scripts, ``?open=unit-12`` draws that row of the step open and
     ``?shown=80`` draws more of its rows."""
     game = answers.game_or_404(game_id)
-    opened = tuple(request.GET.getlist("open"))
-    shown = request.GET.get("shown", "")
-    count = min(int(shown), 10_000) if shown.isdigit() else ROWS_SHOWN
+    opened = tuple(query.texts(request.GET, "open"))
+    count = query.whole(request.GET, "shown", ROWS_SHOWN, most=10_000)
     context = answers.context(request, game, opened=opened, shown=count)
     link = join_link(request, game)
     return render(request, "games/game.html", {**context, "join_link": link, "join_qr": qr_code(link)})
@@ -63,8 +63,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The step's next rows after the first ``?after=N``, as "Show more" appends them."""
     game = answers.game_or_404(game_id)
-    after = request.GET.get("after", "")
-    start = int(after) if after.isdigit() else 0
+    start = query.whole(request.GET, "after", 0)
     handler = step_of(game)
     shown: list[Row] = []
     left = 0
@@ -80,7 +79,7 @@ def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
     """One row of the step's work, its form open (or closed again with ``?close=1``)."""
     game = answers.game_or_404(game_id)
-    return answers.open_row(request, game, row, closed=bool(request.GET.get("close")))
+    return answers.open_row(request, game, row, closed=query.flag(request.GET, "close"))
 
 
 @allowed(Who.PHASING)
@@ -269,7 +268,9 @@ def end_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 class ScenarioUploadForm(forms.Form):
-    file = forms.FileField(label="Scenario file (YAML, JSON) or order of battle (CSV)")
+    file = LimitedFileField(
+        label="Scenario file (YAML, JSON) or order of battle (CSV)", most=SCENARIO_MOST, what="a scenario"
+    )
     name = forms.CharField(max_length=120, required=False, label="Name of this game")
     ground_scale = forms.ChoiceField(
         choices=[(s.value, s.value) for s in GroundScale], initial="medium", label="Ground scale (CSV only)"

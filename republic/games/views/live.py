@@ -19,7 +19,7 @@ from republic.games.ledger import about
 from republic.games.models import Event, Game
 from republic.games.steps import step_of
 from republic.games.text.events import result_card
-from republic.games.views import answers
+from republic.games.views import answers, query
 from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.follow import followed
@@ -39,14 +39,15 @@ def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.games().filter(pk=game_id).annotate(letter=newest).first()
     if game is None:
         raise Http404("No such game.")
-    since, letter, newest_letter = request.GET.get("since", ""), request.GET.get("letter", ""), game.letter or 0
-    if (since, letter) == (str(game.version), str(newest_letter)):
+    since, letter = query.optional_whole(request.GET, "since"), query.optional_whole(request.GET, "letter")
+    newest_letter = game.letter or 0
+    if (since, letter) == (game.version, newest_letter):
         return HttpResponse(status=204)
     recent = Event.objects.filter(game=game).select_related("undoes").order_by("-seq")
-    later = list(recent.filter(seq__gt=int(since))[: NEWS_MOST + 1])[::-1] if since.isdigit() else []
+    later = list(recent.filter(seq__gt=since)[: NEWS_MOST + 1])[::-1] if since is not None else []
     shown = answers.shown_subjects(request)
     opened = set(request.headers.get(OPEN_HEADER, "").split()) & shown
-    if later and len(later) <= NEWS_MOST and letter == str(newest_letter):
+    if later and len(later) <= NEWS_MOST and letter == newest_letter:
         news = _news(request, game, later, shown, opened, newest_letter)
         if news is not None:
             return news

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
-from republic.games.views import answers
+from republic.games.views import answers, query
 from republic.games.views.access import Role, Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.turn_log import LOG_PAGE, chosen, events, grouped, letters
@@ -36,7 +36,7 @@ def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
     role, asked = _role(request), chosen(request.GET, game)
     pages = Paginator(events(game, asked), LOG_PAGE)
-    shown = pages.get_page(request.GET.get("page") or pages.num_pages)
+    shown = pages.get_page(query.whole(request.GET, "page", pages.num_pages))
     found = list(shown)
     told = letters(game, role.master, role.side_id, asked, found, last=not shown.has_next())
     context = {"game": game, "turns": grouped(game, found, told), "shown": shown, "filters": asked, "role": role}
@@ -55,7 +55,7 @@ def game_log_pdf(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     copy = "game master" if role.master else role.seat.side.name if role.seat else ""
     context = {"game": game, "turns": grouped(game, found, told), "filters": asked, "role": role, "copy": copy}
     html = render_to_string("games/log_pdf.html", context, request=request)
-    pdf = _pdf(html, PAPERS.get(request.GET.get("paper", ""), "A4"))
+    pdf = _pdf(html, query.choice(request.GET, "paper", PAPERS, "A4"))
     if pdf is None:
         return HttpResponse(NO_PDF, status=503, content_type="text/plain; charset=utf-8")
     response = HttpResponse(pdf, content_type="application/pdf")

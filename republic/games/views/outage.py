@@ -5,7 +5,7 @@ recorded, since every action is one transaction, and the same tap works again on
 import logging
 from collections.abc import Callable
 
-from django.db import DatabaseError, IntegrityError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django_htmx.http import reswap, retarget
@@ -26,8 +26,10 @@ class DatabaseUnavailable:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        # an integrity error is a mistake of the app's, not an outage: it stays a server error, and is seen
-        if not isinstance(exception, DatabaseError) or isinstance(exception, IntegrityError):
+        # only a database that cannot be reached or answer is an outage; one that refuses what it was sent (an
+        # integrity error, a value it cannot hold, a query it cannot run) did answer, and that is a mistake of the
+        # app's: it stays a server error, and is seen
+        if not isinstance(exception, OperationalError | InterfaceError):
             return None
         logger.error("The database did not answer: %s", exception)
         # drawn without the request: the page's usual parts (who is signed in) would ask the database again

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from republic.games.models import Command, Game, Seat, new_join_code
+from republic.games.views import query
 from republic.games.views.access import SEATS_KEY, Who, allowed
 from republic.games.views.follow import FOLLOW_KEY
 
@@ -84,7 +85,7 @@ def qr_image(request: HttpRequest, game_id: int) -> HttpResponse:
     """The QR code alone, as the dashboard's cards load it when the game master opens one (not on every redraw).
     The address names the join code, so a new code is a new image and the old one may be kept."""
     game = get_object_or_404(Game, pk=game_id)
-    if request.GET.get("code") != game.join_code:
+    if query.text(request.GET, "code") != game.join_code:
         raise Http404("That is not the game's join code now.")
     response = HttpResponse(qr_code(join_link(request, game)), content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=86400"

@@ -20,7 +20,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events import AssaultRoundResolved, NamedUnit, RoundConditions, UnitCover
-from republic.games.forms import DiceForm, die_field, offer, offer_many
+from republic.games.forms import DiceForm, die_field, offer, offer_many, whole_number
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader
 from republic.games.steps.assaults.declare import SELECT
@@ -85,8 +85,8 @@ def read_conditions(assault: Assault, raw: Mapping[str, Any] | None, prefix: str
         was = before.cover[slot]
         value = _choice(raw.get(f"{prefix}-cover-{slot}"), COVER_CHOICES, OUT if was is None else was.value)
         cover[slot] = None if value == OUT else Cover(value)
-        bases = str(raw.get(f"{prefix}-bases-{slot}", "")).strip()
-        counted[slot] = int(bases) if bases.isdigit() and 0 < int(bases) < member.unit.bases else None
+        bases = whole_number(str(raw.get(f"{prefix}-bases-{slot}", "")))
+        counted[slot] = bases if bases is not None and 0 < bases < member.unit.bases else None
     struck = Struck(_choice(raw.get(f"{prefix}-struck"), STRUCK_CHOICES, before.struck.value))
     column = _choice(raw.get(f"{prefix}-column"), COLUMN_CHOICES, "")
     return Conditions(cover, struck, AssaultColumn(column) if column else None, counted)
