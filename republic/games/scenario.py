@@ -34,6 +34,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from republic.charts import CHART_DIR, chart_path
+from republic.file_shapes import YAML_VALUES, control_character, past_any_file
 from republic.games.ledger import snapshot
 from republic.games.models import ADVANCED_RULES, ChartIdentity, Command, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import shipped_identity
@@ -47,7 +48,6 @@ from republic.games.scenario_specs import (
     SideSpec,
 )
 from republic.games.scenario_values import MOST_UNITS, held_to_rules
-from republic.games.uploads import YAML_VALUES, control_character, past_any_file
 from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Formation, Grade, UnitKind

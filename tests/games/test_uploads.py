@@ -11,21 +11,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import DataError, IntegrityError, InterfaceError, OperationalError, ProgrammingError
 from django.http import HttpResponse
 
+from republic.file_shapes import YAML_DEPTH, YAML_VALUES
 from republic.games.archive.export import dumps, export_game
 from republic.games.events import CorrectionMade, FieldValue
 from republic.games.ledger import act
 from republic.games.models import ClubChart, Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
-from republic.games.uploads import (
-    CHART_MOST,
-    LARGEST,
-    SAVED_GAME_MOST,
-    SCENARIO_MOST,
-    YAML_DEPTH,
-    YAML_VALUES,
-    CappedUpload,
-    TooLarge,
-)
+from republic.games.uploads import CHART_MOST, LARGEST, SAVED_GAME_MOST, SCENARIO_MOST, CappedUpload, TooLarge
 from republic.games.views.outage import DatabaseUnavailable
 from republic.scenarios import DEMO_SCENARIO
 from tests.chart_files import chart_text

@@ -12,11 +12,12 @@ from typing import Any
 from django.db import DataError, IntegrityError, connection, models, transaction
 from django.utils import timezone
 
+from republic.file_shapes import data_too_deep
 from republic.games.archive.checks import Checked, check_archive
 from republic.games.archive.export import ROWS
 from republic.games.archive.remap import ArchiveError, Refs
 from republic.games.models import ClubChart, Command, Event, Game, Side
-from republic.games.uploads import SAVED_GAME_MOST, data_too_deep, in_words
+from republic.games.uploads import SAVED_GAME_MOST, in_words
 
 Ids = dict[type[models.Model], dict[int, int]]
 MOST_DEPTH = 48

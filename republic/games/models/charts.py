@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 
 from republic.charts import shipped_chart, shipped_checksum, shipped_checksums
-from republic.games.uploads import control_character, past_any_file
+from republic.file_shapes import control_character, past_any_file
 from republic.rules.catalog import load_chart
 from republic.rules.chart import Chart, ChartError
 from republic.rules.worked_examples import Contradiction, contradictions
