@@ -24,11 +24,12 @@ def test_a_long_log_is_paged_newest_first(client, demo):
     assert "Events 1–100 of 250" in first and "#1 " in first and "#101 " not in first
 
 
-def test_a_page_that_is_not_there_shows_the_last_one(client, demo):
+def test_a_page_that_is_not_there_shows_the_last_one_and_one_that_is_no_number_is_refused(client, demo):
     set_state(demo, brigade(demo, "Davis's Brigade"), m_hits=1)
-    for page in ("99", "nonsense", "-1"):
-        body = client.get(f"/games/{demo.pk}/log/?page={page}").content.decode()
-        assert "#1 " in body
+    assert "#1 " in client.get(f"/games/{demo.pk}/log/?page=99").content.decode()
+    for page in ("nonsense", "-1", "²"):
+        response = client.get(f"/games/{demo.pk}/log/?page={page}")
+        assert response.status_code == 400 and "?page= takes a whole number" in response.content.decode()
 
 
 # --- grouped, in the phones' words, filtered ----------------------------------------------------------------
