@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "republic.games.views.readings.ReadOncePerRequest",
     "republic.games.views.outage.DatabaseUnavailable",
+    "republic.games.views.outage.KeptChartUnreadable",
     "axes.middleware.AxesMiddleware",
 ]
 

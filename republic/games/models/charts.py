@@ -93,6 +93,15 @@ _LOADED: dict[str, tuple[Chart, str]] = {}
 _LOADING = Lock()
 
 
+class KeptChartRefused(Exception):
+    """A club chart kept by an earlier version of the app, before every cell was held to its table's span, that
+    today's checks refuse: a game on it cannot be played until the chart is put right, and is told so."""
+
+    def __init__(self, kept: ClubChart, problem: ChartError):
+        self.kept, self.problem = kept, problem
+        super().__init__(f"{kept}: {problem}")
+
+
 def loaded(checksum: str, file_name: str) -> tuple[Chart, str]:
     """The chart a game reads and the checksum of what was read. A game that records no checksum (made before
     charts had one, or in the admin) reads the shipped file it names. A shipped checksum no file has any more (the
@@ -103,9 +112,12 @@ def loaded(checksum: str, file_name: str) -> tuple[Chart, str]:
         return found
     with _LOADING:
         stem = shipped_checksums().get(checksum)
-        text = None if stem or not checksum else ClubChart.objects.filter(checksum=checksum).values_list("text")[:1]
-        if text:
-            found = (load_chart(text[0][0]), checksum)
+        kept = None if stem or not checksum else ClubChart.objects.filter(checksum=checksum).first()
+        if kept:
+            try:
+                found = (load_chart(kept.text), checksum)
+            except ChartError as exc:
+                raise KeptChartRefused(kept, exc) from None
         else:
             name = stem or file_name
             found = (shipped_chart(name), shipped_checksum(name))
