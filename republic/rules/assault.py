@@ -227,6 +227,23 @@ def round_waits_for(number: int, first_rounds_left: "tuple[int, ...] | list[int]
     )
 
 
+def overrun_waits_for(first_rounds_left: "tuple[int, ...] | list[int]") -> str:
+    """What the table does with a breakthrough or an overrun a round gave while other assaults have not fought
+    their first round, in its words; "" when it may be carried out at once.
+
+    The same sentence (R:1376-1378) goes on: "Mark breakthrough locations before moving on to resolve other
+    assaults." The move is the table's own: the app says when to make it and does not hold the record back."""
+    if not first_rounds_left:
+        return ""
+    *others, last = (str(n) for n in first_rounds_left)
+    names = f"assaults {', '.join(others)} and {last}" if others else f"assault {last}"
+    return (
+        f"Mark where the attackers break through now, and move them once {names} "
+        f"{'have' if others else 'has'} fought a first round: every first round comes before a breakthrough "
+        "is carried out (5.1)."
+    )
+
+
 def _read_sides(chart: Chart, inputs: AssaultRoundInput, notes: list[str]) -> dict[str, "SideReading"]:
     """Steps 2-3: each side's modifiers (5.4), the lesser side's outnumbered modifier among them."""
     readings = {name: side_modifiers(chart, getattr(inputs, name), name == "defender") for name in SIDES}

@@ -148,3 +148,21 @@ def test_undo_of_an_end_reopens_the_assault(client, game, two):
     game.refresh_from_db()
     response = client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
     assert "finish assault 1" in response.content.decode()
+
+
+def test_a_breakthrough_before_every_first_round_is_marked_now_and_moved_once_they_are_fought(client, game):
+    """R:1376-1378: "All initial assault rounds must be resolved before re-rolls and breakthrough overruns are
+    carried out. Mark breakthrough locations before moving on to resolve other assaults." The card of an assault
+    whose round broke through tells the table to mark the place now and move once the others fought."""
+    davis, cutler, archer, iron = units(
+        game, "Davis's Brigade", "Cutler's Brigade", "Archer's Brigade", "Iron Brigade (Meredith)"
+    )
+    set_state(game, cutler, grade="green", m_hits=2)
+    first = declared(client, game, [(davis, "all_out")], [(cutler, "general")])
+    second = declared(client, game, [(archer, "general")], [(iron, "general")])
+    post_round(client, game, first, die="10", die2="1")
+    assert last_payload(game).result.outcome.action.value.endswith("breakthrough"), last_payload(game).result
+    marked = "Mark where the attackers break through now, and move them once assault 2 has fought a first round"
+    assert marked in assault_page(client, game)
+    post_round(client, game, second, die="5", die2="5")
+    assert marked not in assault_page(client, game)

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from republic.rules.assault import AssaultRoundInput, round_waits_for
+from republic.rules.assault import AssaultRoundInput, overrun_waits_for, round_waits_for
 from republic.rules.assault_sides import AssaultSide, AssaultType, AssaultUnit, Contact, natural_morale_hits
 from republic.rules.assault_table import AssaultColumn, AssaultColumnInput, AssaultOutcome, OutcomeAction, OutcomeSide
 from republic.rules.catalog import mechanic
@@ -230,3 +230,11 @@ def test_a_second_round_waits_for_every_other_assaults_first_round():
     assert "the first round of assaults 2, 3 and 4 first" in round_waits_for(3, [2, 3, 4])
     with pytest.raises(RulesInputError):
         round_waits_for(0, [])
+
+
+def test_a_breakthrough_is_marked_and_carried_out_once_every_first_round_is_fought():
+    assert overrun_waits_for([]) == ""
+    assert overrun_waits_for([2]).startswith(
+        "Mark where the attackers break through now, and move them once assault 2 has"
+    )
+    assert "once assaults 2 and 3 have fought a first round" in overrun_waits_for((2, 3))

@@ -36,6 +36,7 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
         "prefix": key,
         "number": len(assault.rounds) + 1,
         "waits": s.waits(assault),
+        "overrun_waits": s.overrun_waits(assault),
         "column": column_for(assault, conditions),
         "sides": [("Attacking", assault.attackers), ("Defending", assault.defenders)],
         "cover_rows": [("Attacker", form.cover_rows("attacker")), ("Defender", form.cover_rows("defender"))],

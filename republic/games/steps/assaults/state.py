@@ -14,11 +14,13 @@ from republic.games.events import AssaultDeclared, AssaultEnded, AssaultFollowed
 from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Unit, UnitChoice
 from republic.games.readings import read_once
-from republic.rules.assault import round_waits_for
+from republic.rules.assault import overrun_waits_for, round_waits_for
 from republic.rules.assault_sides import Contact
+from republic.rules.assault_table import OutcomeAction
 from republic.rules.sequence import StepKey
 
 ELSEWHERE = "Assaults are declared in the assault step."
+BREAKING_THROUGH = (OutcomeAction.MAY_BREAKTHROUGH, OutcomeAction.MUST_BREAKTHROUGH, OutcomeAction.OVERRUN)
 
 
 def in_play(unit: Unit) -> bool:
@@ -119,10 +121,20 @@ class AssaultState:
         owner = self.game.attacker if side == "attacker" else self.game.defender
         return Unit.objects.filter(game=self.game).in_play().of_side(owner).in_battle_order().choices()
 
+    def first_rounds_left(self, assault: Assault) -> list[int]:
+        """The other assaults of the phase still open without a first round, by number."""
+        return [a.number for a in self.assaults if a is not assault and a.open and not a.rounds]
+
     def waits(self, assault: Assault) -> str:
         """Why the assault's next round is not fought yet (5.1, R:1376-1377), "" when it may be."""
-        left = [a.number for a in self.assaults if a is not assault and a.open and not a.rounds]
-        return round_waits_for(len(assault.rounds) + 1, left)
+        return round_waits_for(len(assault.rounds) + 1, self.first_rounds_left(assault))
+
+    def overrun_waits(self, assault: Assault) -> str:
+        """When its last round broke through or overran, what the table marks now and moves later (5.1)."""
+        last = assault.last
+        if last is None or last.result.outcome.action not in BREAKING_THROUGH:
+            return ""
+        return overrun_waits_for(self.first_rounds_left(assault))
 
     def find(self, seq: int) -> Assault:
         """The assault declared by event ``seq``, refused when it is not one of this player turn's."""
