@@ -17,6 +17,7 @@ from django.http import QueryDict
 from republic.games.dispatches import for_log
 from republic.games.models import Command, Dispatch, Event, Game, Leader, Side, Unit
 from republic.games.text.events import result_card
+from republic.games.views.query import UnreadableQuery
 from republic.rules.sequence import STEPS, Phase
 
 LOG_PAGE = 100  # events a page of the turn log holds
@@ -62,12 +63,18 @@ class Chosen:
         return bool(self.side or self.division or self.phase)
 
 
+FILTERS_TAKE = {"side": "one of this game's sides", "division": "one of this game's divisions", "phase": "a phase"}
+
+
 def chosen(data: QueryDict, game: Game) -> Chosen:
-    """The filters asked for; a value that is not one of this game's is left out, as if not asked."""
+    """The filters asked for; a value that is not one of this game's is refused with 400 naming it, as every
+    query parameter the app cannot read is (``views/query.py``)."""
     sides = list(game.sides.all())
     divisions = list(Command.objects.filter(game=game, level=Command.Level.DIVISION).order_by("side__order", "order"))
     form = LogFilterForm(data, sides, divisions)
-    form.is_valid()
+    if not form.is_valid():
+        name = next(iter(form.errors))
+        raise UnreadableQuery(f"?{name}= takes {FILTERS_TAKE[name]}; got {data.get(name, '')[:20]!r}.")
     found = form.cleaned_data
     phase = found.get("phase")
     return Chosen(
