@@ -83,8 +83,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "republic.games.views.readings.ReadOncePerRequest",
-    "republic.games.views.outage.DatabaseUnavailable",
-    "republic.games.views.outage.KeptChartUnreadable",
+    "republic.games.views.outage.Unavailable",
     "axes.middleware.AxesMiddleware",
 ]
 

@@ -26,7 +26,7 @@ nothing is created.
 """
 
 import datetime
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 import yaml
@@ -35,6 +35,7 @@ from django.db import connection, transaction
 
 from republic.charts import CHART_DIR, chart_path
 from republic.file_shapes import YAML_VALUES, control_character, past_any_file
+from republic.games import scenario_values as rules_allow
 from republic.games.ledger import snapshot
 from republic.games.models import ADVANCED_RULES, ChartIdentity, Command, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import shipped_identity
@@ -47,7 +48,6 @@ from republic.games.scenario_specs import (
     Scenario,
     SideSpec,
 )
-from republic.games.scenario_values import MOST_UNITS, held_to_rules
 from republic.rules.errors import RulesInputError
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Formation, Grade, UnitKind
@@ -120,10 +120,12 @@ class Reader:
             self.fail(_join(path, key), f"must be {most} or less, got {value}")
         return value
 
-    def held(self, data: dict, path: str, key: str, default: int | None, least: int = 0, **unit: Any) -> int:
-        """A number of a unit, held to what the rules allow it (``unit``: what else of the unit that depends on)."""
+    def held(
+        self, data: dict, path: str, key: str, default: int | None, rule: Callable[[int], str], least: int = 0
+    ) -> int:
+        """A number of a unit, held to what the rules allow it: ``rule`` says what is wrong with it, or ''."""
         value = self.whole(data, path, key, default, least)
-        if problem := held_to_rules(key, value, **unit):
+        if problem := rule(value):
             self.fail(_join(path, key), problem)
         return value
 
@@ -165,9 +167,11 @@ class Reader:
         if kind is UnitKind.ARTILLERY:
             self.fail(_join(path, "kind"), "artillery goes under batteries, not brigades")
         grade = self.choice(data, path, "grade", Grade)
-        bases = self.held(data, path, "bases", None, least=1)
-        skirmishers = self.held(data, path, "skirmishers", 0, bases=bases, trained=grade.trained)
-        m_hits = self.held(data, path, "m_hits", 0)
+        bases = self.held(data, path, "bases", None, rules_allow.bases_problem, least=1)
+        skirmishers = self.held(
+            data, path, "skirmishers", 0, lambda n: rules_allow.skirmishers_problem(n, bases, grade.trained)
+        )
+        m_hits = self.held(data, path, "m_hits", 0, rules_allow.m_hits_problem)
         return BrigadeSpec(
             name=self.text(data, path, "name"),
             grade=grade,
@@ -186,7 +190,7 @@ class Reader:
             battery_type=self.choice(data, path, "type", BatteryType),
             horse=self.flag(data, path, "horse"),
             grade=self.choice(data, path, "grade", Grade, Grade.AVERAGE),
-            damage=self.held(data, path, "damage", 0),
+            damage=self.held(data, path, "damage", 0, rules_allow.damage_problem),
             limbered=self.flag(data, path, "limbered"),
         )
 
@@ -263,8 +267,8 @@ class Reader:
             )
         if sides[0].name == sides[1].name:
             self.fail("sides[1].name", f"both sides are called {sides[0].name!r}")
-        if (units := sum(c.units() for side in sides for c in side.commands)) > MOST_UNITS:
-            self.fail("sides", f"a battle has at most {MOST_UNITS:,} brigades and batteries, got {units:,}")
+        if (units := sum(c.units() for side in sides for c in side.commands)) > rules_allow.MOST_UNITS:
+            self.fail("sides", f"a battle has at most {rules_allow.MOST_UNITS:,} brigades and batteries, got {units:,}")
         first = self.text(data, "", "first_attacker", required=False)
         if first and first not in (s.name for s in sides):
             self.fail("first_attacker", f"no side is called {first!r}")

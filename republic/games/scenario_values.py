@@ -13,15 +13,6 @@ MOST_UNITS = 2_000
 """Brigades and batteries in one battle: a club's largest is 400, and five times that is no battle a table plays."""
 
 
-def held_to_rules(field: str, value: int, bases: int = 0, trained: bool = True) -> str:
-    """What is wrong with a unit's ``field`` given as ``value`` in a scenario, or ''."""
-    if field == "bases":
-        return bases_problem(value)
-    if field == "skirmishers":
-        return skirmishers_problem(value, bases, trained)
-    return m_hits_problem(value) if field == "m_hits" else damage_problem(value) if field == "damage" else ""
-
-
 def bases_problem(bases: int) -> str:
     if bases > MOST_BASES:
         return f"a brigade has at most {MOST_BASES} bases (8,250 infantry or 4,500 cavalry, 1.1), got {bases}"

@@ -18,7 +18,7 @@ from republic.games.ledger import act
 from republic.games.models import ClubChart, Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.uploads import CHART_MOST, LARGEST, SAVED_GAME_MOST, SCENARIO_MOST, CappedUpload, TooLarge
-from republic.games.views.outage import DatabaseUnavailable
+from republic.games.views.outage import Unavailable
 from republic.scenarios import DEMO_SCENARIO
 from tests.chart_files import chart_text
 from tests.club_battle import club_scenario
@@ -175,7 +175,7 @@ def test_a_chart_whose_name_or_version_holds_a_control_character_is_refused(clie
 
 
 def test_a_value_the_database_refuses_is_no_outage_but_one_that_does_not_answer_is(rf):
-    outage = DatabaseUnavailable(lambda request: HttpResponse())
+    outage = Unavailable(lambda request: HttpResponse())
     request = rf.get("/")
     refused = DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
     for mistake in (refused, IntegrityError("UNIQUE constraint failed"), ProgrammingError("syntax error")):

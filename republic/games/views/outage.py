@@ -34,7 +34,9 @@ def _unavailable(request: HttpRequest, title: str, message: str) -> HttpResponse
     return response
 
 
-class DatabaseUnavailable:
+class Unavailable:
+    """The middleware that answers both with 503 and the words for the table, instead of a server error."""
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
 
@@ -45,26 +47,15 @@ class DatabaseUnavailable:
         # only a database that cannot be reached or answer is an outage; one that refuses what it was sent (an
         # integrity error, a value it cannot hold, a query it cannot run) did answer, and that is a mistake of the
         # app's: it stays a server error, and is seen
-        if not isinstance(exception, OperationalError | InterfaceError):
-            return None
-        logger.error("The database did not answer: %s", exception)
-        return _unavailable(request, "The server cannot save right now", MESSAGE)
-
-
-class KeptChartUnreadable:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, KeptChartRefused):
-            return None
-        logger.error("A kept club chart is refused: %s", exception)
-        message = (
-            f"This game is played on the club chart {exception.kept}, kept by an earlier version of the app that "
-            f"did not check every cell, and today's checks refuse it: {chart_problem(exception.problem)}. Nothing "
-            "of the game is lost, but it cannot be played on until that chart is put right on the server."
-        )
-        return _unavailable(request, "This game's chart cannot be read", message)
+        if isinstance(exception, OperationalError | InterfaceError):
+            logger.error("The database did not answer: %s", exception)
+            return _unavailable(request, "The server cannot save right now", MESSAGE)
+        if isinstance(exception, KeptChartRefused):
+            logger.error("A kept club chart is refused: %s", exception)
+            message = (
+                f"This game is played on the club chart {exception.kept}, kept by an earlier version of the app that "
+                f"did not check every cell, and today's checks refuse it: {chart_problem(exception.problem)}. "
+                "Nothing of the game is lost, but it cannot be played on until that chart is put right on the server."
+            )
+            return _unavailable(request, "This game's chart cannot be read", message)
+        return None
