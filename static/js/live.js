@@ -18,9 +18,14 @@
     if (form) form.setAttribute("data-typed", "");
   });
 
+  // whether the answer being swapped is the poll's: a piece the player's own action brought again while he types
+  // in it is kept as well, but nobody else moved the game on
+  var polled = false;
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var from = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!from || from.id !== "poll") return;
+    polled = !!from && from.id === "poll";
+    if (!polled) return;
     var pieces = event.detail.xhr.getResponseHeader("HX-Reswap") === "none";
     if (pieces || !typing(document.getElementById("live"))) return;
     event.detail.shouldSwap = false;
@@ -30,7 +35,7 @@
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     if (!typing(event.detail.target)) return;
     event.detail.shouldSwap = false;
-    movedOn(true);
+    if (polled) movedOn(true);
   });
 
   // the player's own action brought the game as it stands: the note is spent once no typed form is left

@@ -80,8 +80,9 @@
     el.focus({ preventScroll: true });
   }
 
-  /* An action sent from one of the step's rows, and the page's poll (live.js), list the rows this phone shows
-     and those it has open, so that the answer redraws every one of them that changed, and no other. */
+  /* Every request of the game's live part (an action, a row tapped open, the page's poll, live.js) says what the
+     screen shows: the version and newest message it was drawn at, the rows it lists and those it has open; so
+     that the answer redraws every piece of it that changed since, and no other. */
   function subjects(selector) {
     return Array.prototype.map.call(document.querySelectorAll(selector), function (row) {
       return row.id.slice(4);
@@ -89,9 +90,11 @@
   }
 
   document.addEventListener("htmx:configRequest", function (event) {
-    var from = event.detail.target;
-    var polled = event.detail.elt && event.detail.elt.id === "poll";
-    if (!polled && (!from || !from.id || from.id.indexOf("row-") !== 0)) return;
+    var live = document.getElementById("live");
+    var from = event.detail.elt;
+    if (!live || !from || !live.contains(from)) return;
+    var bar = document.getElementById("step-bar");
+    if (bar && bar.dataset.drawn) event.detail.headers["Drawn"] = bar.dataset.drawn;
     event.detail.headers["Rows-Shown"] = subjects("#work-list > li[id^='row-']");
     event.detail.headers["Rows-Open"] = subjects("#work-list > li.is-open[id^='row-']");
   });

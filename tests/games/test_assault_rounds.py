@@ -36,8 +36,12 @@ def test_a_round_over_htmx_applies_the_results_to_the_units_and_shows_the_moves(
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     response = post_round(client, game, seq, die="10", die2="2")
     body = response.content.decode()
-    # answered in the assault's row, which stays open for the next round, with the moves of this one
-    assert response.status_code == 200 and body.startswith(f'<li class="work-row is-open" id="row-assault-{seq}">')
+    # the assaults are drawn in the step's panel: the answer is the panel, the assault's row still open for the
+    # next round, with the moves of this one
+    assert (
+        response.status_code == 200 and response["HX-Retarget"] == "#step-head" and response["HX-Reswap"] == "outerHTML"
+    )
+    assert f'<li class="work-row is-open" id="row-assault-{seq}">' in body
     event = last_round(game)
     p: AssaultRoundResolved = payload(event)
     assert [(r.label, r.roll.faces, r.roll.source) for r in p.rolls()] == [

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from republic.games.ledger import acting_on
 from republic.games.models import Dispatch, Seat
-from republic.games.views.live import NEWS_MOST
+from republic.games.views.answers import NEWS_MOST
 from tests.devices import seated_device
 from tests.games.conftest import HTMX, at_step, brigade, fresh, set_state
 from tests.games.move_helpers import roll_post

@@ -62,7 +62,8 @@ def test_a_typed_roll_over_htmx_derives_the_modifiers_and_says_the_actions_plain
     assert response.status_code == 200 and body.lstrip().startswith('<li class="work-row') and "<html" not in body
     assert (
         '<div id="result-slot" hx-swap-oob="true">' in body
-        and 'id="step-bar" aria-label="Moving on" hx-swap-oob' in body
+        and 'id="step-bar" aria-label="Moving on" data-drawn=' in body
+        and '" hx-swap-oob="true">' in body.split('id="step-bar"')[1]
     )
     event = Event.objects.get(game=game, kind="ManeuverRolled")
     assert event.changes == [] and fresh(game).version == version + 1

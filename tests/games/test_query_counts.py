@@ -12,7 +12,7 @@ from republic.games.models import Unit
 from republic.games.steps import rally
 from republic.games.steps.move.state import helpful_leaders
 from republic.games.steps.replace_leaders import state as replacing
-from republic.games.views.live import NEWS_MOST
+from republic.games.views.answers import NEWS_MOST
 from tests.games.conftest import fresh
 from tests.games.query_helpers import (
     Costs,

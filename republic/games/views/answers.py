@@ -9,24 +9,24 @@ from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from republic.games.dispatches import dispatch_context, last_letter
+from republic.games.dispatches import dispatch_context, readable
 from republic.games.forms import VersionForm, whole_number
-from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
+from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, about, acting_on
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
 from republic.games.steps.base import subject
 from republic.games.text.events import describe, result_card
 from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
-from republic.games.views.page import ROWS_SHOWN, drawn, page_context, step_bar, work
+from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, page_context, step_bar, work
 from republic.rules.errors import RulesInputError
-from republic.rules.sequence import StepKey
+from republic.rules.sequence import StepKey, step_for
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -39,6 +39,9 @@ LAST_EVENT_KEY = "republic_last_event"
 INCOMPLETE = "The form was incomplete: nothing was changed."
 ROW = "row-"
 SHOWN_HEADER = "Rows-Shown"  # the header a phone lists its step rows in (static/js/republic.js)
+OPEN_HEADER = "Rows-Open"  # the step rows a phone has open
+DRAWN_HEADER = "Drawn"  # the version and newest message its screen shows: "<version> <letter>"
+NEWS_MOST = 20  # events since the screen was drawn that its answer redraws piece by piece; after more, the live part
 DIVISION = "division-"
 F = TypeVar("F", bound=forms.Form)
 
@@ -147,44 +150,129 @@ def done(request: HtmxHttpRequest, game: Game, event: Event) -> HttpResponse:
     division = division_answer(request, game, event=event)
     if division:
         return division
-    row = row_target(request)
-    if row:
-        return touched(request, game, event, row)
     if request.htmx:
-        return live(request, game, event)
+        fresh = games().filter(pk=game.pk).annotate(letter=readable_letter(request)).get()
+        row = row_target(request)
+        if row is None:
+            # sent from the step's panel or the step bar: the live part as it stands, as a reload draws it
+            return redraw(request, fresh, None, None, event=event)
+        # a request that does not say what its screen shows is answered with what its own action changed
+        since, letter = drawn_at(request) or (event.seq - 1, fresh.letter or 0)  # type: ignore[attr-defined]
+        return redraw(request, fresh, since, letter, row, event)
     return redirect("games:game", game_id=game.pk)
 
 
-def touched(request: HtmxHttpRequest, game: Game, event: Event, row: str) -> HttpResponse:
-    """The answer to an action sent from a step's row: that row with the result in it (still open when it has
-    work left), every other row whose unit, leader or division the event changed as it stands now (a row
-    whose work is done is taken away), among the rows the phone shows; the result card and the step bar."""
-    fresh = game_or_404(game.pk)
-    handler = step_of(fresh)
-    if not fresh.in_progress or handler.rows is None:
-        return retarget(reswap(live(request, fresh, event), "outerHTML"), "#live")
-    state = handler.state(fresh)
-    changed = dict.fromkeys([row, *(f"{c['model']}-{c['id']}" for c in event.changes)])
-    shown = shown_subjects(request)
-    wanted = {row} | (set(changed) & shown)
-    redrawn = drawn(fresh, state, [r for r in work(fresh, state) if r.subject in wanted], {}, [row])
-    rows = {r.subject: r for r in redrawn}
-    return render(
-        request,
-        "games/parts/answer.html",
-        {
-            "game": fresh,
-            "main": rows.get(row),
-            "subject": row,
-            "others": [(name, rows.get(name)) for name in changed if name != row and name in shown],
-            "row_form": handler.form,
-            "result": result_card(event),
-            "bar": step_bar(fresh, handler.pending(state)),
-            "in_progress": True,
-            "role": getattr(request, "role", None),
-            "last_letter": last_letter(getattr(getattr(request, "role", None), "seat", None), fresh),
-        },
+def drawn_at(request: HtmxHttpRequest) -> tuple[int, int] | None:
+    """The game's version and the newest message the phone's screen shows, as its script sends them with every
+    request; None when it does not say them, or says them wrongly."""
+    said = [whole_number(part) for part in request.headers.get(DRAWN_HEADER, "").split()]
+    return (said[0], said[1]) if len(said) == 2 and None not in said else None  # type: ignore[return-value]
+
+
+def readable_letter(request: HtmxHttpRequest) -> Max:
+    """The newest dispatch this device reads, read with the game in one query."""
+    role = getattr(request, "role", None)
+    return Max("dispatches__pk", filter=readable(role.seat if role is not None else None))
+
+
+def redraw(
+    request: HtmxHttpRequest,
+    game: Game,
+    since: int | None,
+    letter: int | None,
+    acted: str | None = None,
+    event: Event | None = None,
+) -> HttpResponse:
+    """What changed on a phone's screen since it was drawn at version ``since`` with the newest message
+    ``letter``: the answer to the page's poll and to the player's own action alike (``acted``: the step row the
+    action was sent from, drawn in its place, with the other rows the phone has open). When every event since then
+    happened at the rows of the step the screen shows: those rows, the step's panel, the latest result and the step
+    bar, each in place; otherwise the live part as it stands, with the rows the phone has open still open. ``game``
+    comes annotated with its newest ``letter`` this device reads."""
+    recent = Event.objects.filter(game=game).select_related("undoes").order_by("-seq")
+    if event is not None and since == event.seq - 1:
+        later = [event]  # nobody else acted since the screen was drawn
+    else:
+        later = list(recent.filter(seq__gt=since)[: NEWS_MOST + 1])[::-1] if since is not None else []
+    shown = shown_subjects(request) | ({acted} if acted else set())
+    opened = set(request.headers.get(OPEN_HEADER, "").split()) & shown
+    newest_letter = game.letter or 0  # type: ignore[attr-defined]
+    if later and len(later) <= NEWS_MOST and letter == newest_letter:
+        pieces = _pieces(request, game, later, shown, opened, acted)
+        if pieces is not None:
+            return pieces
+    latest = event or (later[-1] if later else recent.first())
+    kept = tuple(opened | {acted} if acted else opened)  # the row acted on stays open while it has work left
+    whole = render(
+        request, "games/game.html#live", context(request, game, latest, opened=kept, shown=max(ROWS_SHOWN, len(shown)))
     )
+    return retarget(reswap(whole, "outerHTML"), "#live") if acted else whole
+
+
+def _pieces(
+    request: HtmxHttpRequest, game: Game, later: list[Event], shown: set[str], opened: set[str], acted: str | None
+) -> HttpResponse | None:
+    """The pieces of the screen the events since it was drawn changed (see ``redraw``); None when only the live
+    part will do: another step, an undo, an event from no row, or a row the step gained, which only the whole list
+    puts in its place (a step whose rows are placed in its panel draws the panel whole, with them)."""
+    handler = step_of(game)
+    if not game.in_progress or handler.rows is None or handler.opened is None:
+        return None
+    here, subjects = (game.game_turn, game.player_turn, game.step), set()
+    for event in later:
+        if not event.subject or event.undoes_id is not None or (event.game_turn, event.player_turn, event.step) != here:
+            return None
+        subjects |= about(event.subject, event.changes, event.payload)
+    state = handler.state(game)
+    panel = handler.panel(state, {})
+    rows = work(game, state, followed(request, game))
+    places = {row.subject for row in rows}
+    placed = bool(panel.get("rows_placed"))
+    if (subjects - shown) & places and not placed:
+        return None
+    keep_open = opened | ({acted} if acted else set())
+    if placed:
+        # the rows are drawn in the step's panel, which comes again whole with them
+        listed, left = first_rows(rows, max(ROWS_SHOWN, len(shown)), keep_open)
+        drawn(game, state, listed, {}, keep_open)
+        again, redrawn, kept = set(), {}, len(listed)
+    else:
+        # the acting phone's open rows come again too, at the game's new version: its screen is then a reload's
+        again = (subjects & shown) | (keep_open if acted else set())
+        redrawn = {r.subject: r for r in drawn(game, state, [r for r in rows if r.subject in again], {}, keep_open)}
+        listed, kept = [], sum(row.subject in shown for row in rows)
+        left = len(rows) - kept
+    context = {
+        "game": game,
+        "step": step_for(game.step_key),
+        "attacker": game.attacker,
+        "defender": game.defender,
+        "in_progress": True,
+        "panel": panel,
+        "forms": {},
+        "step_template": handler.template,
+        "subject": acted,
+        "placed": placed,
+        "rows": listed,
+        "emptied": not rows and not placed,  # the step's work is done: the list says so in place of its rows
+        "list_oob": not acted,
+        "main": redrawn.get(acted) if acted else None,
+        "others": [(name, redrawn.get(name)) for name in sorted(again - {acted})],
+        "row_form": handler.form,
+        "result": result_card(later[-1]),
+        "bar": step_bar(game, handler.pending(state)),
+        "rows_left": left,
+        "rows_more": min(left, ROWS_SHOWN),
+        "rows_after": kept,
+        "role": getattr(request, "role", None),
+        "last_letter": game.letter or 0,  # type: ignore[attr-defined]
+    }
+    answer = render(request, "games/parts/news.html", context)
+    if not acted:
+        return reswap(answer, "none")
+    if placed or not rows:
+        return retarget(reswap(answer, "outerHTML"), "#step-head" if placed else "#work-list")
+    return answer
 
 
 def live(
