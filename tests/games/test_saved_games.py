@@ -20,10 +20,10 @@ from republic.games.archive.export import ROWS
 from republic.games.archive.load import import_game
 from republic.games.archive.remap import TRACKED_FKS, ArchiveError
 from republic.games.archive.versions import NAME, STEPS, VERSION, version_of
-from republic.games.events import KINDS, payload_of
+from republic.games.events.payload import KINDS, payload_of
 from republic.games.ledger import TRACKED, snapshot, tracked_fields
 from republic.games.models import Event, Game
-from republic.games.text.events import describe
+from republic.games.text.describe import describe
 from tests.games.conftest import state_matches_events
 from tests.saved_games import shapes
 

@@ -18,7 +18,7 @@ from republic.games.dispatches import readable
 from republic.games.ledger import about
 from republic.games.models import Event, Game
 from republic.games.steps import step_of
-from republic.games.text.events import result_card
+from republic.games.text.describe import result_card
 from republic.games.views import answers, query
 from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
