@@ -22,7 +22,7 @@ def measure() -> None:
 
     from republic.games.archive.export import dumps, export_game
     from republic.games.archive.load import import_game
-    from republic.games.events import CorrectionMade, FieldValue
+    from republic.games.events.game import CorrectionMade, FieldValue
     from republic.games.ledger import act
     from republic.games.models import Event, Unit
     from republic.games.scenario import create_game, parse_scenario

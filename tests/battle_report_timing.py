@@ -18,7 +18,7 @@ EVENTS_A_TURN = 102  # with the turn's end: about 2,000 in all
 def _play(game) -> None:
     """Events as a long day leaves them: hits, lost bases and routs on units all over the field, and every player
     turn's end clearing what lasts a turn."""
-    from republic.games.events import CorrectionMade, FieldValue
+    from republic.games.events.game import CorrectionMade, FieldValue
     from republic.games.ledger import act
     from republic.games.models import Game, Unit
 

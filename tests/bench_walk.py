@@ -16,7 +16,7 @@ from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
 
-from republic.games.events import CorrectionMade, FieldValue
+from republic.games.events.game import CorrectionMade, FieldValue
 from republic.games.forms import VersionForm
 from republic.games.ledger import act
 from republic.games.models import Command, Event, Game, Leader, Unit

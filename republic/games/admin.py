@@ -11,7 +11,7 @@ from django.contrib import admin, messages
 
 from republic.games.ledger import snapshot
 from republic.games.models import ADVANCED_RULES, Command, Event, Game, Leader, Side, Unit
-from republic.games.text.events import describe
+from republic.games.text.describe import describe
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.troops import UnitKind
 

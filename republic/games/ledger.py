@@ -39,7 +39,8 @@ from django.db import connection, models, transaction
 from django.db.models import Case, F, Value, When
 from django.db.models.functions import Cast
 
-from republic.games.events import EventUndone, Payload, kind_of, stored
+from republic.games.events.game import EventUndone
+from republic.games.events.payload import Payload, kind_of, stored
 from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import loaded
 from republic.games.readings import acting, forget

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from republic.games.events import payload_of
+from republic.games.events.payload import payload_of
 from republic.games.models import Event, Unit
 
 UNIT = "Davis's Brigade"

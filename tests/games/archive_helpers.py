@@ -13,7 +13,7 @@ from republic.games.archive.export import dumps, export_game
 from republic.games.archive.load import import_game
 from republic.games.ledger import snapshot
 from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit
-from republic.games.text.events import describe
+from republic.games.text.describe import describe
 from tests.games.conftest import state_matches_events
 
 RANGES = {

@@ -1,7 +1,7 @@
 """The assault step's forms as the table posts them: declaring an assault, a round with its dice and cover,
 ending an assault; and reading back the latest round."""
 
-from republic.games.events import AssaultDeclared, AssaultRoundResolved
+from republic.games.events.assault import AssaultDeclared, AssaultRoundResolved
 from republic.games.models import Event, Game, Unit
 from republic.rules.assault_table import AssaultOutcome
 from tests.games.conftest import HTMX, brigade, payload, slot

@@ -4,11 +4,12 @@ from typing import TypeVar
 import pytest
 from django.db.models import Model
 
-from republic.games.events import CorrectionMade, FieldValue, Payload, payload_of
+from republic.games.events.game import CorrectionMade, FieldValue
+from republic.games.events.payload import Payload, payload_of
 from republic.games.ledger import act, replay, snapshot
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.scenario import create_game, parse_scenario
-from republic.games.text.events import describe
+from republic.games.text.describe import describe
 from republic.games.text.terms import ACTION_ORDER
 from republic.scenarios import DEMO_SCENARIO
 

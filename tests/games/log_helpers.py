@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from django.test import Client
 
-from republic.games.events import AdjoiningDeclared, HorsDeCombatSkipped
+from republic.games.events.command import HorsDeCombatSkipped
+from republic.games.events.panic import AdjoiningDeclared
 from republic.games.ledger import act
 from republic.games.models import Event, Game, Seat
 from tests.devices import seated_device

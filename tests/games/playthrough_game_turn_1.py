@@ -4,7 +4,7 @@ hit the Union line, Wadsworth falls, Davis assaults Cutler's Brigade and drives 
 Wadsworth's Division holds. Union turn 1: Cutler rallies no better, Wadsworth returns one rating lower, the Iron
 Brigade's assault on Archer is thrown back."""
 
-from republic.games.events import LabelledRoll
+from republic.games.events.payload import LabelledRoll
 from republic.rules.artillery import ArtilleryFireInput, resolve_artillery_fire
 from republic.rules.dice import Roll
 from republic.rules.fire_results import FireHits

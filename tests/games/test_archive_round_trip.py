@@ -7,7 +7,7 @@ import pytest
 
 from republic.games.archive.export import dumps, export_game
 from republic.games.archive.load import import_game
-from republic.games.events import FirstAttackerAgreed
+from republic.games.events.game import FirstAttackerAgreed
 from republic.games.ledger import snapshot
 from republic.games.models import Event, Game
 from republic.games.scenario import create_game, parse_scenario

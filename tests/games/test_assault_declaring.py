@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from republic.games.events import AssaultDeclared
+from republic.games.events.assault import AssaultDeclared
 from republic.games.models import Event
 from republic.rules.results import Modifier
 from tests.games.assault_helpers import assault_page, declare, declared, end, last_payload, post_round, units

@@ -2,7 +2,7 @@
 POST, several assaults in one step and one of every unit on the table; undo of a round, a declaration and an
 end."""
 
-from republic.games.events import AssaultDeclared, AssaultEnded
+from republic.games.events.assault import AssaultDeclared, AssaultEnded
 from republic.games.models import Command, Event
 from republic.games.steps.walk import advance
 from tests.games.assault_helpers import assault_page, declared, end, last_payload, post_round, units

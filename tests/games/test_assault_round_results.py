@@ -2,9 +2,9 @@
 bonus of an All Out win, Panic 4 and a must-breakthrough, break off, surrender, a battery forced back; and a
 result read from the players' printed chart."""
 
-from republic.games.events import AssaultRoundResolved
+from republic.games.events.assault import AssaultRoundResolved
 from republic.games.models import Command, Event
-from republic.games.text.rounds import round_orders
+from republic.games.text.assault import round_orders
 from republic.rules.results import Modifier
 from tests.games.assault_helpers import assault_page, declared, last_payload, last_round, outcome, post_round
 from tests.games.conftest import HTMX, battery, brigade, fresh, payload, set_state, slot, state_matches_events, summary

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from republic.games.events import AssaultRoundResolved
+from republic.games.events.assault import AssaultRoundResolved
 from republic.games.models import Event, Leader, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.rules.dice import RollSource

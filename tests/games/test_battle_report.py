@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from republic.games.events import AssaultRoundResolved
+from republic.games.events.assault import AssaultRoundResolved
 from republic.games.ledger import undo_last
 from republic.games.models import Event, Game, Unit
 from republic.games.report.walk import Strength, read

@@ -3,7 +3,7 @@ htmx and plain POST, bad input, undo."""
 
 import re
 
-from republic.games.events import ChargeDisorderApplied
+from republic.games.events.assault import ChargeDisorderApplied
 from republic.games.models import Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.walk import advance

@@ -8,8 +8,75 @@ from typing import Any
 import pytest
 
 from republic.charts import shipped_chart
-from republic.games import events as ev
-from republic.games.text.events import describe, words
+from republic.games.events.assault import (
+    AssaultDeclared,
+    AssaultEnded,
+    AssaultFollowedUp,
+    AssaultRoundResolved,
+    ChargeDisorderApplied,
+    Disordered,
+    LinesPassedThrough,
+    LocalBreakthroughDeclared,
+    Member,
+    RoundConditions,
+    SupportingBrigadeHit,
+    UnitCover,
+    UnitFollowUp,
+)
+from republic.games.events.command import (
+    HorsDeCombatSkipped,
+    LeaderCheckedForCasualty,
+    LeaderMoved,
+    LeaderReplaced,
+    RallyResolved,
+    UnitReassigned,
+)
+from republic.games.events.fire import (
+    ArtilleryFired,
+    DeclaredBlock,
+    FireSaved,
+    PassingFireConducted,
+    SkirmishAttacked,
+    SkirmishBlocksDeclared,
+    SkirmishBlocksRolled,
+    UnitFireHits,
+)
+from republic.games.events.game import (
+    CorrectionMade,
+    EarlierRecord,
+    EventUndone,
+    FieldValue,
+    FirstAttackerAgreed,
+    FirstAttackerChosen,
+    FirstAttackerRolled,
+    GameEnded,
+    ObjectiveTaken,
+    OrdersChanged,
+    StepAdvanced,
+)
+from republic.games.events.maneuver import (
+    BatteryFunctionsUsed,
+    ChargeBonusCleared,
+    ChargeBonusUsed,
+    ForcedMoveBlocked,
+    FormationChanged,
+    ManeuverRolled,
+    MountChanged,
+    SkirmishersDeployed,
+)
+from republic.games.events.panic import AdjoiningDeclared, AppReading, DemoralizedPanicTested, DivisionPanicTested
+from republic.games.events.payload import (
+    KINDS,
+    LabelledRoll,
+    NamedUnit,
+    Payload,
+    kind_of,
+    named_in,
+    payload_of,
+    read_all,
+    stored,
+)
+from republic.games.text.describe import describe, words
 from republic.games.text.terms import cell
 from republic.rules.artillery import ArtilleryFireInput, resolve_artillery_fire
 from republic.rules.assault import AssaultRoundInput, resolve_assault_round
@@ -80,7 +147,7 @@ def unit(key: str, **fields: Any) -> UnitState:
     )
 
 
-def _round() -> ev.AssaultRoundResolved:
+def _round() -> AssaultRoundResolved:
     attackers = (RoundUnit(unit("unit:1", bases=6), Contact.ALL_OUT),)
     defenders = (
         RoundUnit(unit("unit:2", grade=Grade.GREEN), Contact.ALL_OUT),
@@ -103,8 +170,8 @@ def _round() -> ev.AssaultRoundResolved:
     printed = CHART.overlay({c.table: "defender 3P 1B carry" for c in AssaultColumn})
     result = resolve_assault_round(printed, inputs)
     on_units = resolve_round_on_units(printed, result, attackers, defenders, struck=Struck.FLANK)
-    conditions = ev.RoundConditions(
-        (ev.UnitCover("unit:1", Cover.NONE), ev.UnitCover("unit:2", Cover.LIGHT), ev.UnitCover("unit:3", None)),
+    conditions = RoundConditions(
+        (UnitCover("unit:1", Cover.NONE), UnitCover("unit:2", Cover.LIGHT), UnitCover("unit:3", None)),
         Struck.FLANK,
         None,
         AssaultColumn.PITCHED_BATTLE,
@@ -113,31 +180,31 @@ def _round() -> ev.AssaultRoundResolved:
         ("unit_3",),
         printed="defender 3P 1B carry",
     )
-    names = tuple(ev.NamedUnit(f"unit:{n}", f"Unit {n}") for n in (1, 2, 3))
-    return ev.AssaultRoundResolved(
+    names = tuple(NamedUnit(f"unit:{n}", f"Unit {n}") for n in (1, 2, 3))
+    return AssaultRoundResolved(
         40, 1, 2, names, conditions, inputs, result, on_units, app_outcome=AssaultOutcome.parse("both 1M roll again")
     )
 
 
-def _division_test() -> ev.DivisionPanicTested:
+def _division_test() -> DivisionPanicTested:
     units = (DivisionUnit("unit:1", Grade.GREEN, 4), DivisionUnit("unit:2", Grade.VETERAN, 0))
     rolls = {PanicTrigger.INTERNAL: d10(1), PanicTrigger.ADJOINING: d10(2)}
     result = division_panic_test(CHART.overlay({"panic_pass": 7}), units, rolls)
-    return ev.DivisionPanicTested(
+    return DivisionPanicTested(
         "12",
         "Heth's Division",
         2,
         tuple(rolls),
         units,
-        (ev.NamedUnit("unit:1", "Archer"), ev.NamedUnit("unit:2", "Davis")),
-        tuple(ev.LabelledRoll(f"{t.value} panic", r) for t, r in rolls.items()),
+        (NamedUnit("unit:1", "Archer"), NamedUnit("unit:2", "Davis")),
+        tuple(LabelledRoll(f"{t.value} panic", r) for t, r in rolls.items()),
         result,
         printed_pass=7,
-        app=ev.AppReading(6, False, None, 0),
+        app=AppReading(6, False, None, 0),
     )
 
 
-def examples() -> list[ev.Payload]:
+def examples() -> list[Payload]:
     rally_inputs = RallyInput.of(unit("unit:1", m_hits=2), d10(6), LeaderValue.parse("E1"), 3.0)
     maneuver_inputs = ManeuverInput.of(unit("unit:1"), d10(4), division_leader=LeaderValue.parse("E1"))
     battery = unit("unit:5", kind=UnitKind.ARTILLERY, bases=1, bases_start=1, battery_type=BatteryType.M_RIFLE)
@@ -160,7 +227,7 @@ def examples() -> list[ev.Payload]:
     taken = resolve_fire_hits(unit("unit:2", saved_fire=False), FireHits("unit:2", 2, 1, 1))
     first_roll = FirstAttackerInput("Confederate", "Union", d10(2), d10(9))
     first_choice = FirstAttackerInput("Confederate", "Union", d10(2), d10(9), "Union")
-    block = ev.DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
+    block = DeclaredBlock("unit:2#1", "Iron, marker 1", Grade.CRACK, "unit:1#1", "Davis, marker 1")
     leader_move = LeaderMoveInput(rally_step=True, moved=1.5)
     routing = BlockedMoveInput(ForcedMove.RETREAT, m_hits=1)
     prolonged = unit(
@@ -183,28 +250,28 @@ def examples() -> list[ev.Payload]:
     passing_taken = resolve_fire_hits(unit("unit:1"), FireHits("unit:1", 2))
     mount_inputs = MountInput(UnitKind.CAVALRY_MOUNTED, mount=False)
     return [
-        ev.FirstAttackerAgreed(3, "Union", 4, "Confederate", "Union"),
-        ev.FirstAttackerChosen(3, "Union", "die roll"),
-        ev.FirstAttackerRolled((4, 3), first_roll, resolve_first_attacker(CHART, first_roll)),
-        ev.FirstAttackerChosen(3, "Union", "die roll", first_choice, resolve_first_attacker(CHART, first_choice)),
-        ev.GameEnded(3, "Union", "held the ridge"),
-        ev.GameEnded(None, ""),
-        ev.StepAdvanced(
+        FirstAttackerAgreed(3, "Union", 4, "Confederate", "Union"),
+        FirstAttackerChosen(3, "Union", "die roll"),
+        FirstAttackerRolled((4, 3), first_roll, resolve_first_attacker(CHART, first_roll)),
+        FirstAttackerChosen(3, "Union", "die roll", first_choice, resolve_first_attacker(CHART, first_choice)),
+        GameEnded(3, "Union", "held the ridge"),
+        GameEnded(None, ""),
+        StepAdvanced(
             StepKey.ARTILLERY_FIRE,
             StepKey.FIRE_HORS_DE_COMBAT,
-            (ev.UnitFireHits("unit:2", "Cutler", taken),),
+            (UnitFireHits("unit:2", "Cutler", taken),),
             turn_ended=False,
         ),
-        ev.EventUndone(4),
-        ev.CorrectionMade("unit:1", "Davis", Correction.M_PLUS, (ev.FieldValue("m_hits", 1),)),
-        ev.OrdersChanged(9, "Heth's Division", "hold"),
-        ev.ObjectiveTaken("objective:3", "McPherson's Ridge", "Union", "Confederate"),
-        ev.RallyResolved("unit:1", "Davis", rally_inputs, resolve_rally(CHART, rally_inputs), ("A. P. Hill (P1)",)),
-        ev.LeaderReplaced(4, "Henry Heth", "Heth's Division", replace_inputs, replace_result),
-        ev.LeaderMoved(4, "Henry Heth", "Heth's Division", leader_move, resolve_leader_move(CHART, leader_move)),
-        ev.UnitReassigned("unit:1", "Davis", 9, "Heth's Division", 10, "Pender's Division"),
-        ev.ForcedMoveBlocked("unit:1", "Davis", routing, resolve_blocked_move(CHART, routing)),
-        ev.ManeuverRolled(
+        EventUndone(4),
+        CorrectionMade("unit:1", "Davis", Correction.M_PLUS, (FieldValue("m_hits", 1),)),
+        OrdersChanged(9, "Heth's Division", "hold"),
+        ObjectiveTaken("objective:3", "McPherson's Ridge", "Union", "Confederate"),
+        RallyResolved("unit:1", "Davis", rally_inputs, resolve_rally(CHART, rally_inputs), ("A. P. Hill (P1)",)),
+        LeaderReplaced(4, "Henry Heth", "Heth's Division", replace_inputs, replace_result),
+        LeaderMoved(4, "Henry Heth", "Heth's Division", leader_move, resolve_leader_move(CHART, leader_move)),
+        UnitReassigned("unit:1", "Davis", 9, "Heth's Division", 10, "Pender's Division"),
+        ForcedMoveBlocked("unit:1", "Davis", routing, resolve_blocked_move(CHART, routing)),
+        ManeuverRolled(
             "unit:1",
             "Davis",
             maneuver_inputs,
@@ -212,17 +279,17 @@ def examples() -> list[ev.Payload]:
             "Henry Heth",
             LeaderValue.parse("E1"),
         ),
-        ev.FormationChanged("unit:1", "Davis", Formation.TWO_LINE, Formation.OPEN_ORDER),
-        ev.MountChanged("unit:3", "Gamble", UnitKind.CAVALRY_MOUNTED, mount_inputs, resolve_mount(CHART, mount_inputs)),
-        ev.SkirmishersDeployed("unit:1", "Davis", 0, 2, 2),
-        ev.ChargeBonusUsed("unit:1", "Davis"),
-        ev.ChargeBonusCleared("unit:1", "Davis"),
-        ev.BatteryFunctionsUsed(
+        FormationChanged("unit:1", "Davis", Formation.TWO_LINE, Formation.OPEN_ORDER),
+        MountChanged("unit:3", "Gamble", UnitKind.CAVALRY_MOUNTED, mount_inputs, resolve_mount(CHART, mount_inputs)),
+        SkirmishersDeployed("unit:1", "Davis", 0, 2, 2),
+        ChargeBonusUsed("unit:1", "Davis"),
+        ChargeBonusCleared("unit:1", "Davis"),
+        BatteryFunctionsUsed(
             "unit:5", "Calef", functions, resolve_battery_functions(CHART, functions), (BatteryFunction.LIMBER,)
         ),
-        ev.SkirmishBlocksDeclared("Union", (block,), ("unit:1#1", "unit:1#2")),
-        ev.SkirmishBlocksRolled("Union", (block,), blocks, resolve_skirmish_blocks(CHART, blocks), ("unit:1#1",)),
-        ev.SkirmishAttacked(
+        SkirmishBlocksDeclared("Union", (block,), ("unit:1#1", "unit:1#2")),
+        SkirmishBlocksRolled("Union", (block,), blocks, resolve_skirmish_blocks(CHART, blocks), ("unit:1#1",)),
+        SkirmishAttacked(
             "unit:1",
             "Davis",
             "unit:2",
@@ -231,32 +298,32 @@ def examples() -> list[ev.Payload]:
             resolve_skirmish_attack(CHART, attack),
             (FireHits("unit:2", m=1),),
         ),
-        ev.PassingFireConducted(
+        PassingFireConducted(
             "unit:5",
             "Calef",
-            ev.NamedUnit("unit:1", "Davis"),
+            NamedUnit("unit:1", "Davis"),
             None,
             None,
             passing_fire,
             None,
             passed,
             passing_shared,
-            (ev.UnitFireHits("unit:1", "Davis", passing_taken),),
+            (UnitFireHits("unit:1", "Davis", passing_taken),),
         ),
-        ev.ArtilleryFired(
-            (ev.NamedUnit("unit:5", "Calef"),),
-            ev.NamedUnit("unit:6", "Garnett"),
+        ArtilleryFired(
+            (NamedUnit("unit:5", "Calef"),),
+            NamedUnit("unit:6", "Garnett"),
             None,
             None,
             at_prolonged,
             None,
             on_prolonged,
             shared_now,
-            landed=(ev.UnitFireHits("unit:6", "Garnett", landed),),
+            landed=(UnitFireHits("unit:6", "Garnett", landed),),
         ),
-        ev.ArtilleryFired(
-            (ev.NamedUnit("unit:5", "Calef"),),
-            ev.NamedUnit("unit:2", "Cutler"),
+        ArtilleryFired(
+            (NamedUnit("unit:5", "Calef"),),
+            NamedUnit("unit:2", "Cutler"),
             None,
             None,
             fire,
@@ -265,33 +332,31 @@ def examples() -> list[ev.Payload]:
             shared,
             (FireHits("unit:2", 2, 1),),
         ),
-        ev.FireSaved("unit:5", "Calef", saved, resolve_saved_fire(CHART, saved)),
-        ev.DemoralizedPanicTested(
-            "unit:1", "Davis", demoralized, resolve_demoralized_panic(CHART, demoralized), "Re 1"
-        ),
-        ev.LeaderCheckedForCasualty(4, "Henry Heth", "Heth's Division", hdc, resolve_hors_de_combat(CHART, hdc)),
-        ev.HorsDeCombatSkipped(4, "Henry Heth"),
-        ev.AssaultDeclared(
+        FireSaved("unit:5", "Calef", saved, resolve_saved_fire(CHART, saved)),
+        DemoralizedPanicTested("unit:1", "Davis", demoralized, resolve_demoralized_panic(CHART, demoralized), "Re 1"),
+        LeaderCheckedForCasualty(4, "Henry Heth", "Heth's Division", hdc, resolve_hors_de_combat(CHART, hdc)),
+        HorsDeCombatSkipped(4, "Henry Heth"),
+        AssaultDeclared(
             1,
-            (ev.Member("unit:1", "Davis", Contact.ALL_OUT),),
-            (ev.Member("unit:2", "Cutler", Contact.GENERAL), ev.Member("unit:3", "Hall", Contact.ALL_OUT)),
+            (Member("unit:1", "Davis", Contact.ALL_OUT),),
+            (Member("unit:2", "Cutler", Contact.GENERAL), Member("unit:3", "Hall", Contact.ALL_OUT)),
         ),
         _round(),
-        ev.AssaultEnded(40, 1, 2, "Davis against Cutler"),
-        ev.SupportingBrigadeHit("unit:3", "Iron Brigade", "Cutler's Brigade", supporting, supporting_hit),
-        ev.LinesPassedThrough(
+        AssaultEnded(40, 1, 2, "Davis against Cutler"),
+        SupportingBrigadeHit("unit:3", "Iron Brigade", "Cutler's Brigade", supporting, supporting_hit),
+        LinesPassedThrough(
             "unit:3",
             "Iron Brigade",
-            (ev.NamedUnit("unit:2", "Cutler's Brigade"),),
+            (NamedUnit("unit:2", "Cutler's Brigade"),),
             passing,
             resolve_passage_of_lines(CHART, passing),
         ),
-        ev.AssaultFollowedUp(40, 1, 1, (ev.UnitFollowUp("unit:1", "Davis", carry, resolve_follow_up(CHART, carry)),)),
-        ev.LocalBreakthroughDeclared("unit:1", "Davis", local, resolve_local_breakthrough(CHART, local)),
-        ev.ChargeDisorderApplied((ev.Disordered("unit:1", "Davis", disorder, resolve_disorder(CHART, disorder)),)),
+        AssaultFollowedUp(40, 1, 1, (UnitFollowUp("unit:1", "Davis", carry, resolve_follow_up(CHART, carry)),)),
+        LocalBreakthroughDeclared("unit:1", "Davis", local, resolve_local_breakthrough(CHART, local)),
+        ChargeDisorderApplied((Disordered("unit:1", "Davis", disorder, resolve_disorder(CHART, disorder)),)),
         _division_test(),
-        ev.AdjoiningDeclared("12", "Heth's Division", ("14",), ("Wadsworth's Division",)),
-        ev.EarlierRecord("RallyResolved", "Davis's Brigade rallies"),
+        AdjoiningDeclared("12", "Heth's Division", ("14",), ("Wadsworth's Division",)),
+        EarlierRecord("RallyResolved", "Davis's Brigade rallies"),
     ]
 
 
@@ -307,85 +372,82 @@ class Stored:
 
 
 def test_every_kind_of_event_has_an_example():
-    assert {type(p) for p in examples()} == set(ev.KINDS.values())
+    assert {type(p) for p in examples()} == set(KINDS.values())
 
 
 @pytest.mark.parametrize("payload", examples(), ids=lambda p: type(p).__name__)
 def test_a_payload_stored_as_json_reads_back_the_same(payload):
-    text = json.dumps(ev.stored(payload))
-    assert ev.payload_of(Stored(ev.kind_of(payload), json.loads(text))) == payload
+    text = json.dumps(stored(payload))
+    assert payload_of(Stored(kind_of(payload), json.loads(text))) == payload
 
 
 @pytest.mark.parametrize("payload", examples(), ids=lambda p: type(p).__name__)
 def test_every_kind_of_event_is_worded(payload):
-    said = describe(Stored(ev.kind_of(payload), ev.stored(payload)))  # type: ignore[arg-type]
+    said = describe(Stored(kind_of(payload), stored(payload)))  # type: ignore[arg-type]
     assert said and "{" not in said and "None" not in said
-    if not isinstance(payload, ev.StepAdvanced | ev.EventUndone):
+    if not isinstance(payload, StepAdvanced | EventUndone):
         assert said == words(payload)
 
 
 def test_the_words_of_a_few_events_read_as_the_table_says_them():
-    found = {type(p): describe(Stored(ev.kind_of(p), ev.stored(p))) for p in examples()}  # type: ignore[arg-type]
-    assert found[ev.StepAdvanced] == (
+    found = {type(p): describe(Stored(kind_of(p), stored(p))) for p in examples()}  # type: ignore[arg-type]
+    assert found[StepAdvanced] == (
         "On to fire: Hors de combat checks (Cutler: 2M 1B, now Rattled, 3 bases left, skirmishers now green)"
     )
-    assert found[ev.EventUndone] == "Undone: event #4"
-    assert found[ev.LeaderMoved] == (
+    assert found[EventUndone] == "Undone: event #4"
+    assert found[LeaderMoved] == (
         'Henry Heth moved 1.5" to support the rally (0.5" left of the 2" a leader moves in the rally step)'
     )
-    assert found[ev.UnitReassigned] == "Davis leaves Heth's Division for Pender's Division"
-    assert found[ev.ForcedMoveBlocked] == (
+    assert found[UnitReassigned] == "Davis leaves Heth's Division for Pender's Division"
+    assert found[ForcedMoveBlocked] == (
         'Davis\'s retreat would end on another unit: it routs instead, 14" in all (2" beyond the retreat), turning '
         "away from the enemy; the M at the end of its rout leaves it Rattled"
     )
-    assert found[ev.MountChanged] == "Gamble dismounts: a formation change (3.5)"
-    assert found[ev.FirstAttackerRolled] == (
+    assert found[MountChanged] == "Gamble dismounts: a formation change (3.5)"
+    assert found[FirstAttackerRolled] == (
         "The roll for the first attacker: Confederate rolled 2, Union 9; Union rolled high and choose who attacks first"
     )
-    assert found[ev.GameEnded] == "Game over: A draw"  # the last example of the kind
-    assert found[ev.ArtilleryFired].startswith("Calef fires at Cutler: 2M 1B (printed chart); Cutler 2M 1B")
-    assert found[ev.PassingFireConducted] == (
+    assert found[GameEnded] == "Game over: A draw"  # the last example of the kind
+    assert found[ArtilleryFired].startswith("Calef fires at Cutler: 2M 1B (printed chart); Cutler 2M 1B")
+    assert found[PassingFireConducted] == (
         "Calef makes passing fire at Davis: 2M (die 6, typed); Davis: 2M, now Rattled"
     )
-    assert found[ev.AssaultRoundResolved].startswith("Assault 1, round 2: ")
-    assert "(printed chart: defender 3P 1B carry) → defender 1B 3P carry" in found[ev.AssaultRoundResolved]
+    assert found[AssaultRoundResolved].startswith("Assault 1, round 2: ")
+    assert "(printed chart: defender 3P 1B carry) → defender 1B 3P carry" in found[AssaultRoundResolved]
 
 
 def test_the_hits_a_fire_puts_on_a_battery_that_prolonged_are_worded_as_on_at_once():
-    fired = next(p for p in examples() if isinstance(p, ev.ArtilleryFired) and p.landed)
-    said = describe(Stored(ev.kind_of(fired), ev.stored(fired)))  # type: ignore[arg-type]
+    fired = next(p for p in examples() if isinstance(p, ArtilleryFired) and p.landed)
+    said = describe(Stored(kind_of(fired), stored(fired)))  # type: ignore[arg-type]
     assert said == "Calef fires at Garnett: 2M (die 5, typed); Garnett at once, as it prolonged (3.5): 2M, now Rattled"
 
 
 def test_fields_set_by_hand_are_worded_as_the_table_says_them():
-    payload = ev.CorrectionMade(
-        "unit:1",
-        "Davis",
-        None,
-        (ev.FieldValue("m_hits", 2), ev.FieldValue("p4_event", True), ev.FieldValue("bases", 6)),
+    payload = CorrectionMade(
+        "unit:1", "Davis", None, (FieldValue("m_hits", 2), FieldValue("p4_event", True), FieldValue("bases", 6))
     )
-    said = describe(Stored(ev.kind_of(payload), ev.stored(payload)))  # type: ignore[arg-type]
+    said = describe(Stored(kind_of(payload), stored(payload)))  # type: ignore[arg-type]
     assert said == "Correction: Davis: M hits 2 (Rattled); Panic 4 event yes; bases 6"
-    payload = ev.CorrectionMade("game:1", "Gettysburg", None, (ev.FieldValue("step", "move"),))
-    said = describe(Stored(ev.kind_of(payload), ev.stored(payload)))  # type: ignore[arg-type]
+    payload = CorrectionMade("game:1", "Gettysburg", None, (FieldValue("step", "move"),))
+    said = describe(Stored(kind_of(payload), stored(payload)))  # type: ignore[arg-type]
     assert said == "Correction: Gettysburg: step Attacker moves units"
 
 
 def test_an_event_stamped_at_the_end_of_a_player_turn_says_so():
-    payload = ev.StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, turn_ended=True)
-    said = describe(Stored(ev.kind_of(payload), ev.stored(payload), 3, 2))  # type: ignore[arg-type]
+    payload = StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, turn_ended=True)
+    said = describe(Stored(kind_of(payload), stored(payload), 3, 2))  # type: ignore[arg-type]
     assert said == "On to command: Defenders exchange messages (end of player turn 2 of game turn 3)"
 
 
 def test_the_end_of_the_panic_phase_names_the_divisions_put_back_on_defend():
     reset = ("Heth's Division", "Pender's Division")
-    payload = ev.StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, orders_reset=reset, turn_ended=True)
-    said = describe(Stored(ev.kind_of(payload), ev.stored(payload), 3, 2))  # type: ignore[arg-type]
+    payload = StepAdvanced(StepKey.ADJOINING_PANIC, StepKey.MESSAGES, orders_reset=reset, turn_ended=True)
+    said = describe(Stored(kind_of(payload), stored(payload), 3, 2))  # type: ignore[arg-type]
     assert said == (
         "On to command: Defenders exchange messages (divisions that panicked back on Defend orders: Heth's Division, "
         "Pender's Division; end of player turn 2 of game turn 3)"
     )
-    assert ev.payload_of(Stored(ev.kind_of(payload), json.loads(json.dumps(ev.stored(payload))))) == payload
+    assert payload_of(Stored(kind_of(payload), json.loads(json.dumps(stored(payload))))) == payload
 
 
 @pytest.mark.parametrize("table", list(CHART.tables.values()), ids=lambda t: t.name)
@@ -399,11 +461,11 @@ def test_a_chart_cell_is_worded_by_its_tables_title_and_the_rules_names(table):
 
 
 def test_a_plain_field_is_read_from_the_stored_payloads_of_its_kind_alone():
-    stored = [Stored(ev.kind_of(p), json.loads(json.dumps(ev.stored(p)))) for p in examples()]
-    saved = [p.unit for p in ev.read_all(stored, ev.FireSaved)]
-    assert saved and ev.named_in(stored, ev.FireSaved, "unit") == saved
+    found = [Stored(kind_of(p), json.loads(json.dumps(stored(p)))) for p in examples()]
+    saved = [p.unit for p in read_all(found, FireSaved)]
+    assert saved and named_in(found, FireSaved, "unit") == saved
     with pytest.raises(AttributeError, match="FireSaved has no field leader"):
-        ev.named_in(stored, ev.FireSaved, "leader")
+        named_in(found, FireSaved, "leader")
 
 
 @dataclass
@@ -417,13 +479,13 @@ class Recorded:
 
 
 def test_a_recorded_event_is_decoded_once_and_an_id_recorded_again_afresh():
-    first = next(p for p in examples() if isinstance(p, ev.FireSaved))
-    other = next(p for p in examples() if isinstance(p, ev.StepAdvanced))
-    stored = json.loads(json.dumps(ev.stored(first)))
-    decoded = ev.payload_of(Recorded(987_654, "12:00:00.000001", ev.kind_of(first), stored))
-    assert ev.payload_of(Recorded(987_654, "12:00:00.000001", ev.kind_of(first), stored)) is decoded
+    first = next(p for p in examples() if isinstance(p, FireSaved))
+    other = next(p for p in examples() if isinstance(p, StepAdvanced))
+    kept = json.loads(json.dumps(stored(first)))
+    decoded = payload_of(Recorded(987_654, "12:00:00.000001", kind_of(first), kept))
+    assert payload_of(Recorded(987_654, "12:00:00.000001", kind_of(first), kept)) is decoded
     # the same id after a rolled-back transaction is another event: it is read for what it holds
-    again = Recorded(987_654, "12:00:00.000002", ev.kind_of(other), json.loads(json.dumps(ev.stored(other))))
-    assert ev.payload_of(again) == other
+    again = Recorded(987_654, "12:00:00.000002", kind_of(other), json.loads(json.dumps(stored(other))))
+    assert payload_of(again) == other
     # an event not yet saved has no id: decoded every time
-    assert ev.payload_of(Stored(ev.kind_of(first), stored)) is not decoded
+    assert payload_of(Stored(kind_of(first), kept)) is not decoded

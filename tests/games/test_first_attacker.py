@@ -7,12 +7,12 @@ import random
 import pytest
 from django.utils.html import escape
 
-from republic.games.events import FirstAttackerChosen, FirstAttackerRolled
+from republic.games.events.game import FirstAttackerChosen, FirstAttackerRolled
 from republic.games.forms import ROLL_FOR_ME
 from republic.games.models import Event, Game
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps import first_attacker
-from republic.games.text.events import describe, result_card
+from republic.games.text.describe import describe, result_card
 from republic.rules.dice import RollSource
 from republic.scenarios import DEMO_SCENARIO
 from tests.devices import seated_device

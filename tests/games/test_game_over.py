@@ -6,11 +6,11 @@ result is the game master's word."""
 import pytest
 from django.utils.html import escape
 
-from republic.games.events import GameEnded
+from republic.games.events.game import GameEnded
 from republic.games.ledger import GAME_OVER
 from republic.games.models import Command, Event, Game
 from republic.games.scenario import create_game, parse_scenario
-from republic.games.text.events import describe, result_card
+from republic.games.text.describe import describe, result_card
 from republic.scenarios import DEMO_SCENARIO
 from tests.devices import seated_device
 from tests.games.conftest import HTMX, at_step, brigade, fresh, payload, set_state, state_matches_events

@@ -3,7 +3,7 @@ the prefilled base hits, passing a leader over, bad input, undo, stale forms."""
 
 import pytest
 
-from republic.games.events import LabelledRoll
+from republic.games.events.payload import LabelledRoll
 from republic.games.ledger import undo_last
 from republic.games.models import Event, Game
 from republic.games.scenario import create_game, parse_scenario

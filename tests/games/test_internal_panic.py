@@ -2,7 +2,8 @@
 
 import pytest
 
-from republic.games.events import AppReading, LabelledRoll
+from republic.games.events.panic import AppReading
+from republic.games.events.payload import LabelledRoll
 from republic.games.models import Command, Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.steps.walk import pending

@@ -49,7 +49,7 @@ AFTER = """
 import json
 from republic.games.ledger import replay, snapshot, undo_last
 from republic.games.models import Event, Game, Unit
-from republic.games.text.events import describe
+from republic.games.text.describe import describe
 
 game = Game.objects.get(pk=GAME)
 event = Event.objects.get(game=game, seq=1)

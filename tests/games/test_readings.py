@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from republic.games.events import CorrectionMade, FieldValue
+from republic.games.events.game import CorrectionMade, FieldValue
 from republic.games.ledger import ActionRefused, act
 from republic.games.readings import readings
 from republic.games.steps import first_attacker, skirmish

@@ -9,6 +9,8 @@ change."""
 import gzip
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +22,15 @@ from republic.games.archive.export import ROWS
 from republic.games.archive.load import import_game
 from republic.games.archive.remap import TRACKED_FKS, ArchiveError
 from republic.games.archive.versions import NAME, STEPS, VERSION, version_of
-from republic.games.events import KINDS, payload_of
+from republic.games.events.payload import KINDS, payload_of
 from republic.games.ledger import TRACKED, snapshot, tracked_fields
 from republic.games.models import Event, Game
-from republic.games.text.events import describe
+from republic.games.text.describe import describe
 from tests.games.conftest import state_matches_events
 from tests.saved_games import shapes
 
-CORPUS = Path(__file__).resolve().parents[1] / "saved_games"
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "saved_games"
 FILES = sorted(CORPUS.glob(f"{NAME}-*/*.json.gz"))
 _KEY = {model: key for key, model in TRACKED.items()}
 
@@ -168,6 +171,15 @@ def test_the_saved_games_reach_every_kind_of_event_undos_and_going_back_among_th
     undone = [event["undoes_seq"] for event in events if event["kind"] == "EventUndone"]
     assert undone and any(b == a - 1 for a, b in itertools.pairwise(undone)), "no game went back"
     assert any(event["kind"] == "CorrectionMade" and event["payload"]["correction"] for event in events)
+
+
+def test_a_process_that_imports_only_how_events_are_read_knows_every_kind_of_the_saved_games():
+    """The archive's checks import the registry alone (``events.payload``), never a phase's kinds: the package
+    loads every phase's with it, or a saved game would be refused for kinds the process had not met."""
+    events = {event["kind"] for path in FILES for event in json.loads(read(path))["events"]}
+    read_kinds = "from republic.games.events.payload import KINDS; print(' '.join(sorted(KINDS)))"
+    found = subprocess.run([sys.executable, "-c", read_kinds], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert set(found.stdout.split()) == set(KINDS) >= events
 
 
 def test_the_versions_of_the_corpus_are_those_this_server_knows():

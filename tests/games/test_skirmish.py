@@ -4,7 +4,8 @@ undo, stale forms."""
 
 import pytest
 
-from republic.games.events import DeclaredBlock, LabelledRoll
+from republic.games.events.fire import DeclaredBlock
+from republic.games.events.payload import LabelledRoll
 from republic.games.ledger import undo_last
 from republic.games.models import Event, Game
 from republic.games.scenario import create_game, parse_scenario

@@ -3,7 +3,8 @@ enter dice for their own brigades at once (republic/games/ledger.py, ``moved_on`
 
 import pytest
 
-from republic.games.events import ChargeBonusCleared, CorrectionMade
+from republic.games.events.game import CorrectionMade
+from republic.games.events.maneuver import ChargeBonusCleared
 from republic.games.ledger import StaleGame, act, acting_on, undo_last
 from republic.games.models import Event, Unit
 from republic.games.steps.walk import advance

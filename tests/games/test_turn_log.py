@@ -8,7 +8,7 @@ import pytest
 from django.utils.html import escape
 
 from republic.games.models import Event
-from republic.games.text.events import describe, result_card
+from republic.games.text.describe import describe, result_card
 from tests.games.conftest import brigade, division, set_state
 from tests.games.log_helpers import SECRET, Played, play
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from republic.games.models import Dispatch
-from republic.games.text.events import result_card
+from republic.games.text.describe import result_card
 from tests.games.conftest import HTMX, division
 from tests.games.log_helpers import SECRET, Played, pdf_info, pdf_text, play
 from tests.games.test_access import GAME_ADDRESSES, OTHER_ADDRESSES, address

@@ -13,7 +13,7 @@ from django.http import HttpResponse
 
 from republic.file_shapes import YAML_DEPTH, YAML_VALUES
 from republic.games.archive.export import dumps, export_game
-from republic.games.events import CorrectionMade, FieldValue
+from republic.games.events.game import CorrectionMade, FieldValue
 from republic.games.ledger import act
 from republic.games.models import ClubChart, Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario

@@ -3,7 +3,7 @@
 import pytest
 from django.db import connection
 
-from republic.games.events import CorrectionMade
+from republic.games.events.game import CorrectionMade
 from republic.games.ledger import NothingToUndo, StaleGame, act, this_turn, undo_last, undo_to
 from republic.games.models import Command, Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario

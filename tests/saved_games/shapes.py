@@ -15,7 +15,7 @@ from typing import Any, get_args, get_origin, get_type_hints
 from django.db import models
 
 from republic.games.archive.export import ROWS, event_fields, game_fields, row_fields
-from republic.games.events import KINDS
+from republic.games.events.payload import KINDS
 from republic.rules.codec import encode
 from republic.rules.dice import Roll
 from republic.rules.hits import Hits

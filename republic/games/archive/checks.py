@@ -21,7 +21,7 @@ from republic.games.archive.export import (
 )
 from republic.games.archive.remap import KEY_FORM, ArchiveError, Refs, foreign_keys
 from republic.games.archive.versions import SCHEMA, brought_up_to_date
-from republic.games.events import KINDS
+from republic.games.events.payload import KINDS
 from republic.games.ledger import TRACKED, tracked_fields
 from republic.games.models import ClubChart, Game, Side
 from republic.games.models.charts import ChartContradicts, checked_club_chart

@@ -13,8 +13,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from republic.games.assault_events import AssaultDeclared, AssaultEnded, AssaultRoundResolved
-from republic.games.events import DivisionPanicTested, LeaderReplaced, Payload, payload_of
+from republic.games.events.assault import AssaultDeclared, AssaultEnded, AssaultRoundResolved
+from republic.games.events.command import LeaderReplaced
+from republic.games.events.panic import DivisionPanicTested
+from republic.games.events.payload import Payload, payload_of
 from republic.games.models import Event, Game
 from republic.games.text import report_words as said
 from republic.rules.forced_moves import ForcedMove

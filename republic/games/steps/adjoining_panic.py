@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import AdjoiningDeclared
+from republic.games.events.panic import AdjoiningDeclared
 from republic.games.forms import VersionForm, offer_many
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game

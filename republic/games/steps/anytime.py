@@ -3,18 +3,13 @@ by another unit, a division's orders, a unit put under another division, an obje
 
 from django import forms
 
-from republic.games.events import (
-    CorrectionMade,
-    FieldValue,
-    ForcedMoveBlocked,
-    ObjectiveTaken,
-    OrdersChanged,
-    UnitReassigned,
-)
+from republic.games.events.command import UnitReassigned
+from republic.games.events.game import CorrectionMade, FieldValue, ObjectiveTaken, OrdersChanged
+from republic.games.events.maneuver import ForcedMoveBlocked
 from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Command, Event, Game, Objective, Side, Unit
-from republic.games.text.move_words import last_move
+from republic.games.text.maneuver import last_move
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import BlockedMoveInput, resolve_blocked_move
 from republic.rules.scale import GroundScale

@@ -11,7 +11,8 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import ArtilleryFired, FireSaved, NamedUnit, PassingFireConducted, named_in
+from republic.games.events.fire import ArtilleryFired, FireSaved, PassingFireConducted
+from republic.games.events.payload import NamedUnit, named_in
 from republic.games.forms import VersionForm
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from republic.games.events import NamedUnit
+from republic.games.events.payload import NamedUnit
 from republic.games.forms import DiceForm, NameChoiceField, die_field, inches_field, offer_many, offer_names
 from republic.games.models import Game, Unit, UnitChoice
 from republic.games.text.terms import inches, signed, unit_options

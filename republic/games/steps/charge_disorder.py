@@ -9,13 +9,13 @@ from django import forms
 from django.db.models import Q
 from django.urls import reverse
 
-from republic.games.events import ChargeDisorderApplied, Disordered
+from republic.games.events.assault import ChargeDisorderApplied, Disordered
 from republic.games.forms import VersionForm, offer_many
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Step
-from republic.games.text.events import describe
+from republic.games.text.describe import describe
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import DisorderInput, resolve_disorder
 from republic.rules.sequence import StepKey

@@ -9,7 +9,8 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import DemoralizedPanicTested, named_in
+from republic.games.events.panic import DemoralizedPanicTested
+from republic.games.events.payload import named_in
 from republic.games.forms import VersionForm, loss_labels
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit

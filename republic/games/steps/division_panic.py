@@ -17,20 +17,14 @@ from django import forms
 from django.db.models import BooleanField, Case, ExpressionWrapper, When
 from django.urls import reverse
 
-from republic.games.events import (
-    AdjoiningDeclared,
-    AppReading,
-    DivisionPanicTested,
-    LabelledRoll,
-    NamedUnit,
-    payload_of,
-)
+from republic.games.events.panic import AdjoiningDeclared, AppReading, DivisionPanicTested
+from republic.games.events.payload import LabelledRoll, NamedUnit, payload_of
 from republic.games.forms import DiceForm, die_field, loss_labels
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import IN_PLAY, Command, Event, Game, Unit
 from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, subject_of
-from republic.games.text.events import describe
+from republic.games.text.describe import describe
 from republic.rules.chart import Chart
 from republic.rules.division_panic import (
     DivisionUnit,

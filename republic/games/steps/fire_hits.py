@@ -5,7 +5,8 @@ step puts those on, and as a fire whose hits land at once puts its own (3.5, R:1
 from collections.abc import Iterable
 from typing import Any
 
-from republic.games.events import ArtilleryFired, SkirmishAttacked, UnitFireHits, payload_of
+from republic.games.events.fire import ArtilleryFired, SkirmishAttacked, UnitFireHits
+from republic.games.events.payload import payload_of
 from republic.games.ledger import Action, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.text.terms import hits

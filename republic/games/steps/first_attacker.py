@@ -14,13 +14,14 @@ from typing import Any
 
 from django import forms
 
-from republic.games.events import FirstAttackerAgreed, FirstAttackerChosen, FirstAttackerRolled, payload_of
+from republic.games.events.game import FirstAttackerAgreed, FirstAttackerChosen, FirstAttackerRolled
+from republic.games.events.payload import payload_of
 from republic.games.forms import DiceForm, VersionForm, die_field
 from republic.games.ledger import Action, ActionRefused, act, standing
 from republic.games.models import Event, Game, Side
 from republic.games.readings import read_once
 from republic.games.steps.base import Bound
-from republic.games.text.events import words
+from republic.games.text.describe import words
 from republic.rules.sequence import FirstAttackerInput, resolve_first_attacker
 
 PREFIX = "first-attacker"

@@ -7,11 +7,11 @@ from typing import Any
 
 from django import forms
 
-from republic.games.events import GameEnded
+from republic.games.events.game import GameEnded
 from republic.games.forms import VersionForm
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Side
-from republic.games.text.events import game_result
+from republic.games.text.game import game_result
 
 DRAW = "draw"
 

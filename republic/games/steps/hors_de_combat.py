@@ -12,15 +12,10 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import (
-    AssaultRoundResolved,
-    CorrectionMade,
-    HorsDeCombatSkipped,
-    LeaderCheckedForCasualty,
-    StepAdvanced,
-    named_in,
-    payload_of,
-)
+from republic.games.events.assault import AssaultRoundResolved
+from republic.games.events.command import HorsDeCombatSkipped, LeaderCheckedForCasualty
+from republic.games.events.game import CorrectionMade, StepAdvanced
+from republic.games.events.payload import named_in, payload_of
 from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Leader, Unit

@@ -18,7 +18,8 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from republic.games.events import LeaderMoved, RallyResolved, named_in, read_all
+from republic.games.events.command import LeaderMoved, RallyResolved
+from republic.games.events.payload import named_in, read_all
 from republic.games.forms import DiceForm, VersionForm, die_field, inches_field, offer, offer_many
 from republic.games.ledger import ActionRefused, act, acting_on, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit

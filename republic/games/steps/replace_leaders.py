@@ -12,7 +12,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from republic.games.events import LeaderReplaced
+from republic.games.events.command import LeaderReplaced
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game, Leader
 from republic.games.readings import read_once

@@ -10,13 +10,8 @@ from django import forms
 from django.db.models import Q
 from django.urls import reverse
 
-from republic.games.events import (
-    DeclaredBlock,
-    SkirmishAttacked,
-    SkirmishBlocksDeclared,
-    SkirmishBlocksRolled,
-    payload_of,
-)
+from republic.games.events.fire import DeclaredBlock, SkirmishAttacked, SkirmishBlocksDeclared, SkirmishBlocksRolled
+from republic.games.events.payload import payload_of
 from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer_names
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Side, Unit, UnitChoice, UnitQuerySet

@@ -1,6 +1,6 @@
 """The walk through the turn sequence (1.6, 1.7): where the game stands, what is still to do, and moving on."""
 
-from republic.games.events import StepAdvanced
+from republic.games.events.game import StepAdvanced
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of

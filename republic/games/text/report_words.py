@@ -1,10 +1,13 @@
 """The battle report's words: the states a brigade is counted in, when something happened, and what a divisional
 panic, a rout, a fallen leader and an assault came to, all made of the words the log uses for the same events."""
 
-from republic.games.assault_events import AssaultRoundResolved
-from republic.games.events import DivisionPanicTested, LeaderReplaced, Payload
-from republic.games.text.events import panic_arithmetic, words
-from republic.games.text.move_words import VERBS
+from republic.games.events.assault import AssaultRoundResolved
+from republic.games.events.command import LeaderReplaced
+from republic.games.events.panic import DivisionPanicTested
+from republic.games.events.payload import Payload
+from republic.games.text.describe import words
+from republic.games.text.maneuver import VERBS
+from republic.games.text.panic import panic_arithmetic
 from republic.games.text.terms import condition
 from republic.rules.morale import Condition
 from republic.rules.sequence import StepKey, step_for

@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from typing import Any
 
-from republic.games.events import LabelledRoll
+from republic.games.events.payload import LabelledRoll
 from republic.games.models import BATTERY_LABELS, UnitChoice
 from republic.rules.catalog import TABLE_SPECS
 from republic.rules.dice import Roll, RollSource

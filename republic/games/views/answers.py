@@ -21,7 +21,7 @@ from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, about, ac
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
 from republic.games.steps.base import subject
-from republic.games.text.events import describe, result_card
+from republic.games.text.describe import describe, result_card
 from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
 from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, page_context, step_bar, work

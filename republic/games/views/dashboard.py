@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from republic.games.models import IN_PLAY, Event, Game, Leader, Seat, Side, Unit
-from republic.games.text.events import game_result
+from republic.games.text.game import game_result
 from republic.games.views.access import master_only
 from republic.games.views.seats import join_link
 from republic.rules.morale import Condition, condition_for

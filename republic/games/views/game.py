@@ -19,7 +19,8 @@ from republic.games.scenario_csv import parse_csv
 from republic.games.steps import anytime, first_attacker, game_over, step_of
 from republic.games.steps.base import Row, subject
 from republic.games.steps.walk import advance
-from republic.games.text.events import describe, game_result
+from republic.games.text.describe import describe
+from republic.games.text.game import game_result
 from republic.games.uploads import SCENARIO_MOST, LimitedFileField
 from republic.games.views import answers, query
 from republic.games.views.access import SEATS_KEY, Who, allowed, is_master, master_only

@@ -5,7 +5,7 @@ from typing import Any
 
 from republic.games.models import Command, Game, Unit
 from republic.games.steps.anytime import blocked_input
-from republic.games.text.move_words import blocked_offer, last_move
+from republic.games.text.maneuver import blocked_offer, last_move
 from republic.games.text.terms import condition
 from republic.rules.forced_moves import ForcedMove, resolve_blocked_move
 from republic.rules.sequence import StepKey

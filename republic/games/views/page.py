@@ -14,7 +14,7 @@ from republic.games.models.charts import loaded
 from republic.games.steps import first_attacker, game_over, step_of
 from republic.games.steps.base import Bound, Row
 from republic.games.steps.walk import not_in_play
-from republic.games.text.events import result_card
+from republic.games.text.describe import result_card
 from republic.games.views.follow import EVERYTHING, Followed
 from republic.rules.results import Provenance
 from republic.rules.sequence import STEPS, Phase, step_for

@@ -11,7 +11,7 @@ from republic.games.models import Game
 from republic.games.report.charts import line_chart, stack_chart
 from republic.games.report.walk import BattleReport, read
 from republic.games.text import report_words as said
-from republic.games.text.events import game_result
+from republic.games.text.game import game_result
 from republic.games.views import answers
 from republic.games.views.access import Who, allowed
 

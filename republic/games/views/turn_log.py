@@ -16,7 +16,7 @@ from django.http import QueryDict
 
 from republic.games.dispatches import for_log
 from republic.games.models import Command, Dispatch, Event, Game, Leader, Side, Unit
-from republic.games.text.events import result_card
+from republic.games.text.describe import result_card
 from republic.games.views.query import UnreadableQuery
 from republic.rules.sequence import STEPS, Phase
 

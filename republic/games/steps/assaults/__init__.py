@@ -12,8 +12,8 @@ from republic.games.steps.assaults.rounds import column_for, prefix, read_condit
 from republic.games.steps.assaults.state import Assault, AssaultState, state
 from republic.games.steps.assaults.supporting import supporting_form
 from republic.games.steps.base import Bound, Row, Step
-from republic.games.text.events import describe, words
-from republic.games.text.rounds import FOLLOW_UP, next_hint, passage_rule, round_orders
+from republic.games.text.assault import FOLLOW_UP, next_hint, passage_rule, round_orders
+from republic.games.text.describe import describe, words
 from republic.games.text.terms import side_facts
 
 

@@ -4,8 +4,8 @@ from typing import Any
 
 from django import forms
 
-from republic.games.events import AssaultDeclared, AssaultEnded
-from republic.games.events import Member as Declared
+from republic.games.events.assault import AssaultDeclared, AssaultEnded
+from republic.games.events.assault import Member as Declared
 from republic.games.forms import NameChoiceField, VersionForm, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit, UnitChoice

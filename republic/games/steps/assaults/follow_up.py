@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from republic.games.assault_events import AssaultFollowedUp, LocalBreakthroughDeclared, UnitFollowUp
+from republic.games.events.assault import AssaultFollowedUp, LocalBreakthroughDeclared, UnitFollowUp
 from republic.games.forms import NameChoiceField, VersionForm, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit

@@ -12,14 +12,14 @@ from typing import Any
 
 from django import forms
 
-from republic.games.assault_events import LinesPassedThrough
+from republic.games.events.assault import LinesPassedThrough
+from republic.games.events.payload import NamedUnit
 from republic.games.forms import NameChoiceField, VersionForm, inches_field, offer_names
 from republic.games.ledger import ActionRefused, act, acting_side
 from republic.games.models import Event, Game, Unit
-from republic.games.payload import NamedUnit
 from republic.games.steps.anytime import blocked_input
 from republic.games.steps.assaults.state import ELSEWHERE, AssaultState, state
-from republic.games.text.move_words import blocked_offer, last_move
+from republic.games.text.maneuver import blocked_offer, last_move
 from republic.games.text.terms import condition, unit_options
 from republic.rules.assault_fixed_hits import (
     PassageInput,

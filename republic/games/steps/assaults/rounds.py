@@ -19,7 +19,8 @@ from typing import Any
 
 from django import forms
 
-from republic.games.events import AssaultRoundResolved, NamedUnit, RoundConditions, UnitCover
+from republic.games.events.assault import AssaultRoundResolved, RoundConditions, UnitCover
+from republic.games.events.payload import NamedUnit
 from republic.games.forms import DiceForm, die_field, offer, offer_many, whole_number
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader

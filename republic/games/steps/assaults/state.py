@@ -10,7 +10,8 @@ from functools import cached_property
 
 from django.http import Http404
 
-from republic.games.events import AssaultDeclared, AssaultEnded, AssaultFollowedUp, AssaultRoundResolved, payload_of
+from republic.games.events.assault import AssaultDeclared, AssaultEnded, AssaultFollowedUp, AssaultRoundResolved
+from republic.games.events.payload import payload_of
 from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Unit, UnitChoice
 from republic.games.readings import read_once

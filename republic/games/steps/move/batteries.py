@@ -5,7 +5,7 @@ from typing import Any
 
 from django import forms
 
-from republic.games.events import BatteryFunctionsUsed
+from republic.games.events.maneuver import BatteryFunctionsUsed
 from republic.games.forms import VersionForm
 from republic.games.ledger import act
 from republic.games.models import Event, Game, Unit

@@ -18,7 +18,7 @@ from typing import Any
 
 from django import forms
 
-from republic.games.events import (
+from republic.games.events.maneuver import (
     ChargeBonusCleared,
     ChargeBonusUsed,
     FormationChanged,

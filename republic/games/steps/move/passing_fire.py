@@ -7,7 +7,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from republic.games.events import PassingFireConducted
+from republic.games.events.fire import PassingFireConducted
 from republic.games.ledger import act
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.base import Bound

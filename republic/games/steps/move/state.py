@@ -6,7 +6,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from republic.games.events import FormationChanged, ManeuverRolled, MountChanged, named_in, payload_of
+from republic.games.events.maneuver import FormationChanged, ManeuverRolled, MountChanged
+from republic.games.events.payload import named_in, payload_of
 from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Side, Unit, UnitChoice
 from republic.games.readings import read_once

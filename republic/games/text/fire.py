@@ -1,11 +1,20 @@
-"""Artillery fire in one sentence: a battery's or a joint group's fire in the artillery step, passing fire during
-the enemy's move, and a unit's fire hits as they are put on."""
+"""The fire phase's events in one sentence: skirmish blocks and attacks, a battery's or a joint group's fire in
+the artillery step, a saved fire, passing fire during the enemy's move, and a unit's fire hits as they are put
+on."""
 
 from collections.abc import Callable
 from typing import Any
 
-from republic.games.events import ArtilleryFired, PassingFireConducted, UnitFireHits
-from republic.games.payload import Payload
+from republic.games.events.fire import (
+    ArtilleryFired,
+    FireSaved,
+    PassingFireConducted,
+    SkirmishAttacked,
+    SkirmishBlocksDeclared,
+    SkirmishBlocksRolled,
+    UnitFireHits,
+)
+from republic.games.events.payload import Payload
 from republic.games.text.terms import condition, hits, roll
 from republic.rules.fire_results import FireHitsResult
 
@@ -33,6 +42,24 @@ def taken_words(taken: UnitFireHits) -> str:
     if taken.result.lost:
         return f"{taken.name} is out of play: its {hits(taken.result.hits.m, taken.result.hits.b)} are lost"
     return f"{taken.name}: {fire_hits(taken.result)}"
+
+
+def _blocks_rolled(p: SkirmishBlocksRolled) -> str:
+    names = {b.target: b.target_name for b in p.declared}
+    blocked = [names.get(marker, marker) for marker in p.blocked]
+    return f"Skirmish blocks: {', '.join(blocked)} blocked" if blocked else "Skirmish blocks: none succeeded"
+
+
+def _skirmish_attack(p: SkirmishAttacked) -> str:
+    r = p.result
+    outcome = (
+        f"1M on {p.target_name}, held to the end of the artillery step"
+        if r.hit
+        else "the marker flees back to its brigade"
+        if r.fled
+        else "no effect"
+    )
+    return f"{p.name}'s skirmishers fire at {p.target_name}: {outcome} (die {roll(p.inputs.roll)})"
 
 
 def _how(printed: object, die: str) -> str:
@@ -67,6 +94,13 @@ def _passing_fire(p: PassingFireConducted) -> str:
 
 
 FIRE_WORDS: dict[type[Payload], Callable[[Any], str]] = {
+    SkirmishBlocksDeclared: lambda p: (
+        f"{p.side} declare skirmish blocks: "
+        + ("; ".join(f"{b.blocker_name} on {b.target_name}" for b in p.blocks) or "no blocks")
+    ),
+    SkirmishBlocksRolled: _blocks_rolled,
+    SkirmishAttacked: _skirmish_attack,
     ArtilleryFired: _artillery,
+    FireSaved: lambda p: f"{p.name} saves its fire{' (it keeps its one saved fire marker)' if p.kept else ''}",
     PassingFireConducted: _passing_fire,
 }

@@ -1,9 +1,9 @@
 """The events of the assault phase: declarations, rounds, their ends, the charge disorder and the hits the
-assault's moves put on other brigades (5.5). ``events`` lists them among every kind."""
+assault's moves put on other brigades (5.5)."""
 
 from dataclasses import dataclass
 
-from republic.games.payload import LabelledRoll, NamedUnit, Payload, UnitEvent
+from republic.games.events.payload import LabelledRoll, NamedUnit, Payload, UnitEvent
 from republic.rules.assault import AssaultRoundInput, AssaultRoundResult
 from republic.rules.assault_fixed_hits import PassageInput, PassageResult, SupportingBrigadeInput, UnitHitsResult
 from republic.rules.assault_moves import FollowUpInput, FollowUpResult, LocalBreakthroughInput, LocalBreakthroughResult

@@ -1,0 +1,104 @@
+"""Any event in one sentence, picked from the words of its phase's module, and the result card that shows an
+event with its reasons."""
+
+from collections.abc import Callable
+from typing import Any
+
+from republic.games.events.fire import ArtilleryFired
+from republic.games.events.game import (
+    EventUndone,
+    FirstAttackerAgreed,
+    FirstAttackerChosen,
+    FirstAttackerRolled,
+    GameEnded,
+    StepAdvanced,
+)
+from republic.games.events.payload import Payload, payload_of
+from republic.games.ledger import results
+from republic.games.models import Event
+from republic.games.text.assault import ASSAULT_WORDS
+from republic.games.text.command import COMMAND_WORDS
+from republic.games.text.fire import FIRE_WORDS
+from republic.games.text.game import GAME_WORDS, step_advanced
+from republic.games.text.maneuver import MANEUVER_WORDS
+from republic.games.text.panic import PANIC_WORDS
+from republic.games.text.terms import cell, dice, modifier, provenance_warning
+from republic.rules.results import Provenance
+from republic.rules.sequence import StepKey, step_for
+
+_WORDS: dict[type[Payload], Callable[[Any], str]] = {
+    **GAME_WORDS,
+    **COMMAND_WORDS,
+    **MANEUVER_WORDS,
+    **FIRE_WORDS,
+    **ASSAULT_WORDS,
+    **PANIC_WORDS,
+}
+
+
+def describe(event: Event) -> str:
+    """The event in one sentence, as the log and the result card show it."""
+    payload = payload_of(event)
+    if isinstance(payload, EventUndone):
+        return f"Undone: {describe(event.undoes)}" if event.undoes else f"Undone: event #{payload.seq}"
+    if isinstance(payload, StepAdvanced):
+        return step_advanced(payload, event.game_turn, event.player_turn)
+    return words(payload)
+
+
+def words(payload: Payload) -> str:
+    """A payload in one sentence; the kinds that need their event's place in the game go through describe."""
+    return _WORDS[type(payload)](payload)
+
+
+def done(event: Event) -> dict[str, Any]:
+    """An event in a step's list of what is done: its words and its provenance marks."""
+    return {
+        "event": event,
+        "summary": describe(event),
+        "provisional": event.provisional,
+        "printed_chart": event.printed_chart,
+    }
+
+
+# --- the result card --------------------------------------------------------------------------------
+
+
+def _step_of(event: Event, payload: Payload) -> str:
+    if isinstance(payload, FirstAttackerRolled | FirstAttackerAgreed | FirstAttackerChosen):
+        return "Setting up"
+    if isinstance(payload, GameEnded):
+        return "Game over"
+    return step_for(StepKey(event.step)).title
+
+
+def _phase_of(event: Event, payload: Payload) -> str:
+    """The part of the turn the log files an event under: 'Fire phase', or setting up or the game's end, which
+    belong to no phase."""
+    if isinstance(payload, FirstAttackerRolled | FirstAttackerAgreed | FirstAttackerChosen | GameEnded):
+        return _step_of(event, payload)
+    return f"{step_for(StepKey(event.step)).phase.value.capitalize()} phase"
+
+
+def result_card(event: Event | None) -> dict[str, Any] | None:
+    """An event as the result card and the log show it: words, dice, modifiers, chart cells, notes."""
+    if event is None:
+        return None
+    payload = payload_of(event)
+    found = results(payload)
+    notes = [note for r in found for note in r.notes]
+    if isinstance(payload, ArtilleryFired) and payload.worst:
+        notes.append(f"joint fire: the group's most hit battery ({payload.worst}) gives the die modifier")
+    return {
+        "event": event,
+        "step": _step_of(event, payload),
+        "phase": _phase_of(event, payload),
+        "summary": describe(event),
+        "dice": dice(payload.rolls()),
+        "modifiers": [modifier(m) for r in found for m in r.modifiers],
+        "cells": [
+            {"line": cell(c), "provisional": c.provenance is Provenance.PROVISIONAL} for r in found for c in r.cells
+        ],
+        "notes": notes,
+        "warning": provenance_warning(event.provisional, event.printed_chart),
+    }
