@@ -113,6 +113,24 @@ def busy(assaults: Sequence[Assault]) -> dict[str, Assault]:
     return {key: a for a in assaults if a.open for key in (*a.attackers, *a.defenders)}
 
 
+def taken(assaults: Sequence[Assault], attackers: Sequence[str], defenders: Sequence[str], bridging: bool) -> list[str]:
+    """The units a new declaration names that are already in an open assault: a unit is in one assault at a time,
+    unless the attacker splits a bridging formation (5.2), whose attackers may be in another."""
+    found = busy(assaults)
+    return [key for key in (*([] if bridging else attackers), *defenders) if key in found]
+
+
+def split_twice(assaults: Sequence[Assault], attackers: Sequence[str]) -> list[str]:
+    """The attackers a new declaration names that are already split between two open assaults: a bridging
+    formation is split into two assaults at most (5.2)."""
+    return [key for key in attackers if sum(key in (*a.attackers, *a.defenders) for a in open_assaults(assaults)) > 1]
+
+
+def end_refusal(assault: Assault) -> str:
+    """Why the assault may not be ended now, "" when it may."""
+    return f"Assault {assault.number} has already ended." if assault.ended else ""
+
+
 def bridged(assaults: Sequence[Assault], assault: Assault) -> dict[str, Assault]:
     """The attackers of this assault split as a bridging formation (5.2), each with its other assault of this
     player turn."""

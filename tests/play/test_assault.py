@@ -14,11 +14,14 @@ from republic.play.assault import (
     bonus,
     bridged,
     busy,
+    end_refusal,
     fight,
     fight_refusal,
     first_rounds_left,
     open_assaults,
     overrun_waits,
+    split_twice,
+    taken,
     taken_in,
     waits,
 )
@@ -114,6 +117,24 @@ def test_an_attacker_split_between_two_assaults_is_bridged_to_the_other():
     one, two = declared(1, 1, ("a1", "a2"), ("d1",)), declared(5, 2, ("a2",), ("d2",))
     assert bridged([one, two], one) == {"a2": two}
     assert bridged([one, two], two) == {"a2": one}
+
+
+def test_a_declaration_naming_a_unit_of_an_open_assault_is_refused_unless_it_splits_an_attacker():
+    one, done = declared(1, 1, ("a1",), ("d1",)), declared(3, 2, ("a5",), ("d5",), ended=True)
+    assert taken([one, done], ["a1", "a5"], ["d1", "d5"], bridging=False) == ["a1", "d1"]
+    assert taken([one, done], ["a1"], ["d2"], bridging=True) == []
+    assert taken([one, done], ["a2"], ["d1"], bridging=True) == ["d1"]
+
+
+def test_an_attacker_is_split_between_two_assaults_at_most():
+    one, two = declared(1, 1, ("a1",), ("d1",)), declared(5, 2, ("a1",), ("d2",))
+    assert split_twice([one, two], ["a1", "a2"]) == ["a1"]
+    assert split_twice([one, replace(two, ended=True)], ["a1"]) == []
+
+
+def test_an_assault_is_ended_once():
+    assert end_refusal(declared(1, 4)) == ""
+    assert end_refusal(declared(1, 4, ended=True)) == "Assault 4 has already ended."
 
 
 def test_a_bridging_units_hits_in_its_other_assault_count_once_that_round_is_fought(chart):

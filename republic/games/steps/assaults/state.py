@@ -59,10 +59,6 @@ class Assault:
         return [*self.attackers, *self.defenders]
 
     @property
-    def keys(self) -> set[str]:
-        return {m.unit.key for m in self.members}
-
-    @property
     def title(self) -> str:
         return f"{_names(self.attackers)} against {_names(self.defenders)}"
 
