@@ -42,8 +42,24 @@ from republic.rules.units import UnitState
 BREAKING_THROUGH = (OutcomeAction.MAY_BREAKTHROUGH, OutcomeAction.MUST_BREAKTHROUGH, OutcomeAction.OVERRUN)
 
 
+class Naming(Protocol):
+    @property
+    def unit(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Named:
+    """A unit a round names, by key."""
+
+    unit: str
+
+
 class Fought(Protocol):
-    """A round fought, as its record holds it: the outcome and what it did to the units."""
+    """A round fought, as its record holds it: the units it named (the assault's), the outcome and what it did to
+    the units."""
+
+    @property
+    def names(self) -> Sequence[Naming]: ...
 
     @property
     def result(self) -> AssaultRoundResult: ...
@@ -188,6 +204,7 @@ class RoundFought:
     the printed chart's replaced it, and each unit taking part as it stands after the round."""
 
     number: int
+    names: tuple[Named, ...]
     inputs: AssaultRoundInput
     result: AssaultRoundResult
     on_units: RoundOnUnits
@@ -283,6 +300,7 @@ def fight(chart: Chart, scale: GroundScale, assaults: Sequence[Assault], assault
     )
     return RoundFought(
         number,
+        tuple(Named(key) for key in (*assault.attackers, *assault.defenders)),
         inputs,
         result,
         on_units,

@@ -1,7 +1,7 @@
 """The attackers' moves after a round (5.5) and before any (R:1320-1323) as the game decides them: what the
 attackers answer to, which of them have a move of their own to choose, and what a chosen move changes."""
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from republic.play.assault import Assault
@@ -27,17 +27,15 @@ def result_of(assault: Assault, units: Mapping[str, UnitState]) -> str:
     return EVERY_DEFENDER_GONE if gone and defenders else ""
 
 
-def movers(
-    assault: Assault, units: Mapping[str, UnitState], fought: Collection[str], recorded: bool
-) -> dict[str, tuple[FollowUp, ...]]:
+def movers(assault: Assault, units: Mapping[str, UnitState], recorded: bool) -> dict[str, tuple[FollowUp, ...]]:
     """The attackers with a move of their own to choose, each with the moves its result allows, until the
-    moves of this round are ``recorded``. ``fought``: the units the last round named (the attackers before any
-    round). A battery, a unit out of play or out of the round, and one the round itself moved (broke off, broke
-    through, forced back) have none."""
+    moves of this round are ``recorded``. A battery, a unit out of play or not named by the last round, and one
+    the round itself moved (broke off, broke through, forced back) have none."""
     result = result_of(assault, units)
     if not result or not assault.open or recorded:
         return {}
     last = assault.last
+    fought = {n.unit for n in last.names} if last else set(assault.attackers)
     moved = {*last.on_units.break_through, *(b.unit for b in last.on_units.broke_off)} if last else set()
     found = {}
     for key in assault.attackers:

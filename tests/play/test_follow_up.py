@@ -23,11 +23,9 @@ def test_before_any_round_the_attackers_answer_to_every_defender_gone_only_when_
     gone = {**attackers, "d1": brigade("d1", forced_move=ForcedMove.RETREAT), "d2": brigade("d2", destroyed=True)}
     standing = {**gone, "d2": brigade("d2")}
     assert result_of(BEFORE_ANY, gone) == EVERY_DEFENDER_GONE
-    assert movers(BEFORE_ANY, gone, {"a1", "a-bty"}, recorded=False) == {
-        "a1": follow_ups(EVERY_DEFENDER_GONE, brigade().kind)
-    }
+    assert movers(BEFORE_ANY, gone, recorded=False) == {"a1": follow_ups(EVERY_DEFENDER_GONE, brigade().kind)}
     assert result_of(BEFORE_ANY, standing) == ""
-    assert movers(BEFORE_ANY, standing, {"a1", "a-bty"}, recorded=False) == {}
+    assert movers(BEFORE_ANY, standing, recorded=False) == {}
 
 
 def test_no_moves_are_asked_once_recorded_or_once_the_assault_ended():
@@ -37,8 +35,8 @@ def test_no_moves_are_asked_once_recorded_or_once_the_assault_ended():
         "d1": brigade("d1", destroyed=True),
         "d2": brigade("d2", destroyed=True),
     }
-    assert movers(BEFORE_ANY, units, {"a1"}, recorded=True) == {}
-    assert movers(replace(BEFORE_ANY, ended=True), units, {"a1"}, recorded=False) == {}
+    assert movers(BEFORE_ANY, units, recorded=True) == {}
+    assert movers(replace(BEFORE_ANY, ended=True), units, recorded=False) == {}
 
 
 @given(sides("a"), sides("d"), st.data())
@@ -49,14 +47,15 @@ def test_after_a_round_only_attackers_the_round_did_not_move_choose_from_what_it
     done = replace(assault, rounds=(fought,))
     result = fought.result.outcome.action.value
     assert result_of(done, after) == result
-    found = movers(done, after, set(after), recorded=False)
+    found = movers(done, after, recorded=False)
     moved = {*fought.on_units.break_through, *(b.unit for b in fought.on_units.broke_off)}
     for key, moves in found.items():
         loss = fought.on_units.loss(key)
         assert key in assault.attackers and key not in moved and not (loss and loss.move)
         assert after[key].in_play and not after[key].battery
         assert moves == follow_ups(result, after[key].kind)
-    assert movers(done, after, set(), recorded=False) == {}  # none fought in the round: none moves
+    unnamed = replace(assault, rounds=(replace(fought, names=()),))
+    assert movers(unnamed, after, recorded=False) == {}  # none named by the round: none moves
 
 
 def test_a_move_that_needed_the_assault_move_bonus_spends_it_and_one_that_did_not_keeps_it(chart):

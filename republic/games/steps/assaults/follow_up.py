@@ -35,9 +35,7 @@ def _units(assault: Assault) -> dict[str, UnitState]:
 
 def movers(assault: Assault, done: set[tuple[int, int]]) -> list[Mover]:
     """The attackers with a move of their own to choose, until it is recorded for this round."""
-    last = assault.last
-    fought = {n.unit for n in last.names} if last else {m.unit.key for m in assault.attackers}
-    found = play.movers(assault.core, _units(assault), fought, (assault.seq, len(assault.rounds)) in done)
+    found = play.movers(assault.core, _units(assault), (assault.seq, len(assault.rounds)) in done)
     return [Mover(m, found[m.unit.key]) for m in assault.attackers if m.unit.key in found]
 
 
