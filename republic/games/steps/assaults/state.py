@@ -115,6 +115,11 @@ class AssaultState:
         assaults = {a.seq: a for a in self.assaults}
         return {key: assaults[core.seq] for key, core in found.items()}
 
+    def open(self) -> list[Assault]:
+        """The assaults still open: each is work left until it ends."""
+        seqs = {core.seq for core in play.open_assaults(self.cores)}
+        return [a for a in self.assaults if a.seq in seqs]
+
     def busy(self) -> dict[str, Assault]:
         """Units in an open assault, with it: a unit is in one open assault, unless it is split (``bridged``)."""
         return self._by_seq(play.busy(self.cores))
