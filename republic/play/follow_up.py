@@ -1,7 +1,8 @@
-"""The attackers' moves after a round (5.5) and before any (R:1320-1323) as the game decides them: what the
-attackers answer to, which of them have a move of their own to choose, and what a chosen move changes."""
+"""The attackers' moves after a round (5.5) and before any (R:1320-1323), and a local breakthrough at the start of
+the phase (5.2), as the game decides them: what the attackers answer to, which of them have a move of their own to
+choose, and what a chosen move changes."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from republic.play.assault import Assault
@@ -10,10 +11,14 @@ from republic.rules.assault_moves import (
     FollowUp,
     FollowUpInput,
     FollowUpResult,
+    LocalBreakthroughInput,
+    LocalBreakthroughResult,
     follow_ups,
     resolve_follow_up,
+    resolve_local_breakthrough,
 )
 from republic.rules.chart import Chart
+from republic.rules.maneuver import ManeuverAction, charge_refusal
 from republic.rules.units import UnitState
 
 
@@ -63,3 +68,27 @@ def follow_up(chart: Chart, result: str, unit: UnitState, move: FollowUp, used_b
     inputs = FollowUpInput(result, unit.kind, move, used_bonus)
     outcome = resolve_follow_up(chart, inputs)
     return FollowedUp(inputs, outcome, replace(unit, charge_bonus_used=True) if outcome.bonus_used else unit)
+
+
+@dataclass(frozen=True)
+class BrokeThrough:
+    """A local breakthrough checked by the engine, and the unit after it."""
+
+    inputs: LocalBreakthroughInput
+    result: LocalBreakthroughResult
+    unit: UnitState
+
+
+def local_breakthrough(
+    chart: Chart,
+    assaults: Sequence[Assault],
+    unit: UnitState,
+    used_bonus: bool,
+    allowed: tuple[ManeuverAction, ...] | None,
+) -> BrokeThrough:
+    """An attacking brigade left out of contact going on to fresh targets (5.2): the engine refuses it once a
+    round of the phase is resolved, and its assault move bonus when its maneuver roll (``allowed``, None when it
+    has not rolled) allowed no move forward."""
+    inputs = LocalBreakthroughInput(sum(len(a.rounds) for a in assaults), used_bonus, charge_refusal(allowed))
+    result = resolve_local_breakthrough(chart, inputs)
+    return BrokeThrough(inputs, result, replace(unit, charge_bonus_used=True) if result.bonus_used else unit)

@@ -84,3 +84,12 @@ def rounds(draw, attackers: tuple[UnitState, ...], defenders: tuple[UnitState, .
         defender_leaders=draw(st.integers(0, 2)),
         stalled=draw(st.booleans()),
     )
+
+
+def first_round(attackers: tuple[UnitState, ...], defenders: tuple[UnitState, ...], a: int, d: int) -> Round:
+    return Round(
+        tuple(Taking(u, Contact.ALL_OUT) for u in attackers),
+        tuple(Taking(u, Contact.GENERAL) for u in defenders),
+        d10(a),
+        d10(d),
+    )

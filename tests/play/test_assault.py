@@ -9,8 +9,6 @@ from hypothesis import strategies as st
 
 from republic.play.assault import (
     Assault,
-    Round,
-    Taking,
     bonus,
     bridged,
     busy,
@@ -27,24 +25,13 @@ from republic.play.assault import (
 )
 from republic.play.refusal import Refused
 from republic.rules.assault_fixed_hits import NO_HITS
-from republic.rules.assault_sides import Contact
-from republic.rules.dice import d10
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.scale import GroundScale
 from republic.rules.units import UnitState
-from tests.play.assault_states import rounds, sides
+from tests.play.assault_states import first_round, rounds, sides
 from tests.rules.unit_states import brigade
 
 MEDIUM = GroundScale.MEDIUM
-
-
-def first_round(attackers: tuple[UnitState, ...], defenders: tuple[UnitState, ...], a: int, d: int) -> Round:
-    return Round(
-        tuple(Taking(u, Contact.ALL_OUT) for u in attackers),
-        tuple(Taking(u, Contact.GENERAL) for u in defenders),
-        d10(a),
-        d10(d),
-    )
 
 
 def declared(seq: int, number: int, attackers=("a1",), defenders=("d1",), **fields) -> Assault:

@@ -7,12 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from republic.play.assault import Assault, fight
-from republic.play.follow_up import follow_up, movers, result_of
+from republic.play.follow_up import follow_up, local_breakthrough, movers, result_of
 from republic.rules.assault_moves import EVERY_DEFENDER_GONE, FollowUp, follow_ups
 from republic.rules.errors import RulesInputError
 from republic.rules.forced_moves import ForcedMove
+from republic.rules.maneuver import ManeuverAction
 from republic.rules.scale import GroundScale
-from tests.play.assault_states import rounds, sides
+from tests.play.assault_states import first_round, rounds, sides
 from tests.rules.unit_states import battery, brigade
 
 BEFORE_ANY = Assault(1, 1, ("a1", "a-bty"), ("d1", "d2"))
@@ -69,3 +70,24 @@ def test_a_move_that_needed_the_assault_move_bonus_spends_it_and_one_that_did_no
 def test_a_move_the_result_does_not_allow_is_refused_by_the_engine(chart):
     with pytest.raises(RulesInputError, match="this result allows it to"):
         follow_up(chart, "drive_away", brigade("a1"), FollowUp.CARRY, used_bonus=False)
+
+
+def test_a_local_breakthrough_before_any_round_spends_the_bonus_only_when_it_needed_it(chart):
+    unit, allowed = brigade("a1"), (ManeuverAction.ADVANCE, ManeuverAction.HOLD)
+    assert local_breakthrough(chart, [BEFORE_ANY], unit, True, allowed).unit == replace(unit, charge_bonus_used=True)
+    assert local_breakthrough(chart, [BEFORE_ANY], unit, False, allowed).unit == unit
+
+
+def test_a_local_breakthrough_is_refused_once_a_round_of_the_phase_is_resolved(chart):
+    fought = Assault(1, 1, ("a1",), ("d1",))
+    round_ = first_round((brigade("a1"),), (brigade("d1"),), 5, 5)
+    fought = replace(fought, rounds=(fight(chart, GroundScale.MEDIUM, [fought], fought, round_),))
+    with pytest.raises(RulesInputError, match="before any assault is resolved"):
+        local_breakthrough(chart, [fought, BEFORE_ANY], brigade("a9"), False, (ManeuverAction.ADVANCE,))
+
+
+@pytest.mark.parametrize("allowed", [None, (ManeuverAction.PULL_BACK, ManeuverAction.HOLD)])
+def test_a_brigade_whose_roll_allowed_no_move_forward_breaks_through_without_its_bonus(chart, allowed):
+    assert local_breakthrough(chart, [BEFORE_ANY], brigade("a1"), False, allowed).unit == brigade("a1")
+    with pytest.raises(RulesInputError):
+        local_breakthrough(chart, [BEFORE_ANY], brigade("a1"), True, allowed)

@@ -2,7 +2,7 @@
 the phase (5.2): the table says what each unit did, the engine checks it against the result and says whether it
 spent its assault move bonus, which the unit keeps for the end of the turn's 1M."""
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -15,8 +15,7 @@ from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState
 from republic.games.steps.move.state import state as move_state
 from republic.games.text.terms import unit_options
 from republic.play import follow_up as play
-from republic.rules.assault_moves import FollowUp, LocalBreakthroughInput, resolve_local_breakthrough
-from republic.rules.maneuver import charge_refusal
+from republic.rules.assault_moves import FollowUp
 from republic.rules.sequence import StepKey
 from republic.rules.units import UnitState
 
@@ -119,12 +118,7 @@ def local_breakthrough(game: Game, form: LocalBreakthroughForm, actor: str) -> E
         if unit is None or unit.battery:
             raise ActionRefused("Name an attacking brigade in play: nothing was changed.")
         rolled = move_state(action.game).rolls.get(unit.key)
-        inputs = LocalBreakthroughInput(
-            sum(len(a.rounds) for a in s.assaults),
-            data["used_bonus"],
-            charge_refusal(rolled.result.actions if rolled else None),
-        )
-        result = resolve_local_breakthrough(action.game.chart, inputs)
-        if result.bonus_used:
-            action.apply(unit, replace(unit.to_rules(), charge_bonus_used=True))
-        return action.record(LocalBreakthroughDeclared(unit.key, unit.name, inputs, result))
+        allowed = rolled.result.actions if rolled else None
+        done = play.local_breakthrough(action.game.chart, s.cores, unit.to_rules(), data["used_bonus"], allowed)
+        action.apply(unit, done.unit)
+        return action.record(LocalBreakthroughDeclared(unit.key, unit.name, done.inputs, done.result))
