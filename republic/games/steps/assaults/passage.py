@@ -23,16 +23,9 @@ from republic.games.text.move_words import blocked_offer, last_move
 from republic.games.text.terms import condition, unit_options
 from republic.play import passage as play
 from republic.play.passage import SIDES
-from republic.rules.assault_fixed_hits import (
-    PassageInput,
-    PassingUnit,
-    after_hits,
-    passage_blocked,
-    resolve_passage_of_lines,
-)
+from republic.rules.assault_fixed_hits import passage_blocked
 from republic.rules.forced_moves import ForcedMove, resolve_blocked_move
 from republic.rules.sequence import StepKey
-from republic.rules.troops import UnitKind
 
 PASSERS = 3  # losers named at once: only the two worst of each kind count, a third shows which did not
 FRIENDS_LIST = {"attacker": "declare-a-units", "defender": "declare-d-units"}  # drawn by the declaration
@@ -148,21 +141,8 @@ def pass_through(game: Game, form: PassageForm, actor: str) -> Event:
             loser = found.get(key)
             if loser is None:
                 raise ActionRefused("Each loser is a unit driven back by its assault this turn: nothing was changed.")
-            passers.append(
-                PassingUnit(
-                    m_hits=loser.unit.m_hits,
-                    move=ForcedMove(loser.unit.forced_move),
-                    distance=float(distance),
-                    id=loser.unit.name,
-                    kind=UnitKind(loser.unit.kind),
-                    lost_both_rolls=loser.lost_both_rolls,
-                )
-            )
-        rules = unit.to_rules()
-        inputs = PassageInput(
-            tuple(passers), rules.grade, m_hits=unit.m_hits, horse=rules.kind.horse, scale=action.game.scale
-        )
-        result = resolve_passage_of_lines(action.game.chart, inputs)
-        action.apply(unit, after_hits(rules, result))
+            passers.append(play.Passer(loser.unit.to_rules(), loser.unit.name, float(distance), loser.lost_both_rolls))
+        done = play.pass_through(action.game.chart, action.game.scale, unit.to_rules(), passers)
+        action.apply(unit, done.unit)
         named = tuple(NamedUnit(key, found[key].unit.name) for key, _ in form.pairs())
-        return action.record(LinesPassedThrough(unit.key, unit.name, named, inputs, result))
+        return action.record(LinesPassedThrough(unit.key, unit.name, named, done.inputs, done.result))
