@@ -56,7 +56,7 @@ class Named:
 
 class Fought(Protocol):
     """A round fought, as its record holds it: the units it named (the assault's), the outcome and what it did to
-    the units."""
+    the units. A protocol, so that the app's recorded rounds are decided on as they were read, not copied."""
 
     @property
     def names(self) -> Sequence[Naming]: ...
