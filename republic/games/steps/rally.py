@@ -26,21 +26,21 @@ from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, row_of, subject_of, unit_row
 from republic.games.text.terms import condition, inches
+from republic.play.rally import RallyStep, due, leader_move, relation
+from republic.play.rally import rally as rally_of
 from republic.rules.leaders import CommandRelation
 from republic.rules.morale import Condition
-from republic.rules.movement import LeaderMoveInput, resolve_leader_move
-from republic.rules.rally import RallyInput, RallyLeader, resolve_rally
+from republic.rules.rally import RallyInput, RallyLeader
 from republic.rules.sequence import StepKey
-from republic.rules.units import rallied
 
-ROW_FIELDS = ("name", "m_hits", "grade", "division__name")
 PRINTED_CONDITIONS = [("", "use the app's chart")] + [(c.value, c.value.capitalize()) for c in Condition]
 
 
 @dataclass
 class RallyState:
     game: Game
-    to_rally: list[Unit]  # attacking units with M hits that have not rolled this step, with their division
+    core: RallyStep  # the step as the game's decisions see it
+    to_rally: list[Unit]  # the units the core says must still rally, with their division
     rallied: list[Event]
     moves: list[LeaderMoved]  # the leaders' moves of this step, in order
 
@@ -54,11 +54,12 @@ class RallyState:
     @cached_property
     def allowance(self) -> float:
         """How far a leader moves in the rally step, at the game's scale (R:352-354, 1.2)."""
-        return resolve_leader_move(self.game.chart, LeaderMoveInput(rally_step=True, scale=self.game.scale)).distance
+        return leader_move(self.game.chart, self.game.scale, (), 0).result.distance
 
-    def moved_by(self, leader: Leader) -> float:
-        """How far the leader has moved in this step already."""
-        return sum(move.inputs.moved for move in self.moves if move.leader == leader.pk)
+    @property
+    def moved(self) -> list[tuple[int, float]]:
+        """The leaders' moves of this step as the core reads them: (leader, inches)."""
+        return [(move.leader, move.inputs.moved) for move in self.moves]
 
     def whole(self, unit: Unit) -> Unit:
         """A unit to rally with its chain of command, whose leaders may help (2.3)."""
@@ -70,10 +71,11 @@ def state(game: Game) -> RallyState:
     events = list(this_turn(game, [StepKey.RALLY], [RallyResolved, LeaderMoved]))
     rallied = [event for event in events if event.kind == RallyResolved.__name__]
     done = set(named_in(rallied, RallyResolved, "unit"))
-    units = Unit.objects.filter(game=game, m_hits__gt=0).of_side(game.attacker).in_play().in_battle_order()
-    # as the rows show them: the unit that rallies or is opened is read whole (``whole``)
-    shown = units.only(*ROW_FIELDS)
-    return RallyState(game, [u for u in shown if u.key not in done], rallied, read_all(events, LeaderMoved))
+    # the query narrows to the attacking units that may have a rally to make; the core says which must
+    units = list(Unit.objects.filter(game=game, m_hits__gt=0).of_side(game.attacker).in_play().in_battle_order())
+    core = RallyStep(tuple(u.to_rules() for u in units), frozenset(done))
+    owed = {u.id for u in due(core)}
+    return RallyState(game, core, [u for u in units if u.key in owed], rallied, read_all(events, LeaderMoved))
 
 
 def pending(s: RallyState) -> list[str]:
@@ -117,12 +119,8 @@ def form(game: Game, unit: Unit, leaders: list[Leader], data: Any = None) -> Ral
 
 def _relation(unit: Unit, leader: Leader) -> CommandRelation:
     chain = unit.division.chain()
-    if leader.command_id in {c.pk for c in chain}:
-        return CommandRelation.CHAIN_OF_COMMAND
-    corps = next((c for c in chain if c.level == Command.Level.CORPS), None)
-    if corps is not None and leader.command.parent_id == corps.pk:
-        return CommandRelation.ADJOINING_SAME_CORPS
-    return CommandRelation.SAME_SIDE_OTHER
+    corps = next((c.pk for c in chain if c.level == Command.Level.CORPS), None)
+    return relation([c.pk for c in chain], corps, leader.command_id, leader.command.parent_id)
 
 
 def rally(game: Game, unit: Unit, form: RallyForm, actor: str) -> Event:
@@ -145,10 +143,10 @@ def rally(game: Game, unit: Unit, form: RallyForm, actor: str) -> Event:
             scale=action.game.scale,
             printed=Condition(printed) if printed else None,
         )
-        result = resolve_rally(action.game.chart, inputs)
-        action.apply(unit, rallied(unit.to_rules(), result.condition_after))
+        done = rally_of(action.game.chart, s.core, unit.key, inputs)
+        action.apply(unit, done.unit)
         return action.record(
-            RallyResolved(unit.key, unit.name, inputs, result, tuple(str(leader) for leader in chosen))
+            RallyResolved(unit.key, unit.name, inputs, done.result, tuple(str(leader) for leader in chosen))
         )
 
 
@@ -185,8 +183,8 @@ def leader_move_form(s: RallyState, data: Any = None) -> LeaderMoveForm:
 
 
 def _left(s: RallyState, leader: Leader) -> str:
-    inputs = LeaderMoveInput(rally_step=True, scale=s.game.scale, moved_before=s.moved_by(leader))
-    return f"{leader} · {leader.command.name} · {inches(resolve_leader_move(s.game.chart, inputs).left)} left"
+    left = leader_move(s.game.chart, s.game.scale, s.moved, leader.pk).result.left
+    return f"{leader} · {leader.command.name} · {inches(left)} left"
 
 
 def move_leader(game: Game, form: LeaderMoveForm, actor: str) -> Event:
@@ -201,11 +199,8 @@ def move_leader(game: Game, form: LeaderMoveForm, actor: str) -> Event:
         leader = next((found for found in s.leaders if str(found.pk) == data["leader"]), None)
         if leader is None:
             raise ActionRefused("That leader is not one of the attacking side's leaders in action: nothing moved.")
-        inputs = LeaderMoveInput(
-            rally_step=True, scale=action.game.scale, moved=float(data["moved"]), moved_before=s.moved_by(leader)
-        )
-        result = resolve_leader_move(action.game.chart, inputs)
-        return action.record(LeaderMoved(leader.pk, leader.name, leader.command.name, inputs, result))
+        move = leader_move(action.game.chart, action.game.scale, s.moved, leader.pk, float(data["moved"]))
+        return action.record(LeaderMoved(leader.pk, leader.name, leader.command.name, move.inputs, move.result))
 
 
 def _refuse(message: str) -> Any:

@@ -18,11 +18,7 @@ from republic.games.text.terms import side_facts
 
 
 def pending(s: AssaultState) -> list[str]:
-    return [
-        f"finish assault {a.number} ({a.title}): resolve round {len(a.rounds) + 1} or end it"
-        for a in s.assaults
-        if a.open
-    ]
+    return [f"finish assault {a.number} ({a.title}): resolve round {len(a.rounds) + 1} or end it" for a in s.open()]
 
 
 def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
@@ -64,8 +60,7 @@ def rows(s: AssaultState) -> list[Row]:
             a.title,
             "Fight",
         )
-        for a in s.assaults
-        if a.open
+        for a in s.open()
     ]
 
 
@@ -92,7 +87,7 @@ def _passages(s: AssaultState, bound: Bound) -> list[dict[str, Any]]:
 def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
     declare = bound.get("declare") or declare_form(s)
     return {
-        "open_assaults": sum(a.open for a in s.assaults),
+        "open_assaults": len(s.open()),
         "rows_placed": True,  # the open assaults come before the declaration of another
         "nothing": "",
         "ended_assaults": [describe(a.ended_event) for a in s.assaults if a.ended_event is not None],
@@ -110,8 +105,8 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
             (f"Attacking units ({s.game.attacker})", declare.slots("a"), declare.lists["a"]),
             (f"Defending units ({s.game.defender})", declare.slots("d"), declare.lists["d"]),
         ],
-        "busy": sorted({m.unit.name for a in s.assaults if a.open for m in a.members}),
-        "declare_open": bool(bound.get("declare")) or not any(a.open for a in s.assaults),
+        "busy": sorted({s.units[key].name for key in s.busy()}),
+        "declare_open": bool(bound.get("declare")) or not s.open(),
         "passage_rule": passage_rule(s.game.chart, s.game.scale),
     }
 

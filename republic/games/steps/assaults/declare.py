@@ -12,6 +12,7 @@ from republic.games.models import Event, Game, Unit, UnitChoice
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
 from republic.games.steps.move.state import state as move_state
 from republic.games.text.terms import unit_options
+from republic.play import assault as play
 from republic.rules.assault_sides import Contact
 from republic.rules.errors import RulesInputError
 from republic.rules.maneuver import assault_refusal
@@ -151,12 +152,12 @@ def declare_assault(game: Game, form: DeclareForm, actor: str) -> Event:
     data = form.cleaned_data
     with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
-        busy = s.busy()
-        split = data["bridging"]
-        taken = [m.unit.name for m in (*([] if split else data["attackers"]), *data["defenders"]) if m.unit.key in busy]
-        if taken:
-            raise ActionRefused(f"{', '.join(taken)} already in an open assault: nothing was changed.")
-        twice = [m.unit.name for m in data["attackers"] if sum(m.unit.key in a.keys for a in s.assaults if a.open) > 1]
+        names = {m.unit.key: m.unit.name for m in (*data["attackers"], *data["defenders"])}
+        keys = {side: [m.unit.key for m in data[side]] for side in ("attackers", "defenders")}
+        busy = [names[key] for key in play.taken(s.cores, keys["attackers"], keys["defenders"], data["bridging"])]
+        if busy:
+            raise ActionRefused(f"{', '.join(busy)} already in an open assault: nothing was changed.")
+        twice = [names[key] for key in play.split_twice(s.cores, keys["attackers"])]
         if twice:
             raise ActionRefused(f"{', '.join(twice)} already split between two assaults (5.2): nothing was changed.")
         rolls = move_state(action.game).rolls
@@ -178,6 +179,7 @@ def end_assault(game: Game, seq: int, version: int, actor: str) -> Event:
         game, version, actor, step=StepKey.ASSAULTS, elsewhere="Assaults are ended in the assault step."
     ) as action:
         assault = state(action.game).find(seq)
-        if not assault.open:
-            raise ActionRefused(f"Assault {assault.number} has already ended.")
+        refusal = play.end_refusal(assault.core)
+        if refusal:
+            raise ActionRefused(refusal)
         return action.record(AssaultEnded(assault.seq, assault.number, len(assault.rounds), assault.title))

@@ -2,7 +2,7 @@
 the phase (5.2): the table says what each unit did, the engine checks it against the result and says whether it
 spent its assault move bonus, which the unit keeps for the end of the turn's 1M."""
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -11,21 +11,13 @@ from republic.games.events.assault import AssaultFollowedUp, LocalBreakthroughDe
 from republic.games.forms import NameChoiceField, VersionForm, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
-from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, in_play, state
+from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
 from republic.games.steps.move.state import state as move_state
 from republic.games.text.terms import unit_options
-from republic.rules.assault_moves import (
-    EVERY_DEFENDER_GONE,
-    FollowUp,
-    FollowUpInput,
-    LocalBreakthroughInput,
-    follow_ups,
-    resolve_follow_up,
-    resolve_local_breakthrough,
-)
-from republic.rules.maneuver import charge_refusal
+from republic.play import follow_up as play
+from republic.rules.assault_moves import FollowUp
 from republic.rules.sequence import StepKey
-from republic.rules.troops import UnitKind
+from republic.rules.units import UnitState
 
 ATTACKERS_LIST = "declare-a-units"  # the declaration's list of the attacking side's units, drawn beside it
 
@@ -36,32 +28,14 @@ class Mover:
     moves: tuple[FollowUp, ...]
 
 
-def result_of(assault: Assault) -> str:
-    """What the attackers answer to: the last round's result, or every defender gone before any round."""
-    if assault.last is not None:
-        return assault.last.result.outcome.action.value
-    gone = all(not in_play(d.unit) or d.unit.forced_move for d in assault.defenders)
-    return EVERY_DEFENDER_GONE if gone and assault.defenders else ""
+def _units(assault: Assault) -> dict[str, UnitState]:
+    return {m.unit.key: m.unit.to_rules() for m in assault.members}
 
 
 def movers(assault: Assault, done: set[tuple[int, int]]) -> list[Mover]:
     """The attackers with a move of their own to choose, until it is recorded for this round."""
-    result, number = result_of(assault), len(assault.rounds)
-    if not result or not assault.open or (assault.seq, number) in done:
-        return []
-    last = assault.last
-    fought = {n.unit for n in last.names} if last else {m.unit.key for m in assault.attackers}
-    moved = set(last.on_units.break_through) | {b.unit for b in last.on_units.broke_off} if last else set()
-    found = []
-    for member in assault.playing("attacker"):
-        unit = member.unit
-        loss = last.on_units.loss(unit.key) if last else None
-        if member.battery or unit.key not in fought or unit.key in moved or (loss and loss.move):
-            continue  # a battery, a unit out of the round, or one the round itself moved
-        moves = follow_ups(result, UnitKind(unit.kind))
-        if moves:
-            found.append(Mover(member, moves))
-    return found
+    found = play.movers(assault.core, _units(assault), (assault.seq, len(assault.rounds)) in done)
+    return [Mover(m, found[m.unit.key]) for m in assault.attackers if m.unit.key in found]
 
 
 def recorded(s: AssaultState) -> set[tuple[int, int]]:
@@ -112,15 +86,14 @@ def follow_up(game: Game, seq: int, form: FollowUpForm, actor: str) -> Event:
         found = movers(assault, recorded(s))
         if not found or [m.member.unit.key for m in found] != [m.member.unit.key for m in form.movers]:
             raise ActionRefused(f"Assault {assault.number} has no move of the attackers to record now.")
-        result, moves = result_of(assault), []
+        result, moves = play.result_of(assault.core, _units(assault)), []
         for mover in found:
             unit = mover.member.unit
             slot = unit.slot
-            inputs = FollowUpInput(result, UnitKind(unit.kind), FollowUp(data[f"move-{slot}"]), data[f"bonus-{slot}"])
-            outcome = resolve_follow_up(action.game.chart, inputs)
-            if outcome.bonus_used:
-                action.apply(unit, replace(unit.to_rules(), charge_bonus_used=True))
-            moves.append(UnitFollowUp(unit.key, unit.name, inputs, outcome))
+            move = FollowUp(data[f"move-{slot}"])
+            done = play.follow_up(action.game.chart, result, unit.to_rules(), move, data[f"bonus-{slot}"])
+            action.apply(unit, done.unit)
+            moves.append(UnitFollowUp(unit.key, unit.name, done.inputs, done.result))
         return action.record(AssaultFollowedUp(assault.seq, assault.number, len(assault.rounds), tuple(moves)))
 
 
@@ -145,12 +118,7 @@ def local_breakthrough(game: Game, form: LocalBreakthroughForm, actor: str) -> E
         if unit is None or unit.battery:
             raise ActionRefused("Name an attacking brigade in play: nothing was changed.")
         rolled = move_state(action.game).rolls.get(unit.key)
-        inputs = LocalBreakthroughInput(
-            sum(len(a.rounds) for a in s.assaults),
-            data["used_bonus"],
-            charge_refusal(rolled.result.actions if rolled else None),
-        )
-        result = resolve_local_breakthrough(action.game.chart, inputs)
-        if result.bonus_used:
-            action.apply(unit, replace(unit.to_rules(), charge_bonus_used=True))
-        return action.record(LocalBreakthroughDeclared(unit.key, unit.name, inputs, result))
+        allowed = rolled.result.actions if rolled else None
+        done = play.local_breakthrough(action.game.chart, s.cores, unit.to_rules(), data["used_bonus"], allowed)
+        action.apply(unit, done.unit)
+        return action.record(LocalBreakthroughDeclared(unit.key, unit.name, done.inputs, done.result))

@@ -21,19 +21,12 @@ from republic.games.steps.anytime import blocked_input
 from republic.games.steps.assaults.state import ELSEWHERE, AssaultState, state
 from republic.games.text.maneuver import blocked_offer, last_move
 from republic.games.text.terms import condition, unit_options
-from republic.rules.assault_fixed_hits import (
-    PassageInput,
-    PassingUnit,
-    after_hits,
-    passage_blocked,
-    resolve_passage_of_lines,
-)
-from republic.rules.assault_table import OutcomeSide
+from republic.play import passage as play
+from republic.play.passage import SIDES
+from republic.rules.assault_fixed_hits import passage_blocked
 from republic.rules.forced_moves import ForcedMove, resolve_blocked_move
 from republic.rules.sequence import StepKey
-from republic.rules.troops import UnitKind
 
-SIDES = ("attacker", "defender")
 PASSERS = 3  # losers named at once: only the two worst of each kind count, a third shows which did not
 FRIENDS_LIST = {"attacker": "declare-a-units", "defender": "declare-d-units"}  # drawn by the declaration
 
@@ -50,25 +43,10 @@ class Loser:
 
 
 def losers(s: AssaultState) -> dict[str, list[Loser]]:
-    """Each side's units of this turn's assaults driven back by their last round (a forced move on them): the
-    ones the rule may send through friends. A unit lost both rolls when the round's result and its natural roll
-    both went against its side."""
-    last: dict[str, tuple[str, bool]] = {}
-    for assault in s.assaults:
-        for p in assault.rounds:
-            fought = {named.unit for named in p.names}
-            for side, members in zip(SIDES, (assault.attackers, assault.defenders), strict=True):
-                outcome_against = p.result.outcome.to in (OutcomeSide(side), OutcomeSide.BOTH)
-                both = outcome_against and p.result.natural_loser is OutcomeSide(side)
-                for member in members:
-                    if member.unit.key in fought:
-                        last[member.unit.key] = (side, both)
-    found: dict[str, list[Loser]] = {side: [] for side in SIDES}
-    for key, (side, both) in last.items():
-        unit = s.units.get(key)
-        if unit is not None and unit.forced_move and not unit.battery:
-            found[side].append(Loser(unit, both))
-    return found
+    """Each side's losers of this turn's assaults, as ``republic.play.passage`` finds them."""
+    units = {key: unit.to_rules() for key, unit in s.units.items()}
+    found = play.losers(s.cores, units)
+    return {side: [Loser(s.units[loser.unit], loser.lost_both_rolls) for loser in found[side]] for side in SIDES}
 
 
 class PassageForm(VersionForm):
@@ -163,21 +141,8 @@ def pass_through(game: Game, form: PassageForm, actor: str) -> Event:
             loser = found.get(key)
             if loser is None:
                 raise ActionRefused("Each loser is a unit driven back by its assault this turn: nothing was changed.")
-            passers.append(
-                PassingUnit(
-                    m_hits=loser.unit.m_hits,
-                    move=ForcedMove(loser.unit.forced_move),
-                    distance=float(distance),
-                    id=loser.unit.name,
-                    kind=UnitKind(loser.unit.kind),
-                    lost_both_rolls=loser.lost_both_rolls,
-                )
-            )
-        rules = unit.to_rules()
-        inputs = PassageInput(
-            tuple(passers), rules.grade, m_hits=unit.m_hits, horse=rules.kind.horse, scale=action.game.scale
-        )
-        result = resolve_passage_of_lines(action.game.chart, inputs)
-        action.apply(unit, after_hits(rules, result))
+            passers.append(play.Passer(loser.unit.to_rules(), loser.unit.name, float(distance), loser.lost_both_rolls))
+        done = play.pass_through(action.game.chart, action.game.scale, unit.to_rules(), passers)
+        action.apply(unit, done.unit)
         named = tuple(NamedUnit(key, found[key].unit.name) for key, _ in form.pairs())
-        return action.record(LinesPassedThrough(unit.key, unit.name, named, inputs, result))
+        return action.record(LinesPassedThrough(unit.key, unit.name, named, done.inputs, done.result))

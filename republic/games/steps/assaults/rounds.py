@@ -1,16 +1,11 @@
-"""A round of an assault (5.1-5.5): what the table says of it, its column, and the round resolved and
-written onto the units.
+"""A round of an assault (5.1-5.5) as the table gives it: its form, the conditions read from it and its column;
+the round itself is resolved by the game's decisions (``republic.play.assault``) and written onto the units.
 
-Readings chosen for the table:
-- A round's column is read from the units taking part (their kinds and the formation's open order, from the
-  state) and the table's cover and flank or rear for that round; the table may name another column.
+Readings chosen for the table (those of the round itself live with the decisions):
 - "Bases lost this turn" is the sum of the lost bases of this turn of the units taking part; "the worst P
   this phase" is the largest of their P hits of this assault phase.
-- A defending unit counts all its bases unless the table says how many: a supporting unit counts only its
-  bases inside the attacker's assault window (5.2, R:1431-1435), and the count stays for the next round.
-- A bridging formation split between two assaults (5.2, R:1448-1477) counts the bases the table gives it in
-  each (it must give them), and a round's hits on it are paired with the round of the same number of its other
-  assault: it takes the worst of each type of the two, not their sum.
+- The bases a unit counts when the table gives fewer than all (5.2) stay for the next round, as its cover does.
+- A bridging formation split between two assaults (5.2, R:1448-1477) must be given the bases it counts in each.
 """
 
 from collections.abc import Collection, Mapping
@@ -26,13 +21,9 @@ from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader
 from republic.games.steps.assaults.declare import SELECT
 from republic.games.steps.assaults.state import Assault, AssaultState, Member, in_play, state
-from republic.rules.assault import AssaultRoundInput, resolve_assault_round, round_column
-from republic.rules.assault_fixed_hits import NO_HITS
-from republic.rules.assault_on_units import RoundUnit, after_round, resolve_round_on_units
-from republic.rules.assault_sides import AssaultSide, AssaultUnit
+from republic.play.assault import Round, Taking, column, fight
+from republic.play.refusal import Refused
 from republic.rules.assault_table import AssaultColumn, AssaultColumnResult, AssaultOutcome, Struck
-from republic.rules.errors import RulesInputError
-from republic.rules.hits import Hits
 from republic.rules.sequence import StepKey
 from republic.rules.troops import Cover
 
@@ -97,30 +88,17 @@ def taking_part(assault: Assault, conditions: Conditions, side: str) -> list[Mem
     return [m for m in assault.playing(side) if conditions.cover.get(m.unit.slot) is not None]
 
 
-def _units(members: list[Member], conditions: Conditions) -> tuple[AssaultUnit, ...]:
-    return tuple(
-        AssaultUnit.of(m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE) for m in members
-    )
-
-
 def column_for(assault: Assault, conditions: Conditions) -> AssaultColumnResult | None:
     """The column the rules give for these units and conditions, with the table's choice if it named
     another; None while a side has no unit in the round."""
-    attackers, defenders = (taking_part(assault, conditions, side) for side in ("attacker", "defender"))
-    if not attackers or not defenders:
-        return None
-    try:
-        return round_column(
-            _units(attackers, conditions), _units(defenders, conditions), conditions.struck, conditions.override
+    attackers, defenders = (
+        tuple(
+            Taking(m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE)
+            for m in taking_part(assault, conditions, side)
         )
-    except RulesInputError:
-        return None
-
-
-def counted(members: list[Member], conditions: Conditions) -> dict[str, int]:
-    """The bases each unit counts when the table gave fewer than all, by the unit's key."""
-    found = {m.unit.key: conditions.counted.get(m.unit.slot) for m in members}
-    return {key: bases for key, bases in found.items() if bases is not None}
+        for side in ("attacker", "defender")
+    )
+    return column(attackers, defenders, conditions.struck, conditions.override)
 
 
 def _checkboxes(label: str, help_text: str = "") -> forms.MultipleChoiceField:
@@ -258,14 +236,6 @@ class RoundForm(DiceForm):
         return cleaned
 
 
-def taken_in(other: Assault | None, number: int, key: str) -> Hits:
-    """A bridging unit's hits in the round of this number of its other assault, once that round is resolved."""
-    if other is None or len(other.rounds) < number:
-        return NO_HITS
-    loss = other.rounds[number - 1].on_units.loss(key)
-    return NO_HITS if loss is None else Hits(loss.m_taken, loss.base_hits, loss.panic_hits)
-
-
 def prefix(assault: Assault) -> str:
     return f"round-{assault.seq}"
 
@@ -291,6 +261,23 @@ def round_form(s: AssaultState, assault: Assault, data: Any = None) -> RoundForm
     )
 
 
+def _taking(members: list[Member], conditions: Conditions, data: dict[str, Any]) -> tuple[Taking, ...]:
+    """The units of a side taking part in the round, with what the table said of each."""
+    return tuple(
+        Taking(
+            m.unit.to_rules(),
+            m.contact,
+            conditions.cover[m.unit.slot] or Cover.NONE,
+            conditions.counted.get(m.unit.slot),
+            fresh=m.unit.slot in data["fresh"],
+            retreat_blocked=m.unit.slot in data["surrounded"],
+            out_of_town=m.unit.slot in data["out_of_town"],
+            across_water=m.unit.slot in data["across_water"],
+        )
+        for m in members
+    )
+
+
 def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
     data = form.cleaned_data
     with act(
@@ -302,77 +289,34 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
     ) as action:
         s = state(action.game)
         assault = s.find(seq)
-        if not assault.open:
-            raise ActionRefused(f"Assault {assault.number} has ended.")
-        waiting = s.waits(assault)
-        if waiting:
-            raise ActionRefused(waiting)
         raw = {f"{prefix(assault)}-{k}": str(v) for k, v in data.items() if isinstance(v, str | int)}
         conditions = read_conditions(assault, raw, prefix(assault))
         members = {side: taking_part(assault, conditions, side) for side in ("attacker", "defender")}
-        if not members["attacker"] or not members["defender"]:
-            raise ActionRefused("Each side needs a unit in the round.")
         leaders = {
             side: [lead for lead in s.leaders[side] if str(lead.pk) in data[f"{side}_leaders"]]
             for side in ("attacker", "defender")
         }
-        flags = {key: set(data[key]) for key in FLAGS}
-        rolls = dict(zip(("attacker", "defender"), form.rolls(), strict=True))
-        sides = {
-            side: AssaultSide.of(
-                rolls[side],
-                tuple(
-                    (m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE) for m in members[side]
-                ),
-                leaders_within_2=len(leaders[side]),
-                fresh_batteries=sum(1 for m in members[side] if m.battery and m.unit.slot in data["fresh"])
-                if side == "defender"
-                else 0,
-                struck=conditions.struck if side == "defender" else None,
-                tactical_bonus=side == "attacker" and assault.bonus,
-                counted=counted(members[side], conditions),
-            )
-            for side in ("attacker", "defender")
-        }
-        inputs = AssaultRoundInput(
-            sides["attacker"],
-            sides["defender"],
-            column=conditions.override,
-            square_vs_solo_cavalry=bool(data.get("square_vs_solo_cavalry")),
-        )
+        attacker_roll, defender_roll = form.rolls()
         printed: AssaultOutcome | None = data.get("printed")
-        chart = action.game.chart
-        if printed is not None:
-            chart = chart.overlay({column.table: str(printed) for column in AssaultColumn})
-        result = resolve_assault_round(chart, inputs)
-
-        number = len(assault.rounds) + 1
-        bridged = s.bridged(assault)
-
-        def round_units(side: str) -> tuple[RoundUnit, ...]:
-            return tuple(
-                RoundUnit(
-                    m.unit.to_rules(),
-                    m.contact,
-                    retreat_blocked=m.unit.slot in flags["surrounded"],
-                    out_of_town=m.unit.slot in flags["out_of_town"],
-                    across_bridge_or_ford=m.unit.slot in flags["across_water"],
-                    taken_elsewhere=taken_in(bridged.get(m.unit.key), number, m.unit.key),
-                )
-                for m in members[side]
-            )
-
-        on_units = resolve_round_on_units(
-            chart,
-            result,
-            round_units("attacker"),
-            round_units("defender"),
+        given = Round(
+            _taking(members["attacker"], conditions, data),
+            _taking(members["defender"], conditions, data),
+            attacker_roll,
+            defender_roll,
             struck=conditions.struck,
+            column=conditions.override,
+            attacker_leaders=len(leaders["attacker"]),
+            defender_leaders=len(leaders["defender"]),
             stalled=bool(data.get("stalled")),
-            scale=action.game.scale,
+            square_vs_solo_cavalry=bool(data.get("square_vs_solo_cavalry")),
+            printed=printed,
         )
-        for member in (*members["attacker"], *members["defender"]):
-            action.apply(member.unit, after_round(member.unit.to_rules(), on_units))
+        try:
+            fought = fight(action.game.chart, action.game.scale, s.cores, assault.core, given)
+        except Refused as refusal:
+            raise ActionRefused(str(refusal)) from None
+        for member, after in zip((*members["attacker"], *members["defender"]), fought.after, strict=True):
+            action.apply(member.unit, after)
         preview = column_for(assault, conditions)
         recorded = RoundConditions(
             cover=tuple(
@@ -385,9 +329,9 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
             attacker_leaders=tuple(lead.pk for lead in leaders["attacker"]),
             defender_leaders=tuple(lead.pk for lead in leaders["defender"]),
             fresh=tuple(sorted(data["fresh"])),
-            surrounded=tuple(sorted(flags["surrounded"])),
-            out_of_town=tuple(sorted(flags["out_of_town"])),
-            across_water=tuple(sorted(flags["across_water"])),
+            surrounded=tuple(sorted(data["surrounded"])),
+            out_of_town=tuple(sorted(data["out_of_town"])),
+            across_water=tuple(sorted(data["across_water"])),
             stalled=bool(data.get("stalled")),
             printed=str(printed) if printed is not None else "",
         )
@@ -395,12 +339,12 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
             AssaultRoundResolved(
                 seq,
                 assault.number,
-                len(assault.rounds) + 1,
+                fought.number,
                 tuple(NamedUnit(m.unit.key, m.unit.name) for m in assault.members),
                 recorded,
-                inputs,
-                result,
-                on_units,
-                app_outcome=resolve_assault_round(action.game.chart, inputs).outcome if printed is not None else None,
+                fought.inputs,
+                fought.result,
+                fought.on_units,
+                app_outcome=fought.app_outcome,
             )
         )

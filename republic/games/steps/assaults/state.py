@@ -1,4 +1,5 @@
-"""The assaults of this player turn, read from their events.
+"""The assaults of this player turn, read from their events; what they make due and what waits is decided in
+``republic.play.assault``.
 
 An assault lives in its events, not in the state: AssaultDeclared names its units (primary defender first)
 with their contact, each AssaultRoundResolved applies one round to the units, AssaultEnded closes it. An
@@ -15,13 +16,11 @@ from republic.games.events.payload import payload_of
 from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Unit, UnitChoice
 from republic.games.readings import read_once
-from republic.rules.assault import overrun_waits_for, round_waits_for
+from republic.play import assault as play
 from republic.rules.assault_sides import Contact
-from republic.rules.assault_table import OutcomeAction
 from republic.rules.sequence import StepKey
 
 ELSEWHERE = "Assaults are declared in the assault step."
-BREAKING_THROUGH = (OutcomeAction.MAY_BREAKTHROUGH, OutcomeAction.MUST_BREAKTHROUGH, OutcomeAction.OVERRUN)
 
 
 def in_play(unit: Unit) -> bool:
@@ -61,10 +60,6 @@ class Assault:
         return [*self.attackers, *self.defenders]
 
     @property
-    def keys(self) -> set[str]:
-        return {m.unit.key for m in self.members}
-
-    @property
     def title(self) -> str:
         return f"{_names(self.attackers)} against {_names(self.defenders)}"
 
@@ -73,9 +68,20 @@ class Assault:
         return self.rounds[-1] if self.rounds else None
 
     @property
+    def core(self) -> play.Assault:
+        """The assault as the game's decisions see it."""
+        return play.Assault(
+            self.seq,
+            self.number,
+            tuple(m.unit.key for m in self.attackers),
+            tuple(m.unit.key for m in self.defenders),
+            tuple(self.rounds),
+            not self.open,
+        )
+
+    @property
     def bonus(self) -> bool:
-        """The "C" bonus an All Out Win/Win of the round before gives the next round (5.1)."""
-        return bool(self.last and self.last.result.next_round_tactical_bonus)
+        return play.bonus(self.core)
 
     def playing(self, side: str) -> list[Member]:
         return [m for m in (self.attackers if side == "attacker" else self.defenders) if in_play(m.unit)]
@@ -102,19 +108,26 @@ class AssaultState:
             for side, owner in (("attacker", game.attacker), ("defender", game.defender))
         }
 
+    @property
+    def cores(self) -> list[play.Assault]:
+        return [a.core for a in self.assaults]
+
+    def _by_seq(self, found: dict[str, play.Assault]) -> dict[str, Assault]:
+        assaults = {a.seq: a for a in self.assaults}
+        return {key: assaults[core.seq] for key, core in found.items()}
+
+    def open(self) -> list[Assault]:
+        """The assaults still open: each is work left until it ends."""
+        seqs = {core.seq for core in play.open_assaults(self.cores)}
+        return [a for a in self.assaults if a.seq in seqs]
+
     def busy(self) -> dict[str, Assault]:
         """Units in an open assault, with it: a unit is in one open assault, unless it is split (``bridged``)."""
-        return {m.unit.key: a for a in self.assaults if a.open for m in a.members}
+        return self._by_seq(play.busy(self.cores))
 
     def bridged(self, assault: Assault) -> dict[str, Assault]:
-        """The attackers of this assault split as a bridging formation (5.2), each with its other assault of this
-        player turn."""
-        return {
-            m.unit.key: other
-            for m in assault.attackers
-            for other in self.assaults
-            if other is not assault and any(o.unit.key == m.unit.key for o in other.attackers)
-        }
+        """The attackers of this assault split as a bridging formation (5.2), each with its other assault."""
+        return self._by_seq(play.bridged(self.cores, assault.core))
 
     def side_units(self, side: str) -> list[UnitChoice]:
         """A side's units not out of play, in the order of battle: those an assault may name, read when the
@@ -122,20 +135,11 @@ class AssaultState:
         owner = self.game.attacker if side == "attacker" else self.game.defender
         return Unit.objects.filter(game=self.game).in_play().of_side(owner).in_battle_order().choices()
 
-    def first_rounds_left(self, assault: Assault) -> list[int]:
-        """The other assaults of the phase still open without a first round, by number."""
-        return [a.number for a in self.assaults if a is not assault and a.open and not a.rounds]
-
     def waits(self, assault: Assault) -> str:
-        """Why the assault's next round is not fought yet (5.1, R:1376-1377), "" when it may be."""
-        return round_waits_for(len(assault.rounds) + 1, self.first_rounds_left(assault))
+        return play.waits(self.cores, assault.core)
 
     def overrun_waits(self, assault: Assault) -> str:
-        """When its last round broke through or overran, what the table marks now and moves later (5.1)."""
-        last = assault.last
-        if last is None or last.result.outcome.action not in BREAKING_THROUGH:
-            return ""
-        return overrun_waits_for(self.first_rounds_left(assault))
+        return play.overrun_waits(self.cores, assault.core)
 
     def find(self, seq: int) -> Assault:
         """The assault declared by event ``seq``, refused when it is not one of this player turn's."""

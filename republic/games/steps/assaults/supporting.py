@@ -13,7 +13,8 @@ from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.assaults.state import ELSEWHERE, AssaultState
 from republic.games.text.terms import unit_options
-from republic.rules.assault_fixed_hits import SupportingBrigadeInput, after_hits, resolve_supporting_brigade
+from republic.play import supporting as play
+from republic.play.refusal import Refused
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.sequence import StepKey
 
@@ -55,18 +56,16 @@ def supporting_hit(game: Game, form: SupportingForm, actor: str) -> Event:
         unit, primary = units.get(data["unit"]), units.get(data["primary"])
         if unit is None or primary is None:
             raise ActionRefused("Name two of the defending side's units in play: nothing was changed.")
-        if unit.battery:
-            raise ActionRefused(f"{unit.name} is a battery: a supporting brigade is infantry or cavalry (5.5).")
-        inputs = SupportingBrigadeInput(
-            grade=unit.to_rules().grade,
-            bases=unit.bases,
-            supporting_bases=data["supporting_bases"],
-            primary_move=ForcedMove(primary.forced_move) if primary.forced_move else None,
-            m_hits=unit.m_hits,
-            move=ForcedMove(data["move"]),
-            horse=unit.to_rules().kind.horse,
-            scale=action.game.scale,
-        )
-        result = resolve_supporting_brigade(action.game.chart, inputs)
-        action.apply(unit, after_hits(unit.to_rules(), result))
-        return action.record(SupportingBrigadeHit(unit.key, unit.name, primary.name, inputs, result))
+        try:
+            done = play.supporting_hit(
+                action.game.chart,
+                action.game.scale,
+                unit.to_rules(),
+                primary.to_rules(),
+                data["supporting_bases"],
+                ForcedMove(data["move"]),
+            )
+        except Refused as refusal:
+            raise ActionRefused(f"{unit.name} is {refusal}.") from None
+        action.apply(unit, done.unit)
+        return action.record(SupportingBrigadeHit(unit.key, unit.name, primary.name, done.inputs, done.result))
