@@ -25,8 +25,6 @@ PostgreSQL; on SQLite every write transaction begins immediately, see settings) 
 changed, so it is refused with the fresh state instead of failing or applying twice.
 """
 
-import json
-import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -43,6 +41,7 @@ from republic.games.events.game import EventUndone
 from republic.games.events.payload import Payload, kind_of, stored
 from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import loaded
+from republic.games.pieces import Piece, keys_in
 from republic.games.readings import acting, forget
 from republic.rules.results import Explained
 from republic.rules.sequence import StepKey
@@ -64,7 +63,6 @@ _UNTRACKED = {"id", "game_id", "setup", "version", "join_code", "created", "upda
 _UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "grade")]
 _SIDE: ContextVar[int | None] = ContextVar("republic_side", default=None)
 _SUBJECT: ContextVar[str] = ContextVar("republic_subject", default="")
-_NAMED_UNIT = re.compile(r'"unit:(\d+)"')
 
 
 class StaleGame(Exception):
@@ -214,6 +212,7 @@ class Action:
         game.save(update_fields=sorted(game_fields))
         found = results(payload)
         printed = any(result.printed for result in found)
+        kept = stored(payload)
         self.event = Event.objects.create(
             game=game,
             seq=game.version,
@@ -221,10 +220,11 @@ class Action:
             actor=self.actor,
             side_id=_SIDE.get(),
             subject=_SUBJECT.get(),
+            about=about(_SUBJECT.get(), self.changes, kept),
             game_turn=self.position[0],
             player_turn=self.position[1],
             step=self.position[2],
-            payload=stored(payload),
+            payload=kept,
             changes=self.changes,
             provisional=not printed and any(result.provisional for result in found),
             printed_chart=printed,
@@ -234,20 +234,21 @@ class Action:
         return self.event
 
 
-def about(subject: str, changes: list[dict[str, Any]], payload: dict[str, Any]) -> set[str]:
-    """What an event is about, as step rows name it ('unit-12'): its row, the rows it changed, the units it names."""
-    named = {f"unit-{pk}" for pk in _NAMED_UNIT.findall(json.dumps(payload))}
-    return {subject} - {""} | {f"{c['model']}-{c['id']}" for c in changes} | named
+def about(subject: str, changes: list[dict[str, Any]], payload: dict[str, Any]) -> list[str]:
+    """What an event is about, as the keys of pieces ('unit:12'): the step row it was entered at, the rows it
+    changed and the units its payload names. Recorded with the event, so that staleness and a phone's news read it
+    without going through payloads."""
+    row = Piece.of(subject)
+    found = {row.key} if row is not None else set()
+    found |= {Piece(change["model"], change["id"]).key for change in changes}
+    return sorted(found | keys_in(payload))
 
 
 def later_events(game: Game, since: int) -> list[set[str] | None]:
     """What each event since ``since`` is about; None for one after which every earlier form is stale."""
-    found: list[set[str] | None] = []
-    later = Event.objects.filter(game=game, seq__gt=since).values_list("subject", "changes", "payload", "undoes")
-    for subject, changes, payload, undoes in later:
-        theirs = about(subject, changes, payload)
-        found.append(None if undoes is not None or not theirs or f"game-{game.pk}" in theirs else theirs)
-    return found
+    whole = Piece("game", game.pk).key
+    later = Event.objects.filter(game=game, seq__gt=since).values_list("about", "undoes")
+    return [None if undoes is not None or not theirs or whole in theirs else set(theirs) for theirs, undoes in later]
 
 
 def moved_on(action: Action, payload: Payload | None = None) -> bool:
@@ -255,8 +256,8 @@ def moved_on(action: Action, payload: Payload | None = None) -> bool:
     asked when the action begins, with only its row to go by, and again with its changes and payload."""
     if action.later is None:
         return False
-    mine = about(_SUBJECT.get(), action.changes, stored(payload) if payload else {})
-    whole = f"game-{action.game.pk}" in mine or not _SUBJECT.get()
+    mine = set(about(_SUBJECT.get(), action.changes, stored(payload) if payload else {}))
+    whole = Piece("game", action.game.pk).key in mine or not _SUBJECT.get()
     return any(theirs is None or whole or theirs & mine for theirs in action.later)
 
 

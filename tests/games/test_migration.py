@@ -1,6 +1,6 @@
 """A game recorded before brigades and batteries became one table of units and events became typed: the
 migration carries its rows, its setup snapshot and its events' changes across, so the state still equals the
-setup plus the events, the log keeps its words, and the old event can still be undone."""
+setup plus the events, the log keeps its words, the event knows what it is about, and it can still be undone."""
 
 import json
 
@@ -63,6 +63,8 @@ found = {
     "changes": sorted((c["model"], c["field"]) for c in event.changes),
     "state_is_setup_plus_events": all(rebuilt[k] == {f: current[k][f] for f in rebuilt[k]} for k in current),
     "p4": Unit.objects.get(game=game, name="Iron Brigade").division.p4_event,
+    "about": event.about,
+    "iron": Unit.objects.get(game=game, name="Iron Brigade").pk,
 }
 undo_last(game, None, "test")
 found["bases_after_undo"] = Unit.objects.get(game=game, name="Iron Brigade").bases
@@ -85,3 +87,4 @@ def test_a_game_recorded_before_the_units_table_is_carried_across(tmp_path):
     assert found["changes"] == [["unit", "bases"], ["unit", "forced_move"]]
     assert found["state_is_setup_plus_events"] and found["p4"] is False
     assert found["bases_after_undo"] == 7
+    assert found["about"] == [f"unit:{found['iron']}"]  # what the event is about, worked out as it is migrated

@@ -107,3 +107,17 @@ def test_a_version_the_game_never_had_is_stale(three):
     game, archer, *_ = three
     with pytest.raises(StaleGame):
         hit(fresh(game), archer, game.version + 1)
+
+
+def test_what_an_event_is_about_is_recorded_with_it_and_staleness_reads_that_record(three):
+    game, archer, davis, pettigrew = three
+    drawn = game.version
+    with acting_on(f"unit-{archer.pk}"), act(fresh(game), drawn, "test") as action:
+        event = action.record(ChargeBonusCleared(davis.key, davis.name))
+    assert event.about == sorted([archer.key, davis.key])  # its row, and the unit its payload names
+    hit(fresh(game), pettigrew, drawn)
+    assert Event.objects.get(pk=event.pk).about == sorted([archer.key, davis.key])
+    # the record, not the payload, says what the event is about: once it says Pettigrew, Davis's form is not stale
+    Event.objects.filter(pk=event.pk).update(about=[pettigrew.key])
+    hit(fresh(game), davis, drawn)
+    assert hits(archer, davis, pettigrew) == [0, 1, 1]

@@ -34,7 +34,8 @@ ROWS: dict[str, type[models.Model]] = {
 # the game's identity on this server (its id, its join code, when it was made) is the server's, not the battle's;
 # the setup has a section of its own
 GAME_LEFT_OUT = {"id", "join_code", "created", "updated", "setup"}
-EVENT_LEFT_OUT = {"id", "game_id", "undoes_id"}  # an undo names its target by sequence number: "undoes_seq"
+# an undo names its target by sequence number ("undoes_seq"); what an event is about is worked out again on load
+EVENT_LEFT_OUT = {"id", "game_id", "undoes_id", "about"}
 CLUB_CHART_FIELDS = ("name", "version", "checksum", "text")  # not who uploaded it, a user of this server alone
 
 

@@ -16,6 +16,7 @@ from republic.file_shapes import data_too_deep
 from republic.games.archive.checks import Checked, check_archive
 from republic.games.archive.export import ROWS
 from republic.games.archive.remap import ArchiveError, Refs
+from republic.games.ledger import about
 from republic.games.models import ClubChart, Command, Event, Game, Side
 from republic.games.uploads import SAVED_GAME_MOST, in_words
 
@@ -111,6 +112,7 @@ def _write(checked: Checked) -> Game:
             "changes": [refs.change(c, f"{where}.changes") for c in values["changes"]],
         }
         events.append(Event(game=game, **{**values, **remapped}))
+        events[-1].about = about(events[-1].subject, events[-1].changes, events[-1].payload)
     Event.objects.bulk_create(events)
     by_seq, undos = {event.seq: event for event in events}, []
     for event, created, undoes in zip(events, checked.created, checked.undoes, strict=True):

@@ -480,6 +480,9 @@ class Event(models.Model):
     player_turn = models.PositiveSmallIntegerField()
     step = models.CharField(max_length=40)
     subject = models.CharField(max_length=40, blank=True, help_text="the step row it was entered at ('unit-12')")
+    about = models.JSONField(
+        default=list, blank=True, help_text="the pieces it is about ('unit:12'): its row, those it changed or names"
+    )
     payload = models.JSONField(default=dict, blank=True)
     changes = models.JSONField(default=list, blank=True)
     provisional = models.BooleanField(default=False, help_text="the result read a provisional chart cell")

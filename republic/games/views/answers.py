@@ -17,8 +17,9 @@ from django_htmx.middleware import HtmxDetails
 
 from republic.games.dispatches import dispatch_context, readable
 from republic.games.forms import VersionForm, whole_number
-from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, about, acting_on
+from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
 from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.pieces import Piece
 from republic.games.steps import step_of
 from republic.games.steps.base import subject
 from republic.games.text.describe import describe, result_card
@@ -222,7 +223,7 @@ def _pieces(
     for event in later:
         if not event.subject or event.undoes_id is not None or (event.game_turn, event.player_turn, event.step) != here:
             return None
-        subjects |= about(event.subject, event.changes, event.payload)
+        subjects |= {piece.name for key in event.about if (piece := Piece.of(key))}
     state = handler.state(game)
     panel = handler.panel(state, {})
     rows = work(game, state, followed(request, game))
