@@ -33,7 +33,6 @@ from republic.games.steps import (
 from republic.games.steps import replace_leaders as replacing
 from republic.games.steps.assaults import declare, rounds
 from republic.games.steps.assaults.state import state as assault_state
-from republic.games.steps.base import subject
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import state as move_state
 from republic.games.steps.walk import pending
@@ -121,7 +120,7 @@ class Walker:
         before = self.fresh().version
         target = ""
         if row is not None:
-            name = row if isinstance(row, str) else subject(row)
+            name = row if isinstance(row, str) else row.piece.name
             target = f"row-{name}"
             self.probe.get(self.step, f"open: {request}", self.url("row", name), kind=FRAGMENT, htmx=True)
         data = form_data(form, **(fields or {}))

@@ -6,6 +6,7 @@ holds more than one concept, never a reason to split one, since a concept cut by
 across modules glued by re-exports) is harder to find than a long module. A module over 1,000 lines fails: that is
 no longer one concept a reader holds in mind, and a warning alone would let a module grow without bound."""
 
+import re
 import warnings
 from pathlib import Path
 
@@ -90,3 +91,18 @@ def test_a_module_over_500_lines_is_named_in_a_warning_and_only_one_over_1000_fa
         over = _watched({"short.py": 500, "long.py": 501, "longer.py": 1_000, "too_long.py": 1_001})
     assert [str(w.message).split(":")[0] for w in warned] == ["long.py", "longer.py", "too_long.py"]
     assert over == {"too_long.py": 1_001}
+
+
+# a piece spelled by hand: f"unit:{pk}", f"unit-{pk}", f"hdc-leader:{pk}", f"unit_{pk}" (republic/games/pieces.py)
+HAND_SPELLED = re.compile(r"""f["'](?:[a-z]+-)?(?:game|side|command|leader|unit|objective|assault)[:_-]\{""")
+
+
+def test_only_the_pieces_module_spells_a_piece_of_the_game():
+    found = [
+        f"{path}:{number}: {line.strip()}"
+        for path in sorted(Path("republic/games").rglob("*.py"))
+        if "migrations" not in path.parts and path.name != "pieces.py"
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if HAND_SPELLED.search(line)
+    ]
+    assert not found, "\n".join(found)

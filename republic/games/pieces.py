@@ -48,6 +48,14 @@ class Piece:
         return cls(found.group(1), int(found.group(2)))
 
     @classmethod
+    def at(cls, spelled: str) -> Self:
+        """The piece a trusted key or name names (one the app wrote); a ValueError for anything else."""
+        found = cls.of(spelled)
+        if found is None:
+            raise ValueError(f"{spelled!r} names no piece of the game")
+        return found
+
+    @classmethod
     def named(cls, spelled: str, kind: str) -> Self | None:
         """The piece of that kind a key or name names; None for another kind or anything else."""
         found = cls.of(spelled)

@@ -10,7 +10,7 @@ def test_the_fire_forms_follow_up_questions_stand_only_under_the_answer_that_ask
     game = at_step(demo_game, "artillery_fire")
     garnett = battery(game, "Garnett's Battalion")
     page = phone
-    page.goto(f"{live_server.url}/games/{game.pk}/?open={garnett.key.replace(':', '-')}")
+    page.goto(f"{live_server.url}/games/{game.pk}/?open={garnett.piece.name}")
     form = page.get_by_role("form", name=f"Fire {garnett.name}")
     third_base = form.get_by_label("At point blank: range to where the fire enters the third base")
     out_of_cover = form.get_by_label("Fire at its uncovered bases only: how many are out of cover")

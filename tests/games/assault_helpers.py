@@ -3,6 +3,7 @@ ending an assault; and reading back the latest round."""
 
 from republic.games.events.assault import AssaultDeclared, AssaultRoundResolved
 from republic.games.models import Event, Game, Unit
+from republic.games.pieces import Piece
 from republic.rules.assault_table import AssaultOutcome
 from tests.games.conftest import HTMX, brigade, payload, slot
 
@@ -39,7 +40,7 @@ def declared(client, game, attackers, defenders, primary=None, bridging=None) ->
 
 def round_data(game, seq, die="5", die2="5", roll="typed", version=None, cover=None, struck="front", **extra):
     game.refresh_from_db()
-    prefix = f"round-{seq}"
+    prefix = f"round-assault-{seq}"
     declaration: AssaultDeclared = payload(Event.objects.get(game=game, seq=seq))
     data = {
         f"{prefix}-version": game.version if version is None else version,
@@ -49,7 +50,7 @@ def round_data(game, seq, die="5", die2="5", roll="typed", version=None, cover=N
         "roll": roll,
     }
     for member in (*declaration.attackers, *declaration.defenders):
-        data[f"{prefix}-cover-{member.unit.replace(':', '_')}"] = "none"
+        data[f"{prefix}-cover-{Piece.at(member.unit).name}"] = "none"
     for unit, value in (cover or {}).items():
         data[f"{prefix}-cover-{slot(unit)}"] = value
     for name, value in extra.items():

@@ -64,7 +64,7 @@ def division(game: Game, name: str) -> Command:
 
 
 def slot(unit: Unit) -> str:
-    return unit.slot
+    return unit.piece.name
 
 
 def fresh(row: Row) -> Row:
@@ -97,7 +97,7 @@ def rolled_for_assault(game: Game, units: list[Unit] | None = None) -> Game:
         return game
     at_step(game, "move")
     for unit in waiting:
-        prefix = f"roll-{unit.key}"
+        prefix = f"roll-{unit.piece.name}"
         data = {f"{prefix}-version": game.version, f"{prefix}-die": "10", f"{prefix}-printed": ACTIONS, "roll": "typed"}
         form = roll_form_for(game, unit, data)
         assert form.is_valid(), form.errors

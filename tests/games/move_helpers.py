@@ -18,7 +18,7 @@ def at_move(game: Game) -> Game:
 
 def roll_post(client, game, unit, die="5", roll="typed", htmx=True, version=None, **fields):
     game.refresh_from_db()  # the state may have been set by another event
-    prefix = f"roll-{unit.key}"
+    prefix = f"roll-{unit.piece.name}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die, "roll": roll}
     data.update({f"{prefix}-{k}": v for k, v in fields.items()})
     return client.post(f"/games/{game.pk}/maneuver/roll/{unit.pk}/", data, **from_row(unit, htmx))
@@ -26,7 +26,7 @@ def roll_post(client, game, unit, die="5", roll="typed", htmx=True, version=None
 
 def move_post(client, game, unit, htmx=True, **fields):
     game.refresh_from_db()  # the state may have been set by another event
-    prefix = f"move-{unit.key}"
+    prefix = f"move-{unit.piece.name}"
     values = {"formation_changes": "0", "formation_changes_in_rough": "0", "passages_of_lines": "0", **fields}
     data = {f"{prefix}-{k}": v for k, v in values.items()}
     return client.post(f"/games/{game.pk}/maneuver/movement/{unit.pk}/", data, **from_row(unit, htmx))
@@ -40,21 +40,21 @@ def charge_post(client, game, unit, used="1", htmx=True, version=None, action="a
 
 def formation_post(client, game, unit, formation, htmx=True, version=None):
     game.refresh_from_db()  # the state may have been set by another event
-    prefix = f"formation-{unit.key}"
+    prefix = f"formation-{unit.piece.name}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-formation": formation}
     return client.post(f"/games/{game.pk}/maneuver/formation/{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def skirmish_post(client, game, unit, deployed, htmx=True, version=None):
     game.refresh_from_db()  # the state may have been set by another event
-    prefix = f"skirmishers-{unit.key}"
+    prefix = f"skirmishers-{unit.piece.name}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-deployed": deployed}
     return client.post(f"/games/{game.pk}/maneuver/skirmishers/{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def functions_post(client, game, unit, *functions, htmx=True, version=None, **flags):
     game.refresh_from_db()  # the state may have been set by another event
-    prefix = f"functions-{unit.key}"
+    prefix = f"functions-{unit.piece.name}"
     data = {f"{prefix}-version": game.version if version is None else version}
     data.update({f"{prefix}-function_{i + 1}": f for i, f in enumerate(functions)})
     data.update({f"{prefix}-{k}": v for k, v in flags.items()})

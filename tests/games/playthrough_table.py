@@ -6,6 +6,7 @@ lists as still to do."""
 import re
 
 from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.pieces import Piece
 from republic.rules.sequence import StepKey
 from tests.games.conftest import HTMX, payload, summary
 
@@ -89,7 +90,7 @@ class Table:
 
     def rally(self, unit: Unit, die: int, distance: str = "0", htmx: bool = False) -> Event:
         return self.form(
-            f"rally/{unit.pk}/", f"rally-{unit.key}", htmx, dice=True, die=die, division_leader_distance=distance
+            f"rally/{unit.pk}/", f"rally-{unit.piece.name}", htmx, dice=True, die=die, division_leader_distance=distance
         )
 
     def replace_leader(self, leader: Leader, htmx: bool = False) -> Event:
@@ -98,7 +99,7 @@ class Table:
     # maneuver phase
 
     def roll_maneuver(self, unit: Unit, die: int, htmx: bool = False, **fields) -> Event:
-        return self.form(f"maneuver/roll/{unit.pk}/", f"roll-{unit.key}", htmx, dice=True, die=die, **fields)
+        return self.form(f"maneuver/roll/{unit.pk}/", f"roll-{unit.piece.name}", htmx, dice=True, die=die, **fields)
 
     def mark_charge_bonus(self, unit: Unit, used: bool, htmx: bool = False) -> Event:
         return self.post(
@@ -108,14 +109,16 @@ class Table:
         )
 
     def set_skirmishers(self, unit: Unit, deployed: int, htmx: bool = False) -> Event:
-        return self.form(f"maneuver/skirmishers/{unit.pk}/", f"skirmishers-{unit.key}", htmx, deployed=deployed)
+        return self.form(f"maneuver/skirmishers/{unit.pk}/", f"skirmishers-{unit.piece.name}", htmx, deployed=deployed)
 
     def change_formation(self, unit: Unit, formation: str, htmx: bool = False) -> Event:
-        return self.form(f"maneuver/formation/{unit.pk}/", f"formation-{unit.key}", htmx, formation=formation)
+        return self.form(f"maneuver/formation/{unit.pk}/", f"formation-{unit.piece.name}", htmx, formation=formation)
 
     def use_battery_functions(self, battery: Unit, *functions: str, htmx: bool = False) -> Event:
         named = {f"function_{i}": f for i, f in enumerate(functions, start=1)}
-        return self.form(f"maneuver/battery/{battery.pk}/", f"functions-{battery.key}", htmx, will_fire="on", **named)
+        return self.form(
+            f"maneuver/battery/{battery.pk}/", f"functions-{battery.piece.name}", htmx, will_fire="on", **named
+        )
 
     # fire phase
 
@@ -136,7 +139,7 @@ class Table:
     def skirmish_attack(self, unit: Unit, target, range_: str, die: int, htmx: bool = False) -> Event:
         return self.form(
             f"fire/skirmish/{unit.pk}/",
-            f"skirmish-{unit.key}",
+            f"skirmish-{unit.piece.name}",
             htmx,
             dice=True,
             target=target.key,
@@ -147,7 +150,7 @@ class Table:
     def fire_battery(self, battery: Unit, target, range_: str, die: int, htmx: bool = False) -> Event:
         return self.form(
             f"fire/artillery/{battery.pk}/",
-            f"fire-{battery.key}",
+            f"fire-{battery.piece.name}",
             htmx,
             dice=True,
             target=target.key,
@@ -157,12 +160,12 @@ class Table:
         )
 
     def save_fire(self, battery: Unit, htmx: bool = False) -> Event:
-        return self.form(f"fire/artillery/{battery.pk}/save/", f"save-{battery.key}", htmx)
+        return self.form(f"fire/artillery/{battery.pk}/save/", f"save-{battery.piece.name}", htmx)
 
     def check_leader(self, leader: Leader, die: int, die2: int, base_hits: int, htmx: bool = False) -> Event:
         return self.form(
             f"hors-de-combat/{leader.pk}/",
-            f"hdc-leader:{leader.pk}",
+            f"hdc-leader-{leader.pk}",
             htmx,
             dice=True,
             die=die,
@@ -174,7 +177,7 @@ class Table:
         return self.post(f"hors-de-combat/{leader.pk}/skip/", {"version": self.version}, htmx)
 
     def demoralized_panic_test(self, unit: Unit, htmx: bool = False) -> Event:
-        return self.form(f"fire/panic/{unit.pk}/", f"panic-{unit.key}", htmx)
+        return self.form(f"fire/panic/{unit.pk}/", f"panic-{unit.piece.name}", htmx)
 
     # assault phase
 
@@ -191,11 +194,11 @@ class Table:
     ) -> Event:
         """One round in the open, defender struck in front; the attacker's E or P leaders within 2" ticked."""
         declared = payload(self.game.events.get(seq=seq))
-        covers = {f"cover-{m.unit.replace(':', '_')}": "none" for m in (*declared.attackers, *declared.defenders)}
+        covers = {f"cover-{Piece.at(m.unit).name}": "none" for m in (*declared.attackers, *declared.defenders)}
         leaders = [str(lead.pk) for lead in attacker_leaders]
         return self.form(
             f"assault/{seq}/round/",
-            f"round-{seq}",
+            f"round-assault-{seq}",
             htmx,
             dice=True,
             die=attacker_die,
@@ -214,12 +217,12 @@ class Table:
     # panic phase
 
     def division_panic_test(self, division: Command, die: int, htmx: bool = False) -> Event:
-        return self.form(f"panic/test/{division.pk}/", f"panic-{division.pk}", htmx, dice=True, die=die)
+        return self.form(f"panic/test/{division.pk}/", f"panic-command-{division.pk}", htmx, dice=True, die=die)
 
     def declare_adjoining(self, division: Command, adjoining: list[Command], htmx: bool = False) -> Event:
         return self.form(
             f"panic/adjoining/{division.pk}/",
-            f"adjoining-{division.pk}",
+            f"adjoining-command-{division.pk}",
             htmx,
             adjoining=[str(d.pk) for d in adjoining],
         )

@@ -211,7 +211,7 @@ def go_to(game: Game, step: str, player_turn: int | None = None) -> None:
 
 
 def check_post(t: Table, leader_pk: int) -> Send:
-    prefix = f"hdc-leader:{leader_pk}"
+    prefix = f"hdc-leader-{leader_pk}"
     data = {
         f"{prefix}-version": fresh(t.game).version,
         f"{prefix}-die": "3",

@@ -75,7 +75,7 @@ def panicked_wadsworth(client, demo, **p4) -> Game:
 
 
 def offered(page: str, panicked, other) -> bool:
-    return bool(re.search(rf'name="adjoining-{panicked.pk}-adjoining" value="{other.pk}"', page))
+    return bool(re.search(rf'name="adjoining-command-{panicked.pk}-adjoining" value="{other.pk}"', page))
 
 
 def test_the_table_names_the_divisions_of_its_side_adjoining_one_that_panicked(client, demo):
@@ -157,8 +157,8 @@ def test_panic_spreads_round_by_round_and_each_condition_is_tested_once(client, 
     assert pending(game) == ["say which divisions adjoin Doubleday's Division, which panicked"]
     page = client.get(f"/games/{game.pk}/").content.decode()
     # Wadsworth is offered ticked already (adjoining works both ways); Buford is offered unticked
-    assert re.search(rf'name="adjoining-{doubleday.pk}-adjoining" value="{wads.pk}"[^>]*checked>', page)
-    assert re.search(rf'name="adjoining-{doubleday.pk}-adjoining" value="{buford.pk}"[^>]*"\s*>', page)
+    assert re.search(rf'name="adjoining-command-{doubleday.pk}-adjoining" value="{wads.pk}"[^>]*checked>', page)
+    assert re.search(rf'name="adjoining-command-{doubleday.pk}-adjoining" value="{buford.pk}"[^>]*"\s*>', page)
     declare_post(client, game, doubleday, [wads, buford])
     game = fresh(game)
     # Wadsworth panicked already: it tests no more; Buford tests in round 3
@@ -194,7 +194,7 @@ def test_bad_adjoining_input_is_refused(client, demo):
     other_game_division = 999999
     game = panicked_heth(client, demo)
     heth = division(game, "Heth's Division")
-    prefix = f"adjoining-{heth.pk}"
+    prefix = f"adjoining-command-{heth.pk}"
     response = client.post(
         f"/games/{game.pk}/panic/adjoining/{heth.pk}/",
         {f"{prefix}-version": game.version, f"{prefix}-adjoining": [str(other_game_division)]},

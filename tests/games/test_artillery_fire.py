@@ -32,7 +32,7 @@ from tests.games.conftest import (
 
 def attack(client, game, unit, target, die="10", rng="1", roll="typed", htmx=True, version=None):
     """A skirmish attack, for the hits that wait with the artillery's."""
-    prefix = f"skirmish-{unit.key}"
+    prefix = f"skirmish-{unit.piece.name}"
     data = {
         f"{prefix}-version": game.version if version is None else version,
         f"{prefix}-die": die,
@@ -44,7 +44,7 @@ def attack(client, game, unit, target, die="10", rng="1", roll="typed", htmx=Tru
 
 
 def fire(client, game, unit, target, die="5", rng="3", roll="typed", htmx=True, version=None, **extra):
-    prefix = f"fire-{unit.key}"
+    prefix = f"fire-{unit.piece.name}"
     data = {
         f"{prefix}-version": game.version if version is None else version,
         f"{prefix}-die": die,
@@ -59,7 +59,7 @@ def fire(client, game, unit, target, die="5", rng="3", roll="typed", htmx=True, 
 
 
 def save(client, game, unit, htmx=True, version=None, **extra):
-    prefix = f"save-{unit.key}"
+    prefix = f"save-{unit.piece.name}"
     data = {
         f"{prefix}-version": game.version if version is None else version,
         **{f"{prefix}-{k}": v for k, v in extra.items()},
@@ -376,7 +376,7 @@ def test_enemy_artillery_hits_a_prolonged_battery_at_once_and_its_own_fire_reads
     set_state(demo, pegram, functions_used=["prolong"])
     game = at_step(demo, "artillery_fire")
     opened = opened_row(client, game, pegram)
-    assert f'id="prolonged-{pegram.key}"' in opened and "enemy artillery hits it before it fires" in opened
+    assert f'id="prolonged-{pegram.piece.name}"' in opened and "enemy artillery hits it before it fires" in opened
     fire(client, game, hall, pegram.key, rng="3", printed="2M 1B")
     fired = payload(last(game, "ArtilleryFired"))
     assert fired.hits == () and [(t.unit, t.result.m_after, t.result.damage_after) for t in fired.landed] == [

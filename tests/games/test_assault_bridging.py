@@ -29,7 +29,7 @@ def test_a_split_unit_takes_the_worst_of_each_type_of_its_two_assaults_rounds(cl
     iron = brigade(game, "Iron Brigade (Meredith)")
     first = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     second = declared(client, game, [(davis, "general")], [(iron, "all_out")], bridging="on")
-    bases = f"bases-{davis.slot}"
+    bases = f"bases-{davis.piece.name}"
     missing = post_round(client, game, first, die="1", die2="10").content.decode()
     assert "Davis&#x27;s Brigade is split between two assaults: give its bases in this one (5.2)." in missing
     post_round(client, game, first, die="1", die2="10", **{bases: "5"})

@@ -194,13 +194,13 @@ def test_the_column_is_shown_with_its_reasons_and_read_again_for_the_table_s_cov
     page = assault_page(client, game)
     assert "Column: Pitched Battle" in page and "no advantage either way" in page
     preview = client.get(
-        f"/games/{game.pk}/assault/{seq}/column/", {f"round-{seq}-cover-{slot(cutler)}": "medium"}, **HTMX
+        f"/games/{game.pk}/assault/{seq}/column/", {f"round-assault-{seq}-cover-{slot(cutler)}": "medium"}, **HTMX
     ).content.decode()
     assert "Column: Defender Advantage" in preview
     assert "troops in the open assaulting troops in cover" in preview
     preview = client.get(
         f"/games/{game.pk}/assault/{seq}/column/",
-        {f"round-{seq}-cover-{slot(cutler)}": "medium", f"round-{seq}-column": "attacker_advantage"},
+        {f"round-assault-{seq}-cover-{slot(cutler)}": "medium", f"round-assault-{seq}-column": "attacker_advantage"},
     ).content.decode()
     assert "Column: Attacker Advantage" in preview and "the rules give Defender Advantage" in preview
     assert client.get(f"/games/{game.pk}/assault/9999/column/").status_code == 404
@@ -211,7 +211,7 @@ def test_the_column_preview_reads_bases_as_typed_and_leaves_out_what_is_no_count
     # the preview follows the round form as it is typed: a count it cannot read is as if not typed yet
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
-    query = {f"round-{seq}-bases-{slot(davis)}": bases}
+    query = {f"round-assault-{seq}-bases-{slot(davis)}": bases}
     response = client.get(f"/games/{game.pk}/assault/{seq}/column/", query, **HTMX)
     assert response.status_code == 200 and "Column: Pitched Battle" in response.content.decode()
 

@@ -7,11 +7,11 @@ from tests.games.conftest import HTMX, brigade, fresh, page, payload, set_state,
 
 def follow(client, game, seq, **moves):
     game.refresh_from_db()
-    data = {f"follow-{seq}-version": game.version}
+    data = {f"follow-assault-{seq}-version": game.version}
     for slot, (move, bonus) in moves.items():
-        data[f"follow-{seq}-move-{slot}"] = move
+        data[f"follow-assault-{seq}-move-{slot}"] = move
         if bonus:
-            data[f"follow-{seq}-bonus-{slot}"] = "on"
+            data[f"follow-assault-{seq}-bonus-{slot}"] = "on"
     return client.post(f"/games/{game.pk}/assault/{seq}/follow-up/", data, **HTMX)
 
 
@@ -26,9 +26,9 @@ def test_after_a_carry_result_the_attacker_carries_with_its_bonus_and_keeps_the_
     assert "What each attacker did after the round (5.5)" in shown
     assert '<option value="carry" selected>Carries the position</option>' in shown
     assert '<option value="hold"' not in shown  # a carry result is no drive away
-    refused = follow(client, game, seq, **{davis.slot: ("hold", False)}).content.decode()
+    refused = follow(client, game, seq, **{davis.piece.name: ("hold", False)}).content.decode()
     assert "Select a valid choice" in refused and not Event.objects.filter(kind="AssaultFollowedUp").exists()
-    assert follow(client, game, seq, **{davis.slot: ("carry", True)}).status_code == 200
+    assert follow(client, game, seq, **{davis.piece.name: ("carry", True)}).status_code == 200
     event = Event.objects.filter(game=game, kind="AssaultFollowedUp").get()
     assert summary(event) == (
         "Assault 1, after round 1: Davis's Brigade carries the position with its assault move bonus "
@@ -36,7 +36,7 @@ def test_after_a_carry_result_the_attacker_carries_with_its_bonus_and_keeps_the_
     )
     assert fresh(davis).charge_bonus_used
     assert "What each attacker did after the round" not in assault_page(client, game)  # recorded once a round
-    again = follow(client, game, seq, **{davis.slot: ("carry", False)}).content.decode()
+    again = follow(client, game, seq, **{davis.piece.name: ("carry", False)}).content.decode()
     assert "has no move of the attackers to record now" in again
     assert state_matches_events(game)
 
@@ -46,9 +46,9 @@ def test_a_stalled_attacker_spends_no_bonus(client, game, two):
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="10", die2="2")
-    response = follow(client, game, seq, **{davis.slot: ("stalled", True)}).content.decode()
+    response = follow(client, game, seq, **{davis.piece.name: ("stalled", True)}).content.decode()
     assert "a unit that is stalled, with no movement left spends no assault move bonus" in response
-    follow(client, game, seq, **{davis.slot: ("stalled", False)})
+    follow(client, game, seq, **{davis.piece.name: ("stalled", False)})
     p = payload(Event.objects.filter(game=game, kind="AssaultFollowedUp").get())
     assert p.moves[0].result.fights_on and not fresh(davis).charge_bonus_used
 
@@ -61,7 +61,7 @@ def test_when_every_defender_fell_back_before_the_rounds_the_attackers_may_carry
     assert "Every defender fell back before the rounds" not in assault_page(client, game)
     set_state(game, cutler, forced_move="Re")
     assert "Every defender fell back before the rounds" in assault_page(client, game)
-    follow(client, game, seq, **{davis.slot: ("carry", False)})
+    follow(client, game, seq, **{davis.piece.name: ("carry", False)})
     event = Event.objects.filter(game=game, kind="AssaultFollowedUp").get()
     assert summary(event) == "Assault 1, before any round, every defender gone: Davis's Brigade carries the position"
 

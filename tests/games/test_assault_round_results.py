@@ -21,8 +21,8 @@ def test_the_state_fills_in_losses_panic_skirmishers_leaders_and_fresh_batteries
     )
     page = assault_page(client, game)
     assert "attacker: 8 bases, 2 lost this turn, worst P 1, skirmishers out 1/2" in page
-    assert f'value="{slot(hall)}"  id="id_round-{seq}-fresh_0" checked' in page
-    assert f'value="{slot(calef)}"  id="id_round-{seq}-fresh_1">' in page
+    assert f'value="{slot(hall)}"  id="id_round-assault-{seq}-fresh_0" checked' in page
+    assert f'value="{slot(calef)}"  id="id_round-assault-{seq}-fresh_1">' in page
     heth = game.leaders.get(name="Henry Heth")
     post_round(client, game, seq, die="5", die2="5", fresh=[slot(hall)], attacker_leaders=[str(heth.pk)])
     p = last_payload(game)
@@ -184,8 +184,8 @@ def test_a_supporting_defender_counts_only_the_bases_the_table_gives(client, gam
     iron = brigade(game, "Iron Brigade (Meredith)")
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out"), (iron, "general")], primary=cutler)
     page = assault_page(client, game)
-    assert f'name="round-{seq}-bases-{slot(iron)}"' in page and 'placeholder="all 7"' in page
-    assert f'name="round-{seq}-bases-{slot(davis)}"' not in page  # the attackers count every base
+    assert f'name="round-assault-{seq}-bases-{slot(iron)}"' in page and 'placeholder="all 7"' in page
+    assert f'name="round-assault-{seq}-bases-{slot(davis)}"' not in page  # the attackers count every base
     response = post_round(client, game, seq, **{f"bases-{slot(iron)}": "0"})
     assert "Ensure this value is greater than or equal to 1" in response.content.decode()
     assert not Event.objects.filter(game=game, kind="AssaultRoundResolved").exists()
@@ -194,7 +194,7 @@ def test_a_supporting_defender_counts_only_the_bases_the_table_gives(client, gam
     assert [u.bases for u in p.inputs.defender.units] == [7, 2]  # Cutler all 7, Iron 2 of 7
     assert p.conditions.bases_of(iron.key) == 2 and p.conditions.bases_of(cutler.key) is None
     # the next round's form keeps the count the table gave
-    assert f'name="round-{seq}-bases-{slot(iron)}" value="2"' in assault_page(client, fresh(game))
+    assert f'name="round-assault-{seq}-bases-{slot(iron)}" value="2"' in assault_page(client, fresh(game))
 
 
 def supporting(client, game, unit, primary, bases="2", move="W"):

@@ -149,7 +149,7 @@ def test_a_missing_cover_field_or_a_round_without_a_defender_is_refused(client, 
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     version = game.version
     data = round_data(game, seq)
-    del data[f"round-{seq}-cover-{slot(cutler)}"]
+    del data[f"round-assault-{seq}-cover-{slot(cutler)}"]
     response = client.post(f"/games/{game.pk}/assault/{seq}/round/", data, **HTMX)
     assert "This field is required." in response.content.decode()
     response = post_round(client, game, seq, cover={cutler: "out"})
@@ -192,7 +192,9 @@ def test_a_club_battle_offers_its_many_leaders_as_a_list_to_pick_from(client, db
     davis, cutler = attackers.first(), defenders.first()
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     opened = client.get(f"/games/{game.pk}/rows/assault-{seq}/", **HTMX).content.decode()
-    picked = re.search(rf'<select [^>]*name="round-{seq}-attacker_leaders"[^>]* multiple>(.*?)</select>', opened)
+    picked = re.search(
+        rf'<select [^>]*name="round-assault-{seq}-attacker_leaders"[^>]* multiple>(.*?)</select>', opened
+    )
     assert picked and "checkbox" not in picked.group(0)
     assert len(opened) < 20_000, len(opened)
     leader = Leader.objects.filter(game=game, command__side=game.first_attacker, leader_class="E").last()
@@ -204,9 +206,14 @@ def test_a_club_battle_offers_its_many_leaders_as_a_list_to_pick_from(client, db
 def test_the_rare_cases_are_one_box_a_unit_and_case_and_a_refused_round_keeps_them(client, game, two):
     davis, cutler = two
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
-    body = post_round(client, game, seq, die="", out_of_town=[cutler.slot], across_water=[cutler.slot]).content.decode()
+    body = post_round(
+        client, game, seq, die="", out_of_town=[cutler.piece.name], across_water=[cutler.piece.name]
+    ).content.decode()
     assert last_round(game) is None  # no die: nothing was resolved
     table = re.search(r'<table class="table table-sm rare-cases.*?</table>', body, re.S).group(0)
     assert table.count('type="checkbox"') == 6  # two units, three cases
     kept = [(v, html.unescape(name)) for v, name in re.findall(r'value="([^"]+)" checked aria-label="([^"]+)"', table)]
-    assert kept == [(cutler.slot, f"{cutler.name}: Leaves town"), (cutler.slot, f"{cutler.name}: Over water")]
+    assert kept == [
+        (cutler.piece.name, f"{cutler.name}: Leaves town"),
+        (cutler.piece.name, f"{cutler.name}: Over water"),
+    ]

@@ -66,7 +66,7 @@ def test_charge_disorder_by_plain_post_with_units_the_table_ticks(client, demo):
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "no unit used charge movement or retreated" in page
     assert "apply charge disorder" not in page  # nothing pending
-    response = disorder_post(client, game, also=[pettigrew.slot], htmx=False)
+    response = disorder_post(client, game, also=[pettigrew.piece.name], htmx=False)
     assert response.status_code == 302
     pettigrew = fresh(pettigrew)
     assert pettigrew.m_hits == 1 and pettigrew.charge_bonus_used
@@ -78,7 +78,7 @@ def test_charge_disorder_bad_input_nothing_to_apply_and_stale(client, demo):
     cutler = brigade(demo, "Cutler's Brigade")
     game = at_disorder(demo)
     version = game.version
-    response = disorder_post(client, game, also=[cutler.slot])  # a defender's unit is not offered
+    response = disorder_post(client, game, also=[cutler.piece.name])  # a defender's unit is not offered
     assert "Select a valid choice" in response.content.decode()
     response = disorder_post(client, game)
     assert "No unit suffers charge disorder this turn." in response.content.decode()
@@ -112,5 +112,5 @@ def test_a_club_battle_offers_its_many_units_as_a_list_to_pick_from(client, db):
     assert re.search(r'<select [^>]*name="disorder-also"[^>]* multiple>', body)
     assert 'type="checkbox" name="disorder-also"' not in body
     charged = Unit.objects.filter(game=game, division__side=game.first_attacker, kind="infantry").first()
-    disorder_post(client, game, also=[charged.slot])
+    disorder_post(client, game, also=[charged.piece.name])
     assert fresh(charged).m_hits == 1 and fresh(charged).charge_bonus_used

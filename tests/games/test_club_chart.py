@@ -166,7 +166,7 @@ def test_a_rally_on_the_club_chart_reads_the_clubs_cell_and_the_event_records_th
     advance(club_game, None, "test")  # messages -> rally
     club_game.refresh_from_db()
     data = {
-        f"rally-{davis.key}-{k}": v
+        f"rally-{davis.piece.name}-{k}": v
         for k, v in (("version", club_game.version), ("die", 2), ("division_leader_distance", 3))
     }
     client.post(f"/games/{club_game.pk}/rally/{davis.pk}/", {**data, "roll": "typed"})

@@ -26,7 +26,7 @@ from tests.games.test_artillery_fire import fire
 
 
 def panic(client, game, unit, htmx=True, version=None, **extra):
-    prefix = f"panic-{unit.key}"
+    prefix = f"panic-{unit.piece.name}"
     data = {
         f"{prefix}-version": game.version if version is None else version,
         **{f"{prefix}-{k}": v for k, v in extra.items()},

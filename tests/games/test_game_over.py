@@ -68,13 +68,13 @@ def test_a_finished_game_refuses_every_play_action_with_the_reason(client, demo)
     end(client, game, union(game))
     version = fresh(game).version
     division = Command.objects.get(game=game, name="Heth's Division")
-    rally = {f"rally-{davis.key}-version": version, f"rally-{davis.key}-die": 6, "roll": "typed"}
+    rally = {f"rally-{davis.piece.name}-version": version, f"rally-{davis.piece.name}-die": 6, "roll": "typed"}
     tries = [
         (f"/games/{game.pk}/next/", {"version": version}),
         (f"/games/{game.pk}/next/anyway/", {"version": version}),
         (f"/games/{game.pk}/units/{davis.pk}/m_plus/", {"version": version}),
         (f"/games/{game.pk}/divisions/{division.pk}/orders/", {"version": version, "orders": "hold"}),
-        (f"/games/{game.pk}/rally/{davis.pk}/", {**rally, f"rally-{davis.key}-division_leader_distance": 3}),
+        (f"/games/{game.pk}/rally/{davis.pk}/", {**rally, f"rally-{davis.piece.name}-division_leader_distance": 3}),
         (f"/games/{game.pk}/rally/{davis.pk}/", rally),  # incomplete as well
         (f"/games/{game.pk}/first-attacker/", {"version": version, "side": union(game), "how": "agreed"}),
         (f"/games/{game.pk}/end/", {"version": version, "winner": "draw"}),

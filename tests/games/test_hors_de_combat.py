@@ -34,7 +34,7 @@ def after_fire(client, demo) -> Game:
     set_state(demo, demo, step="artillery_fire")
     demo.refresh_from_db()
     calef, davis = battery(demo, "2nd U.S., Battery A (Calef)"), brigade(demo, "Davis's Brigade")
-    prefix = f"fire-{calef.key}"
+    prefix = f"fire-{calef.piece.name}"
     client.post(
         f"/games/{demo.pk}/fire/artillery/{calef.pk}/",
         {
@@ -56,7 +56,7 @@ def after_fire(client, demo) -> Game:
 
 
 def check(client, game, who, die="5", die2="5", hits="0", roll="typed", htmx=True, version=None, **extra):
-    prefix = f"hdc-leader:{who.pk}"
+    prefix = f"hdc-leader-{who.pk}"
     data = {
         f"{prefix}-version": game.version if version is None else version,
         f"{prefix}-die": die,
@@ -85,7 +85,7 @@ def test_leaders_whose_command_lost_bases_must_roll_before_moving_on(client, aft
     assert "hors de combat check for A. P. Hill (Third Corps lost 2 bases)" in body
     assert "hors de combat check for James S. Wadsworth" not in body
     heth = leader(game, "Henry Heth")
-    assert f'name="hdc-leader:{heth.pk}-base_hits_within_4" value="2"' in opened_row(client, game, heth)
+    assert f'name="hdc-leader-{heth.pk}-base_hits_within_4" value="2"' in opened_row(client, game, heth)
     assert "Davis&#x27;s Brigade: 2 bases" in body
     refused = client.post(f"/games/{game.pk}/next/", {"version": game.version}, **HTMX)
     assert "Not yet: hors de combat check for A. P. Hill" in refused.content.decode()
@@ -268,7 +268,7 @@ def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_t
         **HTMX,
     )
     seq = last(game, "AssaultDeclared").seq
-    prefix = f"round-{seq}"
+    prefix = f"round-assault-{seq}"
     client.post(
         f"/games/{game.pk}/assault/{seq}/round/",
         {
@@ -276,8 +276,8 @@ def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_t
             f"{prefix}-die": "5",
             f"{prefix}-die2": "5",
             f"{prefix}-struck": "front",
-            f"{prefix}-cover-{iron.slot}": "none",
-            f"{prefix}-cover-{archer.slot}": "none",
+            f"{prefix}-cover-{iron.piece.name}": "none",
+            f"{prefix}-cover-{archer.piece.name}": "none",
             f"{prefix}-printed": "defender surrender",
             "roll": "typed",
         },

@@ -122,8 +122,8 @@ def test_a_row_another_phone_finished_is_taken_away_and_a_redrawn_page_keeps_its
     set_state(game, pettigrew, m_hits=1)  # a correction at Pettigrew's card: not entered at a row
     body = poll_from(confederate, game, since, shown, opened=[f"unit-{davis.pk}"]).content.decode()
     assert body.lstrip().startswith('<div id="live"'), "an event of no row redraws the live part"
-    assert rows_on(body) == shown and f"rally-{davis.key}-die" in body, "the row the phone had open stays open"
-    assert f"rally-{pettigrew.key}-die" not in body
+    assert rows_on(body) == shown and f"rally-{davis.piece.name}-die" in body, "the row the phone had open stays open"
+    assert f"rally-{pettigrew.piece.name}-die" not in body
 
 
 @pytest.mark.parametrize("change", ["next step", "undo", "a row the page lacks", "too many"])

@@ -65,7 +65,7 @@ def test_the_allowance_counts_this_turns_formation_changes(client, demo):
     game = at_move(demo)
     formation_post(client, game, archer, "single_line")
     card = card_of(opened_page(client, game, archer), archer)
-    assert re.search(r'name="move-unit:\d+-formation_changes" value="1"', card)
+    assert re.search(r'name="move-unit-\d+-formation_changes" value="1"', card)
 
 
 @pytest.mark.parametrize(

@@ -193,7 +193,7 @@ def test_a_refused_function_is_shown_at_its_own_field(client, demo):
     game = at_move(demo)
     set_state(demo, garnett, limbered=True)
     body = card_of(text(functions_post(client, game, garnett, "move", "move")), garnett)
-    second = body.index(f'id="div_id_functions-unit:{garnett.pk}-function_2"')
+    second = body.index(f'id="div_id_functions-unit-{garnett.pk}-function_2"')
     assert body.index("may not move twice") > second
 
 

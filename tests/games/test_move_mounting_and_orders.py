@@ -36,7 +36,7 @@ from tests.games.test_internal_panic import panic_post
 
 def mount_post(client, game, unit, mount, htmx=True, version=None):
     game.refresh_from_db()  # the state may have been set by another event
-    prefix = f"mount-{unit.key}"
+    prefix = f"mount-{unit.piece.name}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-mount": mount}
     return client.post(f"/games/{game.pk}/maneuver/mount/{unit.pk}/", data, **from_row(unit, htmx))
 
@@ -67,7 +67,7 @@ def test_dismounting_is_an_event_that_puts_the_brigade_on_foot_and_undoes(client
     card = card_of(opened_page(client, game, archer), archer)
     assert "Mount (a formation change)" in card and "Dismount (a formation change)" not in card
     # the dismount counts as one of the turn's formation changes, taken from the foot allowance: 10" - 1"
-    assert re.search(r'name="move-unit:\d+-formation_changes" value="1"', card)
+    assert re.search(r'name="move-unit-\d+-formation_changes" value="1"', card)
     assert "Allowance 9&quot;" in card_of(text(move_post(client, game, archer, formation_changes="1")), archer)
     client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
     archer.refresh_from_db()
@@ -200,12 +200,15 @@ def test_formation_skirmishers_and_unlimbering_are_refused_at_their_field_in_the
     body = card_of(text(formation_post(client, game, archer, "single_line")), archer)
     assert "Formation: Unformed: may not change formation (2.3)." in body and "/maneuver/formation/" not in body
     body = card_of(text(skirmish_post(client, game, davis, "2")), davis)
-    refused = field_error(body, f"skirmishers-{davis.key}", "deployed")
+    refused = field_error(body, f"skirmishers-{davis.piece.name}", "deployed")
     assert refused == "Rattled: may not deploy skirmishers (2.3); it may recall them"
     body = card_of(text(functions_post(client, game, garnett, "unlimber")), garnett)
-    assert field_error(body, f"functions-{garnett.key}", "function_1") == "a demoralized battery may not unlimber (2.3)"
+    assert (
+        field_error(body, f"functions-{garnett.piece.name}", "function_1")
+        == "a demoralized battery may not unlimber (2.3)"
+    )
     body = card_of(text(move_post(client, game, archer, formation_changes="1")), archer)
-    refused = field_error(body, f"move-{archer.key}", "formation_changes")
+    refused = field_error(body, f"move-{archer.piece.name}", "formation_changes")
     assert refused == "Unformed: may not change formation (2.3)"
     assert fresh(game).version == version
 

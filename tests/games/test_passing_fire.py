@@ -36,7 +36,7 @@ HALL, CALEF = "2nd Maine Light, Battery B (Hall)", "2nd U.S., Battery A (Calef)"
 
 def passing(client, game, unit, target, die="5", rng="3", roll="typed", htmx=True, version=None, **extra):
     """Passing fire as the battery's row in the move step sends it."""
-    prefix = f"passing-{unit.key}"
+    prefix = f"passing-{unit.piece.name}"
     data = {
         f"{prefix}-version": fresh(game).version if version is None else version,
         f"{prefix}-die": die,

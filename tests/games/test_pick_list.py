@@ -45,9 +45,9 @@ def test_a_choice_not_offered_is_refused():
 
 def test_a_list_of_units_offers_each_name_with_how_it_stands_escaped():
     options = [("unit:1", "Smith's <Brigade>", "Division 1 · Shaken, 4 bases"), ("unit:2", "Jones & Co", "Guns")]
-    drawn = str(unit_list("fire-unit:9-targets", options))
+    drawn = str(unit_list("fire-unit-9-targets", options))
     assert drawn == (
-        '<datalist id="fire-unit:9-targets">'
+        '<datalist id="fire-unit-9-targets">'
         '<option value="Smith&#x27;s &lt;Brigade&gt;">Division 1 · Shaken, 4 bases</option>'
         '<option value="Jones &amp; Co">Guns</option></datalist>'
     )

@@ -93,7 +93,7 @@ def test_messages_costs_the_same_at_every_size(costs):
 
 
 def rally_post(t: Table, unit: Unit) -> Send:
-    game, prefix = fresh(t.game), f"rally-{unit.key}"
+    game, prefix = fresh(t.game), f"rally-{unit.piece.name}"
     others = [str(leader.pk) for leader in rally.state(game).leaders if leader.command_id != unit.division_id]
     data = {
         f"{prefix}-version": game.version,
@@ -170,20 +170,20 @@ def test_replacing_leaders_costs_the_same_at_every_size(costs):
 
 
 def roll_post(t: Table, unit: Unit, **fields: Any) -> Send:
-    game, prefix = fresh(t.game), f"roll-{unit.key}"
+    game, prefix = fresh(t.game), f"roll-{unit.piece.name}"
     data = {f"{prefix}-version": game.version, f"{prefix}-die": "7", "roll": "typed"}
     data.update({f"{prefix}-{k}": v for k, v in fields.items()})
     return t.post(f"maneuver/roll/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def formation_post(t: Table, unit: Unit, formation: str) -> Send:
-    prefix = f"formation-{unit.key}"
+    prefix = f"formation-{unit.piece.name}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-formation": formation}
     return t.post(f"maneuver/formation/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def functions_post(t: Table, unit: Unit, *functions: str) -> Send:
-    prefix = f"functions-{unit.key}"
+    prefix = f"functions-{unit.piece.name}"
     data = {f"{prefix}-version": fresh(t.game).version}
     data.update({f"{prefix}-function_{i + 1}": f for i, f in enumerate(functions)})
     return t.post(f"maneuver/battery/{unit.pk}/", data, f"row-unit-{unit.pk}")
@@ -200,7 +200,7 @@ def helped(t: Table) -> dict[str, Any]:
 
 
 def movement_post(t: Table, unit: Unit) -> Send:
-    prefix = f"move-{unit.key}"
+    prefix = f"move-{unit.piece.name}"
     values = {
         "formation_changes": "1",
         "formation_changes_in_rough": "0",
@@ -212,20 +212,20 @@ def movement_post(t: Table, unit: Unit) -> Send:
 
 
 def mount_post(t: Table, unit: Unit, mount: str) -> Send:
-    prefix = f"mount-{unit.key}"
+    prefix = f"mount-{unit.piece.name}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-mount": mount}
     return t.post(f"maneuver/mount/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def skirmishers_post(t: Table, unit: Unit, deployed: int) -> Send:
-    prefix = f"skirmishers-{unit.key}"
+    prefix = f"skirmishers-{unit.piece.name}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-deployed": deployed}
     return t.post(f"maneuver/skirmishers/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def passing_post(t: Table, battery: Unit, targets: list[Unit]) -> Send:
     """A defending battery's passing fire at the first of ``targets``, the next two its tandem and adjacent."""
-    prefix = f"passing-{battery.key}"
+    prefix = f"passing-{battery.piece.name}"
     data = {
         f"{prefix}-version": fresh(t.game).version,
         f"{prefix}-die": "5",
@@ -278,7 +278,7 @@ def test_moving_costs_the_same_at_every_size(costs):
         lambda t: t.post(
             f"maneuver/mount/{brigades_of(t.game, 'defender')[0].pk}/",
             {
-                f"mount-{brigades_of(t.game, 'defender')[0].key}-{k}": v
+                f"mount-{brigades_of(t.game, 'defender')[0].piece.name}-{k}": v
                 for k, v in (("version", t.game.version), ("mount", "0"))
             },
         ),

@@ -81,7 +81,7 @@ def test_assaults_cost_the_same_at_every_size(costs):
     def column(t: Table) -> Send:
         seq = declared(t)[-1]
         unit = members(divisions_of(t.game, "attacker")[0], 1)[0]
-        query = {f"round-{seq}-cover-{unit.slot}": "light", f"round-{seq}-struck": "flank"}
+        query = {f"round-assault-{seq}-cover-{unit.piece.name}": "light", f"round-assault-{seq}-struck": "flank"}
         return lambda: t.client.get(t.path(f"assault/{seq}/column/"), query, HTTP_HX_REQUEST="true")
 
     costs.measure("an assault's column", column, events=0)
@@ -149,8 +149,8 @@ def test_the_attackers_moves_cost_the_same_at_every_size(costs):
         s = assault_state(fresh(t.game))
         found = movers(s.find(seq), recorded(s))
         assert found, "the round left the attackers a move to choose"
-        data = {f"follow-{seq}-version": t.game.version}
-        data.update({f"follow-{seq}-move-{m.member.unit.slot}": m.moves[0].value for m in found})
+        data = {f"follow-assault-{seq}-version": t.game.version}
+        data.update({f"follow-assault-{seq}-move-{m.member.unit.piece.name}": m.moves[0].value for m in found})
         return t.post(f"assault/{seq}/follow-up/", data, f"row-assault-{seq}")
 
     costs.measure("the attackers' moves after a round", moves)
@@ -184,7 +184,7 @@ def test_charge_disorder_costs_the_same_at_every_size(costs):
     costs.pages("charge disorder")
 
     def disorder(t: Table) -> Send:
-        also = [u.slot for u in charge_disorder.state(t.game).others()[::2]]
+        also = [u.piece.name for u in charge_disorder.state(t.game).others()[::2]]
         return t.post("assault/disorder/", {"disorder-version": t.game.version, "disorder-also": also})
 
     costs.measure("charge disorder applied", disorder)
@@ -196,13 +196,13 @@ def test_charge_disorder_costs_the_same_at_every_size(costs):
 
 
 def panic_post(t: Table, test: Any, die: str = "5") -> Send:
-    prefix = f"panic-{test.division}"
+    prefix = f"panic-command-{test.division}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-die": die, f"{prefix}-die2": die, "roll": "typed"}
     return t.post(f"panic/test/{test.division}/", data, f"row-command-{test.division}")
 
 
 def adjoining_post(t: Table, key: str, adjoining: list[str]) -> Send:
-    prefix = f"adjoining-{key}"
+    prefix = f"adjoining-command-{key}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-adjoining": adjoining}
     return t.post(f"panic/adjoining/{key}/", data)
 

@@ -55,7 +55,7 @@ def rolls_post(t: Table) -> Send:
 
 
 def attack_post(t: Table, brigade: Unit, target: Unit, printed: str = "") -> Send:
-    prefix = f"skirmish-{brigade.key}"
+    prefix = f"skirmish-{brigade.piece.name}"
     data = {
         f"{prefix}-version": fresh(t.game).version,
         f"{prefix}-die": "10",
@@ -100,7 +100,7 @@ def fire_post(t: Table, battery: Unit, printed: str = "", joined: tuple[Unit, ..
     """``battery`` fires at the first of its enemies in play (and with ``extra`` the next as tandem and adjacent)."""
     s = artillery_fire.state(fresh(t.game))
     enemies = s.enemies(battery)
-    prefix = f"fire-{battery.key}"
+    prefix = f"fire-{battery.piece.name}"
     data = {
         f"{prefix}-version": t.game.version,
         f"{prefix}-die": "5",
@@ -152,7 +152,7 @@ def test_artillery_fire_costs_the_same_at_every_size(costs):
     def save(t: Table) -> Send:
         s = artillery_fire.state(fresh(t.game))
         battery = s.batteries(s.ready)[-1]
-        saving = {f"save-{battery.key}-version": t.game.version}
+        saving = {f"save-{battery.piece.name}-version": t.game.version}
         return t.post(f"fire/artillery/{battery.pk}/save/", saving, f"row-unit-{battery.pk}")
 
     costs.measure("artillery fire, joint, with tandem and adjacent targets", joint_fire)
@@ -168,7 +168,7 @@ def test_the_artillery_step_after_passing_fire_costs_the_same_at_every_size(cost
         go_to(t.game, "move")
         targets = brigades_of(t.game, "attacker")
         for i, battery in enumerate(batteries_of(t.game, "defender")[1::2]):
-            prefix = f"passing-{battery.key}"
+            prefix = f"passing-{battery.piece.name}"
             data = {
                 f"{prefix}-version": fresh(t.game).version,
                 f"{prefix}-die": "5",
@@ -198,7 +198,7 @@ def test_fire_at_a_battery_that_prolonged_costs_the_same_at_every_size(costs):
     def at_prolonged(t: Table) -> Send:
         """The first defending battery fires at the first attacking battery."""
         firing, target = batteries_of(t.game, "defender")[0], batteries_of(t.game, "attacker")[0]
-        prefix = f"fire-{firing.key}"
+        prefix = f"fire-{firing.piece.name}"
         data = {
             f"{prefix}-version": fresh(t.game).version,
             f"{prefix}-die": "5",
@@ -235,7 +235,7 @@ def test_hors_de_combat_after_fire_costs_the_same_at_every_size(costs):
 
 
 def panic_post(t: Table, unit: Unit) -> Send:
-    data = {f"panic-{unit.key}-version": fresh(t.game).version}
+    data = {f"panic-{unit.piece.name}-version": fresh(t.game).version}
     return t.post(f"fire/panic/{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 

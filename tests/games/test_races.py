@@ -122,11 +122,11 @@ def test_twenty_identical_dice_entries_from_a_row_apply_once(served):
     drawn = at_the_move_step(served)
     phones = served.phones()
     forms = [maneuver_roll(phone) for phone in phones]
-    assert {f"{form[1]['roll-unit:1-version'][0]}" for form in forms} == {str(drawn)}
+    assert {f"{form[1]['roll-unit-1-version'][0]}" for form in forms} == {str(drawn)}
 
     def roll(i: int, phone: Phone) -> Answer:
         action, fields, shown = forms[i]
-        return phone.post(action, {**fields, "roll-unit:1-die": ["6"], "roll": ["typed"]}, row=ARCHER, shown=shown)
+        return phone.post(action, {**fields, "roll-unit-1-die": ["6"], "roll": ["typed"]}, row=ARCHER, shown=shown)
 
     answers = at_once(phones, roll)
 
@@ -157,9 +157,9 @@ def test_twenty_different_dice_entries_for_one_unit_on_one_version_apply_one_and
         leaders = [["1"], ["2"], ["1", "2"], []][i % 4]
         return {
             **fields,
-            "roll-unit:1-die": [str(i % 10 + 1)],
-            "roll-unit:1-acting_together": [together[i % 5]],
-            "roll-unit:1-leaders_within_2": leaders,
+            "roll-unit-1-die": [str(i % 10 + 1)],
+            "roll-unit-1-acting_together": [together[i % 5]],
+            "roll-unit-1-leaders_within_2": leaders,
             "roll": ["typed"],
         }
 
@@ -179,6 +179,6 @@ def test_twenty_different_dice_entries_for_one_unit_on_one_version_apply_one_and
     _, _, actor, _, payload = new[0]
     inputs = json.loads(payload)["inputs"]
     assert actor == f"Phone {winner}"
-    assert inputs["roll"]["faces"] == [int(sent(winner)["roll-unit:1-die"][0])]
-    assert f"Dice: maneuver {sent(winner)['roll-unit:1-die'][0]}, typed" in applied[0].body
-    assert (inputs["acting_together"] or "") == sent(winner)["roll-unit:1-acting_together"][0]
+    assert inputs["roll"]["faces"] == [int(sent(winner)["roll-unit-1-die"][0])]
+    assert f"Dice: maneuver {sent(winner)['roll-unit-1-die'][0]}, typed" in applied[0].body
+    assert (inputs["acting_together"] or "") == sent(winner)["roll-unit-1-acting_together"][0]

@@ -17,7 +17,7 @@ def at_rally(game: Game) -> Game:
 
 
 def rally_post(client, game, unit, die="6", distance="3", roll="typed", htmx=False, version=None, **extra):
-    prefix = f"rally-{unit.key}"
+    prefix = f"rally-{unit.piece.name}"
     data = {
         f"{prefix}-version": game.version if version is None else version,
         f"{prefix}-die": die,

@@ -62,7 +62,7 @@ def test_an_attack_sent_from_its_row_reads_the_step_twice(client, screens):
     rows and step bar)."""
     game, davis = screens, brigade(screens, "Davis's Brigade")
     version = fresh(game).version
-    prefix = f"skirmish-{davis.key}"
+    prefix = f"skirmish-{davis.piece.name}"
     data = {
         f"{prefix}-version": version,
         f"{prefix}-die": "8",

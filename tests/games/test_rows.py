@@ -42,9 +42,9 @@ def from_row(unit, shown=()) -> dict:
 def rally_from_row(client, game, unit, die: str = "10"):
     """A rally sent from the unit's row, as a phone sends it once the row is open."""
     data = {
-        f"rally-{unit.key}-version": game.version,
-        f"rally-{unit.key}-die": die,
-        f"rally-{unit.key}-division_leader_distance": "0",
+        f"rally-{unit.piece.name}-version": game.version,
+        f"rally-{unit.piece.name}-die": die,
+        f"rally-{unit.piece.name}-division_leader_distance": "0",
         "roll": "typed",
     }
     return client.post(f"/games/{game.pk}/rally/{unit.pk}/", data, **from_row(unit))
@@ -104,7 +104,7 @@ def test_an_action_from_a_row_answers_with_that_row_the_result_and_the_step_bar(
 
 def test_an_invalid_form_from_a_row_is_drawn_again_in_its_row(client, rallying):
     game, davis = rallying, brigade(rallying, "Davis's Brigade")
-    data = {f"rally-{davis.key}-version": game.version, f"rally-{davis.key}-die": "11", "roll": "typed"}
+    data = {f"rally-{davis.piece.name}-version": game.version, f"rally-{davis.piece.name}-die": "11", "roll": "typed"}
     response = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
     body = response.content.decode()
     assert response.status_code == 200 and body.startswith(
@@ -116,8 +116,12 @@ def test_an_invalid_form_from_a_row_is_drawn_again_in_its_row(client, rallying):
 
 def test_a_stale_form_from_a_row_answers_with_the_whole_step_in_its_place(client, rallying):
     game, davis = rallying, brigade(rallying, "Davis's Brigade")
-    data = {f"rally-{davis.key}-version": game.version - 1, f"rally-{davis.key}-die": "5", "roll": "typed"}
-    data[f"rally-{davis.key}-division_leader_distance"] = "0"
+    data = {
+        f"rally-{davis.piece.name}-version": game.version - 1,
+        f"rally-{davis.piece.name}-die": "5",
+        "roll": "typed",
+    }
+    data[f"rally-{davis.piece.name}-division_leader_distance"] = "0"
     response = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
     assert response["HX-Retarget"] == "#live" and response["HX-Reswap"] == "outerHTML"
     assert "The game moved on since this page was drawn" in response.content.decode()
@@ -131,7 +135,7 @@ def joint_fire(client, demo, shown):
     game = at_step(demo, "artillery_fire")
     rifles, napoleons = battery(game, "Pegram's Battalion (rifles)"), battery(game, "Pegram's Battalion (Napoleons)")
     iron = brigade(game, "Iron Brigade (Meredith)")
-    prefix = f"fire-{rifles.key}"
+    prefix = f"fire-{rifles.piece.name}"
     data = {
         f"{prefix}-version": game.version,
         f"{prefix}-die": "5",
@@ -317,11 +321,11 @@ def test_an_action_from_a_row_brings_the_phones_other_open_rows_at_the_new_versi
     game, davis, archer = rallying, brigade(rallying, "Davis's Brigade"), brigade(rallying, "Archer's Brigade")
     headers = {**from_row(davis, [davis, archer]), "HTTP_ROWS_OPEN": f"unit-{davis.pk} unit-{archer.pk}"}
     data = {
-        f"rally-{davis.key}-version": game.version,
-        f"rally-{davis.key}-die": "10",
-        f"rally-{davis.key}-division_leader_distance": "0",
+        f"rally-{davis.piece.name}-version": game.version,
+        f"rally-{davis.piece.name}-die": "10",
+        f"rally-{davis.piece.name}-division_leader_distance": "0",
         "roll": "typed",
     }
     body = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **headers).content.decode()
     assert f'id="row-unit-{archer.pk}" hx-swap-oob="true"' in body
-    assert f'name="rally-{archer.key}-version" value="{fresh(game).version}"' in body
+    assert f'name="rally-{archer.piece.name}-version" value="{fresh(game).version}"' in body

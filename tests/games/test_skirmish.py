@@ -54,7 +54,7 @@ def roll_blocks(client, game, dice: list[str], roll="typed", htmx=True, version=
 
 
 def attack(client, game, unit, target, die="10", rng="1", roll="typed", htmx=True, version=None, **extra):
-    prefix = f"skirmish-{unit.key}"
+    prefix = f"skirmish-{unit.piece.name}"
     data = {
         f"{prefix}-version": game.version if version is None else version,
         f"{prefix}-die": die,

@@ -133,7 +133,10 @@ def demo_assault_aftermath() -> Game:
         "passage-distance_1": "2.5",
     }
     _sent(game, lambda: client.post(f"/games/{game.pk}/assault/passage/", passage, **HTMX))
-    follow = {f"follow-{seq}-version": fresh(game).version, f"follow-{seq}-move-{davis.slot}": "carry"}
+    follow = {
+        f"follow-assault-{seq}-version": fresh(game).version,
+        f"follow-assault-{seq}-move-{davis.piece.name}": "carry",
+    }
     _sent(game, lambda: client.post(f"/games/{game.pk}/assault/{seq}/follow-up/", follow, **HTMX))
     ridge = game.objectives.get(name="McPherson's Ridge")
     taken = {"holder": game.sides.get(name="Confederate").pk, "version": fresh(game).version}
@@ -153,11 +156,11 @@ def demo_move_step() -> Game:
     archer = brigade(game, "Archer's Brigade")
     set_state(game, archer, kind="cavalry_mounted")
     game = at_move(game)
-    prefix = f"mount-{archer.key}"
+    prefix = f"mount-{archer.piece.name}"
     mount = {f"{prefix}-version": fresh(game).version, f"{prefix}-mount": "0"}
     _sent(game, lambda: client.post(f"/games/{game.pk}/maneuver/mount/{archer.pk}/", mount, **HTMX))
     hall = battery(game, "2nd Maine Light, Battery B (Hall)")
-    prefix = f"passing-{hall.key}"
+    prefix = f"passing-{hall.piece.name}"
     passing = {
         f"{prefix}-version": fresh(game).version,
         f"{prefix}-die": "5",

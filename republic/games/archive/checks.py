@@ -25,6 +25,7 @@ from republic.games.events.payload import KINDS
 from republic.games.ledger import TRACKED, tracked_fields
 from republic.games.models import ClubChart, Game, Side
 from republic.games.models.charts import ChartContradicts, checked_club_chart
+from republic.games.pieces import Piece
 from republic.rules.chart import ChartError
 from republic.rules.codec import decode
 
@@ -280,7 +281,7 @@ def check_archive(data: dict[str, Any]) -> Checked:
     for name, side in sides.items():
         ident.maybe(Side, side, f"game.{name}")
     by_key = {f"{_TABLE_KEY[model]}:{row['id']}": row for table, model in ROWS.items() for row in rows[table]}
-    by_key[f"game:{game_id}"] = {**game, **sides}
+    by_key[Piece("game", game_id).key] = {**game, **sides}
     setup = _setup(data["setup"], ident, by_key)
     checked = Checked(game_id, game, sides, rows, _levels(rows["commands"]), fks, setup)
     if not isinstance(data["events"], list):

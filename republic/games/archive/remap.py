@@ -18,6 +18,7 @@ from django.db import models
 
 from republic.games.ledger import TRACKED, tracked_fields
 from republic.games.models import Command, Leader, Side
+from republic.games.pieces import Piece
 
 
 class ArchiveError(ValueError):
@@ -105,7 +106,7 @@ class Refs:
             new_key = self.key(key, where)
             if not isinstance(values, dict):
                 raise ArchiveError(f"{where}: expected the row's fields")
-            found[new_key] = self.fields(new_key.split(":")[0], values, where)
+            found[new_key] = self.fields(Piece.at(new_key).kind, values, where)
         return found
 
     def change(self, change: Any, where: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import models
 
 from republic.games.models.charts import loaded
+from republic.games.pieces import Piece
 from republic.rules.chart import Chart
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import MAX_M_HITS, Condition, condition_for
@@ -190,6 +191,10 @@ class Command(models.Model):
         return self.name
 
     @property
+    def piece(self) -> Piece:
+        return Piece("command", self.pk)
+
+    @property
     def leader(self) -> "Leader | None":
         return next((leader for leader in self.leaders.all() if not leader.removed), None)
 
@@ -239,6 +244,10 @@ class Leader(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.value})"
+
+    @property
+    def piece(self) -> Piece:
+        return Piece("leader", self.pk)
 
     @property
     def value(self) -> LeaderValue:
@@ -300,16 +309,16 @@ class UnitChoice:
     m_hits: int
 
     @property
+    def piece(self) -> Piece:
+        return Piece("unit", self.pk)
+
+    @property
     def key(self) -> str:
-        return Unit.key_of(self.pk)
+        return self.piece.key
 
     @property
     def battery(self) -> bool:
         return self.kind == UnitKind.ARTILLERY
-
-    @property
-    def slot(self) -> str:
-        return Unit.slot_of(self.pk)
 
     @property
     def battery_label(self) -> str:
@@ -370,31 +379,13 @@ class Unit(models.Model):
         return self.name
 
     @property
-    def key(self) -> str:
-        """How events and the engine name the unit: 'unit:12'."""
-        return Unit.key_of(self.pk)
-
-    @staticmethod
-    def key_of(pk: int) -> str:
-        return f"unit:{pk}"
-
-    @staticmethod
-    def pk_of(key: str) -> int:
-        """The row of a unit named by its key: 'unit:12' is 12."""
-        return int(key.removeprefix("unit:"))
+    def piece(self) -> Piece:
+        return Piece("unit", self.pk)
 
     @property
-    def slot(self) -> str:
-        """The unit's name in form fields: 'unit_12'."""
-        return Unit.slot_of(self.pk)
-
-    @staticmethod
-    def slot_of(pk: int) -> str:
-        return f"unit_{pk}"
-
-    @staticmethod
-    def pk_of_slot(slot: str) -> int:
-        return int(slot.removeprefix("unit_"))
+    def key(self) -> str:
+        """How events and the engine name the unit: 'unit:12'."""
+        return self.piece.key
 
     @property
     def battery(self) -> bool:

@@ -5,6 +5,7 @@ table records who holds it, and the battle report says so."""
 from django.db import models
 
 from republic.games.models.battle import Game, Side
+from republic.games.pieces import Piece
 
 
 class Objective(models.Model):
@@ -22,5 +23,9 @@ class Objective(models.Model):
         return self.name
 
     @property
+    def piece(self) -> Piece:
+        return Piece("objective", self.pk)
+
+    @property
     def key(self) -> str:
-        return f"objective:{self.pk}"
+        return self.piece.key

@@ -18,6 +18,7 @@ from republic.games.events.command import LeaderReplaced
 from republic.games.events.panic import DivisionPanicTested
 from republic.games.events.payload import Payload, payload_of
 from republic.games.models import Event, Game
+from republic.games.pieces import Piece
 from republic.games.text import report_words as said
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import condition_for
@@ -169,9 +170,9 @@ class _Stored:
 class _Walk:
     def __init__(self, game: Game, setup: State):
         self.state: State = {key: dict(values) for key, values in setup.items()}
-        self.game_key = f"game:{game.pk}"
+        self.game_key = Piece("game", game.pk).key
         self.sides = sorted(
-            ((int(k.split(":")[1]), v) for k, v in self.state.items() if k.startswith("side:")),
+            ((piece.pk, v) for k, v in self.state.items() if (piece := Piece.named(k, "side"))),
             key=lambda s: (s[1]["order"], s[0]),
         )
         self.side_index = {pk: i for i, (pk, _) in enumerate(self.sides)}
@@ -198,7 +199,7 @@ class _Walk:
         return int(game["game_turn"]), int(game["player_turn"])
 
     def row(self, model: str, pk: Any) -> dict[str, Any]:
-        return self.state.get(f"{model}:{pk}", {})
+        return self.state.get(Piece(model, pk).key, {})
 
     def side_name(self, side_id: Any) -> str:
         return str(self.row("side", side_id).get("name", ""))
@@ -284,7 +285,7 @@ class _Walk:
                 )
         elif change["model"] == "objective" and name == "holder_id" and standing:
             taken = (self.when(place), self.side_name(after))
-            self.changed_hands.setdefault(f"objective:{change['id']}", []).append(taken)
+            self.changed_hands.setdefault(Piece("objective", change["id"]).key, []).append(taken)
         elif change["model"] == "leader" and name == "hors_de_combat" and after and standing:
             command = self.row("command", row.get("command_id"))
             game_turn, player_turn, _ = place
@@ -318,8 +319,8 @@ class _Walk:
                 said.moment(place[0], place[1], self.attacking(place[1])),
                 ", ".join(m.name for m in payload.attackers),
                 ", ".join(m.name for m in payload.defenders),
-                sum(self.row("unit", m.unit.removeprefix("unit:")).get("bases", 0) for m in payload.attackers),
-                sum(self.row("unit", m.unit.removeprefix("unit:")).get("bases", 0) for m in payload.defenders),
+                sum(self.state.get(m.unit, {}).get("bases", 0) for m in payload.attackers),
+                sum(self.state.get(m.unit, {}).get("bases", 0) for m in payload.defenders),
             )
         elif isinstance(payload, AssaultRoundResolved) and payload.assault in self.assaults:
             self.assaults[payload.assault].rounds.append(payload)
@@ -372,7 +373,7 @@ class _Walk:
 
     def divisions(self) -> list[DivisionLosses]:
         found: dict[int, DivisionLosses] = {}
-        commands = [(int(k.split(":")[1]), v) for k, v in self.state.items() if k.startswith("command:")]
+        commands = [(piece.pk, v) for k, v in self.state.items() if (piece := Piece.named(k, "command"))]
         for pk, command in sorted(commands, key=lambda c: (self.side_index.get(c[1]["side_id"], 0), c[1]["order"])):
             if command["level"] == "division":
                 found[pk] = DivisionLosses(self.side_name(command["side_id"]), command["name"])

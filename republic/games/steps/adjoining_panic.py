@@ -15,6 +15,7 @@ from republic.games.events.panic import AdjoiningDeclared
 from republic.games.forms import VersionForm, offer_many
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game
+from republic.games.pieces import Piece
 from republic.games.steps.base import Bound
 from republic.games.steps.division_panic import PanicState, division_test_step, pending_words, played, state
 from republic.rules.panic_phase import adjoining_choices, orders_after_panic_phase
@@ -47,7 +48,7 @@ def _choices(s: PanicState, division_id: str) -> list[tuple[str, str]]:
 
 
 def prefix(division_id: str) -> str:
-    return f"adjoining-{division_id}"
+    return Piece("command", int(division_id)).prefix("adjoining")
 
 
 def adjoining_form(s: PanicState, division_id: str, data: Any = None) -> AdjoiningForm:

@@ -16,8 +16,9 @@ from republic.games.events.payload import NamedUnit, named_in
 from republic.games.forms import VersionForm
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
+from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
+from republic.games.steps.base import Bound, Row, Step, current
 from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state, point_blank
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, put_on, waiting_in, waiting_rows
 from republic.rules.artillery import AFTER_PASSING_FIRE, after_firing
@@ -47,7 +48,7 @@ class ArtilleryState:
 
     def chosen(self, battery: Unit, keys: Iterable[str]) -> dict[str, Unit]:
         """The other side's units in play among those named (the targets a battery fires at), by key."""
-        pks = [Unit.pk_of(key) for key in keys if key]
+        pks = [Piece.at(key).pk for key in keys if key]
         return {u.key: u for u in self._enemy_units(battery).filter(pk__in=pks).select_related("division__side")}
 
     def batteries(self, pks: Iterable[int]) -> list[Unit]:
@@ -75,12 +76,12 @@ def state(game: Game) -> ArtilleryState:
     phase = [e for e in turn if e.step != StepKey.MOVE]
     own = (ArtilleryFired.__name__, FireSaved.__name__)
     events = [e for e in phase if e.step == StepKey.ARTILLERY_FIRE and e.kind in own]
-    saved = [Unit.pk_of(key) for key in named_in(events, FireSaved, "unit")]
+    saved = [Piece.at(key).pk for key in named_in(events, FireSaved, "unit")]
     passing = [e for e in turn if e.step == StepKey.MOVE]
     keys, names = (named_in(passing, PassingFireConducted, field) for field in ("unit", "name"))
-    passed = {Unit.pk_of(key): name for key, name in zip(keys, names, strict=True)}
+    passed = {Piece.at(key).pk: name for key, name in zip(keys, names, strict=True)}
     waits = waiting_in(phase)
-    hit = Unit.objects.filter(game=game, pk__in=[Unit.pk_of(key) for key in waits]).select_related("division__side")
+    hit = Unit.objects.filter(game=game, pk__in=[Piece.at(key).pk for key in waits]).select_related("division__side")
     # every ready battery is a row, but only the rows a request draws read what they show (``fill``)
     ready = (
         Unit.objects.filter(game=game)
@@ -114,7 +115,7 @@ class SaveFireForm(VersionForm):
 def fire_form(s: ArtilleryState, battery: Unit, data: Any = None) -> ArtilleryFireForm:
     return ArtilleryFireForm(
         data,
-        prefix=f"fire-{battery.key}",
+        prefix=battery.piece.prefix("fire"),
         initial={"version": s.game.version},
         partners=s.partners(battery),
         targets=s.enemies(battery),
@@ -123,7 +124,7 @@ def fire_form(s: ArtilleryState, battery: Unit, data: Any = None) -> ArtilleryFi
 
 
 def save_form(s: ArtilleryState, battery: Unit, data: Any = None) -> SaveFireForm:
-    return SaveFireForm(data, prefix=f"save-{battery.key}", initial={"version": s.game.version})
+    return SaveFireForm(data, prefix=battery.piece.prefix("save"), initial={"version": s.game.version})
 
 
 def _ready(s: ArtilleryState, battery: Unit, refusal: str) -> Unit:
@@ -206,11 +207,11 @@ def leave(action: Action, s: ArtilleryState) -> dict[str, Any]:
 
 
 def rows(s: ArtilleryState) -> list[Row]:
-    return [Row(subject_of(Unit, pk), "", command=division) for pk, (division, _) in s.ready.items()]
+    return [Row(Piece("unit", pk).name, "", command=division) for pk, (division, _) in s.ready.items()]
 
 
 def fill(s: ArtilleryState, rows: list[Row]) -> None:
-    found = {subject_of(Unit, b.pk): b for b in s.batteries(pk_of(row.subject) for row in rows)}
+    found = {Piece("unit", b.pk).name: b for b in s.batteries(Piece.at(row.subject).pk for row in rows)}
     for row in rows:
         battery = found[row.subject]
         facts = f"{battery.division.side.name} · {battery.battery_label} battery"
@@ -221,8 +222,8 @@ def fill(s: ArtilleryState, rows: list[Row]) -> None:
 
 
 def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
-    battery = s.batteries([pk_of(row.subject)])[0]
-    prefix, save_prefix = f"fire-{battery.key}", f"save-{battery.key}"
+    battery = s.batteries([Piece.at(row.subject).pk])[0]
+    prefix, save_prefix = battery.piece.prefix("fire"), battery.piece.prefix("save")
     return {
         "battery": battery,
         "spent": s.spent.get(battery.pk, ""),

@@ -17,14 +17,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from django.db import models
-
 from republic.games.ledger import Action
-from republic.games.models import Game, Unit
+from republic.games.models import Command, Game, Leader, Unit
 from republic.rules.morale import Condition
 
 S = TypeVar("S")
-M = TypeVar("M", bound=models.Model)
+U = TypeVar("U", Unit, Leader, Command)
 Bound = dict[str, Any]
 """Forms a failed POST bound, by prefix (and a worked-out movement allowance under "<prefix>-result")."""
 
@@ -33,7 +31,7 @@ Bound = dict[str, Any]
 class Row:
     """One piece of a step's work, on one unit, leader or division."""
 
-    subject: str  # 'unit-12', 'leader-3', 'command-7': the row's element is 'row-<subject>'
+    subject: str  # the name of the piece it is about ('unit-12', republic.games.pieces): its element is 'row-unit-12'
     title: str
     facts: str = ""
     verb: str = ""  # what opening the row does, in a word: 'Rally', 'Fire'
@@ -48,27 +46,13 @@ class Row:
         return self.condition.value.capitalize() if self.condition else ""
 
 
-def subject(row: models.Model) -> str:
-    """'unit-12': a row's name in the page and in its address, from the model it is about."""
-    return subject_of(type(row), row.pk)
-
-
-def subject_of(model: type[models.Model], pk: int) -> str:
-    return f"{model._meta.model_name}-{pk}"
-
-
-def pk_of(subject: str) -> int:
-    """The primary key of what a row is about: 'unit-12' is 12."""
-    return int(subject.rsplit("-", 1)[1])
-
-
-def row_of(row: Row, among: Iterable[M]) -> M:
+def row_of(row: Row, among: Iterable[U]) -> U:
     """The unit, leader or division an open row is about, among the step's."""
-    return next(found for found in among if subject(found) == row.subject)
+    return next(found for found in among if found.piece.name == row.subject)
 
 
 def unit_row(unit: Unit, facts: str = "", verb: str = "", title: str = "") -> Row:
-    return Row(subject(unit), title or unit.name, facts, verb, unit.condition, unit.division_id)
+    return Row(unit.piece.name, title or unit.name, facts, verb, unit.condition, unit.division_id)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from republic.games.events.assault import ChargeDisorderApplied, Disordered
 from republic.games.forms import VersionForm, offer_many
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
+from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Step
 from republic.games.text.describe import describe
@@ -39,7 +40,7 @@ class DisorderState:
 
     def also(self, slots: Iterable[str]) -> list[Unit]:
         """The other brigades of these slots ('unit_12'), as rows."""
-        pks = [Unit.pk_of_slot(slot) for slot in slots]
+        pks = [Piece.at(slot).pk for slot in slots]
         return list(self._others().filter(pk__in=pks))
 
 
@@ -87,7 +88,7 @@ class DisorderForm(VersionForm):
 
     def __init__(self, *args: Any, candidates: Sequence[UnitChoice] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer_many(self, "also", [(u.slot, u.name) for u in candidates])
+        offer_many(self, "also", [(u.piece.name, u.name) for u in candidates])
 
 
 def disorder_form(s: DisorderState, data: Any = None) -> DisorderForm:

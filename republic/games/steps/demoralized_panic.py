@@ -92,7 +92,9 @@ class DemoralizedPanicForm(VersionForm):
 
 
 def panic_form(game: Game, unit: Unit, data: Any = None) -> DemoralizedPanicForm:
-    return DemoralizedPanicForm(data, prefix=f"panic-{unit.key}", initial={"version": game.version}, chart=game.chart)
+    return DemoralizedPanicForm(
+        data, prefix=unit.piece.prefix("panic"), initial={"version": game.version}, chart=game.chart
+    )
 
 
 def panic_test(game: Game, unit: Unit, form: DemoralizedPanicForm, actor: str) -> Event:
@@ -130,7 +132,7 @@ def opened(s: PanicTestState, row: Row, bound: Bound) -> dict[str, Any]:
     unit = row_of(row, s.to_test)
     return {
         "unit": unit,
-        "form": bound.get(f"panic-{unit.key}") or panic_form(s.game, unit),
+        "form": bound.get(unit.piece.prefix("panic")) or panic_form(s.game, unit),
         "level": panic_level_read(unit.p_hits_turn),
         "action": reverse("games:fire_panic", args=[s.game.pk, unit.pk]),
     }

@@ -22,8 +22,9 @@ from republic.games.events.payload import LabelledRoll, NamedUnit, payload_of
 from republic.games.forms import DiceForm, die_field, loss_labels
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import IN_PLAY, Command, Event, Game, Unit
+from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step, subject_of
+from republic.games.steps.base import Bound, Row, Step
 from republic.games.text.describe import describe
 from republic.rules.chart import Chart
 from republic.rules.division_panic import (
@@ -111,7 +112,7 @@ def _as_tested(game: Game) -> tuple[dict[str, list[DivisionUnit]], set[str]]:
     rows = Unit.objects.filter(game=game).annotate(playing=playing).order_by(battery, "order", "pk")
     for pk, division, grade, bases, m_hits, kind, moved, p4, in_play in rows.values_list(*_AS_TESTED):
         unit = DivisionUnit.standing(
-            Unit.key_of(pk),
+            Piece("unit", pk).key,
             Grade(grade),
             bases,
             condition_for(m_hits),
@@ -213,7 +214,7 @@ class PanicTestForm(DiceForm):
 
 
 def form_prefix(division_id: str) -> str:
-    return f"panic-{division_id}"
+    return Piece("command", int(division_id)).prefix("panic")
 
 
 def panic_form(game: Game, division_id: str, triggers: Sequence[PanicTrigger], data: Any = None) -> PanicTestForm:
@@ -290,14 +291,14 @@ def panic_rows(s: PanicState) -> list[Row]:
         triggers = " and ".join(t.value for t in test.triggers)
         grade = average_grade(s.phase[test.division].units)
         facts = f"{division.side_name} · {triggers} panic test · average grade {grade.value}"
-        rows.append(Row(subject_of(Command, division.pk), division.name, facts, "Test", command=division.pk))
+        rows.append(Row(Piece("command", division.pk).name, division.name, facts, "Test", command=division.pk))
     return rows
 
 
 def opened_test(s: PanicState, row: Row, bound: Bound) -> dict[str, Any]:
     """A division's test with what the app reads from the state: the pass number, the die modifiers and each
     unit as it stands."""
-    test = next(t for t in s.lacking if row.subject == subject_of(Command, s.divisions[t.division].pk))
+    test = next(t for t in s.lacking if row.subject == Piece("command", s.divisions[t.division].pk).name)
     division = s.divisions[test.division]
     engine_units = s.phase[test.division].units
     grade = average_grade(engine_units)

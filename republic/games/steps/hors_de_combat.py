@@ -19,8 +19,9 @@ from republic.games.events.payload import named_in, payload_of
 from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Leader, Unit
+from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step, pk_of, subject_of
+from republic.games.steps.base import Bound, Row, Step
 from republic.rules.dice import Roll
 from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat
 from republic.rules.sequence import StepKey
@@ -86,7 +87,9 @@ class CheckState:
 def state(game: Game) -> CheckState:
     # the losses are read from the events first, so that only the units that lost something are loaded, with
     # their chain of command: a handful, not the battle's 400
-    batteries = {Unit.key_of(pk) for pk in Unit.objects.filter(game=game).batteries().values_list("pk", flat=True)}
+    batteries = {
+        Piece("unit", pk).key for pk in Unit.objects.filter(game=game).batteries().values_list("pk", flat=True)
+    }
     # the phase's losses and this step's checks, read at once
     phase = PHASE_STEPS.get(game.step_key, ())
     found = list(
@@ -97,7 +100,7 @@ def state(game: Game) -> CheckState:
         )
     )
     lost = losses_this_phase([e for e in found if e.step in phase], batteries)
-    losers = Unit.objects.filter(game=game, pk__in=[Unit.pk_of(key) for key in lost])
+    losers = Unit.objects.filter(game=game, pk__in=[Piece.at(key).pk for key in lost])
     units = {u.key: u for u in losers.select_related("division__parent__parent")}
     by_command: dict[int, int] = defaultdict(int)
     for key, n in lost.items():
@@ -141,7 +144,7 @@ class HorsDeCombatForm(DiceForm):
 
 
 def prefix(leader: Leader) -> str:
-    return f"hdc-leader:{leader.pk}"
+    return leader.piece.prefix("hdc")
 
 
 def check_form(game: Game, leader: Leader, hits: int = 0, data: Any = None) -> HorsDeCombatForm:
@@ -183,15 +186,15 @@ def rows(s: CheckState) -> list[Row]:
     action, who rolls only if within 4" of a unit that lost bases."""
     must = {leader.pk for leader in s.must}
     return [
-        Row(subject_of(Leader, pk), "", command=command)
+        Row(Piece("leader", pk).name, "", command=command)
         for pk, command in sorted(s.to_check.items(), key=lambda found: found[0] not in must)
     ]
 
 
 def fill(s: CheckState, rows: list[Row]) -> None:
-    leaders = Leader.objects.select_related("command__side").in_bulk([pk_of(r.subject) for r in rows])
+    leaders = Leader.objects.select_related("command__side").in_bulk([Piece.at(r.subject).pk for r in rows])
     for row in rows:
-        leader = leaders[pk_of(row.subject)]
+        leader = leaders[Piece.at(row.subject).pk]
         hits = s.by_command.get(leader.command_id, 0)
         facts = f"{leader.command.name} · {leader.command.side.name}"
         if hits:
@@ -200,7 +203,7 @@ def fill(s: CheckState, rows: list[Row]) -> None:
 
 
 def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
-    leader = Leader.objects.select_related("command").get(pk=pk_of(row.subject))
+    leader = Leader.objects.select_related("command").get(pk=Piece.at(row.subject).pk)
     hits = s.by_command.get(leader.command_id, 0)
     return {
         "leader": leader,

@@ -23,8 +23,9 @@ from republic.games.events.payload import named_in, read_all
 from republic.games.forms import DiceForm, VersionForm, die_field, inches_field, offer, offer_many
 from republic.games.ledger import ActionRefused, act, acting_on, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step, row_of, subject_of, unit_row
+from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.text.terms import condition, inches
 from republic.play.rally import RallyStep, due, leader_move, relation
 from republic.play.rally import rally as rally_of
@@ -101,7 +102,7 @@ class RallyForm(DiceForm):
 
 
 def prefix(unit: Unit) -> str:
-    return f"rally-{unit.key}"
+    return unit.piece.prefix("rally")
 
 
 def other_leaders(unit: Unit, leaders: list[Leader]) -> list[Leader]:
@@ -192,7 +193,7 @@ def move_leader(game: Game, form: LeaderMoveForm, actor: str) -> Event:
     data = form.cleaned_data
     # about the leader alone: another player's rally meanwhile does not make this form stale
     with (
-        acting_on(subject_of(Leader, int(data["leader"]))),
+        acting_on(Piece("leader", int(data["leader"])).name),
         act(game, data["version"], actor, step=StepKey.RALLY, elsewhere=MOVE_ELSEWHERE) as action,
     ):
         s = state(action.game)

@@ -15,6 +15,7 @@ from republic.games.events.payload import payload_of
 from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer_names
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Side, Unit, UnitChoice, UnitQuerySet
+from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
 from republic.games.steps.fire_hits import waiting, waiting_rows
@@ -106,7 +107,7 @@ class SkirmishState:
 
     def enemy(self, key: str) -> Unit | None:
         """The defender's unit in play of that key, if there is one."""
-        return self._in_play().select_related("division").filter(pk=Unit.pk_of(key)).first()
+        return self._in_play().select_related("division").filter(pk=Piece.at(key).pk).first()
 
 
 @read_once
@@ -119,7 +120,7 @@ def state(game: Game) -> SkirmishState:
     fled = [a.unit for a in attacks if a.result.fled]
     waits = waiting(game)
     # the brigades that have markers out or had one flee this step, and the units with hits waiting
-    wanted = Q(skirmishers_deployed__gt=0) | Q(pk__in=[Unit.pk_of(key) for key in [*fled, *waits]])
+    wanted = Q(skirmishers_deployed__gt=0) | Q(pk__in=[Piece.at(key).pk for key in [*fled, *waits]])
     units = {u.key: u for u in Unit.objects.filter(wanted, game=game).in_battle_order()}
 
     def markers(side: Any) -> list[Marker]:
@@ -262,7 +263,7 @@ class SkirmishAttackForm(DiceForm):
 
 def attack_form(s: SkirmishState, brigade: Unit, data: Any = None) -> SkirmishAttackForm:
     return SkirmishAttackForm(
-        data, prefix=f"skirmish-{brigade.key}", initial={"version": s.game.version}, targets=s.enemies()
+        data, prefix=brigade.piece.prefix("skirmish"), initial={"version": s.game.version}, targets=s.enemies()
     )
 
 
@@ -304,7 +305,7 @@ def opened(s: SkirmishState, row: Row, bound: Bound) -> dict[str, Any]:
     brigade = row_of(row, (b for b, _ in s.attacks_left()))
     return {
         "brigade": brigade,
-        "form": bound.get(f"skirmish-{brigade.key}") or attack_form(s, brigade),
+        "form": bound.get(brigade.piece.prefix("skirmish")) or attack_form(s, brigade),
         "action": reverse("games:fire_skirmish_attack", args=[s.game.pk, brigade.pk]),
     }
 

@@ -21,7 +21,6 @@ from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
 from republic.games.steps import step_of
-from republic.games.steps.base import subject
 from republic.games.text.describe import describe, result_card
 from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
@@ -395,7 +394,7 @@ def unit_action(
     unit = unit_of(game, unit_id)
     form = form_for(game, unit, request.POST)
     return form_action(
-        request, game, form, form.prefix, lambda: run(game, unit, form, actor_of(request)), subject(unit)
+        request, game, form, form.prefix, lambda: run(game, unit, form, actor_of(request)), unit.piece.name
     )
 
 

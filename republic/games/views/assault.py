@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from republic.games.ledger import ActionRefused
 from republic.games.models import Event, Game
+from republic.games.pieces import Piece
 from republic.games.steps import charge_disorder
 from republic.games.steps.assaults import declare, follow_up, passage, rounds, supporting
 from republic.games.steps.assaults.state import Assault, AssaultState, declared_in, state
@@ -46,7 +47,12 @@ def _in_assault(
         return answers.stale(request, game, str(exc))
     form = form_of(s, assault, request.POST)
     return answers.form_action(
-        request, game, form, form.prefix, lambda: act(game, seq, form, answers.actor_of(request)), f"assault-{seq}"
+        request,
+        game,
+        form,
+        form.prefix,
+        lambda: act(game, seq, form, answers.actor_of(request)),
+        Piece("assault", seq).name,
     )
 
 

@@ -17,7 +17,7 @@ from republic.games.models import Game, Objective
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
 from republic.games.steps import anytime, first_attacker, game_over, step_of
-from republic.games.steps.base import Row, subject
+from republic.games.steps.base import Row
 from republic.games.steps.walk import advance
 from republic.games.text.describe import describe
 from republic.games.text.game import game_result
@@ -201,7 +201,7 @@ def reassign_unit(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpR
         lambda: anytime.reassign(
             game, unit, form.cleaned_data["division"], form.cleaned_data["version"], answers.actor_of(request)
         ),
-        subject(unit),
+        unit.piece.name,
     )
 
 

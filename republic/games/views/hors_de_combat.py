@@ -4,7 +4,6 @@ from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.steps import hors_de_combat
-from republic.games.steps.base import subject
 from republic.games.views import answers
 from republic.games.views.access import Who, allowed
 from republic.games.views.answers import HtmxHttpRequest
@@ -22,7 +21,7 @@ def check_leader(request: HtmxHttpRequest, game_id: int, leader_id: int) -> Http
         form,
         form.prefix,
         lambda: hors_de_combat.check_leader(game, leader, form, answers.actor_of(request)),
-        subject(leader),
+        leader.piece.name,
     )
 
 

@@ -5,7 +5,6 @@ from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.ledger import ActionRefused
-from republic.games.steps.base import subject
 from republic.games.steps.move import batteries, brigades, passing_fire
 from republic.games.views import answers
 from republic.games.views.access import Who, allowed
@@ -35,7 +34,7 @@ def movement(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRespon
             return answers.stale(request, game, str(exc))
         except RulesInputError as exc:
             form.add_error(answers.error_field(form, exc.field), exc.problem)
-    return answers.invalid(request, game, shown, row=subject(unit))
+    return answers.invalid(request, game, shown, row=unit.piece.name)
 
 
 @allowed(Who.OWNER)
@@ -52,7 +51,7 @@ def charge(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse
         form,
         None,
         lambda: brigades.mark_charge_bonus(game, unit, form, answers.actor_of(request)),
-        subject(unit),
+        unit.piece.name,
     )
 
 

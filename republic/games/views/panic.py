@@ -5,7 +5,6 @@ from django.views.decorators.http import require_POST
 
 from republic.games.models import Command
 from republic.games.steps import adjoining_panic
-from republic.games.steps.base import subject
 from republic.games.steps.division_panic import (
     PANIC_STEPS,
     form_prefix,
@@ -38,7 +37,7 @@ def panic_test(request: HtmxHttpRequest, game_id: int, division_id: int) -> Http
         form,
         form_prefix(str(division.pk)),
         lambda: roll_panic_test(game, division, form, answers.actor_of(request)),
-        subject(division),
+        division.piece.name,
     )
 
 

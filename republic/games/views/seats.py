@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from republic.games.models import Command, Game, Seat, new_join_code
+from republic.games.pieces import Piece
 from republic.games.views import query
 from republic.games.views.access import SEATS_KEY, Who, allowed
 from republic.games.views.follow import FOLLOW_KEY
@@ -35,8 +36,8 @@ class JoinForm(forms.Form):
             below.setdefault(command.side_id, []).append(command)
         choices: list[tuple[str, str]] = []
         for side in game.sides.all():
-            choices.append((f"side-{side.pk}", f"{side.name}: the whole side"))
-            choices += [(f"command-{c.pk}", f"{side.name}: {c.name}") for c in below.get(side.pk, [])]
+            choices.append((Piece("side", side.pk).name, f"{side.name}: the whole side"))
+            choices += [(c.piece.name, f"{side.name}: {c.name}") for c in below.get(side.pk, [])]
         cast(forms.ChoiceField, self.fields["seat"]).choices = choices
 
     def clean_name(self) -> str:
@@ -50,9 +51,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         return render(request, "games/refused.html", {"message": message, "seated": False}, status=404)
     form = JoinForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
-        kind, _, number = form.cleaned_data["seat"].partition("-")
-        command = Command.objects.filter(pk=int(number), game=game).first() if kind == "command" else None
-        side_id = command.side_id if command else int(number)
+        chosen = Piece.at(form.cleaned_data["seat"])  # one of the form's choices
+        command = Command.objects.filter(pk=chosen.pk, game=game).first() if chosen.kind == "command" else None
+        side_id = command.side_id if command else chosen.pk
         earlier = request.session.get(SEATS_KEY, {}).get(str(game.pk))
         with transaction.atomic():
             # one seat a device: the one it held is given up, so the seats page and the messages list it no more

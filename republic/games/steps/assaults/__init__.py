@@ -5,6 +5,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from republic.games.pieces import Piece
 from republic.games.steps.assaults.declare import declare_form
 from republic.games.steps.assaults.follow_up import follow_up_form, local_breakthrough_form
 from republic.games.steps.assaults.passage import losers, passage_form
@@ -46,7 +47,7 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
         "action": reverse("games:assault_round", args=[game.pk, assault.seq]),
         "column_url": reverse("games:assault_column", args=[game.pk, assault.seq]),
         "end_url": reverse("games:assault_end", args=[game.pk, assault.seq]),
-        "follow": bound.get(f"follow-{assault.seq}") or follow_up_form(s, assault),
+        "follow": bound.get(Piece("assault", assault.seq).prefix("follow")) or follow_up_form(s, assault),
         "follow_url": reverse("games:assault_follow_up", args=[game.pk, assault.seq]),
     }
 
@@ -55,7 +56,7 @@ def rows(s: AssaultState) -> list[Row]:
     """Each open assault, its round form opened on tap."""
     return [
         Row(
-            f"assault-{a.seq}",
+            Piece("assault", a.seq).name,
             f"Assault {a.number} · round {len(a.rounds) + 1}" + (" · waits for the first rounds" if s.waits(a) else ""),
             a.title,
             "Fight",
@@ -65,7 +66,7 @@ def rows(s: AssaultState) -> list[Row]:
 
 
 def opened(s: AssaultState, row: Row, bound: Bound) -> dict[str, Any]:
-    assault = next(a for a in s.assaults if row.subject == f"assault-{a.seq}")
+    assault = next(a for a in s.assaults if row.subject == Piece("assault", a.seq).name)
     return _card(s, assault, bound)
 
 

@@ -9,6 +9,7 @@ from republic.games.events.assault import Member as Declared
 from republic.games.forms import NameChoiceField, VersionForm, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit, UnitChoice
+from republic.games.pieces import Piece
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
 from republic.games.steps.move.state import state as move_state
 from republic.games.text.terms import unit_options
@@ -84,7 +85,7 @@ class DeclareForm(VersionForm):
     def _named(self, cleaned: dict[str, Any]) -> dict[str, Unit]:
         """The units the slots name, read as rows: a dozen at most, not the two sides."""
         keys = [cleaned.get(f"{side}{n}") for side in ("a", "d") for n in range(1, SLOTS + 1)]
-        pks = [Unit.pk_of(key) for key in keys if key]
+        pks = [Piece.at(key).pk for key in keys if key]
         return {u.key: u for u in Unit.objects.filter(game=self.game, pk__in=pks).select_related("division")}
 
     def clean(self) -> dict[str, Any]:

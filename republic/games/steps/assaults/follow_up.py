@@ -11,6 +11,7 @@ from republic.games.events.assault import AssaultFollowedUp, LocalBreakthroughDe
 from republic.games.forms import NameChoiceField, VersionForm, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
+from republic.games.pieces import Piece
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
 from republic.games.steps.move.state import state as move_state
 from republic.games.text.terms import unit_options
@@ -48,7 +49,7 @@ class FollowUpForm(VersionForm):
         super().__init__(*args, **kwargs)
         self.movers = movers
         for mover in movers:
-            slot = mover.member.unit.slot
+            slot = mover.member.unit.piece.name
             self.fields[f"move-{slot}"] = forms.ChoiceField(
                 label=mover.member.unit.name,
                 choices=[(m.value, m.words.capitalize()) for m in mover.moves],
@@ -64,8 +65,8 @@ class FollowUpForm(VersionForm):
         return [
             {
                 "unit": m.member.unit,
-                "move": self[f"move-{m.member.unit.slot}"],
-                "bonus": self[f"bonus-{m.member.unit.slot}"],
+                "move": self[f"move-{m.member.unit.piece.name}"],
+                "bonus": self[f"bonus-{m.member.unit.piece.name}"],
             }
             for m in self.movers
         ]
@@ -74,8 +75,8 @@ class FollowUpForm(VersionForm):
 def follow_up_form(s: AssaultState, assault: Assault, data: Any = None) -> FollowUpForm:
     found = movers(assault, recorded(s))
     initial: dict[str, Any] = {"version": s.game.version}
-    initial.update({f"move-{m.member.unit.slot}": m.moves[0].value for m in found})
-    return FollowUpForm(data, prefix=f"follow-{assault.seq}", initial=initial, movers=found)
+    initial.update({f"move-{m.member.unit.piece.name}": m.moves[0].value for m in found})
+    return FollowUpForm(data, prefix=Piece("assault", assault.seq).prefix("follow"), initial=initial, movers=found)
 
 
 def follow_up(game: Game, seq: int, form: FollowUpForm, actor: str) -> Event:
@@ -89,7 +90,7 @@ def follow_up(game: Game, seq: int, form: FollowUpForm, actor: str) -> Event:
         result, moves = play.result_of(assault.core, _units(assault)), []
         for mover in found:
             unit = mover.member.unit
-            slot = unit.slot
+            slot = unit.piece.name
             move = FollowUp(data[f"move-{slot}"])
             done = play.follow_up(action.game.chart, result, unit.to_rules(), move, data[f"bonus-{slot}"])
             action.apply(unit, done.unit)
@@ -114,7 +115,7 @@ def local_breakthrough(game: Game, form: LocalBreakthroughForm, actor: str) -> E
     with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
         owner = action.game.attacker
-        unit = Unit.objects.filter(game=action.game, pk=Unit.pk_of(data["unit"])).in_play().of_side(owner).first()
+        unit = Unit.objects.filter(game=action.game, pk=Piece.at(data["unit"]).pk).in_play().of_side(owner).first()
         if unit is None or unit.battery:
             raise ActionRefused("Name an attacking brigade in play: nothing was changed.")
         rolled = move_state(action.game).rolls.get(unit.key)

@@ -17,6 +17,7 @@ from republic.games.events.payload import NamedUnit
 from republic.games.forms import NameChoiceField, VersionForm, inches_field, offer_names
 from republic.games.ledger import ActionRefused, act, acting_side
 from republic.games.models import Event, Game, Unit
+from republic.games.pieces import Piece
 from republic.games.steps.anytime import blocked_input
 from republic.games.steps.assaults.state import ELSEWHERE, AssaultState, state
 from republic.games.text.maneuver import blocked_offer, last_move
@@ -123,7 +124,7 @@ def pass_through(game: Game, form: PassageForm, actor: str) -> Event:
         s = state(action.game)
         found = {loser.unit.key: loser for loser in losers(s)[side]}
         owner = action.game.attacker if side == "attacker" else action.game.defender
-        unit = Unit.objects.filter(game=action.game, pk=Unit.pk_of(data["unit"])).in_play().of_side(owner).first()
+        unit = Unit.objects.filter(game=action.game, pk=Piece.at(data["unit"]).pk).in_play().of_side(owner).first()
         if unit is None:
             raise ActionRefused("Name a unit in play of the losers' own side: nothing was changed.")
         if owner is None or acting_side() not in (None, owner.pk):

@@ -19,6 +19,7 @@ from republic.games.events.payload import NamedUnit
 from republic.games.forms import DiceForm, die_field, offer, offer_many, whole_number
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader
+from republic.games.pieces import Piece
 from republic.games.steps.assaults.declare import SELECT
 from republic.games.steps.assaults.state import Assault, AssaultState, Member, in_play, state
 from republic.play.assault import Round, Taking, column, fight
@@ -59,8 +60,8 @@ def _choice(raw: Any, allowed: list[tuple[str, str]], default: str) -> str:
 def previous_conditions(assault: Assault) -> Conditions:
     """The last round's conditions, or the open ground in front for a first round."""
     last = assault.last.conditions if assault.last else RoundConditions(())
-    cover = {m.unit.slot: last.cover_of(m.unit.key) for m in assault.members}
-    counted = {m.unit.slot: last.bases_of(m.unit.key) for m in assault.members}
+    cover = {m.unit.piece.name: last.cover_of(m.unit.key) for m in assault.members}
+    counted = {m.unit.piece.name: last.bases_of(m.unit.key) for m in assault.members}
     return Conditions(cover, last.struck, last.column, counted)
 
 
@@ -73,7 +74,7 @@ def read_conditions(assault: Assault, raw: Mapping[str, Any] | None, prefix: str
     cover: dict[str, Cover | None] = {}
     counted: dict[str, int | None] = {}
     for member in assault.members:
-        slot = member.unit.slot
+        slot = member.unit.piece.name
         was = before.cover[slot]
         value = _choice(raw.get(f"{prefix}-cover-{slot}"), COVER_CHOICES, OUT if was is None else was.value)
         cover[slot] = None if value == OUT else Cover(value)
@@ -85,7 +86,7 @@ def read_conditions(assault: Assault, raw: Mapping[str, Any] | None, prefix: str
 
 
 def taking_part(assault: Assault, conditions: Conditions, side: str) -> list[Member]:
-    return [m for m in assault.playing(side) if conditions.cover.get(m.unit.slot) is not None]
+    return [m for m in assault.playing(side) if conditions.cover.get(m.unit.piece.name) is not None]
 
 
 def column_for(assault: Assault, conditions: Conditions) -> AssaultColumnResult | None:
@@ -93,7 +94,7 @@ def column_for(assault: Assault, conditions: Conditions) -> AssaultColumnResult 
     another; None while a side has no unit in the round."""
     attackers, defenders = (
         tuple(
-            Taking(m.unit.to_rules(), m.contact, conditions.cover[m.unit.slot] or Cover.NONE)
+            Taking(m.unit.to_rules(), m.contact, conditions.cover[m.unit.piece.name] or Cover.NONE)
             for m in taking_part(assault, conditions, side)
         )
         for side in ("attacker", "defender")
@@ -159,12 +160,12 @@ class RoundForm(DiceForm):
         self.bridged = bridged
         for member in assault.members:
             if in_play(member.unit):
-                self.fields[f"cover-{member.unit.slot}"] = forms.ChoiceField(
+                self.fields[f"cover-{member.unit.piece.name}"] = forms.ChoiceField(
                     label=member.unit.name, choices=COVER_CHOICES, widget=SELECT
                 )
             split = member.unit.key in bridged
             if in_play(member.unit) and (member in assault.defenders or split) and not member.battery:
-                self.fields[f"bases-{member.unit.slot}"] = forms.IntegerField(
+                self.fields[f"bases-{member.unit.piece.name}"] = forms.IntegerField(
                     label=f"{member.unit.name}: bases counted",
                     required=False,
                     min_value=1,
@@ -180,8 +181,8 @@ class RoundForm(DiceForm):
         for name in ("attacker", "defender"):
             choices = [(str(lead.pk), f"{lead.name} ({lead.value})") for lead in leaders[name]]
             offer_many(self, f"{name}_leaders", choices)
-        offer(self, "fresh", [(m.unit.slot, m.unit.name) for m in assault.playing("defender") if m.battery])
-        everyone = [(m.unit.slot, m.unit.name) for m in assault.members if in_play(m.unit)]
+        offer(self, "fresh", [(m.unit.piece.name, m.unit.name) for m in assault.playing("defender") if m.battery])
+        everyone = [(m.unit.piece.name, m.unit.name) for m in assault.members if in_play(m.unit)]
         for name in FLAGS:
             offer(self, name, everyone)
 
@@ -190,8 +191,8 @@ class RoundForm(DiceForm):
         return [
             {
                 "unit": m.unit,
-                "field": self[f"cover-{m.unit.slot}"],
-                "bases": self[f"bases-{m.unit.slot}"] if f"bases-{m.unit.slot}" in self.fields else None,
+                "field": self[f"cover-{m.unit.piece.name}"],
+                "bases": self[f"bases-{m.unit.piece.name}"] if f"bases-{m.unit.piece.name}" in self.fields else None,
                 "split": m.unit.key in self.bridged,
             }
             for m in self.assault.playing(side)
@@ -223,21 +224,21 @@ class RoundForm(DiceForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         for side in ("attacker", "defender"):
-            rows = [m for m in self.assault.playing(side) if cleaned.get(f"cover-{m.unit.slot}")]
-            if rows and all(cleaned[f"cover-{m.unit.slot}"] == OUT for m in rows):
+            rows = [m for m in self.assault.playing(side) if cleaned.get(f"cover-{m.unit.piece.name}")]
+            if rows and all(cleaned[f"cover-{m.unit.piece.name}"] == OUT for m in rows):
                 self.add_error(None, f"At least one {side} unit must be in the round.")
         if not self.assault.playing("attacker") or not self.assault.playing("defender"):
             self.add_error(None, "One side has no unit left in play: end this assault.")
         for m in self.assault.playing("attacker"):
-            bases = f"bases-{m.unit.slot}"
-            taking = cleaned.get(f"cover-{m.unit.slot}") not in (None, OUT)
+            bases = f"bases-{m.unit.piece.name}"
+            taking = cleaned.get(f"cover-{m.unit.piece.name}") not in (None, OUT)
             if m.unit.key in self.bridged and taking and bases in self.fields and not cleaned.get(bases):
                 self.add_error(bases, f"{m.unit.name} is split between two assaults: give its bases in this one (5.2).")
         return cleaned
 
 
 def prefix(assault: Assault) -> str:
-    return f"round-{assault.seq}"
+    return Piece("assault", assault.seq).prefix("round")
 
 
 def round_form(s: AssaultState, assault: Assault, data: Any = None) -> RoundForm:
@@ -250,12 +251,12 @@ def round_form(s: AssaultState, assault: Assault, data: Any = None) -> RoundForm
         "column": before.override.value if before.override else "",
         "attacker_leaders": [str(pk) for pk in last.attacker_leaders],
         "defender_leaders": [str(pk) for pk in last.defender_leaders],
-        "fresh": [m.unit.slot for m in assault.playing("defender") if m.battery and not m.unit.fired_this_turn],
+        "fresh": [m.unit.piece.name for m in assault.playing("defender") if m.battery and not m.unit.fired_this_turn],
     }
     for member in assault.members:
-        cover = before.cover[member.unit.slot]
-        initial[f"cover-{member.unit.slot}"] = OUT if cover is None else cover.value
-        initial[f"bases-{member.unit.slot}"] = before.counted.get(member.unit.slot)
+        cover = before.cover[member.unit.piece.name]
+        initial[f"cover-{member.unit.piece.name}"] = OUT if cover is None else cover.value
+        initial[f"bases-{member.unit.piece.name}"] = before.counted.get(member.unit.piece.name)
     return RoundForm(
         data, prefix=prefix(assault), initial=initial, assault=assault, leaders=s.leaders, bridged=s.bridged(assault)
     )
@@ -267,12 +268,12 @@ def _taking(members: list[Member], conditions: Conditions, data: dict[str, Any])
         Taking(
             m.unit.to_rules(),
             m.contact,
-            conditions.cover[m.unit.slot] or Cover.NONE,
-            conditions.counted.get(m.unit.slot),
-            fresh=m.unit.slot in data["fresh"],
-            retreat_blocked=m.unit.slot in data["surrounded"],
-            out_of_town=m.unit.slot in data["out_of_town"],
-            across_water=m.unit.slot in data["across_water"],
+            conditions.cover[m.unit.piece.name] or Cover.NONE,
+            conditions.counted.get(m.unit.piece.name),
+            fresh=m.unit.piece.name in data["fresh"],
+            retreat_blocked=m.unit.piece.name in data["surrounded"],
+            out_of_town=m.unit.piece.name in data["out_of_town"],
+            across_water=m.unit.piece.name in data["across_water"],
         )
         for m in members
     )
@@ -320,7 +321,7 @@ def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
         preview = column_for(assault, conditions)
         recorded = RoundConditions(
             cover=tuple(
-                UnitCover(m.unit.key, conditions.cover[m.unit.slot], conditions.counted.get(m.unit.slot))
+                UnitCover(m.unit.key, conditions.cover[m.unit.piece.name], conditions.counted.get(m.unit.piece.name))
                 for m in assault.members
             ),
             struck=conditions.struck,

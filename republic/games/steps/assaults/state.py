@@ -15,6 +15,7 @@ from republic.games.events.assault import AssaultDeclared, AssaultEnded, Assault
 from republic.games.events.payload import payload_of
 from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Unit, UnitChoice
+from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.play import assault as play
 from republic.rules.assault_sides import Contact
@@ -160,7 +161,7 @@ def state(game: Game) -> AssaultState:
     # the units of this turn's assaults, not the whole battle
     named = [m.unit for _, p in events if isinstance(p, AssaultDeclared) for m in (*p.attackers, *p.defenders)]
     units = {
-        u.key: u for u in Unit.objects.filter(game=game, pk__in=[Unit.pk_of(key) for key in named]).in_battle_order()
+        u.key: u for u in Unit.objects.filter(game=game, pk__in=[Piece.at(key).pk for key in named]).in_battle_order()
     }
     found: dict[int, Assault] = {}
     for event, payload in events:

@@ -11,6 +11,7 @@ from republic.games.events.assault import SupportingBrigadeHit
 from republic.games.forms import NameChoiceField, VersionForm, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
+from republic.games.pieces import Piece
 from republic.games.steps.assaults.state import ELSEWHERE, AssaultState
 from republic.games.text.terms import unit_options
 from republic.play import supporting as play
@@ -51,7 +52,7 @@ def supporting_form(s: AssaultState, data: Any = None) -> SupportingForm:
 def supporting_hit(game: Game, form: SupportingForm, actor: str) -> Event:
     data = form.cleaned_data
     with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ELSEWHERE) as action:
-        found = Unit.objects.filter(game=action.game, pk__in=[Unit.pk_of(data["unit"]), Unit.pk_of(data["primary"])])
+        found = Unit.objects.filter(game=action.game, pk__in=[Piece.at(data["unit"]).pk, Piece.at(data["primary"]).pk])
         units = {u.key: u for u in found.in_play().of_side(action.game.defender)}
         unit, primary = units.get(data["unit"]), units.get(data["primary"])
         if unit is None or primary is None:

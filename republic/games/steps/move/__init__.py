@@ -14,7 +14,8 @@ from typing import Any
 from django.urls import reverse
 
 from republic.games.models import Unit
-from republic.games.steps.base import Bound, Row, Step, current, pk_of, subject_of
+from republic.games.pieces import Piece
+from republic.games.steps.base import Bound, Row, Step, current
 from republic.games.steps.move import batteries, brigades, passing_fire
 from republic.games.steps.move.state import ROW_FIELDS, MoveState, state
 from republic.games.text.terms import ACTION_ORDER, actions_sentence, allowance, commander, condition, inches
@@ -33,12 +34,12 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
     game, key, here = s.game, unit.key, unit.to_rules()
     rolled = s.rolls.get(key)
     leader = unit.division.leader
-    roll, move = f"roll-{key}", f"move-{key}"
-    formation, skirmishers, mount = f"formation-{key}", f"skirmishers-{key}", f"mount-{key}"
+    piece = unit.piece
+    roll, move, formation = piece.prefix("roll"), piece.prefix("move"), piece.prefix("formation")
+    skirmishers, mount = piece.prefix("skirmishers"), piece.prefix("mount")
     limit = skirmishers_it_may_set(here)
     card = {
         "unit": unit,
-        "key": key,
         "battery": False,
         "condition": condition(unit.m_hits),
         "commander": commander(
@@ -87,7 +88,7 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
 def _mounting(s: MoveState, unit: Any, here: UnitState, bound: Bound) -> dict[str, Any]:
     """What the card offers a cavalry or mounted infantry brigade: the other footing, or why it may not (3.5). Any
     other brigade has nothing to offer, but is told why when a mount was asked of it all the same."""
-    sent = bound.get(f"mount-{unit.key}")
+    sent = bound.get(unit.piece.prefix("mount"))
     if not here.kind.mounts and sent is None:
         return {"mounts": False}
     mount = not here.kind.horse
@@ -111,11 +112,10 @@ def _allowance(s: MoveState, bound: Bound, prefix: str) -> dict[str, Any] | None
 
 
 def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
-    game, key = s.game, unit.key
-    move, functions = f"move-{key}", f"functions-{key}"
+    game = s.game
+    move, functions = unit.piece.prefix("move"), unit.piece.prefix("functions")
     return {
         "unit": unit,
-        "key": key,
         "battery": True,
         "condition": condition(unit.m_hits),
         "available": batteries.available(game, unit),
@@ -133,13 +133,13 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
 
 def rows(s: MoveState) -> list[Row]:
     found = [*s.units.items(), *s.passing.items()]
-    return [Row(subject_of(Unit, pk), "", command=division) for pk, division in found]
+    return [Row(Piece("unit", pk).name, "", command=division) for pk, division in found]
 
 
 def fill(s: MoveState, rows: list[Row]) -> None:
-    units = Unit.objects.only(*ROW_FIELDS).in_bulk([pk_of(row.subject) for row in rows])
+    units = Unit.objects.only(*ROW_FIELDS).in_bulk([Piece.at(row.subject).pk for row in rows])
     for row in rows:
-        unit = units[pk_of(row.subject)]
+        unit = units[Piece.at(row.subject).pk]
         if unit.pk in s.passing:
             facts = f"Defending {unit.battery_label} battery" + (" · saved fire" * unit.saved_fire)
             row.title, row.facts, row.verb, row.condition = unit.name, facts, "Passing fire", unit.condition
@@ -156,7 +156,7 @@ def fill(s: MoveState, rows: list[Row]) -> None:
 
 
 def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = current(pk_of(row.subject))  # a row of the step's: an attacking unit in play or a defending battery
+    unit = current(Piece.at(row.subject).pk)  # a row of the step's: an attacking unit in play or a defending battery
     if unit.pk in s.passing:
         return passing_fire.card(s, unit, bound)
     return _battery_card(s, unit, bound) if unit.battery else _brigade_card(s, unit, bound)

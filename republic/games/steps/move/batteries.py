@@ -59,7 +59,7 @@ def slots(game: Game, unit: Unit) -> int:
 
 def functions_form(game: Game, unit: Unit, data: Any = None) -> BatteryFunctionsForm:
     return BatteryFunctionsForm(
-        data, prefix=f"functions-{unit.key}", slots=slots(game, unit), initial={"version": game.version}
+        data, prefix=unit.piece.prefix("functions"), slots=slots(game, unit), initial={"version": game.version}
     )
 
 

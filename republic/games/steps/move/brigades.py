@@ -89,7 +89,7 @@ class ManeuverForm(DiceForm):
 
 def roll_form(game: Game, unit: Unit, leaders: Sequence[Leader], data: Any = None) -> ManeuverForm:
     return ManeuverForm(
-        data, prefix=f"roll-{unit.key}", initial={"version": game.version}, chart=game.chart, leaders=leaders
+        data, prefix=unit.piece.prefix("roll"), initial={"version": game.version}, chart=game.chart, leaders=leaders
     )
 
 
@@ -170,7 +170,11 @@ class MovementForm(forms.Form):
 
 def movement_form(game: Game, unit: Unit, data: Any = None, changes: int = 0) -> MovementForm:
     return MovementForm(
-        data, prefix=f"move-{unit.key}", chart=game.chart, battery=unit.battery, initial={"formation_changes": changes}
+        data,
+        prefix=unit.piece.prefix("move"),
+        chart=game.chart,
+        battery=unit.battery,
+        initial={"formation_changes": changes},
     )
 
 
@@ -238,7 +242,7 @@ class FormationForm(VersionForm):
 
 def formation_form(game: Game, unit: Unit, data: Any = None) -> FormationForm:
     return FormationForm(
-        data, prefix=f"formation-{unit.key}", initial={"version": game.version, "formation": unit.formation}
+        data, prefix=unit.piece.prefix("formation"), initial={"version": game.version, "formation": unit.formation}
     )
 
 
@@ -271,7 +275,7 @@ def _at_most(limit: int) -> Any:
 def skirmisher_form(game: Game, unit: Unit, limit: int, data: Any = None) -> SkirmisherForm:
     return SkirmisherForm(
         data,
-        prefix=f"skirmishers-{unit.key}",
+        prefix=unit.piece.prefix("skirmishers"),
         limit=limit,
         initial={"version": game.version, "deployed": unit.skirmishers_deployed},
     )
@@ -319,7 +323,7 @@ class MountForm(VersionForm):
 def mount_form(game: Game, unit: Unit, data: Any = None) -> MountForm:
     """The one tap that puts the brigade on its other footing: a mounted brigade dismounts, a dismounted one mounts."""
     mount = "0" if UnitKind(unit.kind).horse else "1"
-    return MountForm(data, prefix=f"mount-{unit.key}", initial={"version": game.version, "mount": mount})
+    return MountForm(data, prefix=unit.piece.prefix("mount"), initial={"version": game.version, "mount": mount})
 
 
 def mount_or_dismount(game: Game, unit: Unit, form: MountForm, actor: str) -> Event:

@@ -10,6 +10,7 @@ from django.urls import reverse
 from republic.games.events.fire import PassingFireConducted
 from republic.games.ledger import act
 from republic.games.models import Event, Game, Unit
+from republic.games.pieces import Piece
 from republic.games.steps.base import Bound
 from republic.games.steps.battery_fire import TARGET_FIELDS, PassingFireForm, aim, from_state, point_blank
 from republic.games.steps.fire_hits import put_on
@@ -25,7 +26,7 @@ ELSEWHERE = "Passing fire is made during the attacker's move; the game is not th
 def passing_form(s: MoveState, battery: Unit, data: Any = None) -> PassingFireForm:
     return PassingFireForm(
         data,
-        prefix=f"passing-{battery.key}",
+        prefix=battery.piece.prefix("passing"),
         initial={"version": s.game.version},
         targets=s.targets(),
         point_blank=point_blank(s.game.chart, s.game.scale),
@@ -40,7 +41,7 @@ def conduct_passing_fire(game: Game, battery: Unit, form: PassingFireForm, actor
     data = form.cleaned_data
     with act(game, data["version"], actor, step=StepKey.MOVE, elsewhere=ELSEWHERE) as action:
         firing = passing(state(action.game), battery)
-        keys = [Unit.pk_of(key) for name in TARGET_FIELDS if (key := data.get(name))]
+        keys = [Piece.at(key).pk for name in TARGET_FIELDS if (key := data.get(name))]
         attacking = Unit.objects.filter(game=action.game, pk__in=keys).of_side(action.game.attacker).in_play()
         # no hit of the fire phase waits yet: the move comes before it
         fire = aim(action.game, form, firing, (), {u.key: u for u in attacking}, {}, passing_fire=True)
@@ -66,7 +67,7 @@ def conduct_passing_fire(game: Game, battery: Unit, form: PassingFireForm, actor
 
 def card(s: MoveState, battery: Unit, bound: Bound) -> dict[str, Any]:
     """A defending battery's row, open: its passing fire form."""
-    prefix = f"passing-{battery.key}"
+    prefix = battery.piece.prefix("passing")
     return {
         "passing": True,
         "unit": battery,
