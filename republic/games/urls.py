@@ -3,15 +3,14 @@
 from django.urls import path
 
 from republic.games.views import (
+    act,
     archive,
     assault,
     charts,
-    command,
     dashboard,
     dispatches,
     fire,
     game,
-    hors_de_combat,
     live,
     log,
     maneuver,
@@ -34,6 +33,8 @@ urlpatterns = [
     path("games/<int:game_id>/seats/new-code/", seats.new_code, name="new_join_code"),
     path("games/<int:game_id>/seats/qr.svg", seats.qr_image, name="join_qr"),
     path("games/<int:game_id>/", game.game_page, name="game"),
+    # every action a step offers (steps.base.Act): one address, one view
+    path("games/<int:game_id>/act/<slug:action>/<slug:piece>/", act.act, name="act"),
     path("games/<int:game_id>/rows/", game.more_rows, name="more_rows"),
     path("games/<int:game_id>/poll/", live.poll, name="poll"),
     path("games/<int:game_id>/messages/", dispatches.send, name="send_message"),
@@ -59,9 +60,6 @@ urlpatterns = [
     path("games/<int:game_id>/reassign/<int:unit_id>/", game.reassign_unit, name="reassign_unit"),
     path("games/<int:game_id>/objectives/<int:objective_id>/", game.take_objective, name="take_objective"),
     # command phase
-    path("games/<int:game_id>/rally/<int:unit_id>/", command.rally, name="rally"),
-    path("games/<int:game_id>/rally/leader/", command.move_leader, name="move_leader"),
-    path("games/<int:game_id>/replace/<int:leader_id>/", command.replace, name="replace_leader"),
     # maneuver phase
     path("games/<int:game_id>/maneuver/roll/<int:unit_id>/", maneuver.roll, name="maneuver_roll"),
     path("games/<int:game_id>/maneuver/movement/<int:unit_id>/", maneuver.movement, name="maneuver_movement"),
@@ -77,14 +75,6 @@ urlpatterns = [
     path("games/<int:game_id>/fire/skirmish/<int:unit_id>/", fire.skirmish_attack, name="fire_skirmish_attack"),
     path("games/<int:game_id>/fire/artillery/<int:unit_id>/", fire.artillery, name="fire_artillery"),
     path("games/<int:game_id>/fire/artillery/<int:unit_id>/save/", fire.save_fire, name="fire_save"),
-    path(
-        "games/<int:game_id>/hors-de-combat/<int:leader_id>/", hors_de_combat.check_leader, name="hors_de_combat_check"
-    ),
-    path(
-        "games/<int:game_id>/hors-de-combat/<int:leader_id>/skip/",
-        hors_de_combat.skip_leader,
-        name="hors_de_combat_skip",
-    ),
     path("games/<int:game_id>/fire/panic/<int:unit_id>/", fire.panic_test, name="fire_panic"),
     # assault phase
     path("games/<int:game_id>/assault/declare/", assault.declare_assault, name="assault_declare"),

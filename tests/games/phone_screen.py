@@ -12,6 +12,7 @@ from typing import Any
 
 import tinyhtml5
 
+from republic.games.pieces import Piece
 from tests.games.conftest import HTMX
 
 NS = "{http://www.w3.org/1999/xhtml}"
@@ -127,9 +128,14 @@ class Screen:
         given fields over the form's own hidden ones, and swap the answer in."""
         form = self.form_for(url)
         if form is None:
+            # the row of the piece the action is about: named in its address ('/act/rally/unit-12/'), or by the
+            # number in an older address ('/assault/21/round/')
+            piece = Piece.of(url.rstrip("/").rsplit("/", 1)[1])
             number = re.search(r"/(\d+)/", url.split("/games/", 1)[1].split("/", 1)[1])
             subjects = [li.get("id", "")[4:] for li in self.rows()]
-            match = [s for s in subjects if number and s.endswith(f"-{number.group(1)}")]
+            match = [
+                s for s in subjects if (piece and s == piece.name) or (number and s.endswith(f"-{number.group(1)}"))
+            ]
             if len(match) == 1:
                 self.tap_row(match[0])
                 form = self.form_for(url)

@@ -90,11 +90,16 @@ class Table:
 
     def rally(self, unit: Unit, die: int, distance: str = "0", htmx: bool = False) -> Event:
         return self.form(
-            f"rally/{unit.pk}/", f"rally-{unit.piece.name}", htmx, dice=True, die=die, division_leader_distance=distance
+            f"act/rally/unit-{unit.pk}/",
+            f"rally-{unit.piece.name}",
+            htmx,
+            dice=True,
+            die=die,
+            division_leader_distance=distance,
         )
 
     def replace_leader(self, leader: Leader, htmx: bool = False) -> Event:
-        return self.post(f"replace/{leader.pk}/", {"version": self.version}, htmx)
+        return self.post(f"act/replace-leader/leader-{leader.pk}/", {"version": self.version}, htmx)
 
     # maneuver phase
 
@@ -164,7 +169,7 @@ class Table:
 
     def check_leader(self, leader: Leader, die: int, die2: int, base_hits: int, htmx: bool = False) -> Event:
         return self.form(
-            f"hors-de-combat/{leader.pk}/",
+            f"act/check-leader/leader-{leader.pk}/",
             f"hdc-leader-{leader.pk}",
             htmx,
             dice=True,
@@ -174,7 +179,7 @@ class Table:
         )
 
     def pass_leader_over(self, leader: Leader, htmx: bool = False) -> Event:
-        return self.post(f"hors-de-combat/{leader.pk}/skip/", {"version": self.version}, htmx)
+        return self.post(f"act/pass-over-leader/leader-{leader.pk}/", {"version": self.version}, htmx)
 
     def demoralized_panic_test(self, unit: Unit, htmx: bool = False) -> Event:
         return self.form(f"fire/panic/{unit.pk}/", f"panic-{unit.piece.name}", htmx)

@@ -219,11 +219,13 @@ def check_post(t: Table, leader_pk: int) -> Send:
         f"{prefix}-base_hits_within_4": "2",
         "roll": "typed",
     }
-    return t.post(f"hors-de-combat/{leader_pk}/", data, f"row-leader-{leader_pk}")
+    return t.post(f"act/check-leader/leader-{leader_pk}/", data, f"row-leader-{leader_pk}")
 
 
 def skip_post(t: Table, leader_pk: int) -> Send:
-    return t.post(f"hors-de-combat/{leader_pk}/skip/", {"version": fresh(t.game).version}, f"row-leader-{leader_pk}")
+    return t.post(
+        f"act/pass-over-leader/leader-{leader_pk}/", {"version": fresh(t.game).version}, f"row-leader-{leader_pk}"
+    )
 
 
 def waiting_leaders(t: Table) -> list[int]:

@@ -11,6 +11,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.html import escape
 
 from republic.games.models import Command, Event, Game, Leader, Objective, Seat, Unit
+from republic.games.pieces import Piece
+from republic.games.steps import ACTIONS
 from republic.games.views.access import NO_SEAT, REVOKED
 from tests.devices import seated_device
 from tests.games.conftest import HTMX, at_step, brigade, fresh
@@ -51,9 +53,6 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:revoke_seat": ("no", "no", "no", "no", "yes"),
     "games:new_join_code": ("no", "no", "no", "no", "yes"),
     "games:join_qr": ("no", "no", "no", "no", "yes"),
-    "games:rally": ("no", "yes", "no", "no", "yes"),
-    "games:move_leader": ("no", "yes", "no", "no", "yes"),
-    "games:replace_leader": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_roll": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_movement": ("no", "yes", "no", "no", "yes"),
     "games:maneuver_charge": ("no", "yes", "no", "no", "yes"),
@@ -67,8 +66,6 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:fire_skirmish_attack": ("no", "yes", "no", "no", "yes"),
     "games:fire_artillery": ("no", "yes", "no", "no", "yes"),
     "games:fire_save": ("no", "yes", "no", "no", "yes"),
-    "games:hors_de_combat_check": ("no", "yes", "no", "no", "yes"),
-    "games:hors_de_combat_skip": ("no", "yes", "no", "no", "yes"),
     "games:fire_panic": ("no", "yes", "no", "no", "yes"),
     "games:assault_declare": ("no", "yes", "no", "no", "yes"),
     "games:assault_round": ("no", "yes", "yes", "no", "yes"),
@@ -81,6 +78,16 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:assault_breakthrough": ("no", "yes", "no", "no", "yes"),
     "games:panic_test": ("no", "yes", "no", "no", "yes"),
     "games:panic_adjoining": ("no", "yes", "yes", "no", "yes"),
+}
+# What each role may do with each action a step offers (steps.base.Act), all sent to the one address of actions
+# ("games:act"), about the attacking side's unit, leader or division, assault 1, or the game.
+#                                    outsider attacker defender revoked master
+STEP_ACTIONS: dict[str, tuple[str, ...]] = {
+    "rally": ("no", "yes", "no", "no", "yes"),
+    "leader-move": ("no", "yes", "no", "no", "yes"),
+    "replace-leader": ("no", "yes", "no", "no", "yes"),
+    "check-leader": ("no", "yes", "no", "no", "yes"),
+    "pass-over-leader": ("no", "yes", "no", "no", "yes"),
 }
 # Addresses of no one game: open to everyone, or the game master's alone.
 OTHER_ADDRESSES: dict[str, tuple[str, ...]] = {
@@ -108,8 +115,9 @@ def names(patterns: list[Any], namespace: str = "") -> list[str]:
     return found
 
 
-def test_the_matrix_names_every_address_of_the_app():
-    assert sorted(names(get_resolver().url_patterns)) == sorted([*GAME_ADDRESSES, *OTHER_ADDRESSES])
+def test_the_matrix_names_every_address_of_the_app_and_every_action():
+    assert sorted(names(get_resolver().url_patterns)) == sorted([*GAME_ADDRESSES, *OTHER_ADDRESSES, "games:act"])
+    assert sorted(ACTIONS) == sorted(STEP_ACTIONS)
 
 
 @pytest.fixture
@@ -169,11 +177,24 @@ def _all_patterns() -> list[tuple[str, str]]:
     return found
 
 
-@pytest.mark.parametrize("name", sorted([*GAME_ADDRESSES, *OTHER_ADDRESSES]))
+def action_address(name: str, game: Game) -> str:
+    """The address of an action about the attacking side's unit, leader or division, assault 1, or the game."""
+    kind = ACTIONS[name][1].about
+    found = {
+        "unit": Unit.objects.filter(game=game, division__side=game.attacker).first(),
+        "leader": Leader.objects.filter(game=game, command__side=game.attacker).first(),
+        "command": Command.objects.filter(game=game, side=game.attacker, level="division").first(),
+        "game": game,
+    }
+    piece = found[kind].piece if kind in found else Piece(kind, 1)
+    return f"/games/{game.pk}/act/{name}/{piece.name}/"
+
+
+@pytest.mark.parametrize("name", sorted([*GAME_ADDRESSES, *OTHER_ADDRESSES, *STEP_ACTIONS]))
 def test_every_address_answers_every_role_as_the_matrix_says(table, name):
     game = table["game"]
-    expected = {**GAME_ADDRESSES, **OTHER_ADDRESSES}[name]
-    url = address(name, game)
+    expected = {**GAME_ADDRESSES, **OTHER_ADDRESSES, **STEP_ACTIONS}[name]
+    url = action_address(name, game) if name in STEP_ACTIONS else address(name, game)
     for role, allowed in zip(ROLES, expected, strict=True):
         device = table["devices"][role]
         for method in ("get", "post"):

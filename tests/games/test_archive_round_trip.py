@@ -85,7 +85,8 @@ def test_a_game_that_rolled_for_its_first_attacker_and_moved_a_leader_comes_back
     t.next_step("rally")
     reynolds = leader(game, "John F. Reynolds")
     t.post(
-        "rally/leader/", {"leader-move-version": t.version, "leader-move-leader": reynolds.pk, "leader-move-moved": "2"}
+        f"act/leader-move/game-{game.pk}/",
+        {"leader-move-version": t.version, "leader-move-leader": reynolds.pk, "leader-move-moved": "2"},
     )
     kinds = set(Event.objects.filter(game=game).values_list("kind", flat=True))
     assert {"FirstAttackerAgreed", "FirstAttackerRolled", "FirstAttackerChosen", "LeaderMoved"} <= kinds

@@ -169,7 +169,7 @@ def test_a_rally_on_the_club_chart_reads_the_clubs_cell_and_the_event_records_th
         f"rally-{davis.piece.name}-{k}": v
         for k, v in (("version", club_game.version), ("die", 2), ("division_leader_distance", 3))
     }
-    client.post(f"/games/{club_game.pk}/rally/{davis.pk}/", {**data, "roll": "typed"})
+    client.post(f"/games/{club_game.pk}/act/rally/unit-{davis.pk}/", {**data, "roll": "typed"})
     event = Event.objects.get(game=club_game, kind="RallyResolved")
     result = payload(event).result
     assert result.old_number == 12  # the club's average rattled; the app's chart says 10

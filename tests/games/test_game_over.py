@@ -74,8 +74,11 @@ def test_a_finished_game_refuses_every_play_action_with_the_reason(client, demo)
         (f"/games/{game.pk}/next/anyway/", {"version": version}),
         (f"/games/{game.pk}/units/{davis.pk}/m_plus/", {"version": version}),
         (f"/games/{game.pk}/divisions/{division.pk}/orders/", {"version": version, "orders": "hold"}),
-        (f"/games/{game.pk}/rally/{davis.pk}/", {**rally, f"rally-{davis.piece.name}-division_leader_distance": 3}),
-        (f"/games/{game.pk}/rally/{davis.pk}/", rally),  # incomplete as well
+        (
+            f"/games/{game.pk}/act/rally/unit-{davis.pk}/",
+            {**rally, f"rally-{davis.piece.name}-division_leader_distance": 3},
+        ),
+        (f"/games/{game.pk}/act/rally/unit-{davis.pk}/", rally),  # incomplete as well
         (f"/games/{game.pk}/first-attacker/", {"version": version, "side": union(game), "how": "agreed"}),
         (f"/games/{game.pk}/end/", {"version": version, "winner": "draw"}),
     ]

@@ -65,12 +65,12 @@ def check(client, game, who, die="5", die2="5", hits="0", roll="typed", htmx=Tru
         "roll": roll,
         **{f"{prefix}-{k}": v for k, v in extra.items()},
     }
-    return client.post(f"/games/{game.pk}/hors-de-combat/{who.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/check-leader/leader-{who.pk}/", data, **(HTMX if htmx else {}))
 
 
 def skip(client, game, who, htmx=True, version=None):
     data = {"version": game.version if version is None else version}
-    return client.post(f"/games/{game.pk}/hors-de-combat/{who.pk}/skip/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/pass-over-leader/leader-{who.pk}/", data, **(HTMX if htmx else {}))
 
 
 def correct(client, game, unit, change):

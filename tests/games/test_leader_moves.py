@@ -30,7 +30,7 @@ def move_post(client, game: Game, who, moved="2", htmx=True, version=None):
         f"{PREFIX}-leader": str(who.pk),
         f"{PREFIX}-moved": moved,
     }
-    return client.post(f"/games/{game.pk}/rally/leader/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/leader-move/game-{game.pk}/", data, **(HTMX if htmx else {}))
 
 
 def moves(game: Game) -> int:

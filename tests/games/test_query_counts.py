@@ -102,7 +102,7 @@ def rally_post(t: Table, unit: Unit) -> Send:
         f"{prefix}-leaders_within_4": others,
         "roll": "typed",
     }
-    return t.post(f"rally/{unit.pk}/", data, f"row-unit-{unit.pk}")
+    return t.post(f"act/rally/unit-{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def to_rally(t: Table) -> list[Unit]:
@@ -117,7 +117,7 @@ def leader_move_post(t: Table, moved: str) -> Send:
         "leader-move-leader": str(rally.state(game).leaders[-1].pk),
         "leader-move-moved": moved,
     }
-    return t.post("rally/leader/", data)
+    return t.post(f"act/leader-move/game-{t.game.pk}/", data)
 
 
 def test_rally_costs_the_same_at_every_size(costs):
@@ -145,7 +145,7 @@ def test_rally_costs_the_same_at_every_size(costs):
 
 
 def replace_post(t: Table, pk: int) -> Send:
-    return t.post(f"replace/{pk}/", {"version": fresh(t.game).version})
+    return t.post(f"act/replace-leader/leader-{pk}/", {"version": fresh(t.game).version})
 
 
 def test_replacing_leaders_costs_the_same_at_every_size(costs):

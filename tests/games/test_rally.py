@@ -25,7 +25,7 @@ def rally_post(client, game, unit, die="6", distance="3", roll="typed", htmx=Fal
         "roll": roll,
         **extra,
     }
-    return client.post(f"/games/{game.pk}/rally/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/rally/unit-{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 def test_the_rally_step_lists_every_attacking_unit_with_m_hits_and_blocks_next_step(client, demo):

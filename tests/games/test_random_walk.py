@@ -258,7 +258,7 @@ def _master():
 
 def test_the_forms_are_read_as_a_browser_sends_them():
     page = (
-        '<div hx-target="#row-unit-3"><form method="post" hx-post="/games/1/rally/3/">'
+        '<div hx-target="#row-unit-3"><form method="post" hx-post="/games/1/act/rally/unit-3/">'
         '<input type="hidden" name="p-version" value="4"><input type="checkbox" name="p-l" value="1" checked>'
         '<input type="checkbox" name="p-l" value="2"><select name="p-s"><option value="a">A</option>'
         '<option value="b" selected>B</option></select><input name="p-t" list="names">'
@@ -267,6 +267,10 @@ def test_the_forms_are_read_as_a_browser_sends_them():
         '<form method="post" action="/accounts/logout/"></form>'
     )
     (form,) = forms_of(page)
-    assert form.action == "/games/1/rally/3/" and form.target == "row-unit-3" and form.buttons == [("roll", "app")]
+    assert (
+        form.action == "/games/1/act/rally/unit-3/"
+        and form.target == "row-unit-3"
+        and form.buttons == [("roll", "app")]
+    )
     assert as_sent(form) == {"p-version": "4", "p-l": ["1"], "p-s": "b", "p-t": ""}
     assert form.named()["p-t"][0].options == ["Davis's Brigade"]

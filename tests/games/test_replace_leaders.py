@@ -22,7 +22,7 @@ def at_replace(game: Game) -> Game:
 def replace(client, game: Game, fallen: Leader, htmx: bool = True, version: int | None = None):
     game.refresh_from_db()
     data = {"version": game.version if version is None else version}
-    return client.post(f"/games/{game.pk}/replace/{fallen.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/replace-leader/leader-{fallen.pk}/", data, **(HTMX if htmx else {}))
 
 
 def test_a_fallen_division_leader_blocks_the_step_until_he_returns_one_rating_lower(client, demo):
@@ -145,7 +145,7 @@ def test_a_stale_or_incomplete_replacement_changes_nothing_and_undo_brings_him_b
     set_state(demo, heth, hors_de_combat=True)
     game = at_replace(demo)
     assert "The game moved on" in replace(client, game, heth, version=game.version - 1).content.decode()
-    response = client.post(f"/games/{game.pk}/replace/{heth.pk}/", {}, **HTMX)
+    response = client.post(f"/games/{game.pk}/act/replace-leader/leader-{heth.pk}/", {}, **HTMX)
     assert "The form was incomplete" in response.content.decode()
     replace(client, game, heth)
     client.post(f"/games/{game.pk}/undo/", {"version": Game.objects.get(pk=game.pk).version}, **HTMX)

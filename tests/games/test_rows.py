@@ -47,7 +47,7 @@ def rally_from_row(client, game, unit, die: str = "10"):
         f"rally-{unit.piece.name}-division_leader_distance": "0",
         "roll": "typed",
     }
-    return client.post(f"/games/{game.pk}/rally/{unit.pk}/", data, **from_row(unit))
+    return client.post(f"/games/{game.pk}/act/rally/unit-{unit.pk}/", data, **from_row(unit))
 
 
 @pytest.fixture
@@ -105,7 +105,7 @@ def test_an_action_from_a_row_answers_with_that_row_the_result_and_the_step_bar(
 def test_an_invalid_form_from_a_row_is_drawn_again_in_its_row(client, rallying):
     game, davis = rallying, brigade(rallying, "Davis's Brigade")
     data = {f"rally-{davis.piece.name}-version": game.version, f"rally-{davis.piece.name}-die": "11", "roll": "typed"}
-    response = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
+    response = client.post(f"/games/{game.pk}/act/rally/unit-{davis.pk}/", data, **from_row(davis))
     body = response.content.decode()
     assert response.status_code == 200 and body.startswith(
         f'<li class="work-row condition-rattled is-open" id="row-unit-{davis.pk}"'
@@ -122,7 +122,7 @@ def test_a_stale_form_from_a_row_answers_with_the_whole_step_in_its_place(client
         "roll": "typed",
     }
     data[f"rally-{davis.piece.name}-division_leader_distance"] = "0"
-    response = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **from_row(davis))
+    response = client.post(f"/games/{game.pk}/act/rally/unit-{davis.pk}/", data, **from_row(davis))
     assert response["HX-Retarget"] == "#live" and response["HX-Reswap"] == "outerHTML"
     assert "The game moved on since this page was drawn" in response.content.decode()
     assert not Event.objects.filter(game=game, kind="RallyResolved").exists()
@@ -326,6 +326,6 @@ def test_an_action_from_a_row_brings_the_phones_other_open_rows_at_the_new_versi
         f"rally-{davis.piece.name}-division_leader_distance": "0",
         "roll": "typed",
     }
-    body = client.post(f"/games/{game.pk}/rally/{davis.pk}/", data, **headers).content.decode()
+    body = client.post(f"/games/{game.pk}/act/rally/unit-{davis.pk}/", data, **headers).content.decode()
     assert f'id="row-unit-{archer.pk}" hx-swap-oob="true"' in body
     assert f'name="rally-{archer.piece.name}-version" value="{fresh(game).version}"' in body

@@ -76,7 +76,7 @@ def demo_first_attacker_rolled() -> Game:
     reynolds = leader(game, "John F. Reynolds")
     for moved in ("1", "2"):
         t.post(
-            "rally/leader/",
+            f"act/leader-move/game-{game.pk}/",
             {"leader-move-version": t.version, "leader-move-leader": reynolds.pk, "leader-move-moved": moved},
         )
         if moved == "1":

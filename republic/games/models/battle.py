@@ -97,6 +97,10 @@ class Game(models.Model):
         return self.name
 
     @property
+    def piece(self) -> Piece:
+        return Piece("game", self.pk)
+
+    @property
     def advanced_rule_names(self) -> list[str]:
         return [f"{number} {ADVANCED_RULES.get(str(number), '')}".strip() for number in self.advanced_rules]
 

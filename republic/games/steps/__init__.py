@@ -17,7 +17,7 @@ from republic.games.steps import (
     replace_leaders,
     skirmish,
 )
-from republic.games.steps.base import NOTHING_TO_RESOLVE, Step
+from republic.games.steps.base import NOTHING_TO_RESOLVE, Act, Step
 from republic.rules.sequence import StepKey
 
 STEPS: dict[StepKey, Step[Any]] = {
@@ -39,3 +39,9 @@ STEPS: dict[StepKey, Step[Any]] = {
 
 def step_of(game: Game) -> Step[Any]:
     return STEPS[game.step_key]
+
+
+# every action a step offers, by its name: one view takes them all (views/act.py)
+ACTIONS: dict[str, tuple[Step[Any], Act[Any]]] = {
+    act.name: (step, act) for step in {id(step): step for step in STEPS.values()}.values() for act in step.actions
+}

@@ -15,10 +15,15 @@ show, so that reading grows with the rows drawn, not with the battle.
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Generic, TypeVar
 
+from django import forms
+from django.urls import reverse
+
 from republic.games.ledger import Action
-from republic.games.models import Command, Game, Leader, Unit
+from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.pieces import Piece
 from republic.rules.morale import Condition
 
 S = TypeVar("S")
@@ -55,6 +60,38 @@ def unit_row(unit: Unit, facts: str = "", verb: str = "", title: str = "") -> Ro
     return Row(unit.piece.name, title or unit.name, facts, verb, unit.condition, unit.division_id)
 
 
+class Who(Enum):
+    """Who may take an action, or use an address of a game (``views.access`` holds each request to it)."""
+
+    SEATED = "any seated player of the game"
+    PHASING = "the attacking side's players"  # the side whose player turn it is
+    DEFENDING = "the defending side's players"
+    OWNER = "the players of the side whose unit, leader or division it is"
+    MASTER = "the game master"
+
+
+@dataclass(frozen=True)
+class Act(Generic[S]):
+    """An action a step offers: its name (in its address), the kind of piece it is about ('unit', 'leader',
+    'command', 'assault'; 'game' for the step as a whole), who may take it, the one factory of its form (drawn
+    with no data, bound to a POST's: ``form(state, piece, data)``, the piece being the unit's, leader's or
+    division's row, an assault's number, or the game) and what it does (``run(state, piece, form, actor)``,
+    recording one event); ``elsewhere``: what the table is told of it while the game is at another step. One view
+    binds, validates, runs and answers every action (``views/act.py``)."""
+
+    name: str
+    about: str
+    who: Who
+    form: Callable[[S, Any, Any], forms.Form]
+    run: Callable[[S, Any, Any, str], Event]
+    elsewhere: str = ""  # what the table is told when the game is not at the step
+
+
+def address(game: Game, action: str, piece: Piece) -> str:
+    """Where a form of the action is sent: '/games/5/act/rally/unit-12/'."""
+    return reverse("games:act", args=[game.pk, action, piece.name])
+
+
 @dataclass(frozen=True)
 class Step(Generic[S]):
     template: str
@@ -66,6 +103,7 @@ class Step(Generic[S]):
     form: str = ""  # the template of an open row
     opened: Callable[[S, Row, Bound], dict[str, Any]] | None = None
     fill: Callable[[S, list[Row]], None] | None = None
+    actions: tuple[Act[S], ...] = ()
 
 
 def _nothing_pending(state: Game) -> list[str]:

@@ -10,18 +10,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.urls import reverse
 
 from republic.games.events.assault import AssaultRoundResolved
 from republic.games.events.command import HorsDeCombatSkipped, LeaderCheckedForCasualty
 from republic.games.events.game import CorrectionMade, StepAdvanced
 from republic.games.events.payload import named_in, payload_of
-from republic.games.forms import DiceForm, die_field
+from republic.games.forms import DiceForm, VersionForm, die_field
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address
 from republic.rules.dice import Roll
 from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat
 from republic.rules.sequence import StepKey
@@ -210,8 +209,8 @@ def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
         "hits": hits,
         "pending": leader.pk in {lr.pk for lr in s.must},
         "form": bound.get(prefix(leader)) or check_form(s.game, leader, hits),
-        "action": reverse("games:hors_de_combat_check", args=[s.game.pk, leader.pk]),
-        "skip_action": reverse("games:hors_de_combat_skip", args=[s.game.pk, leader.pk]),
+        "action": address(s.game, "check-leader", leader.piece),
+        "skip_action": address(s.game, "pass-over-leader", leader.piece),
     }
 
 
@@ -237,4 +236,20 @@ STEP = Step(
     form="games/rows/hors_de_combat.html",
     opened=opened,
     fill=fill,
+    actions=(
+        Act(
+            "check-leader",
+            "leader",
+            Who.OWNER,
+            lambda s, leader, data: check_form(s.game, leader, data=data),
+            lambda s, leader, sent, actor: check_leader(s.game, leader, sent, actor),
+        ),
+        Act(
+            "pass-over-leader",
+            "leader",
+            Who.OWNER,
+            lambda s, leader, data: VersionForm(data),
+            lambda s, leader, sent, actor: skip_leader(s.game, leader, sent.cleaned_data["version"], actor),
+        ),
+    ),
 )

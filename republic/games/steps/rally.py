@@ -16,7 +16,6 @@ from functools import cached_property
 from typing import Any
 
 from django import forms
-from django.urls import reverse
 
 from republic.games.events.command import LeaderMoved, RallyResolved
 from republic.games.events.payload import named_in, read_all
@@ -25,7 +24,7 @@ from republic.games.ledger import ActionRefused, act, acting_on, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, row_of, unit_row
 from republic.games.text.terms import condition, inches
 from republic.play.rally import RallyStep, due, leader_move, relation
 from republic.play.rally import rally as rally_of
@@ -219,7 +218,7 @@ def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
     return {
         "unit": unit,
         "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),
-        "action": reverse("games:rally", args=[s.game.pk, unit.pk]),
+        "action": address(s.game, "rally", unit.piece),
     }
 
 
@@ -231,9 +230,35 @@ def panel(s: RallyState, bound: Bound) -> dict[str, Any]:
         "scale": s.game.get_ground_scale_display(),
         "move_form": bound.get(MOVE_PREFIX) or leader_move_form(s),
         "move_open": MOVE_PREFIX in bound,
-        "move_action": reverse("games:move_leader", args=[s.game.pk]),
+        "move_action": address(s.game, "leader-move", s.game.piece),
         "moves": [f"{move.name} {inches(move.inputs.moved)}" for move in s.moves],
     }
 
 
-STEP = Step("games/steps/rally.html", state, pending, panel, rows=rows, form="games/rows/rally.html", opened=opened)
+STEP = Step(
+    "games/steps/rally.html",
+    state,
+    pending,
+    panel,
+    rows=rows,
+    form="games/rows/rally.html",
+    opened=opened,
+    actions=(
+        Act(
+            "rally",
+            "unit",
+            Who.OWNER,
+            lambda s, unit, data: form(s.game, unit, side_leaders(s.game, unit), data),
+            lambda s, unit, sent, actor: rally(s.game, unit, sent, actor),
+        ),
+        # one of the attacking side's leaders moved up to 2" in the rally step (R:352-354)
+        Act(
+            "leader-move",
+            "game",
+            Who.PHASING,
+            lambda s, game, data: leader_move_form(s, data),
+            lambda s, game, sent, actor: move_leader(s.game, sent, actor),
+            MOVE_ELSEWHERE,
+        ),
+    ),
+)

@@ -10,13 +10,12 @@ scenario says otherwise. Leaders who fell together are replaced from the bottom 
 from dataclasses import dataclass
 from typing import Any
 
-from django.urls import reverse
-
 from republic.games.events.command import LeaderReplaced
+from republic.games.forms import VersionForm
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game, Leader
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Step
+from republic.games.steps.base import Act, Bound, Step, Who, address
 from republic.rules.leaders import (
     Candidate,
     FallenLeader,
@@ -151,7 +150,7 @@ def panel(s: ReplaceState, bound: Bound) -> dict[str, Any]:
         "fallen": [
             {
                 "leader": leader,
-                "action": reverse("games:replace_leader", args=[s.game.pk, leader.pk]),
+                "action": address(s.game, "replace-leader", leader.piece),
                 "waits_for": [f.name for f in s.turns[leader.pk].waits_for],
             }
             for leader in s.fallen
@@ -159,4 +158,18 @@ def panel(s: ReplaceState, bound: Bound) -> dict[str, Any]:
     }
 
 
-STEP = Step("games/steps/replace_leaders.html", state, pending, panel)
+STEP = Step(
+    "games/steps/replace_leaders.html",
+    state,
+    pending,
+    panel,
+    actions=(
+        Act(
+            "replace-leader",
+            "leader",
+            Who.OWNER,
+            lambda s, leader, data: VersionForm(data),
+            lambda s, leader, sent, actor: replace_leader(s.game, leader, sent.cleaned_data["version"], actor),
+        ),
+    ),
+)

@@ -9,7 +9,6 @@ and show each device its own. A test walks every address of the app with every r
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 from functools import wraps
 from typing import Any
 
@@ -19,6 +18,7 @@ from django_htmx.http import reswap, retarget
 
 from republic.games.ledger import acting_for
 from republic.games.models import Command, Game, Leader, Seat, Unit
+from republic.games.steps.base import Who
 
 SEATS_KEY = "republic_seats"  # this device's seat in each game, by game id
 NO_SEAT = (
@@ -30,14 +30,6 @@ MASTER_ONLY = "Only the game master may do this."
 STALE_TOKEN = (
     "This page's security token (CSRF) is missing or out of date, so nothing was done. Reload the page and try again."
 )
-
-
-class Who(Enum):
-    SEATED = "any seated player of the game"
-    PHASING = "the attacking side's players"  # the side whose player turn it is
-    DEFENDING = "the defending side's players"
-    OWNER = "the players of the side whose unit, leader or division it is"
-    MASTER = "the game master"
 
 
 @dataclass(frozen=True)
@@ -123,17 +115,26 @@ def allowed(who: Who) -> Callable[[View], View]:
     def wrap(view: View) -> View:
         @wraps(view)
         def checked(request: HttpRequest, game_id: int, **found: Any) -> HttpResponse:
-            role = role_of(request, game_id)
-            why = refusal(who, role, game_id, found)
-            if why:
-                return refused(request, why, seated=role.seat is not None and not role.seat.revoked)
-            request.role = role  # type: ignore[attr-defined]
-            with acting_for(role.side_id):
-                return view(request, game_id, **found)
+            return guarded(request, game_id, who, found, lambda: view(request, game_id, **found))
 
         return checked
 
     return wrap
+
+
+def guarded(
+    request: HttpRequest, game_id: int, who: Who, found: dict[str, Any], view: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """``view``'s answer when this device's role in the game may do what is open to ``who`` (``found``: the unit,
+    leader or division it is about, by 'unit_id', 'leader_id' or 'division_id'), recorded as its side's; else
+    403 with the reason."""
+    role = role_of(request, game_id)
+    why = refusal(who, role, game_id, found)
+    if why:
+        return refused(request, why, seated=role.seat is not None and not role.seat.revoked)
+    request.role = role  # type: ignore[attr-defined]
+    with acting_for(role.side_id):
+        return view()
 
 
 def master_only(view: View) -> View:

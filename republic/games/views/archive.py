@@ -9,9 +9,10 @@ from django.utils import timezone
 from republic.games.archive.export import dumps, export_game, file_name
 from republic.games.archive.load import import_game
 from republic.games.archive.remap import ArchiveError
+from republic.games.steps.base import Who
 from republic.games.uploads import SAVED_GAME_MOST, LimitedFileField
 from republic.games.views import answers
-from republic.games.views.access import Who, allowed, master_only
+from republic.games.views.access import allowed, master_only
 from republic.games.views.answers import HtmxHttpRequest
 
 

@@ -15,8 +15,9 @@ from republic.games.pieces import Piece
 from republic.games.steps import charge_disorder
 from republic.games.steps.assaults import declare, follow_up, passage, rounds, supporting
 from republic.games.steps.assaults.state import Assault, AssaultState, declared_in, state
+from republic.games.steps.base import Who
 from republic.games.views import answers
-from republic.games.views.access import Who, allowed
+from republic.games.views.access import allowed
 from republic.games.views.answers import HtmxHttpRequest
 
 

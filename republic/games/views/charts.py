@@ -26,10 +26,11 @@ from republic.games.models.charts import (
     loaded,
     shipped_identity,
 )
+from republic.games.steps.base import Who
 from republic.games.text.charts import chart_problem, contradiction
 from republic.games.text.terms import chart_key
 from republic.games.uploads import CHART_MOST, LimitedFileField
-from republic.games.views.access import Who, allowed, master_only
+from republic.games.views.access import allowed, master_only
 from republic.rules.chart import BandSpec, Cell, Chart, ChartError, ChartTable, GridSpec
 from republic.rules.chart_compare import differences
 

@@ -8,8 +8,9 @@ from django.views.decorators.http import require_POST
 
 from republic.games.dispatches import ELSEWHERE, DispatchForm, recipients, this_turn
 from republic.games.models import Dispatch
+from republic.games.steps.base import Who
 from republic.games.views import answers
-from republic.games.views.access import Who, allowed
+from republic.games.views.access import allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.sequence import StepKey
 

@@ -5,8 +5,9 @@ from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.steps import artillery_fire, demoralized_panic, skirmish
+from republic.games.steps.base import Who
 from republic.games.views import answers
-from republic.games.views.access import Who, allowed
+from republic.games.views.access import allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.sequence import StepKey
 

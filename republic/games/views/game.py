@@ -17,13 +17,13 @@ from republic.games.models import Game, Objective
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
 from republic.games.steps import anytime, first_attacker, game_over, step_of
-from republic.games.steps.base import Row
+from republic.games.steps.base import Row, Who
 from republic.games.steps.walk import advance
 from republic.games.text.describe import describe
 from republic.games.text.game import game_result
 from republic.games.uploads import SCENARIO_MOST, LimitedFileField
 from republic.games.views import answers, query
-from republic.games.views.access import SEATS_KEY, Who, allowed, is_master, master_only
+from republic.games.views.access import SEATS_KEY, allowed, is_master, master_only
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.charts import chart_choices, chosen_chart
 from republic.games.views.follow import followed

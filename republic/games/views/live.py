@@ -9,8 +9,9 @@ seconds later, and the server keeps no connection open per phone."""
 
 from django.http import Http404, HttpResponse
 
+from republic.games.steps.base import Who
 from republic.games.views import answers, query
-from republic.games.views.access import Who, allowed
+from republic.games.views.access import allowed
 from republic.games.views.answers import HtmxHttpRequest
 
 

@@ -11,8 +11,9 @@ from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
+from republic.games.steps.base import Who
 from republic.games.views import answers, query
-from republic.games.views.access import Role, Who, allowed
+from republic.games.views.access import Role, allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.turn_log import LOG_PAGE, chosen, events, grouped, letters
 

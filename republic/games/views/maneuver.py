@@ -5,9 +5,10 @@ from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.ledger import ActionRefused
+from republic.games.steps.base import Who
 from republic.games.steps.move import batteries, brigades, passing_fire
 from republic.games.views import answers
-from republic.games.views.access import Who, allowed
+from republic.games.views.access import allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.errors import RulesInputError
 

@@ -5,6 +5,7 @@ from django.views.decorators.http import require_POST
 
 from republic.games.models import Command
 from republic.games.steps import adjoining_panic
+from republic.games.steps.base import Who
 from republic.games.steps.division_panic import (
     PANIC_STEPS,
     form_prefix,
@@ -14,7 +15,7 @@ from republic.games.steps.division_panic import (
     state,
 )
 from republic.games.views import answers
-from republic.games.views.access import Who, allowed
+from republic.games.views.access import allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.division_panic import PanicTrigger
 from republic.rules.sequence import StepKey

@@ -10,10 +10,11 @@ from django.shortcuts import render
 from republic.games.models import Game
 from republic.games.report.charts import line_chart, stack_chart
 from republic.games.report.walk import BattleReport, read
+from republic.games.steps.base import Who
 from republic.games.text import report_words as said
 from republic.games.text.game import game_result
 from republic.games.views import answers
-from republic.games.views.access import Who, allowed
+from republic.games.views.access import allowed
 
 LARGEST_ASSAULTS = 5
 

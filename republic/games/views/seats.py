@@ -17,8 +17,9 @@ from django.views.decorators.http import require_POST
 
 from republic.games.models import Command, Game, Seat, new_join_code
 from republic.games.pieces import Piece
+from republic.games.steps.base import Who
 from republic.games.views import query
-from republic.games.views.access import SEATS_KEY, Who, allowed
+from republic.games.views.access import SEATS_KEY, allowed
 from republic.games.views.follow import FOLLOW_KEY
 
 WHOLE_SIDE = "side"

@@ -11,8 +11,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from republic.games.models import Command, Game, Objective, Side, Unit
+from republic.games.steps.base import Who
 from republic.games.views import answers
-from republic.games.views.access import Role, Who, allowed
+from republic.games.views.access import Role, allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.games.views.follow import FOLLOW_KEY, followed
 from republic.games.views.order_of_battle import division_context
