@@ -29,7 +29,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import fields, is_dataclass
+from dataclasses import fields
 from enum import Enum
 from typing import Any
 
@@ -38,12 +38,11 @@ from django.db.models import Case, F, Value, When
 from django.db.models.functions import Cast
 
 from republic.games.events.game import EventUndone
-from republic.games.events.payload import Payload, kind_of, stored
+from republic.games.events.payload import Payload, kind_of, results, stored
 from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import loaded
 from republic.games.pieces import Piece, keys_in
 from republic.games.readings import acting, forget
-from republic.rules.results import Explained
 from republic.rules.sequence import StepKey
 from republic.rules.units import UnitState
 
@@ -114,17 +113,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     return value
-
-
-def results(value: Any) -> list[Explained]:
-    """The engine results a payload holds, each with its own modifiers, cells and notes."""
-    if isinstance(value, Explained):
-        return [value]
-    if isinstance(value, tuple | list):
-        return [found for item in value for found in results(item)]
-    if is_dataclass(value) and not isinstance(value, type):
-        return [found for f in fields(value) for found in results(getattr(value, f.name))]
-    return []
 
 
 class Action:

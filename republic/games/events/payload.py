@@ -3,11 +3,12 @@
 ``named_in``). The kinds themselves are in the module of their phase."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Protocol, TypeVar
 
 from republic.rules.codec import decode, encode
 from republic.rules.dice import Roll
+from republic.rules.results import Explained
 
 KINDS: dict[str, type["Payload"]] = {}
 """Every kind of event, by name: each payload type no other payload type is made from. A kind is known once the
@@ -100,3 +101,14 @@ def named_in(found: Iterable[Stored], kind: type[Payload], name: str) -> list[An
     if name not in {f.name for f in fields(kind)}:
         raise AttributeError(f"{kind.__name__} has no field {name}")
     return [event.payload[name] for event in found if event.kind == kind.__name__]
+
+
+def results(value: Any) -> list[Explained]:
+    """The engine results a payload holds, each with its own modifiers, cells and notes."""
+    if isinstance(value, Explained):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [found for item in value for found in results(item)]
+    if is_dataclass(value) and not isinstance(value, type):
+        return [found for f in fields(value) for found in results(getattr(value, f.name))]
+    return []

@@ -13,8 +13,7 @@ from republic.games.events.game import (
     GameEnded,
     StepAdvanced,
 )
-from republic.games.events.payload import Payload, payload_of
-from republic.games.ledger import results
+from republic.games.events.payload import Payload, payload_of, results
 from republic.games.models import Event
 from republic.games.text.assault import ASSAULT_WORDS
 from republic.games.text.command import COMMAND_WORDS
