@@ -157,7 +157,7 @@ def done(request: HtmxHttpRequest, game: Game, event: Event) -> HttpResponse:
             # sent from the step's panel or the step bar: the live part as it stands, as a reload draws it
             return redraw(request, fresh, None, None, event=event)
         # a request that does not say what its screen shows is answered with what its own action changed
-        since, letter = drawn_at(request) or (event.seq - 1, fresh.letter or 0)  # type: ignore[attr-defined]
+        since, letter = drawn_at(request) or (event.seq - 1, newest_letter(fresh))
         return redraw(request, fresh, since, letter, row, event)
     return redirect("games:game", game_id=game.pk)
 
@@ -166,13 +166,21 @@ def drawn_at(request: HtmxHttpRequest) -> tuple[int, int] | None:
     """The game's version and the newest message the phone's screen shows, as its script sends them with every
     request; None when it does not say them, or says them wrongly."""
     said = [whole_number(part) for part in request.headers.get(DRAWN_HEADER, "").split()]
-    return (said[0], said[1]) if len(said) == 2 and None not in said else None  # type: ignore[return-value]
+    if len(said) != 2:
+        return None
+    version, letter = said
+    return (version, letter) if version is not None and letter is not None else None
 
 
 def readable_letter(request: HtmxHttpRequest) -> Max:
     """The newest dispatch this device reads, read with the game in one query."""
     role = getattr(request, "role", None)
     return Max("dispatches__pk", filter=readable(role.seat if role is not None else None))
+
+
+def newest_letter(game: Game) -> int:
+    """The newest dispatch this device reads, as ``readable_letter`` annotated it on the game (0: none)."""
+    return int(getattr(game, "letter", 0) or 0)
 
 
 def redraw(
@@ -196,8 +204,7 @@ def redraw(
         later = list(recent.filter(seq__gt=since)[: NEWS_MOST + 1])[::-1] if since is not None else []
     shown = shown_subjects(request) | ({acted} if acted else set())
     opened = set(request.headers.get(OPEN_HEADER, "").split()) & shown
-    newest_letter = game.letter or 0  # type: ignore[attr-defined]
-    if later and len(later) <= NEWS_MOST and letter == newest_letter:
+    if later and len(later) <= NEWS_MOST and letter == newest_letter(game):
         pieces = _pieces(request, game, later, shown, opened, acted)
         if pieces is not None:
             return pieces
@@ -265,7 +272,7 @@ def _pieces(
         "rows_more": min(left, ROWS_SHOWN),
         "rows_after": kept,
         "role": getattr(request, "role", None),
-        "last_letter": game.letter or 0,  # type: ignore[attr-defined]
+        "last_letter": newest_letter(game),
     }
     answer = render(request, "games/parts/news.html", context)
     if not acted:

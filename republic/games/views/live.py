@@ -23,6 +23,6 @@ def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if game is None:
         raise Http404("No such game.")
     since, letter = query.optional_whole(request.GET, "since"), query.optional_whole(request.GET, "letter")
-    if (since, letter) == (game.version, game.letter or 0):
+    if (since, letter) == (game.version, answers.newest_letter(game)):
         return HttpResponse(status=204)
     return answers.redraw(request, game, since, letter)
