@@ -20,6 +20,7 @@ from republic.games.events.game import CorrectionMade, FieldValue
 from republic.games.forms import VersionForm
 from republic.games.ledger import act
 from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.pieces import Piece
 from republic.games.steps import (
     adjoining_panic,
     artillery_fire,
@@ -33,6 +34,7 @@ from republic.games.steps import (
 from republic.games.steps import replace_leaders as replacing
 from republic.games.steps.assaults import declare, rounds
 from republic.games.steps.assaults.state import state as assault_state
+from republic.games.steps.base import address
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import state as move_state
 from republic.games.steps.walk import pending
@@ -100,6 +102,10 @@ class Walker:
     def url(self, name: str, *args: Any) -> str:
         return reverse(f"games:{name}", args=[self.game.pk, *args])
 
+    def action(self, name: str, piece: Piece) -> str:
+        """The address of a step's action about the piece (steps.base.Act)."""
+        return address(self.game, name, piece)
+
     def skip(self, request: str, why: str) -> None:
         self.probe.note(self.step, f"{request} not walked: {why}")
 
@@ -164,18 +170,17 @@ def rally_units(w: Walker) -> None:
         return w.skip("rally one unit", "no attacking unit has M hits")
     unit = s.to_rally[0]
     rallying = rally.form(s.game, unit, s.leaders)
-    w.act("rally one unit", w.url("rally", unit.pk), rallying, {"die": 6}, dice=True, row=unit)
+    w.act("rally one unit", w.action("rally", unit.piece), rallying, {"die": 6}, dice=True, row=unit)
     while (s := rally.state(w.fresh())).to_rally:
         unit = s.to_rally[0]
-        leaders = rally.side_leaders(s.game, unit)
-        w.direct(partial(rally.form, s.game, unit, leaders), partial(rally.rally, s.game, unit), {"die": 6})
+        w.direct(partial(rally.form, s.game, unit, s.leaders), partial(rally.rally, s.game, unit), {"die": 6})
 
 
 def replace_leaders(w: Walker) -> None:
     fallen = replacing.state(w.fresh()).fallen
     if not fallen:
         return w.skip("replace one leader", "no attacking leader is hors de combat")
-    w.act("replace one leader", w.url("replace_leader", fallen[0].pk), w.version())
+    w.act("replace one leader", w.action("replace-leader", fallen[0].piece), w.version())
 
 
 def move(w: Walker) -> None:
@@ -264,7 +269,7 @@ def leader_checks(w: Walker) -> None:
     leader, hits = s.pending()[0]
     check = hors_de_combat.check_form(s.game, leader, hits)
     dice = {"die": 3, "die2": 7}
-    w.act("check one leader", w.url("hors_de_combat_check", leader.pk), check, dice, dice=True, row=leader)
+    w.act("check one leader", w.action("check-leader", leader.piece), check, dice, dice=True, row=leader)
     for other, _ in hors_de_combat.state(w.fresh()).pending():
         hors_de_combat.skip_leader(w.fresh(), other, w.fresh().version, ACTOR)
 

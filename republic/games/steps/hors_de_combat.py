@@ -201,6 +201,15 @@ def fill(s: CheckState, rows: list[Row]) -> None:
         row.title, row.facts, row.verb = f"{leader.name} ({leader.value})", facts, "Check"
 
 
+CHECK: Act[CheckState] = Act(
+    "check-leader",
+    "leader",
+    Who.OWNER,
+    lambda s, leader, data: check_form(s.game, leader, s.by_command.get(leader.command_id, 0), data),
+    lambda s, leader, sent, actor: check_leader(s.game, leader, sent, actor),
+)
+
+
 def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
     leader = Leader.objects.select_related("command").get(pk=Piece.at(row.subject).pk)
     hits = s.by_command.get(leader.command_id, 0)
@@ -208,7 +217,7 @@ def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
         "leader": leader,
         "hits": hits,
         "pending": leader.pk in {lr.pk for lr in s.must},
-        "form": bound.get(prefix(leader)) or check_form(s.game, leader, hits),
+        "form": bound.get(prefix(leader)) or CHECK.form(s, leader, None),
         "action": address(s.game, "check-leader", leader.piece),
         "skip_action": address(s.game, "pass-over-leader", leader.piece),
     }
@@ -237,13 +246,7 @@ STEP = Step(
     opened=opened,
     fill=fill,
     actions=(
-        Act(
-            "check-leader",
-            "leader",
-            Who.OWNER,
-            lambda s, leader, data: check_form(s.game, leader, data=data),
-            lambda s, leader, sent, actor: check_leader(s.game, leader, sent, actor),
-        ),
+        CHECK,
         Act(
             "pass-over-leader",
             "leader",

@@ -109,10 +109,6 @@ def other_leaders(unit: Unit, leaders: list[Leader]) -> list[Leader]:
     return [leader for leader in leaders if leader.command_id != unit.division_id]
 
 
-def side_leaders(game: Game, unit: Unit) -> list[Leader]:
-    return list(Leader.objects.filter(game=game).of_side(unit.division.side_id).in_action().select_related("command"))
-
-
 def form(game: Game, unit: Unit, leaders: list[Leader], data: Any = None) -> RallyForm:
     return RallyForm(data, prefix=prefix(unit), initial={"version": game.version}, leaders=other_leaders(unit, leaders))
 
@@ -213,11 +209,20 @@ def rows(s: RallyState) -> list[Row]:
     ]
 
 
+RALLY: Act[RallyState] = Act(
+    "rally",
+    "unit",
+    Who.OWNER,
+    lambda s, unit, data: form(s.game, unit, s.leaders, data),
+    lambda s, unit, sent, actor: rally(s.game, unit, sent, actor),
+)
+
+
 def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
     unit = s.whole(row_of(row, s.to_rally))
     return {
         "unit": unit,
-        "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),
+        "form": bound.get(prefix(unit)) or RALLY.form(s, unit, None),
         "action": address(s.game, "rally", unit.piece),
     }
 
@@ -228,7 +233,7 @@ def panel(s: RallyState, bound: Bound) -> dict[str, Any]:
         "rallied": len(s.rallied),
         "allowance": inches(s.allowance),
         "scale": s.game.get_ground_scale_display(),
-        "move_form": bound.get(MOVE_PREFIX) or leader_move_form(s),
+        "move_form": bound.get(MOVE_PREFIX) or leader_move_form(s, None),
         "move_open": MOVE_PREFIX in bound,
         "move_action": address(s.game, "leader-move", s.game.piece),
         "moves": [f"{move.name} {inches(move.inputs.moved)}" for move in s.moves],
@@ -244,13 +249,7 @@ STEP = Step(
     form="games/rows/rally.html",
     opened=opened,
     actions=(
-        Act(
-            "rally",
-            "unit",
-            Who.OWNER,
-            lambda s, unit, data: form(s.game, unit, side_leaders(s.game, unit), data),
-            lambda s, unit, sent, actor: rally(s.game, unit, sent, actor),
-        ),
+        RALLY,
         # one of the attacking side's leaders moved up to 2" in the rally step (R:352-354)
         Act(
             "leader-move",
