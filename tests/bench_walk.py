@@ -100,6 +100,10 @@ class Walker:
     def url(self, name: str, *args: Any) -> str:
         return reverse(f"games:{name}", args=[self.game.pk, *args])
 
+    def action(self, name: str, piece: str) -> str:
+        """The address of a step's action about a piece ('unit-12', 'assault-21', 'game-1')."""
+        return reverse("games:act", args=[self.game.pk, name, piece])
+
     def skip(self, request: str, why: str) -> None:
         self.probe.note(self.step, f"{request} not walked: {why}")
 
@@ -298,21 +302,23 @@ def assaults(w: Walker) -> None:
     if not attackers or not defenders:
         return w.skip("declare an assault", "a side has no brigade in play")
     contact = {"a1": attackers[0].key, "a1_contact": "all_out", "d1": defenders[0].key, "d1_contact": "all_out"}
-    declared = w.act("declare an assault", w.url("assault_declare"), declare.declare_form(s), contact)
+    declared = w.act(
+        "declare an assault", w.action("declare-assault", f"game-{w.game.pk}"), declare.declare_form(s), contact
+    )
     if declared is None:
         return
     s = assault_state(w.fresh())
     fight = rounds.round_form(s, s.find(declared.seq))
-    round_url, dice = w.url("assault_round", declared.seq), {"die": 8, "die2": 3}
+    round_url, dice = w.action("assault-round", f"assault-{declared.seq}"), {"die": 8, "die2": 3}
     w.act("fight one round", round_url, fight, dice, dice=True, row=f"assault-{declared.seq}")
-    w.act("end the assault", w.url("assault_end", declared.seq), w.version())
+    w.act("end the assault", w.action("end-assault", f"assault-{declared.seq}"), w.version())
 
 
 def disorder(w: Walker) -> None:
     s = charge_disorder.state(w.fresh())
     if not s.disordered:
         return w.skip("apply charge disorder", "no unit used charge movement or retreated")
-    w.act("apply charge disorder", w.url("assault_disorder"), charge_disorder.disorder_form(s))
+    w.act("apply charge disorder", w.action("charge-disorder", f"game-{w.game.pk}"), charge_disorder.disorder_form(s))
 
 
 def _division_test(w: Walker, request: str, die: int, test: PendingTest | None = None) -> None:
@@ -321,7 +327,14 @@ def _division_test(w: Walker, request: str, die: int, test: PendingTest | None =
     test_form = division_panic.panic_form(s.game, test.division, test.triggers)
     dice = dict.fromkeys(test_form.dice_fields, die)
     division = s.divisions[test.division]
-    w.act(request, w.url("panic_test", division.pk), test_form, dice, dice=True, row=f"command-{division.pk}")
+    w.act(
+        request,
+        w.action("panic-test", f"command-{division.pk}"),
+        test_form,
+        dice,
+        dice=True,
+        row=f"command-{division.pk}",
+    )
 
 
 def _no_neighbours(w: Walker) -> None:
@@ -367,7 +380,7 @@ def adjoining(w: Walker) -> None:
     choices = [str(value) for value, _ in naming.fields["adjoining"].choices]  # type: ignore[attr-defined]
     # a neighbour (of its own side, the only ones offered) that has not panicked: one that will have to test
     others = [c for c in choices if c not in panicked][:1]
-    w.act("name adjoining divisions", w.url("panic_adjoining", key), naming, {"adjoining": others})
+    w.act("name adjoining divisions", w.action("adjoining", f"command-{key}"), naming, {"adjoining": others})
     _no_neighbours(w)
     if division_panic.state(w.fresh()).lacking:
         _division_test(w, "adjoining panic test", die=10)
