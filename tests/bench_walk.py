@@ -303,21 +303,21 @@ def assaults(w: Walker) -> None:
     if not attackers or not defenders:
         return w.skip("declare an assault", "a side has no brigade in play")
     contact = {"a1": attackers[0].key, "a1_contact": "all_out", "d1": defenders[0].key, "d1_contact": "all_out"}
-    declared = w.act("declare an assault", w.url("assault_declare"), declare.declare_form(s), contact)
+    declared = w.act("declare an assault", w.action("declare-assault", w.game.piece), declare.declare_form(s), contact)
     if declared is None:
         return
     s = assault_state(w.fresh())
     fight = rounds.round_form(s, s.find(declared.seq))
-    round_url, dice = w.url("assault_round", declared.seq), {"die": 8, "die2": 3}
-    w.act("fight one round", round_url, fight, dice, dice=True, row=f"assault-{declared.seq}")
-    w.act("end the assault", w.url("assault_end", declared.seq), w.version())
+    round_url, dice = w.action("assault-round", Piece("assault", declared.seq)), {"die": 8, "die2": 3}
+    w.act("fight one round", round_url, fight, dice, dice=True, row=Piece("assault", declared.seq))
+    w.act("end the assault", w.action("end-assault", Piece("assault", declared.seq)), w.version())
 
 
 def disorder(w: Walker) -> None:
     s = charge_disorder.state(w.fresh())
     if not s.disordered:
         return w.skip("apply charge disorder", "no unit used charge movement or retreated")
-    w.act("apply charge disorder", w.url("assault_disorder"), charge_disorder.disorder_form(s))
+    w.act("apply charge disorder", w.action("charge-disorder", w.game.piece), charge_disorder.disorder_form(s))
 
 
 def _division_test(w: Walker, request: str, die: int, test: PendingTest | None = None) -> None:
@@ -326,7 +326,7 @@ def _division_test(w: Walker, request: str, die: int, test: PendingTest | None =
     test_form = division_panic.panic_form(s.game, test.division, test.triggers)
     dice = dict.fromkeys(test_form.dice_fields, die)
     division = s.divisions[test.division]
-    w.act(request, w.url("panic_test", division.pk), test_form, dice, dice=True, row=f"command-{division.pk}")
+    w.act(request, w.action("panic-test", division.piece), test_form, dice, dice=True, row=f"command-{division.pk}")
 
 
 def _no_neighbours(w: Walker) -> None:
@@ -372,7 +372,7 @@ def adjoining(w: Walker) -> None:
     choices = [str(value) for value, _ in naming.fields["adjoining"].choices]  # type: ignore[attr-defined]
     # a neighbour (of its own side, the only ones offered) that has not panicked: one that will have to test
     others = [c for c in choices if c not in panicked][:1]
-    w.act("name adjoining divisions", w.url("panic_adjoining", key), naming, {"adjoining": others})
+    w.act("name adjoining divisions", w.action("adjoining", Piece("command", int(key))), naming, {"adjoining": others})
     _no_neighbours(w)
     if division_panic.state(w.fresh()).lacking:
         _division_test(w, "adjoining panic test", die=10)

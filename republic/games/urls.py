@@ -14,7 +14,6 @@ from republic.games.views import (
     live,
     log,
     maneuver,
-    panic,
     report,
     seats,
     units,
@@ -77,16 +76,6 @@ urlpatterns = [
     path("games/<int:game_id>/fire/artillery/<int:unit_id>/save/", fire.save_fire, name="fire_save"),
     path("games/<int:game_id>/fire/panic/<int:unit_id>/", fire.panic_test, name="fire_panic"),
     # assault phase
-    path("games/<int:game_id>/assault/declare/", assault.declare_assault, name="assault_declare"),
-    path("games/<int:game_id>/assault/<int:seq>/round/", assault.round_of, name="assault_round"),
+    # the column a round's conditions give, as its form is filled in: a preview that records nothing
     path("games/<int:game_id>/assault/<int:seq>/column/", assault.column, name="assault_column"),
-    path("games/<int:game_id>/assault/<int:seq>/end/", assault.end, name="assault_end"),
-    path("games/<int:game_id>/assault/disorder/", assault.disorder, name="assault_disorder"),
-    path("games/<int:game_id>/assault/supporting/", assault.supporting_hit, name="assault_supporting"),
-    path("games/<int:game_id>/assault/passage/", assault.passage_of_lines, name="assault_passage"),
-    path("games/<int:game_id>/assault/<int:seq>/follow-up/", assault.follow_up_moves, name="assault_follow_up"),
-    path("games/<int:game_id>/assault/breakthrough/", assault.local_breakthrough, name="assault_breakthrough"),
-    # panic phase
-    path("games/<int:game_id>/panic/test/<int:division_id>/", panic.panic_test, name="panic_test"),
-    path("games/<int:game_id>/panic/adjoining/<int:division_id>/", panic.adjoining, name="panic_adjoining"),
 ]

@@ -28,7 +28,7 @@ def declare_data(game, attackers, defenders, primary=None, version=None, bridgin
 
 def declare(client, game, attackers, defenders, primary=None, htmx=True, version=None, bridging=None):
     data = declare_data(game, attackers, defenders, primary, version, bridging)
-    return client.post(f"/games/{game.pk}/assault/declare/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/declare-assault/game-{game.pk}/", data, **(HTMX if htmx else {}))
 
 
 def declared(client, game, attackers, defenders, primary=None, bridging=None) -> int:
@@ -72,7 +72,9 @@ def assault_page(client, game) -> str:
 
 def post_round(client, game, seq, htmx=True, **kwargs):
     data = round_data(game, seq, **kwargs)
-    response = client.post(f"/games/{game.pk}/assault/{seq}/round/", data, **(from_assault(seq) if htmx else {}))
+    response = client.post(
+        f"/games/{game.pk}/act/assault-round/assault-{seq}/", data, **(from_assault(seq) if htmx else {})
+    )
     game.refresh_from_db()
     return response
 
@@ -88,7 +90,7 @@ def last_payload(game) -> AssaultRoundResolved:
 def end(client, game, seq, htmx=True, version=None):
     game.refresh_from_db()
     return client.post(
-        f"/games/{game.pk}/assault/{seq}/end/",
+        f"/games/{game.pk}/act/end-assault/assault-{seq}/",
         {"version": game.version if version is None else version},
         **(HTMX if htmx else {}),
     )

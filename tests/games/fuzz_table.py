@@ -64,7 +64,9 @@ class Drawn:
 
 
 def url_name(url: str) -> str:
-    return resolve(url.split("?")[0]).url_name or ""
+    found = resolve(url.split("?")[0])
+    # a step's action is named for itself, not for the one address every action shares
+    return found.kwargs["action"] if found.url_name == "act" else found.url_name or ""
 
 
 def game_of(url: str) -> int | None:

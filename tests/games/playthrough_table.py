@@ -192,7 +192,7 @@ class Table:
         for side, chosen in (("a", attackers), ("d", defenders)):
             for number, (unit, contact) in enumerate(chosen.items(), start=1):
                 fields[f"{side}{number}"], fields[f"{side}{number}_contact"] = unit.name, contact
-        return self.form("assault/declare/", "declare", htmx, **fields).seq
+        return self.form(f"act/declare-assault/game-{self.game.pk}/", "declare", htmx, **fields).seq
 
     def resolve_round(
         self, seq: int, attacker_die: int, defender_die: int, attacker_leaders=(), htmx: bool = False
@@ -202,7 +202,7 @@ class Table:
         covers = {f"cover-{Piece.at(m.unit).name}": "none" for m in (*declared.attackers, *declared.defenders)}
         leaders = [str(lead.pk) for lead in attacker_leaders]
         return self.form(
-            f"assault/{seq}/round/",
+            f"act/assault-round/assault-{seq}/",
             f"round-assault-{seq}",
             htmx,
             dice=True,
@@ -214,19 +214,21 @@ class Table:
         )
 
     def end_assault(self, seq: int, htmx: bool = False) -> Event:
-        return self.post(f"assault/{seq}/end/", {"version": self.version}, htmx)
+        return self.post(f"act/end-assault/assault-{seq}/", {"version": self.version}, htmx)
 
     def apply_charge_disorder(self, htmx: bool = False) -> Event:
-        return self.form("assault/disorder/", "disorder", htmx)
+        return self.form(f"act/charge-disorder/game-{self.game.pk}/", "disorder", htmx)
 
     # panic phase
 
     def division_panic_test(self, division: Command, die: int, htmx: bool = False) -> Event:
-        return self.form(f"panic/test/{division.pk}/", f"panic-command-{division.pk}", htmx, dice=True, die=die)
+        return self.form(
+            f"act/panic-test/command-{division.pk}/", f"panic-command-{division.pk}", htmx, dice=True, die=die
+        )
 
     def declare_adjoining(self, division: Command, adjoining: list[Command], htmx: bool = False) -> Event:
         return self.form(
-            f"panic/adjoining/{division.pk}/",
+            f"act/adjoining/command-{division.pk}/",
             f"adjoining-command-{division.pk}",
             htmx,
             adjoining=[str(d.pk) for d in adjoining],

@@ -67,17 +67,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:fire_artillery": ("no", "yes", "no", "no", "yes"),
     "games:fire_save": ("no", "yes", "no", "no", "yes"),
     "games:fire_panic": ("no", "yes", "no", "no", "yes"),
-    "games:assault_declare": ("no", "yes", "no", "no", "yes"),
-    "games:assault_round": ("no", "yes", "yes", "no", "yes"),
     "games:assault_column": ("no", "yes", "yes", "no", "yes"),
-    "games:assault_end": ("no", "yes", "yes", "no", "yes"),
-    "games:assault_disorder": ("no", "yes", "no", "no", "yes"),
-    "games:assault_supporting": ("no", "no", "yes", "no", "yes"),
-    "games:assault_passage": ("no", "yes", "yes", "no", "yes"),
-    "games:assault_follow_up": ("no", "yes", "no", "no", "yes"),
-    "games:assault_breakthrough": ("no", "yes", "no", "no", "yes"),
-    "games:panic_test": ("no", "yes", "no", "no", "yes"),
-    "games:panic_adjoining": ("no", "yes", "yes", "no", "yes"),
 }
 # What each role may do with each action a step offers (steps.base.Act), all sent to the one address of actions
 # ("games:act"), about the attacking side's unit, leader or division, assault 1, or the game.
@@ -88,6 +78,16 @@ STEP_ACTIONS: dict[str, tuple[str, ...]] = {
     "replace-leader": ("no", "yes", "no", "no", "yes"),
     "check-leader": ("no", "yes", "no", "no", "yes"),
     "pass-over-leader": ("no", "yes", "no", "no", "yes"),
+    "panic-test": ("no", "yes", "no", "no", "yes"),
+    "adjoining": ("no", "yes", "yes", "no", "yes"),
+    "declare-assault": ("no", "yes", "no", "no", "yes"),
+    "assault-round": ("no", "yes", "yes", "no", "yes"),
+    "end-assault": ("no", "yes", "yes", "no", "yes"),
+    "charge-disorder": ("no", "yes", "no", "no", "yes"),
+    "supporting-hit": ("no", "no", "yes", "no", "yes"),
+    "passage-of-lines": ("no", "yes", "yes", "no", "yes"),
+    "follow-up": ("no", "yes", "no", "no", "yes"),
+    "local-breakthrough": ("no", "yes", "no", "no", "yes"),
 }
 # Addresses of no one game: open to everyone, or the game master's alone.
 OTHER_ADDRESSES: dict[str, tuple[str, ...]] = {

@@ -196,13 +196,13 @@ def test_bad_adjoining_input_is_refused(client, demo):
     heth = division(game, "Heth's Division")
     prefix = f"adjoining-command-{heth.pk}"
     response = client.post(
-        f"/games/{game.pk}/panic/adjoining/{heth.pk}/",
+        f"/games/{game.pk}/act/adjoining/command-{heth.pk}/",
         {f"{prefix}-version": game.version, f"{prefix}-adjoining": [str(other_game_division)]},
         **HTMX,
     )
     assert "Select a valid choice" in response.content.decode()
     response = client.post(
-        f"/games/{game.pk}/panic/adjoining/{heth.pk}/",
+        f"/games/{game.pk}/act/adjoining/command-{heth.pk}/",
         {f"{prefix}-version": game.version, f"{prefix}-adjoining": [str(heth.pk)]},
     )
     assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
@@ -210,7 +210,7 @@ def test_bad_adjoining_input_is_refused(client, demo):
     declare_post(client, game, heth, [])
     response = declare_post(client, fresh(game), heth, [], version=old)
     assert "The game moved on since this page was drawn" in response.content.decode()
-    response = client.post(f"/games/{game.pk}/panic/adjoining/{heth.pk}/", {}, **HTMX)
+    response = client.post(f"/games/{game.pk}/act/adjoining/command-{heth.pk}/", {}, **HTMX)
     assert "The form was incomplete" in response.content.decode()
     wads = division(game, "Wadsworth's Division")
     response = declare_post(client, fresh(game), wads, [])

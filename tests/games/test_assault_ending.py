@@ -48,7 +48,7 @@ def test_ending_by_plain_post_and_a_stale_end(client, game, two):
     assert "called off before any round" in summary(Event.objects.get(game=game, kind="AssaultEnded"))
     response = end(client, game, seq, version=old)
     assert "The game moved on since this page was drawn" in response.content.decode()
-    response = client.post(f"/games/{game.pk}/assault/{seq}/end/", {}, **HTMX)
+    response = client.post(f"/games/{game.pk}/act/end-assault/assault-{seq}/", {}, **HTMX)
     assert "The form was incomplete" in response.content.decode()
     assert Event.objects.filter(game=game, kind="AssaultEnded").count() == 1
 

@@ -12,7 +12,7 @@ def follow(client, game, seq, **moves):
         data[f"follow-assault-{seq}-move-{slot}"] = move
         if bonus:
             data[f"follow-assault-{seq}-bonus-{slot}"] = "on"
-    return client.post(f"/games/{game.pk}/assault/{seq}/follow-up/", data, **HTMX)
+    return client.post(f"/games/{game.pk}/act/follow-up/assault-{seq}/", data, **HTMX)
 
 
 def test_after_a_carry_result_the_attacker_carries_with_its_bonus_and_keeps_the_1m_for_the_turns_end(client, game, two):
@@ -71,7 +71,7 @@ def breakthrough(client, game, unit, bonus=True):
     data = {"breakthrough-version": game.version, "breakthrough-unit": unit.name}
     if bonus:
         data["breakthrough-used_bonus"] = "on"
-    return client.post(f"/games/{game.pk}/assault/breakthrough/", data, **HTMX)
+    return client.post(f"/games/{game.pk}/act/local-breakthrough/game-{game.pk}/", data, **HTMX)
 
 
 def test_a_local_breakthrough_is_declared_before_any_round(client, game, two):

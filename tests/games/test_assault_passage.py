@@ -13,7 +13,7 @@ def pass_through(client, game, friend, *passers, side="defender"):
     for number, (unit, distance) in enumerate(passers, start=1):
         data[f"passage-passer_{number}"] = unit.name
         data[f"passage-distance_{number}"] = distance
-    return client.post(f"/games/{game.pk}/assault/passage/", data, **HTMX)
+    return client.post(f"/games/{game.pk}/act/passage-of-lines/game-{game.pk}/", data, **HTMX)
 
 
 def driven_back(client, game, two):
@@ -118,3 +118,16 @@ def test_a_packed_battery_is_not_passed_through_and_the_losers_blocked_move_is_o
     set_state(game, hall, packed=False)  # at normal frontage it is passed through normally
     assert pass_through(client, game, hall, (cutler, "1")).status_code == 200
     assert Event.objects.filter(game=game, kind="LinesPassedThrough").exists()
+
+
+def test_a_passage_sent_wrong_is_drawn_in_its_own_sides_form_and_one_naming_no_side_is_refused(client, game, two):
+    cutler = driven_back(client, game, two)
+    iron = brigade(game, "Iron Brigade (Meredith)")
+    response = pass_through(client, game, iron, (cutler, "not a distance"))
+    shown = response.content.decode()
+    # the error is drawn in the form of the side that sent it (both sides' forms share a prefix)
+    form = shown[shown.index("Union losers pass through friends") :]
+    assert response.status_code == 200 and "is-invalid" in form and 'value="not a distance"' in form
+    response = pass_through(client, game, iron, (cutler, "2"), side="")
+    assert "say which side&#x27;s losers passed through" in response.content.decode()
+    assert not Event.objects.filter(game=game, kind="LinesPassedThrough").exists()

@@ -205,7 +205,7 @@ def supporting(client, game, unit, primary, bases="2", move="W"):
         "supporting-primary": primary.name,
         "supporting-move": move,
     }
-    return client.post(f"/games/{game.pk}/assault/supporting/", data, **HTMX)
+    return client.post(f"/games/{game.pk}/act/supporting-hit/game-{game.pk}/", data, **HTMX)
 
 
 def test_a_supporting_brigade_takes_its_hit_when_the_primary_defender_retreats(client, game, two):

@@ -150,7 +150,7 @@ def test_a_missing_cover_field_or_a_round_without_a_defender_is_refused(client, 
     version = game.version
     data = round_data(game, seq)
     del data[f"round-assault-{seq}-cover-{slot(cutler)}"]
-    response = client.post(f"/games/{game.pk}/assault/{seq}/round/", data, **HTMX)
+    response = client.post(f"/games/{game.pk}/act/assault-round/assault-{seq}/", data, **HTMX)
     assert "This field is required." in response.content.decode()
     response = post_round(client, game, seq, cover={cutler: "out"})
     assert "At least one defender unit must be in the round." in response.content.decode()
@@ -180,9 +180,13 @@ def test_an_assault_of_another_game_or_no_assault_is_not_found(client, game):
     )
     assert not Event.objects.filter(game=game, seq=theirs, kind="AssaultDeclared").exists()
     data = round_data(other, theirs)
-    assert client.post(f"/games/{game.pk}/assault/{theirs}/round/", data).status_code == 404
-    assert client.post(f"/games/{game.pk}/assault/{theirs}/end/", {"version": game.version}).status_code == 404
-    assert client.post(f"/games/{game.pk}/assault/1/round/", data).status_code == 404  # event 1 is no assault
+    assert client.post(f"/games/{game.pk}/act/assault-round/assault-{theirs}/", data).status_code == 404
+    assert (
+        client.post(f"/games/{game.pk}/act/end-assault/assault-{theirs}/", {"version": game.version}).status_code == 404
+    )
+    assert (
+        client.post(f"/games/{game.pk}/act/assault-round/assault-1/", data).status_code == 404
+    )  # event 1 is no assault
 
 
 def test_a_club_battle_offers_its_many_leaders_as_a_list_to_pick_from(client, db):

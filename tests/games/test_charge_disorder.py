@@ -21,7 +21,7 @@ def at_disorder(game: Game) -> Game:
 def disorder_post(client, game, also=(), htmx=True, version=None):
     game.refresh_from_db()
     data = {"disorder-version": game.version if version is None else version, "disorder-also": list(also)}
-    return client.post(f"/games/{game.pk}/assault/disorder/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/charge-disorder/game-{game.pk}/", data, **(HTMX if htmx else {}))
 
 
 def test_charge_disorder_is_pending_and_gives_1m_to_each_unit_that_charged_or_retreated(client, demo):
@@ -82,7 +82,7 @@ def test_charge_disorder_bad_input_nothing_to_apply_and_stale(client, demo):
     assert "Select a valid choice" in response.content.decode()
     response = disorder_post(client, game)
     assert "No unit suffers charge disorder this turn." in response.content.decode()
-    response = client.post(f"/games/{game.pk}/assault/disorder/", {}, **HTMX)
+    response = client.post(f"/games/{game.pk}/act/charge-disorder/game-{game.pk}/", {}, **HTMX)
     assert "The form was incomplete: nothing was changed." in response.content.decode()
     set_state(game, brigade(game, "Davis's Brigade"), forced_move="Re")
     response = disorder_post(client, game, version=version)

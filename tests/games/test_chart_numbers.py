@@ -68,7 +68,7 @@ def test_the_assault_cases_follow_another_chart(client, demo, other_chart):
         "supporting-primary": cutler.name,
         "supporting-move": "D",
     }
-    client.post(f"/games/{demo.pk}/assault/supporting/", data)
+    client.post(f"/games/{demo.pk}/act/supporting-hit/game-{demo.pk}/", data)
     iron.refresh_from_db()
     assert iron.m_hits == 2
 

@@ -128,9 +128,9 @@ class FormsFuzzed(TestCase):
             "first_attacker_roll",
             "maneuver_passing_fire",
             "fire_artillery",
-            "hors_de_combat_check",
-            "assault_round",
-            "panic_test",
+            "check-leader",
+            "assault-round",
+            "panic-test",
         }
         for (drawn, name), face in zip(dice, ["0", "11", "-1", "x"] * len(dice), strict=False):
             for htmx in (True, False):

@@ -257,7 +257,7 @@ def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_t
     game = at_step(rolled_for_assault(demo), "assaults")
     archer, iron = brigade(game, "Archer's Brigade"), brigade(game, "Iron Brigade (Meredith)")
     client.post(
-        f"/games/{game.pk}/assault/declare/",
+        f"/games/{game.pk}/act/declare-assault/game-{game.pk}/",
         {
             "declare-version": game.version,
             "declare-a1": archer.name,
@@ -270,7 +270,7 @@ def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_t
     seq = last(game, "AssaultDeclared").seq
     prefix = f"round-assault-{seq}"
     client.post(
-        f"/games/{game.pk}/assault/{seq}/round/",
+        f"/games/{game.pk}/act/assault-round/assault-{seq}/",
         {
             f"{prefix}-version": fresh(game).version,
             f"{prefix}-die": "5",
@@ -288,7 +288,7 @@ def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_t
     correct(client, game, archer, "base_minus")
     correct(client, game, archer, "base_minus")
     correct(client, game, archer, "base_plus")  # one of them put back: one base lost
-    client.post(f"/games/{game.pk}/assault/{seq}/end/", {"version": fresh(game).version}, **HTMX)
+    client.post(f"/games/{game.pk}/act/end-assault/assault-{seq}/", {"version": fresh(game).version}, **HTMX)
     advance(fresh(game), None, "test")
     game = fresh(game)
     assert game.step == "assault_hors_de_combat"

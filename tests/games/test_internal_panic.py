@@ -41,7 +41,7 @@ def panic_post(client, game, command, die="5", roll="typed", htmx=True, version=
     prefix = f"panic-command-{command.pk}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die, "roll": roll}
     data.update({f"{prefix}-{k}": v for k, v in extra.items()})
-    return client.post(f"/games/{game.pk}/panic/test/{command.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/panic-test/command-{command.pk}/", data, **(HTMX if htmx else {}))
 
 
 def declare_post(client, game, command, adjoining=(), htmx=True, version=None):
@@ -50,7 +50,7 @@ def declare_post(client, game, command, adjoining=(), htmx=True, version=None):
         f"{prefix}-version": game.version if version is None else version,
         f"{prefix}-adjoining": [str(c.pk) for c in adjoining],
     }
-    return client.post(f"/games/{game.pk}/panic/adjoining/{command.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/adjoining/command-{command.pk}/", data, **(HTMX if htmx else {}))
 
 
 def test_only_divisions_with_a_p4_event_test_and_next_step_waits_for_them(client, demo):
@@ -197,7 +197,9 @@ def test_a_stale_or_incomplete_form_changes_nothing(client, demo):
     panic_post(client, game, heth, die="9")
     response = panic_post(client, fresh(game), heth, die="9", version=old)  # a double tap
     assert "The game moved on since this page was drawn" in response.content.decode()
-    response = client.post(f"/games/{game.pk}/panic/test/{wads.pk}/", {f"panic-command-{wads.pk}-die": "9"}, **HTMX)
+    response = client.post(
+        f"/games/{game.pk}/act/panic-test/command-{wads.pk}/", {f"panic-command-{wads.pk}-die": "9"}, **HTMX
+    )
     assert "The form was incomplete" in response.content.decode()
     assert Event.objects.filter(game=game, kind="DivisionPanicTested").count() == 1
     # a form about another division, drawn before Heth's test, is not stale: Heth's test was not about it

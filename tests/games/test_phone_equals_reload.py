@@ -61,10 +61,10 @@ def test_a_second_assault_declared_after_closing_the_first_from_its_card_is_acce
         game, "Davis's Brigade", "Cutler's Brigade", "Archer's Brigade", "Iron Brigade (Meredith)"
     )
     screen = Screen(client, f"/games/{game.pk}/")
-    url = f"/games/{game.pk}/assault/declare/"
+    url = f"/games/{game.pk}/act/declare-assault/game-{game.pk}/"
     screen.post(url, declare_data(game, [(davis, "all_out")], [(cutler, "all_out")]))
     first = Event.objects.get(game=game, kind="AssaultDeclared").seq
-    screen.post(f"/games/{game.pk}/assault/{first}/end/", {})
+    screen.post(f"/games/{game.pk}/act/end-assault/assault-{first}/", {})
     assert Event.objects.filter(game=game, kind="AssaultEnded").count() == 1
     screen.post(url, declare_data(game, [(archer, "all_out")], [(iron, "all_out")]))
     assert Event.objects.filter(game=game, kind="AssaultDeclared").count() == 2, screen.seen()["error"]

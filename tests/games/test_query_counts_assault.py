@@ -49,7 +49,7 @@ def declare_post(t: Table, k: int, battery: bool = False) -> Send:
     data = declare_data(
         game, [(u, "all_out") for u in attackers], [(u, "general") for u in defenders], primary=defenders[0]
     )
-    return t.post("assault/declare/", data)
+    return t.post(f"act/declare-assault/game-{t.game.pk}/", data)
 
 
 def declared(t: Table) -> list[int]:
@@ -57,11 +57,11 @@ def declared(t: Table) -> list[int]:
 
 
 def round_post(t: Table, seq: int) -> Send:
-    return t.post(f"assault/{seq}/round/", round_data(t.game, seq, die="6", die2="4"), f"row-assault-{seq}")
+    return t.post(f"act/assault-round/assault-{seq}/", round_data(t.game, seq, die="6", die2="4"), f"row-assault-{seq}")
 
 
 def end_post(t: Table, seq: int) -> Send:
-    return t.post(f"assault/{seq}/end/", {"version": fresh(t.game).version})
+    return t.post(f"act/end-assault/assault-{seq}/", {"version": fresh(t.game).version})
 
 
 def test_assaults_cost_the_same_at_every_size(costs):
@@ -98,7 +98,7 @@ def test_assaults_cost_the_same_at_every_size(costs):
             "supporting-primary": primary.name,
             "supporting-move": "D",
         }
-        return t.post("assault/supporting/", data)
+        return t.post(f"act/supporting-hit/game-{t.game.pk}/", data)
 
     costs.measure("a supporting brigade's hit", supporting)
 
@@ -115,7 +115,7 @@ def test_assaults_cost_the_same_at_every_size(costs):
             "passage-passer_1": loser.name,
             "passage-distance_1": "2",
         }
-        return t.post("assault/passage/", data)
+        return t.post(f"act/passage-of-lines/game-{t.game.pk}/", data)
 
     costs.measure("a lose/lose passage of lines", passage)
     costs.measure("an assault ended", lambda t: end_post(t, declared(t)[-1]))
@@ -136,12 +136,14 @@ def test_the_attackers_moves_cost_the_same_at_every_size(costs):
     def breakthrough(t: Table) -> Send:
         unit = members(divisions_of(t.game, "attacker")[1], 1)[0]
         data = {"breakthrough-version": t.game.version, "breakthrough-unit": unit.name, "breakthrough-used_bonus": "on"}
-        return t.post("assault/breakthrough/", data)
+        return t.post(f"act/local-breakthrough/game-{t.game.pk}/", data)
 
     costs.measure("a local breakthrough", breakthrough)
     costs.each(lambda t: declare_post(t, 0)())
     costs.each(
-        lambda t: t.post(f"assault/{declared(t)[-1]}/round/", round_data(t.game, declared(t)[-1], die="10", die2="1"))()
+        lambda t: t.post(
+            f"act/assault-round/assault-{declared(t)[-1]}/", round_data(t.game, declared(t)[-1], die="10", die2="1")
+        )()
     )
 
     def moves(t: Table) -> Send:
@@ -151,7 +153,7 @@ def test_the_attackers_moves_cost_the_same_at_every_size(costs):
         assert found, "the round left the attackers a move to choose"
         data = {f"follow-assault-{seq}-version": t.game.version}
         data.update({f"follow-assault-{seq}-move-{m.member.unit.piece.name}": m.moves[0].value for m in found})
-        return t.post(f"assault/{seq}/follow-up/", data, f"row-assault-{seq}")
+        return t.post(f"act/follow-up/assault-{seq}/", data, f"row-assault-{seq}")
 
     costs.measure("the attackers' moves after a round", moves)
     costs.check()
@@ -185,7 +187,9 @@ def test_charge_disorder_costs_the_same_at_every_size(costs):
 
     def disorder(t: Table) -> Send:
         also = [u.piece.name for u in charge_disorder.state(t.game).others()[::2]]
-        return t.post("assault/disorder/", {"disorder-version": t.game.version, "disorder-also": also})
+        return t.post(
+            f"act/charge-disorder/game-{t.game.pk}/", {"disorder-version": t.game.version, "disorder-also": also}
+        )
 
     costs.measure("charge disorder applied", disorder)
     costs.leave("charge disorder")
@@ -198,13 +202,13 @@ def test_charge_disorder_costs_the_same_at_every_size(costs):
 def panic_post(t: Table, test: Any, die: str = "5") -> Send:
     prefix = f"panic-command-{test.division}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-die": die, f"{prefix}-die2": die, "roll": "typed"}
-    return t.post(f"panic/test/{test.division}/", data, f"row-command-{test.division}")
+    return t.post(f"act/panic-test/command-{test.division}/", data, f"row-command-{test.division}")
 
 
 def adjoining_post(t: Table, key: str, adjoining: list[str]) -> Send:
     prefix = f"adjoining-command-{key}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-adjoining": adjoining}
-    return t.post(f"panic/adjoining/{key}/", data)
+    return t.post(f"act/adjoining/command-{key}/", data)
 
 
 def panic_state(t: Table) -> division_panic.PanicState:

@@ -114,7 +114,7 @@ def demo_assault_aftermath() -> Game:
         "breakthrough-unit": archer.name,
         "breakthrough-used_bonus": "on",
     }
-    _sent(game, lambda: client.post(f"/games/{game.pk}/assault/breakthrough/", data, **HTMX))
+    _sent(game, lambda: client.post(f"/games/{game.pk}/act/local-breakthrough/game-{game.pk}/", data, **HTMX))
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     supporting = {
         "supporting-version": fresh(game).version,
@@ -123,7 +123,7 @@ def demo_assault_aftermath() -> Game:
         "supporting-primary": cutler.name,
         "supporting-move": "W",
     }
-    _sent(game, lambda: client.post(f"/games/{game.pk}/assault/supporting/", supporting, **HTMX))
+    _sent(game, lambda: client.post(f"/games/{game.pk}/act/supporting-hit/game-{game.pk}/", supporting, **HTMX))
     _sent(game, lambda: post_round(client, game, seq, die="10", die2="2"))
     passage = {
         "passage-version": fresh(game).version,
@@ -132,12 +132,12 @@ def demo_assault_aftermath() -> Game:
         "passage-passer_1": cutler.name,
         "passage-distance_1": "2.5",
     }
-    _sent(game, lambda: client.post(f"/games/{game.pk}/assault/passage/", passage, **HTMX))
+    _sent(game, lambda: client.post(f"/games/{game.pk}/act/passage-of-lines/game-{game.pk}/", passage, **HTMX))
     follow = {
         f"follow-assault-{seq}-version": fresh(game).version,
         f"follow-assault-{seq}-move-{davis.piece.name}": "carry",
     }
-    _sent(game, lambda: client.post(f"/games/{game.pk}/assault/{seq}/follow-up/", follow, **HTMX))
+    _sent(game, lambda: client.post(f"/games/{game.pk}/act/follow-up/assault-{seq}/", follow, **HTMX))
     ridge = game.objectives.get(name="McPherson's Ridge")
     taken = {"holder": game.sides.get(name="Confederate").pk, "version": fresh(game).version}
     pettigrew = seated_device(game, "Confederate", "Pettigrew")

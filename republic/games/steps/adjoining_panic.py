@@ -9,18 +9,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
-from django.urls import reverse
 
 from republic.games.events.panic import AdjoiningDeclared
 from republic.games.forms import VersionForm, offer_many
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game
 from republic.games.pieces import Piece
-from republic.games.steps.base import Bound
-from republic.games.steps.division_panic import PanicState, division_test_step, pending_words, played, state
+from republic.games.steps.base import Act, Bound, Who, address
+from republic.games.steps.division_panic import (
+    PanicState,
+    division_test_step,
+    not_a_division,
+    pending_words,
+    played,
+    state,
+)
 from republic.rules.panic_phase import adjoining_choices, orders_after_panic_phase
 from republic.rules.sequence import StepKey
 from republic.rules.troops import DivisionOrders
+
+ELSEWHERE = "Adjoining divisions are named in the adjoining panic step."
 
 
 def pending(s: PanicState) -> list[str]:
@@ -61,16 +69,21 @@ def adjoining_form(s: PanicState, division_id: str, data: Any = None) -> Adjoini
     )
 
 
+def sent_form(s: PanicState, division: Command, data: Any) -> AdjoiningForm:
+    """The divisions adjoining one as sent: one with none to name now is refused, unless its form is whole (then
+    the declaration itself says why, or that the page was stale)."""
+    not_a_division(division)
+    key = str(division.pk)
+    form = adjoining_form(s, key, data)
+    if key not in s.undeclared and not form.is_valid() and "version" not in form.errors:
+        raise ActionRefused(f"{division.name} has no adjoining divisions to name now.")
+    return form
+
+
 def declare_adjoining(game: Game, division: Command, form: AdjoiningForm, actor: str) -> Event:
     data = form.cleaned_data
     key = str(division.pk)
-    with act(
-        game,
-        data["version"],
-        actor,
-        step=StepKey.ADJOINING_PANIC,
-        elsewhere="Adjoining divisions are named in the adjoining panic step.",
-    ) as action:
+    with act(game, data["version"], actor, step=StepKey.ADJOINING_PANIC, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
         if key not in s.undeclared:
             raise ActionRefused(f"{division.name} has no adjoining divisions to name now.")
@@ -83,7 +96,7 @@ def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
         {
             "division": s.divisions[key],
             "form": bound.get(prefix(key)) or adjoining_form(s, key),
-            "action": reverse("games:panic_adjoining", args=[s.game.pk, key]),
+            "action": address(s.game, "adjoining", Piece("command", int(key))),
         }
         for key in s.undeclared
     ]
@@ -116,4 +129,19 @@ def leave(action: Action, s: PanicState) -> dict[str, Any]:
     return {"orders_reset": tuple(reset)}
 
 
-STEP = division_test_step("games/steps/panic_adjoining.html", pending, panel, leave)
+STEP = division_test_step(
+    "games/steps/panic_adjoining.html",
+    pending,
+    panel,
+    leave,
+    actions=(
+        Act(
+            "adjoining",
+            "command",
+            Who.SEATED,
+            sent_form,
+            lambda s, division, sent, actor: declare_adjoining(s.game, division, sent, actor),
+            ELSEWHERE,
+        ),
+    ),
+)

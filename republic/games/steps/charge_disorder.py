@@ -7,7 +7,6 @@ from typing import Any
 
 from django import forms
 from django.db.models import Q
-from django.urls import reverse
 
 from republic.games.events.assault import ChargeDisorderApplied, Disordered
 from republic.games.forms import VersionForm, offer_many
@@ -15,7 +14,7 @@ from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Step
+from republic.games.steps.base import Act, Bound, Step, Who, address
 from republic.games.text.describe import describe
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import DisorderInput, resolve_disorder
@@ -95,15 +94,12 @@ def disorder_form(s: DisorderState, data: Any = None) -> DisorderForm:
     return DisorderForm(data, prefix="disorder", initial={"version": s.game.version}, candidates=s.others())
 
 
+ELSEWHERE = "Charge disorder is applied in its own step, after the assaults."
+
+
 def apply_disorder(game: Game, form: DisorderForm, actor: str) -> Event:
     data = form.cleaned_data
-    with act(
-        game,
-        data["version"],
-        actor,
-        step=StepKey.CHARGE_DISORDER,
-        elsewhere="Charge disorder is applied in its own step, after the assaults.",
-    ) as action:
+    with act(game, data["version"], actor, step=StepKey.CHARGE_DISORDER, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
         if s.applied:
             raise ActionRefused("Charge disorder is already applied this turn.")
@@ -128,8 +124,23 @@ def panel(s: DisorderState, bound: Bound) -> dict[str, Any]:
         "disordered": [{"unit": u, "reasons": reasons(why)} for u, why in s.disordered],
         "applied": describe(s.applied) if s.applied else "",
         "form": bound.get("disorder") or disorder_form(s),
-        "action": reverse("games:assault_disorder", args=[s.game.pk]),
+        "action": address(s.game, "charge-disorder", s.game.piece),
     }
 
 
-STEP = Step("games/steps/charge_disorder.html", state, pending, panel)
+STEP = Step(
+    "games/steps/charge_disorder.html",
+    state,
+    pending,
+    panel,
+    actions=(
+        Act(
+            "charge-disorder",
+            "game",
+            Who.PHASING,
+            lambda s, game, data: disorder_form(s, data),
+            lambda s, game, sent, actor: apply_disorder(s.game, sent, actor),
+            ELSEWHERE,
+        ),
+    ),
+)

@@ -15,7 +15,6 @@ from typing import Any
 
 from django import forms
 from django.db.models import BooleanField, Case, ExpressionWrapper, When
-from django.urls import reverse
 
 from republic.games.events.panic import AdjoiningDeclared, AppReading, DivisionPanicTested
 from republic.games.events.payload import LabelledRoll, NamedUnit, payload_of
@@ -24,7 +23,7 @@ from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import IN_PLAY, Command, Event, Game, Unit
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address
 from republic.games.text.describe import describe
 from republic.rules.chart import Chart
 from republic.rules.division_panic import (
@@ -52,6 +51,7 @@ from republic.rules.sequence import StepKey
 from republic.rules.troops import Grade, UnitKind
 
 PANIC_STEPS = (StepKey.INTERNAL_PANIC, StepKey.ADJOINING_PANIC)
+TEST_ELSEWHERE = "Panic tests are rolled in the panic phase."
 LOSS_CONDITIONS = {
     "out_of_town": "Out of town terrain (blocks, buildings)",
     "across_bridge_or_ford": "Across a bridge or fordable stream",
@@ -229,9 +229,7 @@ def lacking_test(s: PanicState, division: Command) -> PendingTest | None:
 
 def roll_panic_test(game: Game, division: Command, form: PanicTestForm, actor: str) -> Event:
     data = form.cleaned_data
-    with act(
-        game, data["version"], actor, step=PANIC_STEPS, elsewhere="Panic tests are rolled in the panic phase."
-    ) as action:
+    with act(game, data["version"], actor, step=PANIC_STEPS, elsewhere=TEST_ELSEWHERE) as action:
         s = state(action.game)
         test = lacking_test(s, division)
         if test is None:
@@ -309,7 +307,7 @@ def opened_test(s: PanicState, row: Row, bound: Bound) -> dict[str, Any]:
         "division": division,
         "triggers": " and ".join(t.value for t in test.triggers),
         "form": bound.get(form_prefix(test.division)) or panic_form(s.game, test.division, test.triggers),
-        "action": reverse("games:panic_test", args=[s.game.pk, division.pk]),
+        "action": address(s.game, "panic-test", Piece("command", division.pk)),
         "units": [
             {
                 "unit": u,
@@ -328,15 +326,50 @@ def opened_test(s: PanicState, row: Row, bound: Bound) -> dict[str, Any]:
     }
 
 
+def not_a_division(division: Command) -> None:
+    if division.level != Command.Level.DIVISION:
+        raise ActionRefused(f"{division.name} is not a division: nothing was changed.")
+
+
+def sent_test(s: PanicState, division: Command, data: Any) -> PanicTestForm:
+    """The division's test as sent: a division with no test to roll now is refused, unless its form is whole
+    (then the test itself says why, or that the page was stale)."""
+    not_a_division(division)
+    test = lacking_test(s, division)
+    form = panic_form(s.game, str(division.pk), test.triggers if test else (PanicTrigger.INTERNAL,), data)
+    if test is None and not form.is_valid() and "version" not in form.errors:
+        raise ActionRefused(f"{division.name} has no panic test to roll now.")
+    return form
+
+
+PANIC_TEST: Act[PanicState] = Act(
+    "panic-test",
+    "command",
+    Who.OWNER,
+    sent_test,
+    lambda s, division, sent, actor: roll_panic_test(s.game, division, sent, actor),
+    TEST_ELSEWHERE,
+)
+
+
 def division_test_step(
     template: str,
     pending: Callable[[PanicState], list[str]],
     panel: Callable[[PanicState, Bound], dict[str, Any]],
     leave: Callable[[Action, PanicState], dict[str, Any]] | None = None,
+    actions: tuple[Act[PanicState], ...] = (),
 ) -> Step[PanicState]:
-    """A panic step whose work is a test per division, each a row opened on tap."""
+    """A panic step whose work is a test per division, each a row opened on tap (both steps offer the test)."""
     return Step(
-        template, state, pending, panel, leave, rows=panic_rows, form="games/rows/panic_test.html", opened=opened_test
+        template,
+        state,
+        pending,
+        panel,
+        leave,
+        rows=panic_rows,
+        form="games/rows/panic_test.html",
+        opened=opened_test,
+        actions=(PANIC_TEST, *actions),
     )
 
 

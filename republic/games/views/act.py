@@ -2,16 +2,19 @@
 the step's declaration (``steps.base.Act``) says who may take it and what it is about, so access is decided here,
 once, from it; the form is bound by the factory the step draws it with, run when valid, and answered as every
 action is (``answers.form_action``). An action of a step the game is not at is refused before its form is read:
-its errors would be drawn in a step panel the page no longer shows."""
+its errors would be drawn in a step panel the page no longer shows. An action may be offered by more than one step
+(a division's panic test, in both panic steps); a form factory refuses (``ActionRefused``) when its piece has
+nothing of the kind to do now."""
 
 from typing import Any
 
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 
-from republic.games.ledger import GAME_OVER
+from republic.games.ledger import GAME_OVER, ActionRefused
 from republic.games.pieces import Piece
 from republic.games.steps import ACTIONS, step_of
-from republic.games.steps.base import Act, Step
+from republic.games.steps.assaults.state import declared_in
+from republic.games.steps.base import Act
 from republic.games.views import answers
 from republic.games.views.access import guarded
 from republic.games.views.answers import HtmxHttpRequest
@@ -25,12 +28,12 @@ def act(request: HtmxHttpRequest, game_id: int, action: str, piece: str) -> Http
     about = Piece.of(piece)
     if offered is None or about is None or about.kind != offered[1].about:
         raise Http404("No such action here.")
-    step, declared = offered
+    declared = offered[1]
     found = {_FOUND[about.kind]: about.pk} if about.kind in _FOUND else {}
-    return guarded(request, game_id, declared.who, found, lambda: _taken(request, game_id, step, declared, about))
+    return guarded(request, game_id, declared.who, found, lambda: _taken(request, game_id, declared, about))
 
 
-def _taken(request: HtmxHttpRequest, game_id: int, step: Step[Any], declared: Act[Any], about: Piece) -> HttpResponse:
+def _taken(request: HtmxHttpRequest, game_id: int, declared: Act[Any], about: Piece) -> HttpResponse:
     if request.method != "POST":
         # asked after who may: a device that may not act is told why, whatever the method
         return HttpResponseNotAllowed(["POST"])
@@ -38,10 +41,15 @@ def _taken(request: HtmxHttpRequest, game_id: int, step: Step[Any], declared: Ac
     target = _target(game, about)
     if game.over:
         return answers.stale(request, game, GAME_OVER)
-    if not game.in_progress or step_of(game) is not step:
+    at = step_of(game) if game.in_progress else None
+    if at is None or declared not in at.actions:
         return answers.stale(request, game, declared.elsewhere or NOT_HERE)
-    state = step.state(game)
-    form = declared.form(state, target, request.POST)
+    state = at.state(game)
+    try:
+        form = declared.form(state, target, request.POST)
+    except ActionRefused as exc:
+        # the piece has nothing of the kind to do now (an assault no longer this turn's, a division with no test)
+        return answers.stale(request, game, str(exc))
     row = about.name if about.kind != "game" else None
     return answers.form_action(
         request, game, form, form.prefix, lambda: declared.run(state, target, form, answers.actor_of(request)), row
@@ -50,7 +58,8 @@ def _taken(request: HtmxHttpRequest, game_id: int, step: Step[Any], declared: Ac
 
 def _target(game: Any, about: Piece) -> Any:
     """What the action is about: the unit's, leader's or division's row of this game (another game's is not
-    found), an assault by the number of its declaration, or the game itself."""
+    found), an assault by the number of its declaration (an event of this game that declared one), or the game
+    itself."""
     if about.kind == "unit":
         return answers.unit_of(game, about.pk)
     if about.kind == "leader":
@@ -59,4 +68,6 @@ def _target(game: Any, about: Piece) -> Any:
         return answers.command_of(game, about.pk)
     if about.kind == "game" and about.pk != game.pk:
         raise Http404("No such game.")
+    if about.kind == "assault":
+        declared_in(game, about.pk)
     return game if about.kind == "game" else about.pk

@@ -5,14 +5,27 @@ from typing import Any
 
 from django.urls import reverse
 
+from republic.games.forms import VersionForm
 from republic.games.pieces import Piece
-from republic.games.steps.assaults.declare import declare_form
-from republic.games.steps.assaults.follow_up import follow_up_form, local_breakthrough_form
-from republic.games.steps.assaults.passage import losers, passage_form
-from republic.games.steps.assaults.rounds import column_for, prefix, read_conditions, round_form
-from republic.games.steps.assaults.state import Assault, AssaultState, state
-from republic.games.steps.assaults.supporting import supporting_form
-from republic.games.steps.base import Bound, Row, Step
+from republic.games.steps.assaults.declare import END_ELSEWHERE, declare_assault, declare_form, end_assault
+from republic.games.steps.assaults.follow_up import (
+    follow_up,
+    follow_up_form,
+    local_breakthrough,
+    local_breakthrough_form,
+)
+from republic.games.steps.assaults.passage import losers, pass_through, passage_form, sent_form
+from republic.games.steps.assaults.rounds import (
+    ROUND_ELSEWHERE,
+    column_for,
+    prefix,
+    read_conditions,
+    resolve_round,
+    round_form,
+)
+from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, state
+from republic.games.steps.assaults.supporting import supporting_form, supporting_hit
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address
 from republic.games.text.assault import FOLLOW_UP, next_hint, passage_rule, round_orders
 from republic.games.text.describe import describe, words
 from republic.games.text.terms import side_facts
@@ -44,11 +57,12 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
         "follow_up": FOLLOW_UP.get(last.result.outcome.action, "") if last else "",
         "orders": round_orders(last) if last else [],
         "hint": next_hint(last) if last else "",
-        "action": reverse("games:assault_round", args=[game.pk, assault.seq]),
+        "action": address(game, "assault-round", Piece("assault", assault.seq)),
+        # the column preview records nothing: it is its own address, not an action
         "column_url": reverse("games:assault_column", args=[game.pk, assault.seq]),
-        "end_url": reverse("games:assault_end", args=[game.pk, assault.seq]),
+        "end_url": address(game, "end-assault", Piece("assault", assault.seq)),
         "follow": bound.get(Piece("assault", assault.seq).prefix("follow")) or follow_up_form(s, assault),
-        "follow_url": reverse("games:assault_follow_up", args=[game.pk, assault.seq]),
+        "follow_url": address(game, "follow-up", Piece("assault", assault.seq)),
     }
 
 
@@ -73,11 +87,12 @@ def opened(s: AssaultState, row: Row, bound: Bound) -> dict[str, Any]:
 def _passages(s: AssaultState, bound: Bound) -> list[dict[str, Any]]:
     """A passage-of-lines form for each side with units driven back this turn, with those units."""
     found = losers(s)
+    sent = bound.get("passage")
     return [
         {
             "side": side,
             "title": f"{s.game.attacker if side == 'attacker' else s.game.defender} losers pass through friends",
-            "form": bound.get(f"passage-{side}") or passage_form(s, side),
+            "form": sent if sent is not None and sent.whose == side else passage_form(s, side),
             "losers": found[side],
         }
         for side in ("attacker", "defender")
@@ -93,15 +108,15 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
         "nothing": "",
         "ended_assaults": [describe(a.ended_event) for a in s.assaults if a.ended_event is not None],
         "declare": declare,
-        "declare_url": reverse("games:assault_declare", args=[s.game.pk]),
+        "declare_url": address(s.game, "declare-assault", s.game.piece),
         "supporting": bound.get("supporting") or supporting_form(s),
-        "supporting_url": reverse("games:assault_supporting", args=[s.game.pk]),
+        "supporting_url": address(s.game, "supporting-hit", s.game.piece),
         "primaries": sorted({m.unit.name for a in s.assaults for m in a.defenders}),
         "passages": _passages(s, bound),
         "breakthrough": bound.get("breakthrough")
         or (None if any(a.rounds for a in s.assaults) else local_breakthrough_form(s)),
-        "breakthrough_url": reverse("games:assault_breakthrough", args=[s.game.pk]),
-        "passage_url": reverse("games:assault_passage", args=[s.game.pk]),
+        "breakthrough_url": address(s.game, "local-breakthrough", s.game.piece),
+        "passage_url": address(s.game, "passage-of-lines", s.game.piece),
         "declare_sides": [
             (f"Attacking units ({s.game.attacker})", declare.slots("a"), declare.lists["a"]),
             (f"Defending units ({s.game.defender})", declare.slots("d"), declare.lists["d"]),
@@ -112,4 +127,76 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
     }
 
 
-STEP = Step("games/steps/assault.html", state, pending, panel, rows=rows, form="games/rows/assault.html", opened=opened)
+STEP = Step(
+    "games/steps/assault.html",
+    state,
+    pending,
+    panel,
+    rows=rows,
+    form="games/rows/assault.html",
+    opened=opened,
+    actions=(
+        Act(
+            "declare-assault",
+            "game",
+            Who.PHASING,
+            lambda s, game, data: declare_form(s, data),
+            lambda s, game, sent, actor: declare_assault(s.game, sent, actor),
+            ELSEWHERE,
+        ),
+        # an assault no longer this turn's is refused (``find``) before its form is read
+        Act(
+            "assault-round",
+            "assault",
+            Who.SEATED,
+            lambda s, seq, data: round_form(s, s.find(seq), data),
+            lambda s, seq, sent, actor: resolve_round(s.game, seq, sent, actor),
+            ROUND_ELSEWHERE,
+        ),
+        Act(
+            "end-assault",
+            "assault",
+            Who.SEATED,
+            lambda s, seq, data: VersionForm(data),
+            lambda s, seq, sent, actor: end_assault(s.game, seq, sent.cleaned_data["version"], actor),
+            END_ELSEWHERE,
+        ),
+        # a defending unit that supported the defence with a minority of its bases takes its hit (5.5)
+        Act(
+            "supporting-hit",
+            "game",
+            Who.DEFENDING,
+            lambda s, game, data: supporting_form(s, data),
+            lambda s, game, sent, actor: supporting_hit(s.game, sent, actor),
+            ELSEWHERE,
+        ),
+        # what each attacker did after a round, or before any when every defender had gone (5.5)
+        Act(
+            "follow-up",
+            "assault",
+            Who.PHASING,
+            lambda s, seq, data: follow_up_form(s, s.find(seq), data),
+            lambda s, seq, sent, actor: follow_up(s.game, seq, sent, actor),
+            ELSEWHERE,
+        ),
+        # an attacker left out of contact by fire goes on to fresh targets before the rounds (5.2)
+        Act(
+            "local-breakthrough",
+            "game",
+            Who.PHASING,
+            lambda s, game, data: local_breakthrough_form(s, data),
+            lambda s, game, sent, actor: local_breakthrough(s.game, sent, actor),
+            ELSEWHERE,
+        ),
+        # losers that lost both rolls pass through a friendly unit, which takes their hits (5.5): the players of
+        # the friendly unit's side enter it (the action refuses the other side's)
+        Act(
+            "passage-of-lines",
+            "game",
+            Who.SEATED,
+            lambda s, game, data: sent_form(s, data),
+            lambda s, game, sent, actor: pass_through(s.game, sent, actor),
+            ELSEWHERE,
+        ),
+    ),
+)

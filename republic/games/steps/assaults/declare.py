@@ -175,10 +175,11 @@ def declare_assault(game: Game, form: DeclareForm, actor: str) -> Event:
         return action.record(AssaultDeclared(len(s.assaults) + 1, attackers, defenders))
 
 
+END_ELSEWHERE = "Assaults are ended in the assault step."
+
+
 def end_assault(game: Game, seq: int, version: int, actor: str) -> Event:
-    with act(
-        game, version, actor, step=StepKey.ASSAULTS, elsewhere="Assaults are ended in the assault step."
-    ) as action:
+    with act(game, version, actor, step=StepKey.ASSAULTS, elsewhere=END_ELSEWHERE) as action:
         assault = state(action.game).find(seq)
         refusal = play.end_refusal(assault.core)
         if refusal:

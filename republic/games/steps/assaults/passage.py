@@ -56,6 +56,7 @@ class PassageForm(VersionForm):
 
     def __init__(self, *args: Any, side: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.whose = side  # the side whose form it is: both sides' forms share a prefix
         for n in range(1, PASSERS + 1):
             self.fields[f"passer_{n}"] = NameChoiceField(
                 label=f"Loser {n} passing through", required=n == 1, what="loser of this turn's assaults"
@@ -100,6 +101,14 @@ def passage_form(s: AssaultState, side: str, data: Any = None) -> PassageForm:
         passers = [loser.unit.key for loser in losers(s)[side]]
         offer_names(form, [f"passer_{n}" for n in range(1, PASSERS + 1)], _named(s, passers), f"losers-{side}")
     return form
+
+
+def sent_form(s: AssaultState, data: Any) -> PassageForm:
+    """The form of the side its POST names: one form an action for both sides, as the side's players enter it."""
+    side = data.get("passage-side")
+    if side not in SIDES:
+        raise ActionRefused("Nothing was changed: say which side's losers passed through.")
+    return passage_form(s, side, data)
 
 
 def _named(s: AssaultState, keys: list[str]) -> list[tuple[str, str, str]]:

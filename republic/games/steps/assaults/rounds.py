@@ -279,15 +279,12 @@ def _taking(members: list[Member], conditions: Conditions, data: dict[str, Any])
     )
 
 
+ROUND_ELSEWHERE = "Assault rounds are resolved in the assault step."
+
+
 def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:
     data = form.cleaned_data
-    with act(
-        game,
-        data["version"],
-        actor,
-        step=StepKey.ASSAULTS,
-        elsewhere="Assault rounds are resolved in the assault step.",
-    ) as action:
+    with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ROUND_ELSEWHERE) as action:
         s = state(action.game)
         assault = s.find(seq)
         raw = {f"{prefix(assault)}-{k}": str(v) for k, v in data.items() if isinstance(v, str | int)}
