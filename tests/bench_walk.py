@@ -309,7 +309,7 @@ def assaults(w: Walker) -> None:
     s = assault_state(w.fresh())
     fight = rounds.round_form(s, s.find(declared.seq))
     round_url, dice = w.action("assault-round", Piece("assault", declared.seq)), {"die": 8, "die2": 3}
-    w.act("fight one round", round_url, fight, dice, dice=True, row=Piece("assault", declared.seq))
+    w.act("fight one round", round_url, fight, dice, dice=True, row=Piece("assault", declared.seq).name)
     w.act("end the assault", w.action("end-assault", Piece("assault", declared.seq)), w.version())
 
 
@@ -326,7 +326,14 @@ def _division_test(w: Walker, request: str, die: int, test: PendingTest | None =
     test_form = division_panic.panic_form(s.game, test.division, test.triggers)
     dice = dict.fromkeys(test_form.dice_fields, die)
     division = s.divisions[test.division]
-    w.act(request, w.action("panic-test", division.piece), test_form, dice, dice=True, row=f"command-{division.pk}")
+    w.act(
+        request,
+        w.action("panic-test", Piece("command", division.pk)),
+        test_form,
+        dice,
+        dice=True,
+        row=Piece("command", division.pk).name,
+    )
 
 
 def _no_neighbours(w: Walker) -> None:
