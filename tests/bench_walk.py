@@ -33,6 +33,7 @@ from republic.games.steps import (
 from republic.games.steps import replace_leaders as replacing
 from republic.games.steps.assaults import declare, rounds
 from republic.games.steps.assaults.state import state as assault_state
+from republic.games.steps.base import address
 from republic.games.steps.move import batteries, brigades
 from republic.games.steps.move.state import state as move_state
 from republic.games.steps.walk import pending
@@ -100,6 +101,10 @@ class Walker:
     def url(self, name: str, *args: Any) -> str:
         return reverse(f"games:{name}", args=[self.game.pk, *args])
 
+    def to(self, action: str, about: Unit | Leader | Command | None = None) -> str:
+        """The address of a step's action about a unit, leader or division, or the game."""
+        return address(self.game, action, (about or self.game).piece)
+
     def skip(self, request: str, why: str) -> None:
         self.probe.note(self.step, f"{request} not walked: {why}")
 
@@ -164,7 +169,7 @@ def rally_units(w: Walker) -> None:
         return w.skip("rally one unit", "no attacking unit has M hits")
     unit = s.to_rally[0]
     rallying = rally.form(s.game, unit, s.leaders)
-    w.act("rally one unit", w.url("rally", unit.pk), rallying, {"die": 6}, dice=True, row=unit)
+    w.act("rally one unit", w.to("rally", unit), rallying, {"die": 6}, dice=True, row=unit)
     while (s := rally.state(w.fresh())).to_rally:
         unit = s.to_rally[0]
         leaders = rally.side_leaders(s.game, unit)
@@ -175,7 +180,7 @@ def replace_leaders(w: Walker) -> None:
     fallen = replacing.state(w.fresh()).fallen
     if not fallen:
         return w.skip("replace one leader", "no attacking leader is hors de combat")
-    w.act("replace one leader", w.url("replace_leader", fallen[0].pk), w.version())
+    w.act("replace one leader", w.to("replace-leader", fallen[0]), w.version())
 
 
 def move(w: Walker) -> None:
@@ -189,7 +194,7 @@ def move(w: Walker) -> None:
         return w.skip("maneuver roll", "the attacker has no brigade in play")
     roll = brigades.roll_form(s.game, unit, s.helpful_leaders)
     # a 10 lets it assault (R:631-635): the assault step then has a brigade to declare one with
-    w.act("maneuver roll", w.url("maneuver_roll", unit.pk), roll, {"die": 10}, dice=True, row=unit)
+    w.act("maneuver roll", w.to("maneuver-roll", unit), roll, {"die": 10}, dice=True, row=unit)
     movement = brigades.movement_form(s.game, unit)
     w.act("movement allowance", w.url("maneuver_movement", unit.pk), movement, records=False, row=unit)
     s = move_state(w.fresh())
@@ -198,19 +203,17 @@ def move(w: Walker) -> None:
         w.skip("charge bonus used", refused)
     else:
         charge = brigades.ChargeForm(initial={"version": s.game.version})
-        w.act(
-            "charge bonus used", w.url("maneuver_charge", unit.pk), charge, {"used": "1", "action": "advance"}, row=unit
-        )
+        w.act("charge bonus used", w.to("charge-bonus", unit), charge, {"used": "1", "action": "advance"}, row=unit)
     limit = skirmisher_limit(unit.to_rules())
     markers = brigades.skirmisher_form(w.fresh(), unit, limit)
-    w.act("skirmishers out", w.url("maneuver_skirmishers", unit.pk), markers, {"deployed": limit}, row=unit)
+    w.act("skirmishers out", w.to("skirmishers", unit), markers, {"deployed": limit}, row=unit)
     battery = next((u for u in units if u.battery), None)
     if battery is None:
         return w.skip("battery functions", "the attacker has no battery in play")
     functions = batteries.functions_form(w.fresh(), battery)
     # prolong: an unlimbered battery's one move that keeps a function to fire
     chosen = {"function_1": BatteryFunction.PROLONG.value, "will_fire": True}
-    w.act("battery functions", w.url("maneuver_battery", battery.pk), functions, chosen, row=battery)
+    w.act("battery functions", w.to("battery-functions", battery), functions, chosen, row=battery)
 
 
 def skirmish_fire(w: Walker) -> None:
@@ -218,13 +221,13 @@ def skirmish_fire(w: Walker) -> None:
     if s.stage == "declare":
         blocker, target = s.defenders[0], s.attackers[0]
         declaring = skirmish.declare_form(s)
-        w.act("declare blocks", w.url("fire_skirmish_declare"), declaring, {blocker.field: target.id})
+        w.act("declare blocks", w.to("declare-blocks"), declaring, {blocker.field: target.id})
     else:
         w.skip("declare blocks", "no skirmish markers out on one side or the other")
     s = skirmish.state(w.fresh())
     if s.stage == "roll" and s.declared:
         dice = {f"die_{i}": 1 for i in range(len(s.declared.blocks))}
-        w.act("roll blocks", w.url("fire_skirmish_blocks"), skirmish.rolls_form(s), dice, dice=True)
+        w.act("roll blocks", w.to("roll-blocks"), skirmish.rolls_form(s), dice, dice=True)
     s = skirmish.state(w.fresh())
     left, enemies = s.attacks_left(), [u for u in s.enemies() if not u.battery]
     if not left or not enemies:
@@ -232,7 +235,7 @@ def skirmish_fire(w: Walker) -> None:
     brigade = left[0][0]
     attack = skirmish.attack_form(s, brigade)
     aimed = {"target": enemies[0].key, "range": 2, "die": 10}
-    w.act("skirmish attack", w.url("fire_skirmish_attack", brigade.pk), attack, aimed, dice=True, row=brigade)
+    w.act("skirmish attack", w.to("skirmish-attack", brigade), attack, aimed, dice=True, row=brigade)
 
 
 def artillery(w: Walker) -> None:
@@ -247,14 +250,14 @@ def artillery(w: Walker) -> None:
     if targets:
         fire = artillery_fire.fire_form(s, battery)
         aimed = {"target": targets[0].key, "range": 3, "die": 10}
-        w.act("battery fires", w.url("fire_artillery", battery.pk), fire, aimed, dice=True, row=battery)
+        w.act("battery fires", w.to("artillery-fire", battery), fire, aimed, dice=True, row=battery)
     else:
         w.skip("battery fires", "no enemy brigade in play")
     if len(ready) < 2:
         return w.skip("battery saves fire", "no second battery may fire")
     s = artillery_fire.state(w.fresh())
     saving = artillery_fire.save_form(s, ready[1])
-    w.act("battery saves fire", w.url("fire_save", ready[1].pk), saving, row=ready[1])
+    w.act("battery saves fire", w.to("save-fire", ready[1]), saving, row=ready[1])
 
 
 def leader_checks(w: Walker) -> None:
@@ -264,7 +267,7 @@ def leader_checks(w: Walker) -> None:
     leader, hits = s.pending()[0]
     check = hors_de_combat.check_form(s.game, leader, hits)
     dice = {"die": 3, "die2": 7}
-    w.act("check one leader", w.url("hors_de_combat_check", leader.pk), check, dice, dice=True, row=leader)
+    w.act("check one leader", w.to("check-leader", leader), check, dice, dice=True, row=leader)
     for other, _ in hors_de_combat.state(w.fresh()).pending():
         hors_de_combat.skip_leader(w.fresh(), other, w.fresh().version, ACTOR)
 
@@ -275,7 +278,7 @@ def demoralized_tests(w: Walker) -> None:
         return w.skip("panic test one unit", "no demoralized unit took P hits")
     unit = s.to_test[0]
     testing = demoralized_panic.panic_form(s.game, unit)
-    w.act("panic test one unit", w.url("fire_panic", unit.pk), testing, row=unit)
+    w.act("panic test one unit", w.to("demoralized-panic-test", unit), testing, row=unit)
     while (s := demoralized_panic.state(w.fresh())).to_test:
         unit = s.to_test[0]
         w.direct(

@@ -64,7 +64,9 @@ class Drawn:
 
 
 def url_name(url: str) -> str:
-    return resolve(url.split("?")[0]).url_name or ""
+    """The address's name; a step's action's own name ('rally') for the one address of actions."""
+    found = resolve(url.split("?")[0])
+    return found.kwargs["action"] if found.url_name == "act" else found.url_name or ""
 
 
 def game_of(url: str) -> int | None:

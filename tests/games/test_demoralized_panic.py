@@ -31,7 +31,7 @@ def panic(client, game, unit, htmx=True, version=None, **extra):
         f"{prefix}-version": game.version if version is None else version,
         **{f"{prefix}-{k}": v for k, v in extra.items()},
     }
-    return client.post(f"/games/{game.pk}/fire/panic/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/demoralized-panic-test/unit-{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 def test_demoralized_units_with_p_hits_must_test(client, demo):

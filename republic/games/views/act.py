@@ -39,7 +39,8 @@ def _taken(request: HtmxHttpRequest, game_id: int, step: Step[Any], declared: Ac
     if game.over:
         return answers.stale(request, game, GAME_OVER)
     if not game.in_progress or step_of(game) is not step:
-        return answers.stale(request, game, declared.elsewhere or NOT_HERE)
+        elsewhere = declared.elsewhere(target) if callable(declared.elsewhere) else declared.elsewhere
+        return answers.stale(request, game, elsewhere or NOT_HERE)
     state = step.state(game)
     form = declared.form(state, target, request.POST)
     row = about.name if about.kind != "game" else None
