@@ -247,8 +247,10 @@ def test_fire_in_the_wrong_step_is_refused(client, demo):
     response = fire(
         client, game, battery(game, "Pegram's Battalion (rifles)"), brigade(game, "Iron Brigade (Meredith)").key
     )
-    assert "cannot fire now" in response.content.decode()
-    assert not Event.objects.filter(game=game, kind="ArtilleryFired").exists()
+    assert "Pegram&#x27;s Battalion (rifles) cannot fire now." in response.content.decode()
+    response = save(client, game, battery(game, "Pegram's Battalion (rifles)"))
+    assert "Pegram&#x27;s Battalion (rifles) cannot save fire now." in response.content.decode()
+    assert not Event.objects.filter(game=game, kind__in=["ArtilleryFired", "FireSaved"]).exists()
 
 
 # --- the end of the artillery step: all hits at once ------------------------------------------------------------

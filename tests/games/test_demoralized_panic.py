@@ -134,6 +134,15 @@ def test_bad_panic_forms_change_nothing(client, demo, extra, message):
     assert fresh(game).version == version
 
 
+def test_a_panic_test_at_another_step_is_refused_naming_the_unit(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=4, p_hits_turn=2)
+    game = at_step(demo, "artillery_fire")
+    response = panic(client, game, davis)
+    assert "Davis&#x27;s Brigade has no demoralized panic test to make now." in response.content.decode()
+    assert fresh(game).version == game.version
+
+
 def test_panic_tests_refused_when_stale_twice_or_foreign(client, demo):
     davis, iron = brigade(demo, "Davis's Brigade"), brigade(demo, "Iron Brigade (Meredith)")
     set_state(demo, davis, m_hits=4, p_hits_turn=2)
