@@ -194,7 +194,7 @@ def move(w: Walker) -> None:
         return w.skip("maneuver roll", "the attacker has no brigade in play")
     roll = brigades.roll_form(s.game, unit, s.helpful_leaders)
     # a 10 lets it assault (R:631-635): the assault step then has a brigade to declare one with
-    w.act("maneuver roll", w.url("maneuver_roll", unit.pk), roll, {"die": 10}, dice=True, row=unit)
+    w.act("maneuver roll", w.action("maneuver-roll", unit.piece), roll, {"die": 10}, dice=True, row=unit)
     movement = brigades.movement_form(s.game, unit)
     w.act("movement allowance", w.url("maneuver_movement", unit.pk), movement, records=False, row=unit)
     s = move_state(w.fresh())
@@ -204,18 +204,22 @@ def move(w: Walker) -> None:
     else:
         charge = brigades.ChargeForm(initial={"version": s.game.version})
         w.act(
-            "charge bonus used", w.url("maneuver_charge", unit.pk), charge, {"used": "1", "action": "advance"}, row=unit
+            "charge bonus used",
+            w.action("charge-bonus", unit.piece),
+            charge,
+            {"used": "1", "action": "advance"},
+            row=unit,
         )
     limit = skirmisher_limit(unit.to_rules())
     markers = brigades.skirmisher_form(w.fresh(), unit, limit)
-    w.act("skirmishers out", w.url("maneuver_skirmishers", unit.pk), markers, {"deployed": limit}, row=unit)
+    w.act("skirmishers out", w.action("skirmishers", unit.piece), markers, {"deployed": limit}, row=unit)
     battery = next((u for u in units if u.battery), None)
     if battery is None:
         return w.skip("battery functions", "the attacker has no battery in play")
     functions = batteries.functions_form(w.fresh(), battery)
     # prolong: an unlimbered battery's one move that keeps a function to fire
     chosen = {"function_1": BatteryFunction.PROLONG.value, "will_fire": True}
-    w.act("battery functions", w.url("maneuver_battery", battery.pk), functions, chosen, row=battery)
+    w.act("battery functions", w.action("battery-functions", battery.piece), functions, chosen, row=battery)
 
 
 def skirmish_fire(w: Walker) -> None:
@@ -223,13 +227,13 @@ def skirmish_fire(w: Walker) -> None:
     if s.stage == "declare":
         blocker, target = s.defenders[0], s.attackers[0]
         declaring = skirmish.declare_form(s)
-        w.act("declare blocks", w.url("fire_skirmish_declare"), declaring, {blocker.field: target.id})
+        w.act("declare blocks", w.action("declare-blocks", w.game.piece), declaring, {blocker.field: target.id})
     else:
         w.skip("declare blocks", "no skirmish markers out on one side or the other")
     s = skirmish.state(w.fresh())
     if s.stage == "roll" and s.declared:
         dice = {f"die_{i}": 1 for i in range(len(s.declared.blocks))}
-        w.act("roll blocks", w.url("fire_skirmish_blocks"), skirmish.rolls_form(s), dice, dice=True)
+        w.act("roll blocks", w.action("roll-blocks", w.game.piece), skirmish.rolls_form(s), dice, dice=True)
     s = skirmish.state(w.fresh())
     left, enemies = s.attacks_left(), [u for u in s.enemies() if not u.battery]
     if not left or not enemies:
@@ -237,7 +241,7 @@ def skirmish_fire(w: Walker) -> None:
     brigade = left[0][0]
     attack = skirmish.attack_form(s, brigade)
     aimed = {"target": enemies[0].key, "range": 2, "die": 10}
-    w.act("skirmish attack", w.url("fire_skirmish_attack", brigade.pk), attack, aimed, dice=True, row=brigade)
+    w.act("skirmish attack", w.action("skirmish-attack", brigade.piece), attack, aimed, dice=True, row=brigade)
 
 
 def artillery(w: Walker) -> None:
@@ -252,14 +256,14 @@ def artillery(w: Walker) -> None:
     if targets:
         fire = artillery_fire.fire_form(s, battery)
         aimed = {"target": targets[0].key, "range": 3, "die": 10}
-        w.act("battery fires", w.url("fire_artillery", battery.pk), fire, aimed, dice=True, row=battery)
+        w.act("battery fires", w.action("artillery-fire", battery.piece), fire, aimed, dice=True, row=battery)
     else:
         w.skip("battery fires", "no enemy brigade in play")
     if len(ready) < 2:
         return w.skip("battery saves fire", "no second battery may fire")
     s = artillery_fire.state(w.fresh())
     saving = artillery_fire.save_form(s, ready[1])
-    w.act("battery saves fire", w.url("fire_save", ready[1].pk), saving, row=ready[1])
+    w.act("battery saves fire", w.action("save-fire", ready[1].piece), saving, row=ready[1])
 
 
 def leader_checks(w: Walker) -> None:
@@ -280,7 +284,7 @@ def demoralized_tests(w: Walker) -> None:
         return w.skip("panic test one unit", "no demoralized unit took P hits")
     unit = s.to_test[0]
     testing = demoralized_panic.panic_form(s.game, unit)
-    w.act("panic test one unit", w.url("fire_panic", unit.pk), testing, row=unit)
+    w.act("panic test one unit", w.action("demoralized-panic-test", unit.piece), testing, row=unit)
     while (s := demoralized_panic.state(w.fresh())).to_test:
         unit = s.to_test[0]
         w.direct(

@@ -9,7 +9,6 @@ from republic.games.views import (
     charts,
     dashboard,
     dispatches,
-    fire,
     game,
     live,
     log,
@@ -60,21 +59,8 @@ urlpatterns = [
     path("games/<int:game_id>/objectives/<int:objective_id>/", game.take_objective, name="take_objective"),
     # command phase
     # maneuver phase
-    path("games/<int:game_id>/maneuver/roll/<int:unit_id>/", maneuver.roll, name="maneuver_roll"),
+    # the movement allowance: worked out, not recorded, so not an action of the step
     path("games/<int:game_id>/maneuver/movement/<int:unit_id>/", maneuver.movement, name="maneuver_movement"),
-    path("games/<int:game_id>/maneuver/charge/<int:unit_id>/", maneuver.charge, name="maneuver_charge"),
-    path("games/<int:game_id>/maneuver/formation/<int:unit_id>/", maneuver.formation, name="maneuver_formation"),
-    path("games/<int:game_id>/maneuver/mount/<int:unit_id>/", maneuver.mount, name="maneuver_mount"),
-    path("games/<int:game_id>/maneuver/skirmishers/<int:unit_id>/", maneuver.skirmishers, name="maneuver_skirmishers"),
-    path("games/<int:game_id>/maneuver/battery/<int:unit_id>/", maneuver.battery, name="maneuver_battery"),
-    path("games/<int:game_id>/maneuver/passing-fire/<int:unit_id>/", maneuver.passing, name="maneuver_passing_fire"),
-    # fire phase
-    path("games/<int:game_id>/fire/skirmish/declare/", fire.declare_blocks, name="fire_skirmish_declare"),
-    path("games/<int:game_id>/fire/skirmish/blocks/", fire.roll_blocks, name="fire_skirmish_blocks"),
-    path("games/<int:game_id>/fire/skirmish/<int:unit_id>/", fire.skirmish_attack, name="fire_skirmish_attack"),
-    path("games/<int:game_id>/fire/artillery/<int:unit_id>/", fire.artillery, name="fire_artillery"),
-    path("games/<int:game_id>/fire/artillery/<int:unit_id>/save/", fire.save_fire, name="fire_save"),
-    path("games/<int:game_id>/fire/panic/<int:unit_id>/", fire.panic_test, name="fire_panic"),
     # assault phase
     # the column a round's conditions give, as its form is filled in: a preview that records nothing
     path("games/<int:game_id>/assault/<int:seq>/column/", assault.column, name="assault_column"),

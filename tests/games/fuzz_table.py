@@ -64,8 +64,8 @@ class Drawn:
 
 
 def url_name(url: str) -> str:
+    """The address's name; a step's action's own name ('rally') for the one address of actions."""
     found = resolve(url.split("?")[0])
-    # a step's action is named for itself, not for the one address every action shares
     return found.kwargs["action"] if found.url_name == "act" else found.url_name or ""
 
 

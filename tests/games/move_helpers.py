@@ -21,7 +21,7 @@ def roll_post(client, game, unit, die="5", roll="typed", htmx=True, version=None
     prefix = f"roll-{unit.piece.name}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-die": die, "roll": roll}
     data.update({f"{prefix}-{k}": v for k, v in fields.items()})
-    return client.post(f"/games/{game.pk}/maneuver/roll/{unit.pk}/", data, **from_row(unit, htmx))
+    return client.post(f"/games/{game.pk}/act/maneuver-roll/unit-{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def move_post(client, game, unit, htmx=True, **fields):
@@ -35,21 +35,21 @@ def move_post(client, game, unit, htmx=True, **fields):
 def charge_post(client, game, unit, used="1", htmx=True, version=None, action="advance"):
     game.refresh_from_db()  # the state may have been set by another event
     data = {"version": game.version if version is None else version, "used": used, "action": action}
-    return client.post(f"/games/{game.pk}/maneuver/charge/{unit.pk}/", data, **from_row(unit, htmx))
+    return client.post(f"/games/{game.pk}/act/charge-bonus/unit-{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def formation_post(client, game, unit, formation, htmx=True, version=None):
     game.refresh_from_db()  # the state may have been set by another event
     prefix = f"formation-{unit.piece.name}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-formation": formation}
-    return client.post(f"/games/{game.pk}/maneuver/formation/{unit.pk}/", data, **from_row(unit, htmx))
+    return client.post(f"/games/{game.pk}/act/formation/unit-{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def skirmish_post(client, game, unit, deployed, htmx=True, version=None):
     game.refresh_from_db()  # the state may have been set by another event
     prefix = f"skirmishers-{unit.piece.name}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-deployed": deployed}
-    return client.post(f"/games/{game.pk}/maneuver/skirmishers/{unit.pk}/", data, **from_row(unit, htmx))
+    return client.post(f"/games/{game.pk}/act/skirmishers/unit-{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def functions_post(client, game, unit, *functions, htmx=True, version=None, **flags):
@@ -58,7 +58,7 @@ def functions_post(client, game, unit, *functions, htmx=True, version=None, **fl
     data = {f"{prefix}-version": game.version if version is None else version}
     data.update({f"{prefix}-function_{i + 1}": f for i, f in enumerate(functions)})
     data.update({f"{prefix}-{k}": v for k, v in flags.items()})
-    return client.post(f"/games/{game.pk}/maneuver/battery/{unit.pk}/", data, **from_row(unit, htmx))
+    return client.post(f"/games/{game.pk}/act/battery-functions/unit-{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def text(response) -> str:

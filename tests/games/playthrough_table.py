@@ -104,25 +104,31 @@ class Table:
     # maneuver phase
 
     def roll_maneuver(self, unit: Unit, die: int, htmx: bool = False, **fields) -> Event:
-        return self.form(f"maneuver/roll/{unit.pk}/", f"roll-{unit.piece.name}", htmx, dice=True, die=die, **fields)
+        return self.form(
+            f"act/maneuver-roll/unit-{unit.pk}/", f"roll-{unit.piece.name}", htmx, dice=True, die=die, **fields
+        )
 
     def mark_charge_bonus(self, unit: Unit, used: bool, htmx: bool = False) -> Event:
         return self.post(
-            f"maneuver/charge/{unit.pk}/",
+            f"act/charge-bonus/unit-{unit.pk}/",
             {"version": self.version, "used": "1" if used else "0", "action": "advance"},
             htmx,
         )
 
     def set_skirmishers(self, unit: Unit, deployed: int, htmx: bool = False) -> Event:
-        return self.form(f"maneuver/skirmishers/{unit.pk}/", f"skirmishers-{unit.piece.name}", htmx, deployed=deployed)
+        return self.form(f"act/skirmishers/unit-{unit.pk}/", f"skirmishers-{unit.piece.name}", htmx, deployed=deployed)
 
     def change_formation(self, unit: Unit, formation: str, htmx: bool = False) -> Event:
-        return self.form(f"maneuver/formation/{unit.pk}/", f"formation-{unit.piece.name}", htmx, formation=formation)
+        return self.form(f"act/formation/unit-{unit.pk}/", f"formation-{unit.piece.name}", htmx, formation=formation)
 
     def use_battery_functions(self, battery: Unit, *functions: str, htmx: bool = False) -> Event:
         named = {f"function_{i}": f for i, f in enumerate(functions, start=1)}
         return self.form(
-            f"maneuver/battery/{battery.pk}/", f"functions-{battery.piece.name}", htmx, will_fire="on", **named
+            f"act/battery-functions/unit-{battery.pk}/",
+            f"functions-{battery.piece.name}",
+            htmx,
+            will_fire="on",
+            **named,
         )
 
     # fire phase
@@ -130,11 +136,11 @@ class Table:
     def declare_blocks(self, blocks: dict[Unit, Unit], htmx: bool = False) -> Event:
         """Each defending brigade's first marker tries to block the first marker of an attacking brigade."""
         fields = {f"block_{blocker.pk}_1": f"{target.key}#1" for blocker, target in blocks.items()}
-        return self.form("fire/skirmish/declare/", "skirmish-declare", htmx, **fields)
+        return self.form(f"act/declare-blocks/game-{self.game.pk}/", "skirmish-declare", htmx, **fields)
 
     def roll_blocks(self, *dice: int, htmx: bool = False) -> Event:
         return self.form(
-            "fire/skirmish/blocks/",
+            f"act/roll-blocks/game-{self.game.pk}/",
             "skirmish-rolls",
             htmx,
             dice=True,
@@ -143,7 +149,7 @@ class Table:
 
     def skirmish_attack(self, unit: Unit, target, range_: str, die: int, htmx: bool = False) -> Event:
         return self.form(
-            f"fire/skirmish/{unit.pk}/",
+            f"act/skirmish-attack/unit-{unit.pk}/",
             f"skirmish-{unit.piece.name}",
             htmx,
             dice=True,
@@ -154,7 +160,7 @@ class Table:
 
     def fire_battery(self, battery: Unit, target, range_: str, die: int, htmx: bool = False) -> Event:
         return self.form(
-            f"fire/artillery/{battery.pk}/",
+            f"act/artillery-fire/unit-{battery.pk}/",
             f"fire-{battery.piece.name}",
             htmx,
             dice=True,
@@ -165,7 +171,7 @@ class Table:
         )
 
     def save_fire(self, battery: Unit, htmx: bool = False) -> Event:
-        return self.form(f"fire/artillery/{battery.pk}/save/", f"save-{battery.piece.name}", htmx)
+        return self.form(f"act/save-fire/unit-{battery.pk}/", f"save-{battery.piece.name}", htmx)
 
     def check_leader(self, leader: Leader, die: int, die2: int, base_hits: int, htmx: bool = False) -> Event:
         return self.form(
@@ -182,7 +188,7 @@ class Table:
         return self.post(f"act/pass-over-leader/leader-{leader.pk}/", {"version": self.version}, htmx)
 
     def demoralized_panic_test(self, unit: Unit, htmx: bool = False) -> Event:
-        return self.form(f"fire/panic/{unit.pk}/", f"panic-{unit.piece.name}", htmx)
+        return self.form(f"act/demoralized-panic-test/unit-{unit.pk}/", f"panic-{unit.piece.name}", htmx)
 
     # assault phase
 

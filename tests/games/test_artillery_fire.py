@@ -40,7 +40,7 @@ def attack(client, game, unit, target, die="10", rng="1", roll="typed", htmx=Tru
         f"{prefix}-target": target,
         "roll": roll,
     }
-    return client.post(f"/games/{game.pk}/fire/skirmish/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/skirmish-attack/unit-{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 def fire(client, game, unit, target, die="5", rng="3", roll="typed", htmx=True, version=None, **extra):
@@ -55,7 +55,7 @@ def fire(client, game, unit, target, die="5", rng="3", roll="typed", htmx=True, 
     }
     for key, value in extra.items():
         data[f"{prefix}-{key}"] = value
-    return client.post(f"/games/{game.pk}/fire/artillery/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/artillery-fire/unit-{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 def save(client, game, unit, htmx=True, version=None, **extra):
@@ -64,7 +64,7 @@ def save(client, game, unit, htmx=True, version=None, **extra):
         f"{prefix}-version": game.version if version is None else version,
         **{f"{prefix}-{k}": v for k, v in extra.items()},
     }
-    return client.post(f"/games/{game.pk}/fire/artillery/{unit.pk}/save/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/save-fire/unit-{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 # --- firing and saving fire ---------------------------------------------------------------------------------
@@ -247,8 +247,10 @@ def test_fire_in_the_wrong_step_is_refused(client, demo):
     response = fire(
         client, game, battery(game, "Pegram's Battalion (rifles)"), brigade(game, "Iron Brigade (Meredith)").key
     )
-    assert "cannot fire now" in response.content.decode()
-    assert not Event.objects.filter(game=game, kind="ArtilleryFired").exists()
+    assert "Pegram&#x27;s Battalion (rifles) cannot fire now." in response.content.decode()
+    response = save(client, game, battery(game, "Pegram's Battalion (rifles)"))
+    assert "Pegram&#x27;s Battalion (rifles) cannot save fire now." in response.content.decode()
+    assert not Event.objects.filter(game=game, kind__in=["ArtilleryFired", "FireSaved"]).exists()
 
 
 # --- the end of the artillery step: all hits at once ------------------------------------------------------------

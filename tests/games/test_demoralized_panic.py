@@ -31,7 +31,7 @@ def panic(client, game, unit, htmx=True, version=None, **extra):
         f"{prefix}-version": game.version if version is None else version,
         **{f"{prefix}-{k}": v for k, v in extra.items()},
     }
-    return client.post(f"/games/{game.pk}/fire/panic/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/demoralized-panic-test/unit-{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 def test_demoralized_units_with_p_hits_must_test(client, demo):
@@ -132,6 +132,15 @@ def test_bad_panic_forms_change_nothing(client, demo, extra, message):
     response = panic(client, game, davis, **extra)
     assert response.status_code == 200 and message in response.content.decode()
     assert fresh(game).version == version
+
+
+def test_a_panic_test_at_another_step_is_refused_naming_the_unit(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=4, p_hits_turn=2)
+    game = at_step(demo, "artillery_fire")
+    response = panic(client, game, davis)
+    assert "Davis&#x27;s Brigade has no demoralized panic test to make now." in response.content.decode()
+    assert fresh(game).version == game.version
 
 
 def test_panic_tests_refused_when_stale_twice_or_foreign(client, demo):

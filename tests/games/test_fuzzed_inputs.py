@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
 from republic.games.models import Command, Dispatch, Game, Leader, Seat, Unit
+from republic.games.pieces import Piece
 from republic.games.uploads import SCENARIO_MOST
 from republic.scenarios import DEMO_SCENARIO
 from tests.devices import master_device, seated_device
@@ -48,6 +49,14 @@ ODD_FILES = [
 NOT_DIGITS = ["²", "٣", "¹²", "1²", "９"]
 FUZZ = settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 OWNED = {"unit_id": "unit", "leader_id": "leader", "division_id": "command"}  # an address's id, by its kind
+
+
+def kind(key: str, named: str) -> str:
+    """The kind of unit, leader or division an address's part names, or ""."""
+    piece = Piece.of(named) if key == "piece" else None
+    return OWNED.get(key) or (piece.kind if piece and piece.kind in OWNED.values() else "")
+
+
 wrong = st.one_of(st.sampled_from(WRONG), st.text(max_size=30), st.integers().map(str))
 
 
@@ -112,11 +121,17 @@ class FormsFuzzed(TestCase):
     @settings(FUZZ, max_examples=60)
     @given(st.data())
     def test_an_address_naming_another_games_unit_leader_or_division_is_not_found(self, data: Any) -> None:
-        owned = [(d, key) for d in self.drawn for key in resolve(d.form.action).kwargs if key in OWNED]
+        owned = [
+            (d, key) for d in self.drawn for key, named in resolve(d.form.action).kwargs.items() if kind(key, named)
+        ]
         drawn, key = data.draw(st.sampled_from(owned))
         found = resolve(drawn.form.action)
-        pk = data.draw(st.sampled_from(self.foreign[OWNED[key]]))
-        action = reverse(f"games:{found.url_name}", kwargs={**found.kwargs, key: pk})
+        of = kind(key, found.kwargs[key])
+        pk = data.draw(st.sampled_from(self.foreign[of]))
+        # a step's action names its piece ('unit-12'); an older address its number
+        action = reverse(
+            f"games:{found.url_name}", kwargs={**found.kwargs, key: pk if key in OWNED else Piece(of, pk).name}
+        )
         response, said, _ = checked(self.master, action, as_sent(drawn.form), data.draw(st.booleans()))
         assert response.status_code == 404 and "Not Found" in said, (action, response.status_code)
 
@@ -126,8 +141,8 @@ class FormsFuzzed(TestCase):
         assert {url_name(d.form.action) for d, _ in dice} >= {
             "rally",
             "first_attacker_roll",
-            "maneuver_passing_fire",
-            "fire_artillery",
+            "passing-fire",
+            "artillery-fire",
             "check-leader",
             "assault-round",
             "panic-test",
@@ -160,7 +175,7 @@ class FormsFuzzed(TestCase):
         # a defending battery's passing fire row drew a movement allowance form with no address
         assert {d.form.action for d in self.drawn if not d.form.action} == set()
         assert all(url_name(d.form.action) for d in self.drawn)
-        assert "maneuver_passing_fire" in {url_name(d.form.action) for d in self.drawn}
+        assert "passing-fire" in {url_name(d.form.action) for d in self.drawn}
 
 
 class InputsFuzzed(TestCase):

@@ -36,7 +36,7 @@ def after_fire(client, demo) -> Game:
     calef, davis = battery(demo, "2nd U.S., Battery A (Calef)"), brigade(demo, "Davis's Brigade")
     prefix = f"fire-{calef.piece.name}"
     client.post(
-        f"/games/{demo.pk}/fire/artillery/{calef.pk}/",
+        f"/games/{demo.pk}/act/artillery-fire/unit-{calef.pk}/",
         {
             f"{prefix}-version": demo.version,
             f"{prefix}-die": "5",

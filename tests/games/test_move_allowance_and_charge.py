@@ -178,7 +178,7 @@ def test_bad_or_stale_charge_posts_change_nothing(client, demo):
     version = game.version
     assert "The form was incomplete" in text(charge_post(client, game, archer, used="maybe"))
     assert "The game moved on" in text(charge_post(client, game, archer, version=game.version - 1))
-    response = client.post(f"/games/{game.pk}/maneuver/charge/{archer.pk}/", {}, **HTMX)
+    response = client.post(f"/games/{game.pk}/act/charge-bonus/unit-{archer.pk}/", {}, **HTMX)
     assert "The form was incomplete" in text(response)
     archer.refresh_from_db()
     assert not archer.charge_bonus_used and fresh(game).version == version
@@ -190,4 +190,4 @@ def test_batteries_offer_no_charge_bonus(client, demo):
     garnett = battery(demo, "Garnett's Battalion")
     game = at_move(demo)
     card = card_of(opened_page(client, game, garnett), garnett)
-    assert "/maneuver/charge/" not in card and "Artillery may not use the assault move bonus (3.1)" in card
+    assert "/act/charge-bonus/" not in card and "Artillery may not use the assault move bonus (3.1)" in card

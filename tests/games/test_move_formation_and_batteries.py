@@ -53,7 +53,7 @@ def test_an_unformed_brigade_shows_why_it_has_no_formation_form(client, demo):
     game = at_move(demo)
     set_state(demo, archer, m_hits=1)
     card = card_of(opened_page(client, game, archer), archer)
-    assert "Unformed: may not change formation (2.3)" in card and "/maneuver/formation/" not in card
+    assert "Unformed: may not change formation (2.3)" in card and "/act/formation/" not in card
 
 
 def test_a_stale_formation_change_changes_nothing(client, demo):

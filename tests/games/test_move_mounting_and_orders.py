@@ -38,7 +38,7 @@ def mount_post(client, game, unit, mount, htmx=True, version=None):
     game.refresh_from_db()  # the state may have been set by another event
     prefix = f"mount-{unit.piece.name}"
     data = {f"{prefix}-version": game.version if version is None else version, f"{prefix}-mount": mount}
-    return client.post(f"/games/{game.pk}/maneuver/mount/{unit.pk}/", data, **from_row(unit, htmx))
+    return client.post(f"/games/{game.pk}/act/mount/unit-{unit.pk}/", data, **from_row(unit, htmx))
 
 
 def mounted(game, name: str):
@@ -92,7 +92,7 @@ def test_an_unformed_brigade_is_shown_and_told_why_it_may_not_dismount(client, d
     set_state(game, archer, m_hits=1)
     card = card_of(opened_page(client, game, archer), archer)
     reason = "Unformed: may not change formation (2.3), and to dismount is one (3.5)"
-    assert f"Dismount: {reason}." in card and "/maneuver/mount/" not in card
+    assert f"Dismount: {reason}." in card and "/act/mount/" not in card
     version = fresh(game).version
     card = card_of(text(mount_post(client, game, archer, "0")), archer)
     assert reason in card
@@ -123,7 +123,7 @@ def test_infantry_has_no_mount_to_offer_and_a_stale_mount_changes_nothing(client
     davis = brigade(demo, "Davis's Brigade")
     archer = mounted(demo, "Archer's Brigade")
     game = at_move(demo)
-    assert "/maneuver/mount/" not in card_of(opened_page(client, game, davis), davis)
+    assert "/act/mount/" not in card_of(opened_page(client, game, davis), davis)
     response = mount_post(client, game, archer, "0", version=fresh(game).version - 1)
     assert "The game moved on" in text(response)
     assert fresh(archer).kind == "cavalry_mounted"
@@ -198,7 +198,7 @@ def test_formation_skirmishers_and_unlimbering_are_refused_at_their_field_in_the
     version = fresh(game).version
     # an unformed brigade's card has the reason where the formation form would be: a stale tap is answered so
     body = card_of(text(formation_post(client, game, archer, "single_line")), archer)
-    assert "Formation: Unformed: may not change formation (2.3)." in body and "/maneuver/formation/" not in body
+    assert "Formation: Unformed: may not change formation (2.3)." in body and "/act/formation/" not in body
     body = card_of(text(skirmish_post(client, game, davis, "2")), davis)
     refused = field_error(body, f"skirmishers-{davis.piece.name}", "deployed")
     assert refused == "Rattled: may not deploy skirmishers (2.3); it may recall them"

@@ -47,7 +47,7 @@ def passing(client, game, unit, target, die="5", rng="3", roll="typed", htmx=Tru
         **{f"{prefix}-{k}": v for k, v in extra.items()},
     }
     headers = {**HTMX, "HTTP_HX_TARGET": f"row-unit-{unit.pk}"} if htmx else {}
-    return client.post(f"/games/{game.pk}/maneuver/passing-fire/{unit.pk}/", data, **headers)
+    return client.post(f"/games/{game.pk}/act/passing-fire/unit-{unit.pk}/", data, **headers)
 
 
 def test_each_defending_battery_that_may_fire_is_a_row_of_the_move_step(client, demo):

@@ -173,20 +173,20 @@ def roll_post(t: Table, unit: Unit, **fields: Any) -> Send:
     game, prefix = fresh(t.game), f"roll-{unit.piece.name}"
     data = {f"{prefix}-version": game.version, f"{prefix}-die": "7", "roll": "typed"}
     data.update({f"{prefix}-{k}": v for k, v in fields.items()})
-    return t.post(f"maneuver/roll/{unit.pk}/", data, f"row-unit-{unit.pk}")
+    return t.post(f"act/maneuver-roll/unit-{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def formation_post(t: Table, unit: Unit, formation: str) -> Send:
     prefix = f"formation-{unit.piece.name}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-formation": formation}
-    return t.post(f"maneuver/formation/{unit.pk}/", data, f"row-unit-{unit.pk}")
+    return t.post(f"act/formation/unit-{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def functions_post(t: Table, unit: Unit, *functions: str) -> Send:
     prefix = f"functions-{unit.piece.name}"
     data = {f"{prefix}-version": fresh(t.game).version}
     data.update({f"{prefix}-function_{i + 1}": f for i, f in enumerate(functions)})
-    return t.post(f"maneuver/battery/{unit.pk}/", data, f"row-unit-{unit.pk}")
+    return t.post(f"act/battery-functions/unit-{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def brigade(t: Table, i: int) -> Unit:
@@ -214,13 +214,13 @@ def movement_post(t: Table, unit: Unit) -> Send:
 def mount_post(t: Table, unit: Unit, mount: str) -> Send:
     prefix = f"mount-{unit.piece.name}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-mount": mount}
-    return t.post(f"maneuver/mount/{unit.pk}/", data, f"row-unit-{unit.pk}")
+    return t.post(f"act/mount/unit-{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def skirmishers_post(t: Table, unit: Unit, deployed: int) -> Send:
     prefix = f"skirmishers-{unit.piece.name}"
     data = {f"{prefix}-version": fresh(t.game).version, f"{prefix}-deployed": deployed}
-    return t.post(f"maneuver/skirmishers/{unit.pk}/", data, f"row-unit-{unit.pk}")
+    return t.post(f"act/skirmishers/unit-{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def passing_post(t: Table, battery: Unit, targets: list[Unit]) -> Send:
@@ -237,7 +237,7 @@ def passing_post(t: Table, battery: Unit, targets: list[Unit]) -> Send:
         f"{prefix}-printed": "3M 3B",
         "roll": "typed",
     }
-    return t.post(f"maneuver/passing-fire/{battery.pk}/", data, f"row-unit-{battery.pk}")
+    return t.post(f"act/passing-fire/unit-{battery.pk}/", data, f"row-unit-{battery.pk}")
 
 
 def test_moving_costs_the_same_at_every_size(costs):
@@ -265,7 +265,7 @@ def test_moving_costs_the_same_at_every_size(costs):
     costs.measure(
         "the charge bonus used",
         lambda t: t.post(
-            f"maneuver/charge/{brigade(t, 0).pk}/",
+            f"act/charge-bonus/unit-{brigade(t, 0).pk}/",
             {"version": t.game.version, "used": "1", "action": "advance"},
             f"row-unit-{brigade(t, 0).pk}",
         ),
@@ -276,7 +276,7 @@ def test_moving_costs_the_same_at_every_size(costs):
     costs.measure(
         "the defender's cavalry dismounts in reaction",
         lambda t: t.post(
-            f"maneuver/mount/{brigades_of(t.game, 'defender')[0].pk}/",
+            f"act/mount/unit-{brigades_of(t.game, 'defender')[0].pk}/",
             {
                 f"mount-{brigades_of(t.game, 'defender')[0].piece.name}-{k}": v
                 for k, v in (("version", t.game.version), ("mount", "0"))

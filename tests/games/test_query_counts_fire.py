@@ -43,7 +43,7 @@ def declare_post(t: Table, every: int = 2) -> Send:
     if every:
         for blocker, target in zip(s.defenders[::every], s.attackers[::every], strict=False):
             data[f"skirmish-declare-{blocker.field}"] = target.id
-    return t.post("fire/skirmish/declare/", data)
+    return t.post(f"act/declare-blocks/game-{t.game.pk}/", data)
 
 
 def rolls_post(t: Table) -> Send:
@@ -51,7 +51,7 @@ def rolls_post(t: Table) -> Send:
     data: dict[str, object] = {"skirmish-rolls-version": t.game.version, "roll": "typed"}
     for i, _ in enumerate(s.declared.blocks if s.declared else ()):
         data[f"skirmish-rolls-die_{i}"] = "9" if i % 2 else "2"
-    return t.post("fire/skirmish/blocks/", data)
+    return t.post(f"act/roll-blocks/game-{t.game.pk}/", data)
 
 
 def attack_post(t: Table, brigade: Unit, target: Unit, printed: str = "") -> Send:
@@ -64,7 +64,7 @@ def attack_post(t: Table, brigade: Unit, target: Unit, printed: str = "") -> Sen
         f"{prefix}-printed": printed,
         "roll": "typed",
     }
-    return t.post(f"fire/skirmish/{brigade.pk}/", data, f"row-unit-{brigade.pk}")
+    return t.post(f"act/skirmish-attack/unit-{brigade.pk}/", data, f"row-unit-{brigade.pk}")
 
 
 def attacks(t: Table, skip: int = 1) -> None:
@@ -113,7 +113,7 @@ def fire_post(t: Table, battery: Unit, printed: str = "", joined: tuple[Unit, ..
     }
     if extra:
         data.update({f"{prefix}-tandem": enemies[1].key, f"{prefix}-adjacent": enemies[2].key})
-    return t.post(f"fire/artillery/{battery.pk}/", data, f"row-unit-{battery.pk}")
+    return t.post(f"act/artillery-fire/unit-{battery.pk}/", data, f"row-unit-{battery.pk}")
 
 
 def under_fire(t: Table, every: int = 2) -> None:
@@ -153,7 +153,7 @@ def test_artillery_fire_costs_the_same_at_every_size(costs):
         s = artillery_fire.state(fresh(t.game))
         battery = s.batteries(s.ready)[-1]
         saving = {f"save-{battery.piece.name}-version": t.game.version}
-        return t.post(f"fire/artillery/{battery.pk}/save/", saving, f"row-unit-{battery.pk}")
+        return t.post(f"act/save-fire/unit-{battery.pk}/", saving, f"row-unit-{battery.pk}")
 
     costs.measure("artillery fire, joint, with tandem and adjacent targets", joint_fire)
     costs.measure("saved fire", save)
@@ -178,7 +178,7 @@ def test_the_artillery_step_after_passing_fire_costs_the_same_at_every_size(cost
                 f"{prefix}-printed": "1M",
                 "roll": "typed",
             }
-            t.post(f"maneuver/passing-fire/{battery.pk}/", data)()
+            t.post(f"act/passing-fire/unit-{battery.pk}/", data)()
         under_fire(t, every=0)
 
     costs.each(passed)
@@ -208,7 +208,7 @@ def test_fire_at_a_battery_that_prolonged_costs_the_same_at_every_size(costs):
             f"{prefix}-printed": "1M 1B",
             "roll": "typed",
         }
-        return t.post(f"fire/artillery/{firing.pk}/", data, f"row-unit-{firing.pk}")
+        return t.post(f"act/artillery-fire/unit-{firing.pk}/", data, f"row-unit-{firing.pk}")
 
     costs.measure("artillery fire at a battery that prolonged, its hits on at once", at_prolonged)
     costs.measure(
@@ -236,7 +236,7 @@ def test_hors_de_combat_after_fire_costs_the_same_at_every_size(costs):
 
 def panic_post(t: Table, unit: Unit) -> Send:
     data = {f"panic-{unit.piece.name}-version": fresh(t.game).version}
-    return t.post(f"fire/panic/{unit.pk}/", data, f"row-unit-{unit.pk}")
+    return t.post(f"act/demoralized-panic-test/unit-{unit.pk}/", data, f"row-unit-{unit.pk}")
 
 
 def to_test(t: Table) -> list[Unit]:

@@ -90,7 +90,7 @@ def maneuver_roll(phone: Phone) -> tuple[str, dict[str, list[str]], str]:
     assert "no roll yet" in archer_row(page.body)
     opened = phone.row(ARCHER)
     assert opened.status == 200
-    roll = next(form for form in forms_of(opened.body) if "/maneuver/roll/" in form.action)
+    roll = next(form for form in forms_of(opened.body) if "/act/maneuver-roll/" in form.action)
     drawn = {f.name: [f.value] for f in roll.fields if f.kind == "hidden"}
     return roll.action, drawn, " ".join(rows_in(page.body))
 

@@ -72,7 +72,7 @@ def test_an_attack_sent_from_its_row_reads_the_step_twice(client, screens):
     }
     headers = {**HTMX, "HTTP_HX_TARGET": f"row-unit-{davis.pk}", "HTTP_ROWS_SHOWN": f"unit-{davis.pk}"}
     with CaptureQueriesContext(connection) as queries:
-        response = client.post(f"/games/{game.pk}/fire/skirmish/{davis.pk}/", data, **headers)
+        response = client.post(f"/games/{game.pk}/act/skirmish-attack/unit-{davis.pk}/", data, **headers)
     assert response.status_code == 200 and fresh(game).version == version + 1
     assert readings_of_skirmish(queries) == 2
     assert state_matches_events(game)

@@ -146,7 +146,7 @@ def joint_fire(client, demo, shown):
         "roll": "typed",
     }
     headers = from_row(rifles, [battery(game, name) for name in shown])
-    body = client.post(f"/games/{game.pk}/fire/artillery/{rifles.pk}/", data, **headers).content.decode()
+    body = client.post(f"/games/{game.pk}/act/artillery-fire/unit-{rifles.pk}/", data, **headers).content.decode()
     assert payload(Event.objects.get(game=game, kind="ArtilleryFired")).batteries[1].unit == napoleons.key
     assert body.startswith(f'<li class="work-row is-done" id="row-unit-{rifles.pk}">')
     # the target was never a row of this step: nothing is said about it

@@ -43,14 +43,14 @@ def declare(client, game, blocks: dict, htmx=True, version=None):
     data = {"skirmish-declare-version": game.version if version is None else version}
     for blocker, target in blocks.items():
         data[f"skirmish-declare-block_{blocker.pk}_1"] = target
-    return client.post(f"/games/{game.pk}/fire/skirmish/declare/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/declare-blocks/game-{game.pk}/", data, **(HTMX if htmx else {}))
 
 
 def roll_blocks(client, game, dice: list[str], roll="typed", htmx=True, version=None, **extra):
     data = {"skirmish-rolls-version": game.version if version is None else version, "roll": roll, **extra}
     for i, die in enumerate(dice):
         data[f"skirmish-rolls-die_{i}"] = die
-    return client.post(f"/games/{game.pk}/fire/skirmish/blocks/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/roll-blocks/game-{game.pk}/", data, **(HTMX if htmx else {}))
 
 
 def attack(client, game, unit, target, die="10", rng="1", roll="typed", htmx=True, version=None, **extra):
@@ -63,7 +63,7 @@ def attack(client, game, unit, target, die="10", rng="1", roll="typed", htmx=Tru
         "roll": roll,
         **{f"{prefix}-{k}": v for k, v in extra.items()},
     }
-    return client.post(f"/games/{game.pk}/fire/skirmish/{unit.pk}/", data, **(HTMX if htmx else {}))
+    return client.post(f"/games/{game.pk}/act/skirmish-attack/unit-{unit.pk}/", data, **(HTMX if htmx else {}))
 
 
 def test_blocks_are_declared_before_any_roll_and_the_step_waits_for_them(client, screens):

@@ -158,7 +158,7 @@ def demo_move_step() -> Game:
     game = at_move(game)
     prefix = f"mount-{archer.piece.name}"
     mount = {f"{prefix}-version": fresh(game).version, f"{prefix}-mount": "0"}
-    _sent(game, lambda: client.post(f"/games/{game.pk}/maneuver/mount/{archer.pk}/", mount, **HTMX))
+    _sent(game, lambda: client.post(f"/games/{game.pk}/act/mount/unit-{archer.pk}/", mount, **HTMX))
     hall = battery(game, "2nd Maine Light, Battery B (Hall)")
     prefix = f"passing-{hall.piece.name}"
     passing = {
@@ -169,7 +169,7 @@ def demo_move_step() -> Game:
         f"{prefix}-cover": "none",
         "roll": "typed",
     }
-    _sent(game, lambda: client.post(f"/games/{game.pk}/maneuver/passing-fire/{hall.pk}/", passing, **HTMX))
+    _sent(game, lambda: client.post(f"/games/{game.pk}/act/passing-fire/unit-{hall.pk}/", passing, **HTMX))
     return fresh(game)
 
 

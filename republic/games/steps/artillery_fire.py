@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.urls import reverse
 
 from republic.games.events.fire import ArtilleryFired, FireSaved, PassingFireConducted
 from republic.games.events.payload import NamedUnit, named_in
@@ -18,7 +17,7 @@ from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step, current
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current
 from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state, point_blank
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, put_on, waiting_in, waiting_rows
 from republic.rules.artillery import AFTER_PASSING_FIRE, after_firing
@@ -136,9 +135,17 @@ def _ready(s: ArtilleryState, battery: Unit, refusal: str) -> Unit:
     return s.batteries([battery.pk])[0]
 
 
+def cannot_fire(battery: Unit) -> str:
+    return f"{battery.name} cannot fire now."
+
+
+def cannot_save(battery: Unit) -> str:
+    return f"{battery.name} cannot save fire now."
+
+
 def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str) -> Event:
     data = form.cleaned_data
-    refusal = f"{battery.name} cannot fire now."
+    refusal = cannot_fire(battery)
     with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
         s = state(action.game)
         firing = _ready(s, battery, refusal)
@@ -176,7 +183,7 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
 
 def save_fire(game: Game, battery: Unit, form: SaveFireForm, actor: str) -> Event:
     data = form.cleaned_data
-    refusal = f"{battery.name} cannot save fire now."
+    refusal = cannot_save(battery)
     with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
         s = state(action.game)
         if battery.pk in s.passed:
@@ -231,8 +238,8 @@ def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:
         "from_state": from_state(s.game.chart, battery),
         "form": bound.get(prefix) or fire_form(s, battery),
         "save": bound.get(save_prefix) or save_form(s, battery),
-        "action": reverse("games:fire_artillery", args=[s.game.pk, battery.pk]),
-        "save_action": reverse("games:fire_save", args=[s.game.pk, battery.pk]),
+        "action": address(s.game, "artillery-fire", battery.piece),
+        "save_action": address(s.game, "save-fire", battery.piece),
     }
 
 
@@ -256,4 +263,22 @@ STEP = Step(
     form="games/rows/fire_artillery.html",
     opened=opened,
     fill=fill,
+    actions=(
+        Act(
+            "artillery-fire",
+            "unit",
+            Who.OWNER,
+            lambda s, battery, data: fire_form(s, battery, data),
+            lambda s, battery, sent, actor: fire_battery(s.game, battery, sent, actor),
+            cannot_fire,
+        ),
+        Act(
+            "save-fire",
+            "unit",
+            Who.OWNER,
+            lambda s, battery, data: save_form(s, battery, data),
+            lambda s, battery, sent, actor: save_fire(s.game, battery, sent, actor),
+            cannot_save,
+        ),
+    ),
 )

@@ -76,15 +76,16 @@ class Act(Generic[S]):
     'command', 'assault'; 'game' for the step as a whole), who may take it, the one factory of its form (drawn
     with no data, bound to a POST's: ``form(state, piece, data)``, the piece being the unit's, leader's or
     division's row, an assault's number, or the game) and what it does (``run(state, piece, form, actor)``,
-    recording one event); ``elsewhere``: what the table is told of it while the game is at another step. One view
-    binds, validates, runs and answers every action (``views/act.py``)."""
+    recording one event); ``elsewhere``: what the table is told of it while the game is at another step, or how
+    to say it of the piece (a unit that "has no skirmish attack to make now"). One view binds, validates, runs and
+    answers every action (``views/act.py``)."""
 
     name: str
     about: str
     who: Who
     form: Callable[[S, Any, Any], forms.Form]
     run: Callable[[S, Any, Any, str], Event]
-    elsewhere: str = ""  # what the table is told when the game is not at the step
+    elsewhere: str | Callable[[Any], str] = ""  # what the table is told when the game is not at the step
 
 
 def address(game: Game, action: str, piece: Piece) -> str:

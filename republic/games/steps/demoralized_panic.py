@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.urls import reverse
 
 from republic.games.events.panic import DemoralizedPanicTested
 from republic.games.events.payload import named_in
@@ -15,7 +14,7 @@ from republic.games.forms import VersionForm, loss_labels
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, row_of, unit_row
 from republic.rules.chart import Chart
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.panic import (
@@ -97,9 +96,13 @@ def panic_form(game: Game, unit: Unit, data: Any = None) -> DemoralizedPanicForm
     )
 
 
+def no_test(unit: Unit) -> str:
+    return f"{unit.name} has no demoralized panic test to make now."
+
+
 def panic_test(game: Game, unit: Unit, form: DemoralizedPanicForm, actor: str) -> Event:
     data = form.cleaned_data
-    refusal = f"{unit.name} has no demoralized panic test to make now."
+    refusal = no_test(unit)
     with act(game, data["version"], actor, step=StepKey.DEMORALIZED_PANIC, elsewhere=refusal) as action:
         testing = next((u for u in state(action.game).to_test if u.pk == unit.pk), None)
         if testing is None:
@@ -134,7 +137,7 @@ def opened(s: PanicTestState, row: Row, bound: Bound) -> dict[str, Any]:
         "unit": unit,
         "form": bound.get(unit.piece.prefix("panic")) or panic_form(s.game, unit),
         "level": panic_level_read(unit.p_hits_turn),
-        "action": reverse("games:fire_panic", args=[s.game.pk, unit.pk]),
+        "action": address(s.game, "demoralized-panic-test", unit.piece),
     }
 
 
@@ -143,5 +146,21 @@ def panel(s: PanicTestState, bound: Bound) -> dict[str, Any]:
 
 
 STEP = Step(
-    "games/steps/fire_panic.html", state, pending, panel, rows=rows, form="games/rows/fire_panic.html", opened=opened
+    "games/steps/fire_panic.html",
+    state,
+    pending,
+    panel,
+    rows=rows,
+    form="games/rows/fire_panic.html",
+    opened=opened,
+    actions=(
+        Act(
+            "demoralized-panic-test",
+            "unit",
+            Who.OWNER,
+            lambda s, unit, data: panic_form(s.game, unit, data),
+            lambda s, unit, sent, actor: panic_test(s.game, unit, sent, actor),
+            no_test,
+        ),
+    ),
 )

@@ -8,7 +8,6 @@ from typing import Any
 
 from django import forms
 from django.db.models import Q
-from django.urls import reverse
 
 from republic.games.events.fire import DeclaredBlock, SkirmishAttacked, SkirmishBlocksDeclared, SkirmishBlocksRolled
 from republic.games.events.payload import payload_of
@@ -17,7 +16,7 @@ from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Side, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound, Row, Step, row_of, unit_row
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, row_of, unit_row
 from republic.games.steps.fire_hits import waiting, waiting_rows
 from republic.games.text.terms import inches, unit_options
 from republic.rules.fire_results import FireHits
@@ -33,6 +32,8 @@ from republic.rules.skirmish import (
     resolve_skirmish_blocks,
 )
 
+DECLARE_ELSEWHERE = "The skirmish blocks are not to be declared now."
+ROLL_ELSEWHERE = "There are no declared skirmish blocks to roll now."
 PRINTED_BLOCKS = [("", "use the app's chart"), ("blocked", "blocked"), ("failed", "not blocked")]
 PRINTED_ATTACK = [
     ("", "use the app's chart"),
@@ -204,7 +205,7 @@ def rolls_form(s: SkirmishState, data: Any = None) -> BlockRollsForm:
 
 
 def declare_blocks(game: Game, form: DeclareBlocksForm, actor: str) -> Event:
-    refusal = "The skirmish blocks are not to be declared now."
+    refusal = DECLARE_ELSEWHERE
     with act(game, form.cleaned_data["version"], actor, step=StepKey.SKIRMISH, elsewhere=refusal) as action:
         s = state(action.game)
         if s.stage != "declare":
@@ -221,7 +222,7 @@ def declare_blocks(game: Game, form: DeclareBlocksForm, actor: str) -> Event:
 
 
 def roll_blocks(game: Game, form: BlockRollsForm, actor: str) -> Event:
-    refusal = "There are no declared skirmish blocks to roll now."
+    refusal = ROLL_ELSEWHERE
     with act(game, form.cleaned_data["version"], actor, step=StepKey.SKIRMISH, elsewhere=refusal) as action:
         s = state(action.game)
         if s.stage != "roll" or s.declared is None:
@@ -267,9 +268,13 @@ def attack_form(s: SkirmishState, brigade: Unit, data: Any = None) -> SkirmishAt
     )
 
 
+def no_attack(brigade: Unit) -> str:
+    return f"{brigade.name} has no skirmish attack to make now."
+
+
 def skirmish_attack(game: Game, brigade: Unit, form: SkirmishAttackForm, actor: str) -> Event:
     data = form.cleaned_data
-    refusal = f"{brigade.name} has no skirmish attack to make now."
+    refusal = no_attack(brigade)
     with act(game, data["version"], actor, step=StepKey.SKIRMISH, elsewhere=refusal) as action:
         s = state(action.game)
         firing = next((b for b, _ in s.attacks_left() if b.pk == brigade.pk), None)
@@ -306,7 +311,7 @@ def opened(s: SkirmishState, row: Row, bound: Bound) -> dict[str, Any]:
     return {
         "brigade": brigade,
         "form": bound.get(brigade.piece.prefix("skirmish")) or attack_form(s, brigade),
-        "action": reverse("games:fire_skirmish_attack", args=[s.game.pk, brigade.pk]),
+        "action": address(s.game, "skirmish-attack", brigade.piece),
     }
 
 
@@ -318,8 +323,8 @@ def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
         "attackers": len(s.attackers),
         "pending_hits": waiting_rows(s.waiting, s.units),
         "done": len(s.done),
-        "declare_url": reverse("games:fire_skirmish_declare", args=[game.pk]),
-        "rolls_url": reverse("games:fire_skirmish_blocks", args=[game.pk]),
+        "declare_url": address(game, "declare-blocks", game.piece),
+        "rolls_url": address(game, "roll-blocks", game.piece),
         "nothing": "Every unblocked attacking skirmish marker has fired."
         if s.attackers
         else f"{side_name(game.attacker)} have no skirmish markers out: no skirmish fire this turn.",
@@ -344,4 +349,32 @@ STEP = Step(
     rows=rows,
     form="games/rows/fire_skirmish.html",
     opened=opened,
+    actions=(
+        # the defenders declare every block before any die (4.1)
+        Act(
+            "declare-blocks",
+            "game",
+            Who.DEFENDING,
+            lambda s, game, data: declare_form(s, data),
+            lambda s, game, sent, actor: declare_blocks(s.game, sent, actor),
+            DECLARE_ELSEWHERE,
+        ),
+        # the declared blocks rolled, by either side's player at the table
+        Act(
+            "roll-blocks",
+            "game",
+            Who.SEATED,
+            lambda s, game, data: rolls_form(s, data),
+            lambda s, game, sent, actor: roll_blocks(s.game, sent, actor),
+            ROLL_ELSEWHERE,
+        ),
+        Act(
+            "skirmish-attack",
+            "unit",
+            Who.OWNER,
+            lambda s, brigade, data: attack_form(s, brigade, data),
+            lambda s, brigade, sent, actor: skirmish_attack(s.game, brigade, sent, actor),
+            no_attack,
+        ),
+    ),
 )

@@ -43,7 +43,8 @@ def _taken(request: HtmxHttpRequest, game_id: int, declared: Act[Any], about: Pi
         return answers.stale(request, game, GAME_OVER)
     at = step_of(game) if game.in_progress else None
     if at is None or declared not in at.actions:
-        return answers.stale(request, game, declared.elsewhere or NOT_HERE)
+        elsewhere = declared.elsewhere(target) if callable(declared.elsewhere) else declared.elsewhere
+        return answers.stale(request, game, elsewhere or NOT_HERE)
     state = at.state(game)
     try:
         form = declared.form(state, target, request.POST)

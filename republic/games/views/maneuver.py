@@ -1,22 +1,16 @@
-"""The attacker's move step's actions: a maneuver roll, a movement allowance worked out, the charge bonus,
-formation, mounting or dismounting, skirmishers and a battery's functions; and the defender's passing fire."""
+"""The movement allowance worked out in the attacker's move step: the one thing of the step that records nothing,
+so it is not one of the step's actions (``steps.move.STEP.actions``) and has its own address."""
 
 from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from republic.games.ledger import ActionRefused
 from republic.games.steps.base import Who
-from republic.games.steps.move import batteries, brigades, passing_fire
+from republic.games.steps.move import brigades
 from republic.games.views import answers
 from republic.games.views.access import allowed
 from republic.games.views.answers import HtmxHttpRequest
 from republic.rules.errors import RulesInputError
-
-
-@allowed(Who.OWNER)
-@require_POST
-def roll(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    return answers.unit_action(request, game_id, unit_id, brigades.roll_form_for, brigades.roll_maneuver)
 
 
 @allowed(Who.OWNER)
@@ -36,60 +30,3 @@ def movement(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRespon
         except RulesInputError as exc:
             form.add_error(answers.error_field(form, exc.field), exc.problem)
     return answers.invalid(request, game, shown, row=unit.piece.name)
-
-
-@allowed(Who.OWNER)
-@require_POST
-def charge(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
-    form = brigades.ChargeForm(request.POST)
-    if not form.is_valid():
-        return answers.stale(request, game, answers.INCOMPLETE)
-    return answers.form_action(
-        request,
-        game,
-        form,
-        None,
-        lambda: brigades.mark_charge_bonus(game, unit, form, answers.actor_of(request)),
-        unit.piece.name,
-    )
-
-
-@allowed(Who.OWNER)
-@require_POST
-def formation(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    return answers.unit_action(request, game_id, unit_id, brigades.formation_form, brigades.change_formation)
-
-
-@allowed(Who.OWNER)
-@require_POST
-def mount(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    return answers.unit_action(request, game_id, unit_id, brigades.mount_form, brigades.mount_or_dismount)
-
-
-@allowed(Who.OWNER)
-@require_POST
-def skirmishers(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    return answers.unit_action(
-        request,
-        game_id,
-        unit_id,
-        lambda game, unit, data: brigades.skirmisher_form(game, unit, brigades.skirmisher_limit(unit.to_rules()), data),
-        brigades.deploy_skirmishers,
-    )
-
-
-@allowed(Who.OWNER)
-@require_POST
-def battery(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    return answers.unit_action(request, game_id, unit_id, batteries.functions_form, batteries.use_battery_functions)
-
-
-@allowed(Who.DEFENDING)
-@require_POST
-def passing(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
-    """A defending battery's passing fire at an attacking unit about to leave its arc of fire (4.5)."""
-    return answers.unit_action(
-        request, game_id, unit_id, passing_fire.passing_form_for, passing_fire.conduct_passing_fire
-    )

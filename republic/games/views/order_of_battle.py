@@ -5,6 +5,7 @@ from typing import Any
 
 from republic.games.models import Command, Game, Unit
 from republic.games.steps.anytime import blocked_input
+from republic.games.steps.base import address
 from republic.games.text.maneuver import blocked_offer, last_move
 from republic.games.text.terms import condition
 from republic.rules.forced_moves import ForcedMove, resolve_blocked_move
@@ -54,6 +55,7 @@ def unit_card(game: Game, unit: Unit) -> dict[str, Any]:
         "forced_move": ForcedMove(unit.forced_move).title if unit.forced_move else "",
         "blocked": blocked(game, unit),
         "reacts": reacts(game, unit),
+        "mount_url": address(game, "mount", unit.piece),
     }
 
 

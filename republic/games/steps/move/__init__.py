@@ -15,9 +15,9 @@ from django.urls import reverse
 
 from republic.games.models import Unit
 from republic.games.pieces import Piece
-from republic.games.steps.base import Bound, Row, Step, current
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current
 from republic.games.steps.move import batteries, brigades, passing_fire
-from republic.games.steps.move.state import ROW_FIELDS, MoveState, state
+from republic.games.steps.move.state import ELSEWHERE, ROW_FIELDS, MoveState, state
 from republic.games.text.terms import ACTION_ORDER, actions_sentence, allowance, commander, condition, inches
 from republic.rules.maneuver import ManeuverAction, charge_refusal
 from republic.rules.morale import Restriction
@@ -55,11 +55,11 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         )
         if rolled
         else "",
-        "roll_url": reverse("games:maneuver_roll", args=[game.pk, unit.pk]),
-        "move_url": reverse("games:maneuver_movement", args=[game.pk, unit.pk]),
-        "charge_url": reverse("games:maneuver_charge", args=[game.pk, unit.pk]),
-        "formation_url": reverse("games:maneuver_formation", args=[game.pk, unit.pk]),
-        "skirmishers_url": reverse("games:maneuver_skirmishers", args=[game.pk, unit.pk]),
+        "roll_url": address(game, "maneuver-roll", piece),
+        "move_url": movement_url(unit),
+        "charge_url": address(game, "charge-bonus", piece),
+        "formation_url": address(game, "formation", piece),
+        "skirmishers_url": address(game, "skirmishers", piece),
         "leader_allowance": leader_allowance(s),
         "charge_refused": "" if unit.charge_bonus_used else charge_refusal(s.allowed(unit)),
         "charge_actions": [
@@ -96,9 +96,14 @@ def _mounting(s: MoveState, unit: Any, here: UnitState, bound: Bound) -> dict[st
         "mounts": True,
         "mount_verb": "mount" if mount else "dismount",
         "mount_refused": resolve_mount(s.game.chart, MountInput.of(here, mount)).refused,
-        "mount_url": reverse("games:maneuver_mount", args=[s.game.pk, unit.pk]),
+        "mount_url": address(s.game, "mount", unit.piece),
         "mount_form": sent or brigades.mount_form(s.game, unit),
     }
+
+
+def movement_url(unit: Unit) -> str:
+    """Where a movement allowance is worked out: its own address, not an action's, for it records nothing."""
+    return reverse("games:maneuver_movement", args=[unit.game_id, unit.pk])
 
 
 def _holding(unit: Any) -> str:
@@ -120,8 +125,8 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         "condition": condition(unit.m_hits),
         "available": batteries.available(game, unit),
         "slots": batteries.slots(game, unit),
-        "move_url": reverse("games:maneuver_movement", args=[game.pk, unit.pk]),
-        "functions_url": reverse("games:maneuver_battery", args=[game.pk, unit.pk]),
+        "move_url": movement_url(unit),
+        "functions_url": address(game, "battery-functions", unit.piece),
         "move_form": bound.get(move) or brigades.movement_form(game, unit),
         "move_result": _allowance(s, bound, move),
         "move_open": move in bound,
@@ -177,5 +182,72 @@ def panel(s: MoveState, bound: Bound) -> dict[str, Any]:
 
 
 STEP = Step(
-    "games/steps/move.html", state, pending, panel, rows=rows, form="games/rows/move.html", opened=opened, fill=fill
+    "games/steps/move.html",
+    state,
+    pending,
+    panel,
+    rows=rows,
+    form="games/rows/move.html",
+    opened=opened,
+    fill=fill,
+    actions=(
+        Act(
+            "maneuver-roll",
+            "unit",
+            Who.OWNER,
+            lambda s, unit, data: brigades.roll_form_for(s.game, unit, data),
+            lambda s, unit, sent, actor: brigades.roll_maneuver(s.game, unit, sent, actor),
+            ELSEWHERE,
+        ),
+        Act(
+            "charge-bonus",
+            "unit",
+            Who.OWNER,
+            lambda s, unit, data: brigades.ChargeForm(data),
+            lambda s, unit, sent, actor: brigades.mark_charge_bonus(s.game, unit, sent, actor),
+            ELSEWHERE,
+        ),
+        Act(
+            "formation",
+            "unit",
+            Who.OWNER,
+            lambda s, unit, data: brigades.formation_form(s.game, unit, data),
+            lambda s, unit, sent, actor: brigades.change_formation(s.game, unit, sent, actor),
+            ELSEWHERE,
+        ),
+        # an attacking brigade's, or a defending one's in reaction to the enemy's move (3.5)
+        Act(
+            "mount",
+            "unit",
+            Who.OWNER,
+            lambda s, unit, data: brigades.mount_form(s.game, unit, data),
+            lambda s, unit, sent, actor: brigades.mount_or_dismount(s.game, unit, sent, actor),
+            ELSEWHERE,
+        ),
+        Act(
+            "skirmishers",
+            "unit",
+            Who.OWNER,
+            lambda s, unit, data: brigades.skirmisher_form(s.game, unit, skirmisher_limit(unit.to_rules()), data),
+            lambda s, unit, sent, actor: brigades.deploy_skirmishers(s.game, unit, sent, actor),
+            ELSEWHERE,
+        ),
+        Act(
+            "battery-functions",
+            "unit",
+            Who.OWNER,
+            lambda s, unit, data: batteries.functions_form(s.game, unit, data),
+            lambda s, unit, sent, actor: batteries.use_battery_functions(s.game, unit, sent, actor),
+            ELSEWHERE,
+        ),
+        # a defending battery's passing fire at an attacking unit about to leave its arc of fire (4.5)
+        Act(
+            "passing-fire",
+            "unit",
+            Who.DEFENDING,
+            lambda s, battery, data: passing_fire.passing_form(s, battery, data),
+            lambda s, battery, sent, actor: passing_fire.conduct_passing_fire(s.game, battery, sent, actor),
+            passing_fire.ELSEWHERE,
+        ),
+    ),
 )

@@ -207,6 +207,13 @@ class ChargeForm(VersionForm):
     used = forms.TypedChoiceField(choices=[("1", "used"), ("0", "not used")], coerce=lambda v: v == "1")
     action = forms.ChoiceField(label="Its action this turn", choices=[("", ""), *PRINTED_ACTIONS], required=False)
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors and "version" not in self.errors:
+            # its buttons send fixed values: a form without them is an incomplete form, as one without its version
+            self.add_error("version", "incomplete")
+        return cleaned
+
 
 def mark_charge_bonus(game: Game, unit: Unit, form: ChargeForm, actor: str) -> Event:
     """The bonus marked used or not. A roll that allows a forward action also allows pulling back and holding, so

@@ -5,13 +5,11 @@ has made its one fire of the player turn, so the artillery step neither offers i
 
 from typing import Any
 
-from django.urls import reverse
-
 from republic.games.events.fire import PassingFireConducted
 from republic.games.ledger import act
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
-from republic.games.steps.base import Bound
+from republic.games.steps.base import Bound, address
 from republic.games.steps.battery_fire import TARGET_FIELDS, PassingFireForm, aim, from_state, point_blank
 from republic.games.steps.fire_hits import put_on
 from republic.games.steps.move.state import MoveState, passing, state
@@ -31,10 +29,6 @@ def passing_form(s: MoveState, battery: Unit, data: Any = None) -> PassingFireFo
         targets=s.targets(),
         point_blank=point_blank(s.game.chart, s.game.scale),
     )
-
-
-def passing_form_for(game: Game, battery: Unit, data: Any = None) -> PassingFireForm:
-    return passing_form(state(game), battery, data)
 
 
 def conduct_passing_fire(game: Game, battery: Unit, form: PassingFireForm, actor: str) -> Event:
@@ -75,5 +69,5 @@ def card(s: MoveState, battery: Unit, bound: Bound) -> dict[str, Any]:
         "condition": condition(battery.m_hits),
         "from_state": from_state(s.game.chart, battery),
         "form": bound.get(prefix) or passing_form(s, battery),
-        "action": reverse("games:maneuver_passing_fire", args=[s.game.pk, battery.pk]),
+        "action": address(s.game, "passing-fire", battery.piece),
     }

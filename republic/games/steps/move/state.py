@@ -63,11 +63,41 @@ class Rolls(Mapping[str, ManeuverRolled]):
 
 @dataclass
 class MoveState:
+    """The step as it stands, each part read when first asked for: an action on a defending unit (a dismount in
+    reaction, 3.5) reads none of the attacker's."""
+
     game: Game
-    units: dict[int, int]  # the attacker's units in play, brigades first, in battle order: each one's division
-    rolls: Mapping[str, ManeuverRolled]  # this step's maneuver rolls, by unit
-    formation_changes: Counter[str]  # this step's formation changes, mounting and dismounting too, by unit
-    passing: dict[int, int]  # the defender's batteries that may make passing fire, in battle order: each one's division
+
+    @cached_property
+    def units(self) -> dict[int, int]:
+        """The attacker's units in play, brigades first, in battle order: each one's division."""
+        # every attacking unit is a row, but only the rows a request draws read what they show (``rows.fill``),
+        # and only an opened row or an action reads its unit whole, with its division and leader (``moving``)
+        attacking = Unit.objects.filter(game=self.game).of_side(self.game.attacker).in_play()
+        return dict(attacking.in_battle_order().select_related(None).values_list("pk", "division_id"))
+
+    @cached_property
+    def _events(self) -> list[Event]:
+        return list(this_turn(self.game, [StepKey.MOVE], [ManeuverRolled, FormationChanged, MountChanged]))
+
+    @cached_property
+    def rolls(self) -> Mapping[str, ManeuverRolled]:
+        """This step's maneuver rolls, by unit."""
+        return Rolls(self._events)
+
+    @cached_property
+    def formation_changes(self) -> Counter[str]:
+        """This step's formation changes, mounting and dismounting too, by unit."""
+        # mounting or dismounting "counts as a standard formation change" (3.5, R:819-820)
+        kinds = (FormationChanged, MountChanged)
+        return Counter(unit for kind in kinds for unit in named_in(self._events, kind, "unit"))
+
+    @cached_property
+    def passing(self) -> dict[int, int]:
+        """The defender's batteries that may make passing fire, in battle order: each one's division."""
+        # a defending battery that fired this turn fired passing fire: the artillery phase comes after this step
+        defending = Unit.objects.filter(game=self.game).of_side(self.game.defender).may_fire()
+        return dict(defending.order_by("division__order", "order").values_list("pk", "division_id"))
 
     @cached_property
     def helpful_leaders(self) -> list[Leader]:
@@ -88,18 +118,7 @@ class MoveState:
 
 @read_once
 def state(game: Game) -> MoveState:
-    # every attacking unit is a row, but only the rows a request draws read what they show (``rows.fill``),
-    # and only an opened row or an action reads its unit whole, with its division and leader (``moving``)
-    attacking = Unit.objects.filter(game=game).of_side(game.attacker).in_play()
-    units = dict(attacking.in_battle_order().select_related(None).values_list("pk", "division_id"))
-    events = list(this_turn(game, [StepKey.MOVE], [ManeuverRolled, FormationChanged, MountChanged]))
-    rolls = Rolls(events)
-    # mounting or dismounting "counts as a standard formation change" (3.5, R:819-820)
-    changes = Counter(unit for kind in (FormationChanged, MountChanged) for unit in named_in(events, kind, "unit"))
-    # a defending battery that fired this turn fired passing fire: the artillery phase comes after this step
-    defending = Unit.objects.filter(game=game).of_side(game.defender).may_fire().order_by("division__order", "order")
-    passing = dict(defending.values_list("pk", "division_id"))
-    return MoveState(game, units, rolls, changes, passing)
+    return MoveState(game)
 
 
 def helpful_leaders(game: Game, side: Side | int | None) -> list[Leader]:
