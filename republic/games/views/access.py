@@ -15,6 +15,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_htmx.http import reswap, retarget
+from django_htmx.middleware import HtmxDetails
 
 from republic.games.ledger import acting_for
 from republic.games.models import Command, Game, Leader, Seat, Unit
@@ -43,6 +44,13 @@ class Role:
     @property
     def side_id(self) -> int | None:
         return self.seat.side_id if self.seat else None
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as the htmx middleware leaves it, with this device's ``role`` in its game once ``guarded``."""
+
+    htmx: HtmxDetails
+    role: Role
 
 
 def is_master(request: HttpRequest) -> bool:
@@ -114,7 +122,7 @@ def allowed(who: Who) -> Callable[[View], View]:
 
     def wrap(view: View) -> View:
         @wraps(view)
-        def checked(request: HttpRequest, game_id: int, **found: Any) -> HttpResponse:
+        def checked(request: HtmxHttpRequest, game_id: int, **found: Any) -> HttpResponse:
             return guarded(request, game_id, who, found, lambda: view(request, game_id, **found))
 
         return checked
@@ -123,7 +131,7 @@ def allowed(who: Who) -> Callable[[View], View]:
 
 
 def guarded(
-    request: HttpRequest, game_id: int, who: Who, found: dict[str, Any], view: Callable[[], HttpResponse]
+    request: HtmxHttpRequest, game_id: int, who: Who, found: dict[str, Any], view: Callable[[], HttpResponse]
 ) -> HttpResponse:
     """``view``'s answer when this device's role in the game may do what is open to ``who`` (``found``: the unit,
     leader or division it is about, by 'unit_id', 'leader_id' or 'division_id'), recorded as its side's; else
@@ -132,7 +140,7 @@ def guarded(
     why = refusal(who, role, game_id, found)
     if why:
         return refused(request, why, seated=role.seat is not None and not role.seat.revoked)
-    request.role = role  # type: ignore[attr-defined]
+    request.role = role
     with acting_for(role.side_id):
         return view()
 

@@ -16,8 +16,7 @@ from republic.games.steps import ACTIONS, step_of
 from republic.games.steps.assaults.state import declared_in
 from republic.games.steps.base import Act
 from republic.games.views import answers
-from republic.games.views.access import guarded
-from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.access import HtmxHttpRequest, guarded
 
 NOT_HERE = "That is not done at this step: nothing was changed. Here is the game as it stands."
 _FOUND = {"unit": "unit_id", "leader": "leader_id", "command": "division_id"}

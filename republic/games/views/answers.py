@@ -10,10 +10,9 @@ from typing import Any, TypeVar
 from django import forms
 from django.contrib import messages
 from django.db.models import Max, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
-from django_htmx.middleware import HtmxDetails
 
 from republic.games.dispatches import dispatch_context, readable
 from republic.games.forms import VersionForm, whole_number
@@ -22,18 +21,12 @@ from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
 from republic.games.steps import step_of
 from republic.games.text.describe import describe, result_card
+from republic.games.views.access import HtmxHttpRequest
 from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
 from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, page_context, step_bar, work
 from republic.rules.errors import RulesInputError
 from republic.rules.sequence import StepKey, step_for
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request as the htmx middleware leaves it."""
-
-    htmx: HtmxDetails
-
 
 LAST_EVENT_KEY = "republic_last_event"
 INCOMPLETE = "The form was incomplete: nothing was changed."
@@ -387,22 +380,6 @@ def error_field(form: forms.Form, name: str) -> str | None:
     """The form field an engine error names ('targets[1].bases' is the targets field), if the form has it."""
     base = (name or "").split("[")[0].split(".")[0]
     return base if base in form.fields else None
-
-
-def unit_action(
-    request: HtmxHttpRequest,
-    game_id: int,
-    unit_id: int,
-    form_for: Callable[[Game, Unit, Any], F],
-    run: Callable[[Game, Unit, F, str], Event],
-) -> HttpResponse:
-    """An action on one unit of a game: its form bound to the POST, run when valid, errors drawn in place."""
-    game = game_or_404(game_id)
-    unit = unit_of(game, unit_id)
-    form = form_for(game, unit, request.POST)
-    return form_action(
-        request, game, form, form.prefix, lambda: run(game, unit, form, actor_of(request)), unit.piece.name
-    )
 
 
 def versioned_action(request: HtmxHttpRequest, game: Game, run: Callable[[int, str], Event]) -> HttpResponse:

@@ -12,8 +12,7 @@ from republic.games.archive.remap import ArchiveError
 from republic.games.steps.base import Who
 from republic.games.uploads import SAVED_GAME_MOST, LimitedFileField
 from republic.games.views import answers
-from republic.games.views.access import allowed, master_only
-from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.access import HtmxHttpRequest, allowed, master_only
 
 
 @allowed(Who.MASTER)

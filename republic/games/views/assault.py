@@ -10,8 +10,7 @@ from republic.games.steps.assaults import rounds
 from republic.games.steps.assaults.state import declared_in, state
 from republic.games.steps.base import Who
 from republic.games.views import answers
-from republic.games.views.access import allowed
-from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.access import HtmxHttpRequest, allowed
 
 
 @allowed(Who.SEATED)

@@ -10,8 +10,7 @@ from republic.games.dispatches import ELSEWHERE, DispatchForm, recipients, this_
 from republic.games.models import Dispatch
 from republic.games.steps.base import Who
 from republic.games.views import answers
-from republic.games.views.access import allowed
-from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.access import HtmxHttpRequest, allowed
 from republic.rules.sequence import StepKey
 
 
@@ -19,7 +18,7 @@ from republic.rules.sequence import StepKey
 @require_POST
 def send(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = answers.game_or_404(game_id)
-    seat = request.role.seat  # type: ignore[attr-defined]
+    seat = request.role.seat
     if seat is None:
         return answers.stale(request, game, "Only a defending player sends messages: the game master reads them.")
     to = recipients(game, seat)

@@ -23,8 +23,7 @@ from republic.games.text.describe import describe
 from republic.games.text.game import game_result
 from republic.games.uploads import SCENARIO_MOST, LimitedFileField
 from republic.games.views import answers, query
-from republic.games.views.access import SEATS_KEY, allowed, is_master, master_only
-from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.access import SEATS_KEY, HtmxHttpRequest, allowed, is_master, master_only
 from republic.games.views.charts import chart_choices, chosen_chart
 from republic.games.views.follow import followed
 from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, work
@@ -173,7 +172,7 @@ def take_objective(request: HtmxHttpRequest, game_id: int, objective_id: int) ->
     if not form.is_valid():
         messages.error(request, answers.INCOMPLETE)
     else:
-        side = request.role.side_id  # type: ignore[attr-defined]
+        side = request.role.side_id
         data = form.cleaned_data
         try:
             event = anytime.take_objective(
@@ -226,7 +225,7 @@ def choose_first_attacker(request: HtmxHttpRequest, game_id: int) -> HttpRespons
     if not form.is_valid() and "version" not in form.errors:
         problem = first_attacker.NOT_A_SIDE if "side" in form.errors else first_attacker.NOT_A_WAY
         return answers.stale(request, game, problem)
-    chooser = request.role.side_id  # type: ignore[attr-defined]
+    chooser = request.role.side_id
     return answers.form_action(
         request,
         game,

@@ -11,8 +11,7 @@ from django.http import Http404, HttpResponse
 
 from republic.games.steps.base import Who
 from republic.games.views import answers, query
-from republic.games.views.access import allowed
-from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.access import HtmxHttpRequest, allowed
 
 
 @allowed(Who.SEATED)

@@ -13,8 +13,7 @@ from django.views.decorators.http import require_safe
 
 from republic.games.steps.base import Who
 from republic.games.views import answers, query
-from republic.games.views.access import Role, allowed
-from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.access import HtmxHttpRequest, Role, allowed
 from republic.games.views.turn_log import LOG_PAGE, chosen, events, grouped, letters
 
 PRINT_CSS = "css/print.css"
@@ -26,7 +25,7 @@ NO_PDF = (
 
 
 def _role(request: HtmxHttpRequest) -> Role:
-    role: Role = request.role  # type: ignore[attr-defined]
+    role: Role = request.role
     return role
 
 

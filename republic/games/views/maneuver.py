@@ -8,8 +8,7 @@ from republic.games.ledger import ActionRefused
 from republic.games.steps.base import Who
 from republic.games.steps.move import brigades
 from republic.games.views import answers
-from republic.games.views.access import allowed
-from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.access import HtmxHttpRequest, allowed
 from republic.rules.errors import RulesInputError
 
 

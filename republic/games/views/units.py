@@ -13,8 +13,7 @@ from django.views.decorators.http import require_POST
 from republic.games.models import Command, Game, Objective, Side, Unit
 from republic.games.steps.base import Who
 from republic.games.views import answers
-from republic.games.views.access import Role, allowed
-from republic.games.views.answers import HtmxHttpRequest
+from republic.games.views.access import HtmxHttpRequest, Role, allowed
 from republic.games.views.follow import FOLLOW_KEY, followed
 from republic.games.views.order_of_battle import division_context
 from republic.rules.morale import Condition
@@ -53,7 +52,7 @@ def units_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         )
     context = {
         "game": game,
-        "objectives": objectives(game, request.role),  # type: ignore[attr-defined]
+        "objectives": objectives(game, request.role),
         "sides": [{**side, "groups": list(side["groups"].values())} for side in sides.values()],
         "attacker": game.attacker,
         "following": followed(request, game).name,
