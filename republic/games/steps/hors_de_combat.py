@@ -2,10 +2,11 @@
 of a unit that suffered base hits in the phase; only doubles can be a casualty. Both steps are this one.
 
 The bases lost in the phase are read from its events: the fire hits put on at the end of the artillery step,
-each assault round's losses and surrenders, and the table's own corrections made in those steps.
+each assault round's losses and surrenders, and the table's own corrections made in those steps; what they add up
+to, who must roll and what a check changes are the game's decisions (``republic.play.hors_de_combat``).
 """
 
-from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +22,10 @@ from republic.games.models import Event, Game, Leader, Unit
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address
+from republic.play.hors_de_combat import Change, CheckStep, by_command, check, losses, must, pass_over, to_check
+from republic.play.refusal import Refused
 from republic.rules.dice import Roll
-from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome, resolve_hors_de_combat
+from republic.rules.leaders import HorsDeCombatInput, HorsDeCombatOutcome
 from republic.rules.sequence import StepKey
 from republic.rules.units import Correction
 
@@ -44,38 +47,47 @@ PRINTED = [
 ]
 
 
-def losses_this_phase(events: list[Event], batteries: set[str]) -> dict[str, int]:
-    """Bases lost by brigades, and damage taken by batteries (``batteries``: the game's, by key), per unit, in
-    these events of the phase this check follows."""
-    lost: dict[str, int] = defaultdict(int)
+def changes_this_phase(events: list[Event]) -> list[Change]:
+    """What these events of the phase this check follows did to units: fire hits put on, each assault round's
+    losses and surrenders, and the table's corrections of bases and damage."""
+    changes = []
     for event in events:
         payload = payload_of(event)
         if isinstance(payload, StepAdvanced):
-            for taken in payload.fire_hits:
-                if not taken.result.lost:
-                    lost[taken.unit] += taken.result.hits.b if taken.unit in batteries else taken.result.bases_lost
+            changes += [
+                Change(taken.unit, taken.result.bases_lost, taken.result.hits.b)
+                for taken in payload.fire_hits
+                if not taken.result.lost
+            ]
         elif isinstance(payload, AssaultRoundResolved):
             on_units = payload.on_units
-            for losses in (on_units.attacker, on_units.defender):
-                for loss in losses.units if losses else ():
-                    battery = loss.id in batteries
-                    lost[loss.id] += loss.damage_taken if battery else loss.bases_before - loss.bases_after
+            for losses_of in (on_units.attacker, on_units.defender):
+                for loss in losses_of.units if losses_of else ():
+                    changes.append(Change(loss.id, loss.bases_before - loss.bases_after, loss.damage_taken))
             for key, bases in zip(on_units.surrendered, on_units.surrendered_bases, strict=True):
-                lost[key] += 0 if key in batteries else bases
+                changes.append(Change(key, bases, 0))
         elif isinstance(payload, CorrectionMade) and payload.correction in _CORRECTED:
-            lost[payload.target] += _CORRECTED[payload.correction]
-    return {key: n for key, n in lost.items() if n > 0}
+            n = _CORRECTED[payload.correction]
+            changes.append(Change(payload.target, n, n))
+    return changes
 
 
 @dataclass
 class CheckState:
     game: Game
-    lost: dict[str, int]
-    units: dict[str, Unit]
+    core: CheckStep  # the step as the game's decisions see it
+    units: dict[str, Unit]  # the units that lost something this phase
     by_command: dict[int, int]  # bases lost this phase under each command: its own units and those below
-    to_check: dict[int, int]  # leaders in action who have neither rolled nor been passed over this step: command
-    must: list[Leader]  # those of them whose own command lost bases, with their command
+    must: list[Leader]  # the leaders the core says must roll or be passed over, with their command
     done: list[Event]
+
+    @property
+    def lost(self) -> Mapping[str, int]:
+        return self.core.lost
+
+    @property
+    def to_check(self) -> dict[int, int]:
+        return to_check(self.core)
 
     def pending(self) -> list[tuple[Leader, int]]:
         """Leaders whose own command lost bases this phase: each must roll or be passed over as not within 4"."""
@@ -86,9 +98,9 @@ class CheckState:
 def state(game: Game) -> CheckState:
     # the losses are read from the events first, so that only the units that lost something are loaded, with
     # their chain of command: a handful, not the battle's 400
-    batteries = {
+    batteries = frozenset(
         Piece("unit", pk).key for pk in Unit.objects.filter(game=game).batteries().values_list("pk", flat=True)
-    }
+    )
     # the phase's losses and this step's checks, read at once
     phase = PHASE_STEPS.get(game.step_key, ())
     found = list(
@@ -98,23 +110,24 @@ def state(game: Game) -> CheckState:
             [StepAdvanced, AssaultRoundResolved, CorrectionMade, LeaderCheckedForCasualty, HorsDeCombatSkipped],
         )
     )
-    lost = losses_this_phase([e for e in found if e.step in phase], batteries)
+    lost = losses(changes_this_phase([e for e in found if e.step in phase]), batteries)
     losers = Unit.objects.filter(game=game, pk__in=[Piece.at(key).pk for key in lost])
     units = {u.key: u for u in losers.select_related("division__parent__parent")}
-    by_command: dict[int, int] = defaultdict(int)
-    for key, n in lost.items():
-        for command in units[key].division.chain():
-            by_command[command.pk] += n
     checks = (LeaderCheckedForCasualty.__name__, HorsDeCombatSkipped.__name__)
     events = [e for e in found if e.step == game.step_key and e.kind in checks]
     checked = {*named_in(events, LeaderCheckedForCasualty, "leader"), *named_in(events, HorsDeCombatSkipped, "leader")}
     # every leader in action is a row (any may stand within 4" of a loss), but only the rows a request draws
     # read what they show (``fill``); those whose command lost bases are read whole, to say so
     leaders = Leader.objects.filter(game=game).in_action().order_by("command__side__order", "command__order", "pk")
-    to_check = {pk: command for pk, command in leaders.values_list("pk", "command_id") if pk not in checked}
-    must = [pk for pk, command in to_check.items() if by_command.get(command)]
-    whole = {lr.pk: lr for lr in Leader.objects.filter(pk__in=must).select_related("command__side")}
-    return CheckState(game, lost, units, dict(by_command), to_check, [whole[pk] for pk in must], events)
+    core = CheckStep(
+        lost,
+        {key: [c.pk for c in unit.division.chain()] for key, unit in units.items()},
+        tuple(leaders.values_list("pk", "command_id")),
+        frozenset(checked),
+    )
+    owed = must(core)
+    whole = {lr.pk: lr for lr in Leader.objects.filter(pk__in=list(owed)).select_related("command__side")}
+    return CheckState(game, core, units, by_command(core), [whole[pk] for pk in owed], events)
 
 
 def pending(s: CheckState) -> list[str]:
@@ -154,8 +167,7 @@ def check_leader(game: Game, leader: Leader, form: HorsDeCombatForm, actor: str)
     data = form.cleaned_data
     refusal = f"{leader.name} has no hors de combat check to make now."
     with act(game, data["version"], actor, step=STEPS, elsewhere=refusal) as action:
-        if leader.pk not in state(action.game).to_check:
-            raise ActionRefused(refusal)
+        s = state(action.game)
         checking = leader
         first, second = form.rolls("die", "die2")
         inputs = HorsDeCombatInput(
@@ -165,18 +177,23 @@ def check_leader(game: Game, leader: Leader, form: HorsDeCombatForm, actor: str)
         )
         printed = data.get("printed")
         chart = action.game.chart.overlay({"hors_de_combat": printed}) if printed else action.game.chart
-        result = resolve_hors_de_combat(chart, inputs)
-        payload = LeaderCheckedForCasualty(checking.pk, checking.name, checking.command.name, inputs, result)
-        if payload.casualty:
+        try:
+            done = check(chart, s.core, checking.pk, inputs, refusal)
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        if done.casualty:
             action.set(checking, "hors_de_combat", True)
+        payload = LeaderCheckedForCasualty(checking.pk, checking.name, checking.command.name, inputs, done.result)
         return action.record(payload)
 
 
 def skip_leader(game: Game, leader: Leader, version: int, actor: str) -> Event:
     refusal = f"{leader.name} has no hors de combat check waiting."
     with act(game, version, actor, step=STEPS, elsewhere=refusal) as action:
-        if leader.pk not in {lr.pk for lr, _ in state(action.game).pending()}:
-            raise ActionRefused(refusal)
+        try:
+            pass_over(state(action.game).core, leader.pk, refusal)
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
         return action.record(HorsDeCombatSkipped(leader.pk, leader.name))
 
 
