@@ -24,7 +24,9 @@ from republic.games.steps.division_panic import (
     played,
     state,
 )
-from republic.rules.panic_phase import adjoining_choices, orders_after_panic_phase
+from republic.play.panic import declare, may_adjoin
+from republic.play.refusal import Refused
+from republic.rules.panic_phase import orders_after_panic_phase
 from republic.rules.sequence import StepKey
 from republic.rules.troops import DivisionOrders
 
@@ -52,7 +54,7 @@ class AdjoiningForm(VersionForm):
 
 
 def _choices(s: PanicState, division_id: str) -> list[tuple[str, str]]:
-    return [(key, s.divisions[key].name) for key in adjoining_choices(tuple(s.phase.values()), division_id)]
+    return [(key, s.divisions[key].name) for key in may_adjoin(s.phase, division_id)]
 
 
 def prefix(division_id: str) -> str:
@@ -85,10 +87,11 @@ def declare_adjoining(game: Game, division: Command, form: AdjoiningForm, actor:
     key = str(division.pk)
     with act(game, data["version"], actor, step=StepKey.ADJOINING_PANIC, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
-        if key not in s.undeclared:
-            raise ActionRefused(f"{division.name} has no adjoining divisions to name now.")
-        chosen = [k for k, _ in _choices(s, key) if k in data["adjoining"]]
-        return action.record(AdjoiningDeclared(key, division.name, tuple(chosen), tuple(s.name(k) for k in chosen)))
+        try:
+            chosen = declare(s.now, s.phase, key, division.name, data["adjoining"])
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        return action.record(AdjoiningDeclared(key, division.name, chosen, tuple(s.name(k) for k in chosen)))
 
 
 def panel(s: PanicState, bound: Bound) -> dict[str, Any]:

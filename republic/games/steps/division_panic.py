@@ -6,7 +6,8 @@ The engine decides who tests in which round (``next_tests``); the rounds already
 the phase's DivisionPanicTested events, so the table is asked for exactly the dice of the next round. A
 division's own test is the only thing in the phase that changes its units, and a division that panicked
 tests no more, so each test is resolved from the state as it stands and applied at once. A division takes
-part as it stood when it tested (its own panic may have emptied it).
+part as it stood when it tested (its own panic may have emptied it). Those decisions are the game's
+(``republic.play.panic``): this module reads the state, asks there and writes the answer through the ledger.
 """
 
 from collections.abc import Callable, Sequence
@@ -25,27 +26,15 @@ from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address
 from republic.games.text.describe import describe
+from republic.play.panic import PanicProgress, after_test, panic_test, progress, taking_part
+from republic.play.panic import lacking_test as lacking_of
+from republic.play.refusal import Refused
 from republic.rules.chart import Chart
-from republic.rules.division_panic import (
-    DivisionUnit,
-    PanicTrigger,
-    after_division_panic,
-    average_grade,
-    division_panic_test,
-    panic_die_modifiers,
-)
+from republic.rules.division_panic import DivisionUnit, PanicTrigger, average_grade, panic_die_modifiers
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import condition_for
 from republic.rules.panic import PanicCell
-from republic.rules.panic_phase import (
-    DivisionPair,
-    PanicPhaseInput,
-    PanicRound,
-    PendingTest,
-    PhaseDivision,
-    PhaseTest,
-    next_tests,
-)
+from republic.rules.panic_phase import PanicRound, PendingTest, PhaseDivision
 from republic.rules.results import Provenance
 from republic.rules.sequence import StepKey
 from republic.rules.troops import Grade, UnitKind
@@ -79,16 +68,28 @@ class PanicState:
     game: Game
     divisions: dict[str, Division]  # every division of the game, by the engine's id
     phase: dict[str, PhaseDivision]  # the divisions that can take part: units left, or tested already
-    rounds: tuple[PanicRound, ...]
-    lacking: tuple[PendingTest, ...]  # tests of the next round still to roll
-    undeclared: tuple[str, ...]  # panicked divisions whose adjoining divisions the table must name first
+    now: PanicProgress  # the phase as the game's decisions see it: its rounds and what the next one lacks
     declared: dict[str, list[str]]
     tests: list[tuple[Event, DivisionPanicTested]]
     empty: list[Division]  # divisions with a P4 event but no unit left to test
 
     @property
+    def rounds(self) -> tuple[PanicRound, ...]:
+        return self.now.rounds
+
+    @property
+    def lacking(self) -> tuple[PendingTest, ...]:
+        """The tests of the next round still to roll."""
+        return self.now.lacking
+
+    @property
+    def undeclared(self) -> tuple[str, ...]:
+        """The divisions that panicked whose adjoining divisions the table must name first."""
+        return self.now.undeclared
+
+    @property
     def round_number(self) -> int:
-        return len(self.rounds) + 1
+        return self.now.round_number
 
     def name(self, division_id: str) -> str:
         return self.divisions[division_id].name
@@ -138,42 +139,16 @@ def state(game: Game) -> PanicState:
     # the phase's tests and declarations, read at once
     events = [(e, payload_of(e)) for e in this_turn(game, PANIC_STEPS, [DivisionPanicTested, AdjoiningDeclared])]
     tests = [(e, p) for e, p in events if isinstance(p, DivisionPanicTested)]
-    recorded = {(p.division, trigger): p for _, p in tests for trigger in p.triggers}
+    recorded = {(p.division, trigger): p.result for _, p in tests for trigger in p.triggers}
     units_then: dict[str, tuple[DivisionUnit, ...]] = {}
     for _, p in tests:
         units_then.setdefault(p.division, p.units)
-    phase, empty = {}, []
-    for key, division in divisions.items():
-        engine_units = units_then.get(key) or tuple(units.get(key, ()))
-        if any(u.present for u in engine_units):
-            phase[key] = PhaseDivision(key, engine_units, internal=key in internal, side=str(division.side_id))
-        elif key in internal:
-            empty.append(division)
-    declared = {p.division: list(p.adjoining) for _, p in events if isinstance(p, AdjoiningDeclared)}
-    pairs = tuple(
-        DivisionPair(first, second)
-        for first, others in declared.items()
-        for second in others
-        if first in phase and second in phase and first != second
+    phase, empty = taking_part(
+        ((key, str(division.side_id)) for key, division in divisions.items()), units, units_then, internal
     )
-    inputs = PanicPhaseInput(divisions=tuple(phase.values()), adjoining=pairs, scale=game.scale)
-    rounds: tuple[PanicRound, ...] = ()
-    lacking: tuple[PendingTest, ...] = ()
-    undeclared: tuple[str, ...] = ()
-    while True:
-        if rounds:
-            undeclared = tuple(t.division for t in rounds[-1].tests if t.panicked and t.division not in declared)
-            if undeclared:
-                break
-        pending = next_tests(inputs, rounds)
-        if not pending:
-            break
-        lacking = tuple(t for t in pending if any((t.division, tr) not in recorded for tr in t.triggers))
-        if lacking:
-            break
-        played = tuple(PhaseTest(t.division, t.triggers, recorded[(t.division, t.triggers[0])].result) for t in pending)
-        rounds = (*rounds, PanicRound(len(rounds) + 1, played))
-    return PanicState(game, divisions, phase, rounds, lacking, undeclared, declared, tests, empty)
+    declared = {p.division: list(p.adjoining) for _, p in events if isinstance(p, AdjoiningDeclared)}
+    now = progress(phase, declared, recorded, game.scale)
+    return PanicState(game, divisions, phase, now, declared, tests, [divisions[key] for key in empty])
 
 
 def pending_words(s: PanicState, test: PendingTest) -> str:
@@ -224,23 +199,13 @@ def panic_form(game: Game, division_id: str, triggers: Sequence[PanicTrigger], d
 
 
 def lacking_test(s: PanicState, division: Command) -> PendingTest | None:
-    return next((t for t in s.lacking if t.division == str(division.pk)), None)
+    return lacking_of(s.now, str(division.pk))
 
 
 def roll_panic_test(game: Game, division: Command, form: PanicTestForm, actor: str) -> Event:
     data = form.cleaned_data
     with act(game, data["version"], actor, step=PANIC_STEPS, elsewhere=TEST_ELSEWHERE) as action:
         s = state(action.game)
-        test = lacking_test(s, division)
-        if test is None:
-            raise ActionRefused(f"{division.name} has no panic test to roll now.")
-        if test.triggers != form.triggers:
-            raise ActionRefused(
-                f"{division.name} now tests for {' and '.join(t.value for t in test.triggers)} "
-                "panic: nothing was changed. Here is the form again."
-            )
-        units = s.members(test.division)
-        engine_units = s.phase[test.division].units
         rolls = dict(zip(form.triggers, form.rolls(), strict=True))
         conditions = {name: bool(data.get(name)) for name in LOSS_CONDITIONS}
         printed_pass, printed_p4 = data.get("printed_pass"), data.get("printed_result") or ""
@@ -249,17 +214,29 @@ def roll_panic_test(game: Game, division: Command, form: PanicTestForm, actor: s
             for name, value in (("panic_pass", printed_pass), ("panic_index", printed_p4))
             if value not in (None, "")
         }
-        chart = action.game.chart
-        result = division_panic_test(chart.overlay(readings), engine_units, rolls, action.game.scale, **conditions)
-        app = None
-        if readings:
-            own = division_panic_test(chart, engine_units, rolls, action.game.scale, **conditions)
-            app = AppReading(own.pass_number, own.held, own.move, own.loss_number)
+        try:
+            done = panic_test(
+                action.game.chart,
+                s.now,
+                s.phase,
+                str(division.pk),
+                division.name,
+                form.triggers,
+                rolls,
+                action.game.scale,
+                conditions,
+                readings,
+            )
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        test, result, engine_units = done.test, done.result, done.units
+        units = s.members(test.division)
+        own = done.app
+        app = AppReading(own.pass_number, own.held, own.move, own.loss_number) if own else None
         if result.panicked:
             by_key = {u.key: u for u in units}
-            for outcome in result.units:
-                unit = by_key[outcome.id]
-                action.apply(unit, after_division_panic(unit.to_rules(), outcome))
+            for key, after in after_test(result, {u.key: u.to_rules() for u in units}).items():
+                action.apply(by_key[key], after)
             command = Command.objects.get(pk=division.pk)
             action.set(command, "panicked", True)  # its orders go back to Defend as the phase ends (adjoining_panic)
         return action.record(
