@@ -5,7 +5,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from republic.play.panic import PanicProgress, after_test, lacking_test, panic_test, progress, taking_part
+from republic.play.panic import (
+    PanicProgress,
+    after_test,
+    declare,
+    lacking_test,
+    may_adjoin,
+    panic_test,
+    progress,
+    taking_part,
+)
 from republic.play.refusal import Refused
 from republic.rules.dice import d10
 from republic.rules.division_panic import after_division_panic, division_panic_test
@@ -144,3 +153,25 @@ def test_whatever_order_the_tests_are_entered_in_the_phase_ends_as_the_engine_re
         ),
     )
     assert first.rounds == whole.rounds
+
+
+def test_only_the_panicked_divisions_own_side_may_be_named_adjoining_it_in_the_phases_order(chart):
+    phase = {
+        "1": PhaseDivision("1", BROKEN, internal=True, side="N"),
+        "2": PhaseDivision("2", STEADY, side="S"),
+        "3": PhaseDivision("3", STEADY, side="N"),
+        "4": PhaseDivision("4", STEADY, side="N"),
+    }
+    assert may_adjoin(phase, "1") == ("3", "4")
+    now = progress(phase, {}, {("1", INTERNAL): rolled(chart, phase, "1", INTERNAL, 1)}, SCALE)
+    assert declare(now, phase, "1", "First", ["4", "2", "9", "3"]) == ("3", "4")
+    assert declare(now, phase, "1", "First", []) == ()
+
+
+def test_adjoining_divisions_are_named_only_for_a_division_waiting_for_them(chart):
+    phase = divisions(("1", BROKEN, True), ("2", STEADY, False))
+    with pytest.raises(Refused, match="First has no adjoining divisions to name now"):
+        declare(progress(phase, {}, {}, SCALE), phase, "1", "First", ["2"])
+    recorded = {("1", INTERNAL): rolled(chart, phase, "1", INTERNAL, 1)}
+    with pytest.raises(Refused, match="First has no adjoining divisions to name now"):
+        declare(progress(phase, {"1": []}, recorded, SCALE), phase, "1", "First", ["2"])

@@ -1,7 +1,8 @@
 """Demoralized panic test (1.7, 4.7): each demoralized unit whose excess M from fire became P hits makes its
 Panic Index move; bases lost in it desert at once. No division test now; a Panic 4 event makes its division
 test in the panic phase. A unit whose move would pass through an enemy formation surrenders, as in an assault
-(5.5 Group Surrender; the reading is set out in republic.rules.panic)."""
+(5.5 Group Surrender; the reading is set out in republic.rules.panic). Which units test and what a test changes
+are the game's decisions (``republic.play.demoralized_panic``); this module reads the state and writes the answer."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -15,22 +16,20 @@ from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address, row_of, unit_row
+from republic.play.demoralized_panic import DemoralizedStep, due
+from republic.play.demoralized_panic import panic_test as panic_test_of
+from republic.play.refusal import Refused
 from republic.rules.chart import Chart
 from republic.rules.morale import MAX_M_HITS
-from republic.rules.panic import (
-    DemoralizedPanicInput,
-    PanicCell,
-    after_demoralized_panic,
-    panic_level_read,
-    resolve_demoralized_panic,
-)
+from republic.rules.panic import PanicCell, panic_level_read
 from republic.rules.sequence import StepKey
 
 
 @dataclass
 class PanicTestState:
     game: Game
-    to_test: list[Unit]
+    core: DemoralizedStep  # the step as the game's decisions see it
+    to_test: list[Unit]  # the units the core says must still test, with their side
     done: list[Event]
 
 
@@ -47,7 +46,9 @@ def state(game: Game) -> PanicTestState:
         .select_related("division__side"),
         key=lambda u: sides.index(u.division.side_id),
     )
-    return PanicTestState(game, [u for u in units if u.key not in tested], events)
+    core = DemoralizedStep(tuple(u.to_rules() for u in units), frozenset(tested))
+    owed = {u.id for u in due(core)}
+    return PanicTestState(game, core, [u for u in units if u.key in owed], events)
 
 
 def pending(s: PanicTestState) -> list[str]:
@@ -104,21 +105,21 @@ def panic_test(game: Game, unit: Unit, form: DemoralizedPanicForm, actor: str) -
     data = form.cleaned_data
     refusal = no_test(unit)
     with act(game, data["version"], actor, step=StepKey.DEMORALIZED_PANIC, elsewhere=refusal) as action:
-        testing = next((u for u in state(action.game).to_test if u.pk == unit.pk), None)
-        if testing is None:
-            raise ActionRefused(refusal)
-        before = testing.to_rules()
-        inputs = DemoralizedPanicInput.of(
-            before,
-            action.game.scale,
-            out_of_town=data["out_of_town"],
-            across_bridge_or_ford=data["across_bridge_or_ford"],
-            retreat_blocked=data["surrounded"],
-        )
+        s = state(action.game)
         printed: PanicCell | None = data.get("printed")
-        chart = action.game.chart.overlay({"panic_index": str(printed)}) if printed else action.game.chart
-        result = resolve_demoralized_panic(chart, inputs)
-        action.apply(testing, after_demoralized_panic(before, result))
+        conditions = {
+            "out_of_town": data["out_of_town"],
+            "across_bridge_or_ford": data["across_bridge_or_ford"],
+            "retreat_blocked": data["surrounded"],
+        }
+        readings = {"panic_index": str(printed)} if printed else {}
+        try:
+            done = panic_test_of(action.game.chart, s.core, unit.key, action.game.scale, conditions, readings, refusal)
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        testing = next(u for u in s.to_test if u.key == unit.key)
+        action.apply(testing, done.unit)
+        inputs, result = done.inputs, done.result
         return action.record(
             DemoralizedPanicTested(testing.key, testing.name, inputs, result, str(printed) if printed else "")
         )
