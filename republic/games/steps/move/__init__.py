@@ -19,6 +19,7 @@ from republic.games.steps.base import Act, Bound, Row, Step, Who, address, curre
 from republic.games.steps.move import batteries, brigades, passing_fire
 from republic.games.steps.move.state import ELSEWHERE, ROW_FIELDS, MoveState, state
 from republic.games.text.terms import ACTION_ORDER, actions_sentence, allowance, commander, condition, inches
+from republic.play import move as play
 from republic.rules.maneuver import ManeuverAction, charge_refusal
 from republic.rules.morale import Restriction
 from republic.rules.movement import LeaderMoveInput, MountInput, holding, resolve_leader_move, resolve_mount
@@ -137,8 +138,13 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
 
 
 def rows(s: MoveState) -> list[Row]:
-    found = [*s.units.items(), *s.passing.items()]
-    return [Row(Piece("unit", pk).name, "", command=division) for pk, division in found]
+    divisions = {**s.units, **s.passing}
+    found = play.MoveStep(tuple(map(_key, s.units)), passing=tuple(map(_key, s.passing)))
+    return [Row(piece.name, "", command=divisions[piece.pk]) for piece in map(Piece.at, play.rows(found))]
+
+
+def _key(pk: int) -> str:
+    return Piece("unit", pk).key
 
 
 def fill(s: MoveState, rows: list[Row]) -> None:

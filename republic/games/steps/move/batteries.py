@@ -10,14 +10,8 @@ from republic.games.forms import VersionForm
 from republic.games.ledger import act
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.move.state import ELSEWHERE, moving, state
-from republic.rules.battery_functions import (
-    MOVEMENT_FUNCTIONS,
-    BatteryFunctionsInput,
-    after_battery_functions,
-    functions_available,
-    resolve_battery_functions,
-)
-from republic.rules.errors import RulesInputError
+from republic.play import move as play
+from republic.rules.battery_functions import MOVEMENT_FUNCTIONS
 from republic.rules.sequence import StepKey
 from republic.rules.troops import BatteryFunction
 
@@ -49,12 +43,12 @@ class BatteryFunctionsForm(VersionForm):
 
 
 def available(game: Game, unit: Unit) -> int:
-    return functions_available(game.chart, unit.horse)[0]
+    return play.functions_of(game.chart, unit.to_rules())
 
 
 def slots(game: Game, unit: Unit) -> int:
     """The functions the battery has left this turn."""
-    return max(0, available(game, unit) - len(unit.functions_used))
+    return play.functions_left(game.chart, unit.to_rules())
 
 
 def functions_form(game: Game, unit: Unit, data: Any = None) -> BatteryFunctionsForm:
@@ -67,26 +61,16 @@ def use_battery_functions(game: Game, unit: Unit, form: BatteryFunctionsForm, ac
     data = form.cleaned_data
     with act(game, data["version"], actor, step=StepKey.MOVE, elsewhere=ELSEWHERE) as action:
         battery = moving(state(action.game), unit)
-        before = battery.to_rules()
-        new = data["functions"]
-        inputs = BatteryFunctionsInput.planned(
-            before,
+        new, will_fire = data["functions"], bool(data.get("will_fire"))
+        used = play.use_functions(
+            action.game.chart,
+            action.game.scale,
+            battery.to_rules(),
             new,
-            will_fire=bool(data.get("will_fire")),
+            will_fire=will_fire,
             toward_enemy=bool(data.get("toward_enemy")),
-            scale=action.game.scale,
         )
-        result = resolve_battery_functions(action.game.chart, inputs)
-        if not result.allowed:
-            raise RulesInputError(_field(result.index, len(before.functions_used), len(new)), result.problem)
-        action.apply(battery, after_battery_functions(before, result, new))
+        action.apply(battery, used.unit)
         return action.record(
-            BatteryFunctionsUsed(battery.key, battery.name, inputs, result, new, will_fire=bool(data.get("will_fire")))
+            BatteryFunctionsUsed(battery.key, battery.name, used.inputs, used.result, new, will_fire=will_fire)
         )
-
-
-def _field(index: int | None, used: int, new: int) -> str:
-    """The form field of the refused function: one of the new ones, or the fire kept for the fire phase."""
-    if index is None:
-        return ""
-    return f"function_{index - used + 1}" if index - used < new else "will_fire"

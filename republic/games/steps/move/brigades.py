@@ -13,7 +13,6 @@ Rule readings (see also the engine's, republic/rules/maneuver.py and movement.py
 """
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from django import forms
@@ -32,16 +31,11 @@ from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.base import current
 from republic.games.steps.move.state import ELSEWHERE, helpful_leaders, moving, state
 from republic.games.text.terms import ACTION_ORDER, inches, signed
+from republic.play import move as play
+from republic.play.refusal import Refused
 from republic.rules.chart import Chart
-from republic.rules.maneuver import ROLLED_ACTIONS, ManeuverAction, ManeuverInput, charge_refusal, resolve_maneuver
-from republic.rules.movement import (
-    MountInput,
-    MovementInput,
-    MovementResult,
-    after_mounting,
-    resolve_mount,
-    resolve_movement_allowance,
-)
+from republic.rules.maneuver import ROLLED_ACTIONS, ManeuverAction, ManeuverInput
+from republic.rules.movement import MovementInput, MovementResult, resolve_movement_allowance
 from republic.rules.sequence import StepKey
 from republic.rules.terrain import TerrainFeature
 from republic.rules.troops import DivisionOrders, Formation, UnitKind
@@ -102,8 +96,6 @@ def roll_maneuver(game: Game, unit: Unit, form: ManeuverForm, actor: str) -> Eve
     with act(game, data["version"], actor, step=StepKey.MOVE, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
         brigade = moving(s, unit)
-        if brigade.key in s.rolls:
-            raise ActionRefused(f"{brigade.name} has already rolled its maneuver this turn; undo it to roll again.")
         leader = brigade.division.leader
         chosen = [leader for leader in s.helpful_leaders if str(leader.pk) in data["leaders_within_2"]]
         together, printed = data.get("acting_together"), data.get("printed") or []
@@ -117,7 +109,10 @@ def roll_maneuver(game: Game, unit: Unit, form: ManeuverForm, actor: str) -> Eve
             acting_together=ManeuverAction(together) if together else None,
             printed=tuple(ManeuverAction(a) for a in printed) if printed else None,
         )
-        result = resolve_maneuver(action.game.chart, inputs)
+        try:
+            result = play.roll(action.game.chart, s.core, brigade.key, brigade.name, inputs).result
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
         return action.record(
             ManeuverRolled(
                 brigade.key,
@@ -223,16 +218,13 @@ def mark_charge_bonus(game: Game, unit: Unit, form: ChargeForm, actor: str) -> E
     with act(game, form.cleaned_data["version"], actor, step=StepKey.MOVE, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
         brigade = moving(s, unit)
-        refused = charge_refusal(s.allowed(brigade), ManeuverAction(taken) if taken else None) if used else ""
-        if used and not refused and not taken:
-            refused = "Which action did it take this turn? Choose it beside the button: nothing was changed."
-        if refused:
-            raise ActionRefused(f"{brigade.name}: {refused}")
-        if brigade.charge_bonus_used == used:
-            raise ActionRefused(
-                f"{brigade.name} is already marked as {'having' if used else 'not having'} used its charge bonus."
+        try:
+            after = play.charge(
+                brigade.to_rules(), brigade.name, s.allowed(brigade), used, ManeuverAction(taken) if taken else None
             )
-        action.apply(brigade, replace(brigade.to_rules(), charge_bonus_used=used))
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        action.apply(brigade, after)
         return action.record((ChargeBonusUsed if used else ChargeBonusCleared)(brigade.key, brigade.name))
 
 
@@ -341,12 +333,10 @@ def mount_or_dismount(game: Game, unit: Unit, form: MountForm, actor: str) -> Ev
         defender = action.game.defender
         reacting = defender is not None and unit.side_id == defender.pk
         brigade = current(unit.pk) if reacting else moving(state(action.game), unit)
-        if brigade.out_of_play:
-            raise ActionRefused(f"{brigade.name} is out of play.")
         before = brigade.to_rules()
-        inputs = MountInput.of(before, data["mount"], reacting)
-        result = resolve_mount(action.game.chart, inputs)
-        if reacting and result.refused:
-            raise ActionRefused(f"{brigade.name}: {result.refused}.")  # no row of the step to show it at
-        action.apply(brigade, after_mounting(before, result))
-        return action.record(MountChanged(brigade.key, brigade.name, before.kind, inputs, result))
+        try:
+            done = play.mount(action.game.chart, before, brigade.name, data["mount"], reacting)
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        action.apply(brigade, done.unit)
+        return action.record(MountChanged(brigade.key, brigade.name, before.kind, done.inputs, done.result))

@@ -10,8 +10,11 @@ from republic.games.events.maneuver import FormationChanged, ManeuverRolled, Mou
 from republic.games.events.payload import named_in, payload_of
 from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Side, Unit, UnitChoice
+from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.games.steps.base import current
+from republic.play import move as play
+from republic.play.refusal import Refused
 from republic.rules.maneuver import ManeuverAction
 from republic.rules.sequence import StepKey
 
@@ -77,6 +80,16 @@ class MoveState:
         return dict(attacking.in_battle_order().select_related(None).values_list("pk", "division_id"))
 
     @cached_property
+    def keys(self) -> frozenset[str]:
+        """The attacker's units in play as the game's decisions name them: the units that move."""
+        return frozenset(Piece("unit", pk).key for pk in self.units)
+
+    @cached_property
+    def core(self) -> play.MoveStep:
+        """The units that move and those that rolled, as the game's decisions see the step: read for a roll."""
+        return play.MoveStep(tuple(Piece("unit", pk).key for pk in self.units), frozenset(self.rolls))
+
+    @cached_property
     def _events(self) -> list[Event]:
         return list(this_turn(self.game, [StepKey.MOVE], [ManeuverRolled, FormationChanged, MountChanged]))
 
@@ -128,16 +141,17 @@ def helpful_leaders(game: Game, side: Side | int | None) -> list[Leader]:
 
 def passing(s: MoveState, unit: Unit) -> Unit:
     """The battery as it stands, whole, refused unless it is a defending battery that may make passing fire."""
-    if unit.pk not in s.passing:
-        raise ActionRefused(
-            f"{unit.name} cannot make passing fire now: only a defending battery that may fire and has not fired "
-            "this turn can (4.2, 4.5)."
-        )
+    try:
+        play.may_pass(frozenset(Piece("unit", pk).key for pk in s.passing), unit.key, unit.name)
+    except Refused as refused:
+        raise ActionRefused(str(refused)) from None
     return current(unit.pk)
 
 
 def moving(s: MoveState, unit: Unit) -> Unit:
     """The unit as it stands, whole, refused unless it is one of the attacker's units in play."""
-    if unit.pk not in s.units:
-        raise ActionRefused(f"{unit.name} is not an attacking unit in play: it does not move this turn.")
+    try:
+        play.moving(s.keys, unit.key, unit.name)
+    except Refused as refused:
+        raise ActionRefused(str(refused)) from None
     return current(unit.pk)
