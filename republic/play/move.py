@@ -20,10 +20,11 @@ from republic.rules.battery_functions import (
 from republic.rules.chart import Chart
 from republic.rules.errors import RulesInputError
 from republic.rules.maneuver import ManeuverAction, ManeuverInput, ManeuverResult, charge_refusal, resolve_maneuver
+from republic.rules.morale import Restriction
 from republic.rules.movement import MountInput, MountResult, after_mounting, resolve_mount
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryFunction
-from republic.rules.units import UnitState
+from republic.rules.units import UnitState, restricted, skirmisher_limit, skirmisher_refusal, skirmishers_it_may_set
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,35 @@ def roll(chart: Chart, step: MoveStep, unit: str, name: str, inputs: ManeuverInp
     if unit in step.rolled:
         raise Refused(f"{name} has already rolled its maneuver this turn; undo it to roll again.")
     return Rolled(resolve_maneuver(chart, inputs), replace(step, rolled=step.rolled | {unit}))
+
+
+@dataclass(frozen=True)
+class Offered:
+    """What a brigade's side may do with it now in the move step: for each action, why it may not ("" when it
+    may), and the skirmish markers it may have out and the most the table may set now."""
+
+    charge: str  # mark the assault move bonus used (3.1, 3.2)
+    formation: str  # change formation (2.3, 3.5)
+    mount: str  # take its other footing: mount when on foot, dismount when on horse (3.5)
+    skirmishers: str  # deploy (more) skirmishers (3.5)
+    skirmisher_limit: int
+    may_set: int  # the most markers the table may set now: recalling stays open when deploying is forbidden
+    shows_skirmishers: bool  # a trained brigade with markers it may set, or out to recall
+
+
+def offered(chart: Chart, brigade: UnitState, allowed: tuple[ManeuverAction, ...] | None) -> Offered:
+    """What the brigade's side may do with it now, from its state and the actions its roll allowed (None: it has
+    not rolled). A bonus already marked used may be cleared whatever the roll."""
+    may_set = skirmishers_it_may_set(brigade)
+    return Offered(
+        charge="" if brigade.charge_bonus_used else charge_refusal(allowed),
+        formation=restricted(brigade, Restriction.CHANGE_FORMATION),
+        mount=resolve_mount(chart, MountInput.of(brigade, not brigade.kind.horse)).refused,
+        skirmishers=skirmisher_refusal(brigade),
+        skirmisher_limit=skirmisher_limit(brigade),
+        may_set=may_set,
+        shows_skirmishers=brigade.grade.trained and bool(may_set or brigade.skirmishers_deployed),
+    )
 
 
 def charge(

@@ -17,6 +17,7 @@ from republic.play.move import (
     may_roll,
     mount,
     moving,
+    offered,
     roll,
     rows,
     use_functions,
@@ -143,6 +144,47 @@ def test_the_bonus_is_refused_to_a_brigade_that_did_not_move_forward(allowed, ta
 def test_the_bonus_marked_as_it_already_is_is_refused(used):
     with pytest.raises(Refused, match=starts("1st is already marked as")):
         charge(brigade(charge_bonus_used=used), "1st", (FORWARD,), used, FORWARD)
+
+
+# --- what a brigade's side may do now ----------------------------------------------------------------------------
+
+
+def test_a_formed_brigade_that_rolled_a_forward_move_is_offered_everything(chart):
+    may = offered(chart, brigade(kind=UnitKind.CAVALRY_MOUNTED, skirmishers_available=2), (FORWARD,))
+    assert (may.charge, may.formation, may.mount, may.skirmishers) == ("", "", "", "")
+    assert may.may_set == may.skirmisher_limit == 2 and may.shows_skirmishers
+
+
+def test_a_brigade_that_has_not_rolled_is_told_why_it_has_no_charge_bonus_unless_it_is_marked_used(chart):
+    assert "No maneuver roll" in offered(chart, brigade(), None).charge
+    assert offered(chart, brigade(charge_bonus_used=True), None).charge == ""
+
+
+def test_a_shaken_brigade_is_told_why_it_may_not_change_formation_mount_or_deploy_but_may_recall(chart):
+    shaken = brigade(kind=UnitKind.CAVALRY_MOUNTED, m_hits=3, skirmishers_available=2, skirmishers_deployed=1)
+    may = offered(chart, shaken, (FORWARD,))
+    assert "may not change formation" in may.formation
+    assert may.mount == mount_refusal(chart, shaken)
+    assert may.skirmishers and may.may_set == 1 and may.shows_skirmishers
+
+
+def test_an_infantry_brigade_is_told_it_does_not_mount_and_an_untrained_one_has_no_skirmishers(chart):
+    may = offered(chart, brigade(grade=Grade.UNTRAINED, skirmishers_available=2), None)
+    assert "only cavalry and mounted infantry" in may.mount
+    assert may.skirmishers.startswith("Untrained") and not may.shows_skirmishers
+
+
+def test_a_brigade_with_markers_out_beyond_what_it_may_set_still_shows_them_to_recall(chart):
+    # out of open order its limit is its troop list's, none here, with one marker still out from before
+    may = offered(chart, brigade(skirmishers_available=0, skirmishers_deployed=1), None)
+    assert may.may_set == 0 and may.shows_skirmishers
+    assert not offered(chart, brigade(skirmishers_available=0), None).shows_skirmishers
+
+
+def mount_refusal(chart, unit) -> str:
+    with pytest.raises(RulesInputError) as refused:
+        mount(chart, unit, "1st Cav", False)
+    return refused.value.problem
 
 
 # --- mounting and dismounting (3.5) -------------------------------------------------------------------------------

@@ -20,11 +20,10 @@ from republic.games.steps.move import batteries, brigades, passing_fire
 from republic.games.steps.move.state import ELSEWHERE, ROW_FIELDS, MoveState, state
 from republic.games.text.terms import ACTION_ORDER, actions_sentence, allowance, commander, condition, inches
 from republic.play import move as play
-from republic.rules.maneuver import ManeuverAction, charge_refusal
-from republic.rules.morale import Restriction
-from republic.rules.movement import LeaderMoveInput, MountInput, holding, resolve_leader_move, resolve_mount
+from republic.rules.maneuver import ManeuverAction
+from republic.rules.movement import LeaderMoveInput, holding, resolve_leader_move
 from republic.rules.troops import DivisionOrders
-from republic.rules.units import UnitState, restricted, skirmisher_limit, skirmisher_refusal, skirmishers_it_may_set
+from republic.rules.units import UnitState, skirmisher_limit
 
 
 def pending(s: MoveState) -> list[str]:
@@ -38,7 +37,7 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
     piece = unit.piece
     roll, move, formation = piece.prefix("roll"), piece.prefix("move"), piece.prefix("formation")
     skirmishers, mount = piece.prefix("skirmishers"), piece.prefix("mount")
-    limit = skirmishers_it_may_set(here)
+    may = play.offered(game.chart, here, s.allowed(unit))
     card = {
         "unit": unit,
         "battery": False,
@@ -62,22 +61,22 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         "formation_url": address(game, "formation", piece),
         "skirmishers_url": address(game, "skirmishers", piece),
         "leader_allowance": leader_allowance(s),
-        "charge_refused": "" if unit.charge_bonus_used else charge_refusal(s.allowed(unit)),
+        "charge_refused": may.charge,
         "charge_actions": [
             (a.value, a.title.capitalize())
             for a in ACTION_ORDER
             if a in (*(s.allowed(unit) or ()), ManeuverAction.HOLD)
         ],
-        "formation_refused": restricted(here, Restriction.CHANGE_FORMATION),
-        **_mounting(s, unit, here, bound),
-        "skirmishers_refused": skirmisher_refusal(here),
-        "skirmisher_limit": skirmisher_limit(here),
+        "formation_refused": may.formation,
+        **_mounting(s, unit, here, may, bound),
+        "skirmishers_refused": may.skirmishers,
+        "skirmisher_limit": may.skirmisher_limit,
         "move_form": bound.get(move) or brigades.movement_form(game, unit, changes=s.formation_changes[key]),
         "move_result": _allowance(s, bound, move),
         "move_open": move in bound,
         "formation_form": bound.get(formation) or brigades.formation_form(game, unit),
-        "skirmisher_form": bound.get(skirmishers) or brigades.skirmisher_form(game, unit, limit),
-        "show_skirmishers": unit.to_rules().grade.trained and bool(limit or unit.skirmishers_deployed),
+        "skirmisher_form": bound.get(skirmishers) or brigades.skirmisher_form(game, unit, may.may_set),
+        "show_skirmishers": may.shows_skirmishers,
         "formation_open": formation in bound or skirmishers in bound or mount in bound,
         "holding": _holding(unit),
     }
@@ -86,7 +85,7 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
     return card
 
 
-def _mounting(s: MoveState, unit: Any, here: UnitState, bound: Bound) -> dict[str, Any]:
+def _mounting(s: MoveState, unit: Any, here: UnitState, may: play.Offered, bound: Bound) -> dict[str, Any]:
     """What the card offers a cavalry or mounted infantry brigade: the other footing, or why it may not (3.5). Any
     other brigade has nothing to offer, but is told why when a mount was asked of it all the same."""
     sent = bound.get(unit.piece.prefix("mount"))
@@ -96,7 +95,7 @@ def _mounting(s: MoveState, unit: Any, here: UnitState, bound: Bound) -> dict[st
     return {
         "mounts": True,
         "mount_verb": "mount" if mount else "dismount",
-        "mount_refused": resolve_mount(s.game.chart, MountInput.of(here, mount)).refused,
+        "mount_refused": may.mount,
         "mount_url": address(s.game, "mount", unit.piece),
         "mount_form": sent or brigades.mount_form(s.game, unit),
     }
