@@ -41,8 +41,6 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:follow": ("no", "yes", "yes", "no", "yes"),
     "games:division": ("no", "yes", "yes", "no", "yes"),
     "games:go_back": ("no", "no", "no", "no", "yes"),
-    "games:first_attacker": ("no", "yes", "yes", "no", "yes"),
-    "games:first_attacker_roll": ("no", "yes", "yes", "no", "yes"),
     "games:end_game": ("no", "no", "no", "no", "yes"),
     "games:correct_unit": ("no", "yes", "no", "no", "yes"),
     "games:blocked_move": ("no", "yes", "no", "no", "yes"),
@@ -60,6 +58,8 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
 # ("games:act"), about the attacking side's unit, leader or division, assault 1, or the game.
 #                                    outsider attacker defender revoked master
 STEP_ACTIONS: dict[str, tuple[str, ...]] = {
+    "first-attacker": ("no", "yes", "yes", "no", "yes"),
+    "first-attacker-roll": ("no", "yes", "yes", "no", "yes"),
     "rally": ("no", "yes", "no", "no", "yes"),
     "leader-move": ("no", "yes", "no", "no", "yes"),
     "replace-leader": ("no", "yes", "no", "no", "yes"),

@@ -74,13 +74,16 @@ def test_a_game_that_rolled_for_its_first_attacker_and_moved_a_leader_comes_back
     p = "first-attacker"
     union = game.sides.get(name="Union").pk
     agreeing = {"version": fresh(game).version, "side": union, "how": "agreed"}
-    seated_device(game, "Confederate").post(f"/games/{game.pk}/first-attacker/", agreeing)
+    seated_device(game, "Confederate").post(f"/games/{game.pk}/act/first-attacker/game-{game.pk}/", agreeing)
     client.post(
-        f"/games/{game.pk}/first-attacker/roll/",
+        f"/games/{game.pk}/act/first-attacker-roll/game-{game.pk}/",
         {f"{p}-version": fresh(game).version, f"{p}-die": 3, f"{p}-die2": 8, "roll": "typed"},
         **HTMX,
     )
-    client.post(f"/games/{game.pk}/first-attacker/", {"version": fresh(game).version, "side": union, "how": "die roll"})
+    client.post(
+        f"/games/{game.pk}/act/first-attacker/game-{game.pk}/",
+        {"version": fresh(game).version, "side": union, "how": "die roll"},
+    )
     t = Table(client, game)
     t.next_step("rally")
     reynolds = leader(game, "John F. Reynolds")

@@ -38,11 +38,11 @@ def choice(game: Game, side: str, how: str = FirstAttackerChosen.BY_ROLL) -> dic
 
 
 def roll_path(game: Game) -> str:
-    return f"/games/{game.pk}/first-attacker/roll/"
+    return f"/games/{game.pk}/act/first-attacker-roll/game-{game.pk}/"
 
 
 def choose_path(game: Game) -> str:
-    return f"/games/{game.pk}/first-attacker/"
+    return f"/games/{game.pk}/act/first-attacker/game-{game.pk}/"
 
 
 def test_each_side_rolls_and_the_high_roller_chooses_the_first_attacker_R341_344(client, setting_up):

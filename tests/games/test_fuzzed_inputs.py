@@ -140,7 +140,7 @@ class FormsFuzzed(TestCase):
         # the dice of every step that rolls in these games, not of one form
         assert {url_name(d.form.action) for d, _ in dice} >= {
             "rally",
-            "first_attacker_roll",
+            "first-attacker-roll",
             "passing-fire",
             "artillery-fire",
             "check-leader",

@@ -79,7 +79,10 @@ def test_a_finished_game_refuses_every_play_action_with_the_reason(client, demo)
             {**rally, f"rally-{davis.piece.name}-division_leader_distance": 3},
         ),
         (f"/games/{game.pk}/act/rally/unit-{davis.pk}/", rally),  # incomplete as well
-        (f"/games/{game.pk}/first-attacker/", {"version": version, "side": union(game), "how": "agreed"}),
+        (
+            f"/games/{game.pk}/act/first-attacker/game-{game.pk}/",
+            {"version": version, "side": union(game), "how": "agreed"},
+        ),
         (f"/games/{game.pk}/end/", {"version": version, "winner": "draw"}),
     ]
     for path, data in tries:

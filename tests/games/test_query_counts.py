@@ -53,7 +53,7 @@ def test_a_cost_that_grows_with_the_battle_is_caught_and_named(costs):
 def first_attacker_dice(t: Table, confederate: int, union: int) -> Send:
     prefix = "first-attacker"
     data = {f"{prefix}-version": t.game.version, f"{prefix}-die": confederate, f"{prefix}-die2": union, "roll": "typed"}
-    return t.post("first-attacker/roll/", data)
+    return t.post(f"act/first-attacker-roll/game-{t.game.pk}/", data)
 
 
 def test_setting_up_costs_the_same_at_every_size(costs):
@@ -65,7 +65,8 @@ def test_setting_up_costs_the_same_at_every_size(costs):
     costs.measure(
         "the first attacker chosen",
         lambda t: t.post(
-            "first-attacker/", {"version": t.game.version, "side": t.game.sides.last().pk, "how": "die roll"}
+            f"act/first-attacker/game-{t.game.pk}/",
+            {"version": t.game.version, "side": t.game.sides.last().pk, "how": "die roll"},
         ),
     )
     costs.check()

@@ -329,7 +329,7 @@ def test_play_starts_from_the_edited_setup(client, admin_client, setting_up):
     admin_client.post(change_url(archer), form_data(page, m_hits="2"))
     confederate = setting_up.sides.get(name="Confederate")
     client.post(
-        f"/games/{setting_up.pk}/first-attacker/",
+        f"/games/{setting_up.pk}/act/first-attacker/game-{setting_up.pk}/",
         {"version": setting_up.version, "side": confederate.pk, "how": "agreed"},
     )
     setting_up.refresh_from_db()

@@ -186,9 +186,12 @@ def test_the_first_attacker_is_chosen_before_play(client, db):
     assert "Who attacks first?" in page
     union = game.sides.get(name="Union")
     dice = {"first-attacker-version": game.version, "first-attacker-die": 2, "first-attacker-die2": 7, "roll": "typed"}
-    client.post(f"/games/{game.pk}/first-attacker/roll/", dice)
+    client.post(f"/games/{game.pk}/act/first-attacker-roll/game-{game.pk}/", dice)
     game.refresh_from_db()
-    client.post(f"/games/{game.pk}/first-attacker/", {"version": game.version, "side": union.pk, "how": "die roll"})
+    client.post(
+        f"/games/{game.pk}/act/first-attacker/game-{game.pk}/",
+        {"version": game.version, "side": union.pk, "how": "die roll"},
+    )
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS and game.attacker == union
 

@@ -68,9 +68,9 @@ def demo_first_attacker_rolled() -> Game:
     game = demo(first_attacker=False, name="Gettysburg, first attacker by the dice")
     p = "first-attacker"
     rolled = {f"{p}-version": fresh(game).version, f"{p}-die": 3, f"{p}-die2": 8, "roll": "typed"}
-    _sent(game, lambda: client.post(f"/games/{game.pk}/first-attacker/roll/", rolled, **HTMX))
+    _sent(game, lambda: client.post(f"/games/{game.pk}/act/first-attacker-roll/game-{game.pk}/", rolled, **HTMX))
     chosen = {"version": fresh(game).version, "side": game.sides.get(name="Union").pk, "how": "die roll"}
-    _sent(game, lambda: client.post(f"/games/{game.pk}/first-attacker/", chosen))
+    _sent(game, lambda: client.post(f"/games/{game.pk}/act/first-attacker/game-{game.pk}/", chosen))
     t = Table(client, game)
     t.next_step("rally")
     reynolds = leader(game, "John F. Reynolds")
@@ -92,7 +92,7 @@ def demo_first_attacker_agreed() -> Game:
 
     def agree(phone: str, attacker: str) -> HttpResponse:
         chosen = {"version": fresh(game).version, "side": game.sides.get(name=attacker).pk, "how": "agreed"}
-        return phones[phone].post(f"/games/{game.pk}/first-attacker/", chosen, **HTMX)
+        return phones[phone].post(f"/games/{game.pk}/act/first-attacker/game-{game.pk}/", chosen, **HTMX)
 
     for phone, attacker in (("Union", "Union"), ("Confederate", "Confederate")):
         _sent(game, lambda: agree(phone, attacker))  # noqa: B023 (sent at once, in this turn of the loop)

@@ -10,6 +10,7 @@ from republic.games.steps import (
     assaults,
     charge_disorder,
     demoralized_panic,
+    first_attacker,
     hors_de_combat,
     internal_panic,
     move,
@@ -41,7 +42,17 @@ def step_of(game: Game) -> Step[Any]:
     return STEPS[game.step_key]
 
 
+def acting_step(game: Game) -> Step[Any] | None:
+    """The step whose actions the game takes now: the turn sequence's while in progress, the choice of the first
+    attacker before it; none once the game is over."""
+    if game.in_progress:
+        return step_of(game)
+    return None if game.over else first_attacker.STEP
+
+
 # every action a step offers, by its name: one view takes them all (views/act.py)
 ACTIONS: dict[str, tuple[Step[Any], Act[Any]]] = {
-    act.name: (step, act) for step in {id(step): step for step in STEPS.values()}.values() for act in step.actions
+    act.name: (step, act)
+    for step in {id(step): step for step in [*STEPS.values(), first_attacker.STEP]}.values()
+    for act in step.actions
 }

@@ -17,10 +17,10 @@ from django import forms
 from republic.games.events.game import FirstAttackerAgreed, FirstAttackerChosen, FirstAttackerRolled
 from republic.games.events.payload import payload_of
 from republic.games.forms import DiceForm, VersionForm, die_field
-from republic.games.ledger import Action, ActionRefused, act, standing
+from republic.games.ledger import Action, ActionRefused, act, acting_side, standing
 from republic.games.models import Event, Game, Side
 from republic.games.readings import read_once
-from republic.games.steps.base import Bound
+from republic.games.steps.base import Act, Bound, Step, Who, address
 from republic.games.text.describe import words
 from republic.rules.sequence import FirstAttackerInput, resolve_first_attacker
 
@@ -82,10 +82,41 @@ def roll_form(game: Game, sides: Sequence[Side], data: Any = None) -> RollForm:
     return RollForm(data, prefix=PREFIX, initial={"version": game.version}, sides=sides)
 
 
+def choice_form(data: Any) -> ChoiceForm:
+    """The side that attacks first and how it was chosen; a side or a way that is not one is refused by name."""
+    form = ChoiceForm(data)
+    if data is not None and not form.is_valid() and "version" not in form.errors:
+        raise ActionRefused(NOT_A_SIDE if "side" in form.errors else NOT_A_WAY)
+    return form
+
+
+ROLL: Act[SettingUp] = Act(
+    "first-attacker-roll",
+    "game",
+    Who.SEATED,
+    lambda s, game, data: roll_form(s.game, s.sides, data),
+    lambda s, game, sent, actor: roll(s.game, sent, actor),
+    CHOSEN,
+)
+# the seat's side chooses, or agrees for itself (``acting_side``: None for the game master, who speaks for all)
+CHOOSE: Act[SettingUp] = Act(
+    "first-attacker",
+    "game",
+    Who.SEATED,
+    lambda s, game, data: choice_form(data),
+    lambda s, game, sent, actor: choose(
+        s.game, sent.cleaned_data["side"], sent.cleaned_data["how"], sent.cleaned_data["version"], actor, acting_side()
+    ),
+    CHOSEN,
+)
+
+
 def panel(s: SettingUp, bound: Bound) -> dict[str, Any]:
     return {
         "sides": s.sides,
-        "roll_form": bound.get(PREFIX) or roll_form(s.game, s.sides),
+        "roll_form": bound.get(PREFIX) or ROLL.form(s, s.game, None),
+        "roll_action": address(s.game, ROLL.name, s.game.piece),
+        "choose_action": address(s.game, CHOOSE.name, s.game.piece),
         "rolled": words(s.roll) if s.roll else "",
         "high_roller": s.high_roller,
         "agreed": [words(agreement) for agreement in s.agreed.values()],
@@ -178,3 +209,10 @@ def _one_side_agrees(action: Action, s: SettingUp, side: Side, by_id: int) -> Ev
 def _agreed_to(s: SettingUp, side: Side) -> int | None:
     agreement = s.agreed.get(side.pk)
     return agreement.side if agreement is not None else None
+
+
+def _nothing_pending(s: SettingUp) -> list[str]:
+    return []  # what the table still has to do before play is said by the walk (``walk.not_in_play``)
+
+
+STEP: Step[SettingUp] = Step("games/steps/first_attacker.html", state, _nothing_pending, panel, actions=(ROLL, CHOOSE))

@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 
 from republic.games.ledger import GAME_OVER, ActionRefused
 from republic.games.pieces import Piece
-from republic.games.steps import ACTIONS, step_of
+from republic.games.steps import ACTIONS, acting_step
 from republic.games.steps.assaults.state import declared_in
 from republic.games.steps.base import Act
 from republic.games.views import answers
@@ -40,7 +40,7 @@ def _taken(request: HtmxHttpRequest, game_id: int, declared: Act[Any], about: Pi
     target = _target(game, about)
     if game.over:
         return answers.stale(request, game, GAME_OVER)
-    at = step_of(game) if game.in_progress else None
+    at = acting_step(game)
     if at is None or declared not in at.actions:
         elsewhere = declared.elsewhere(target) if callable(declared.elsewhere) else declared.elsewhere
         return answers.stale(request, game, elsewhere or NOT_HERE)

@@ -16,7 +16,7 @@ from republic.games.ledger import ActionRefused, StaleGame, undo_last, undo_to
 from republic.games.models import Game, Objective
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
-from republic.games.steps import anytime, first_attacker, game_over, step_of
+from republic.games.steps import anytime, game_over, step_of
 from republic.games.steps.base import Row, Who
 from republic.games.steps.walk import advance
 from republic.games.text.describe import describe
@@ -201,44 +201,6 @@ def reassign_unit(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpR
             game, unit, form.cleaned_data["division"], form.cleaned_data["version"], answers.actor_of(request)
         ),
         unit.piece.name,
-    )
-
-
-@allowed(Who.SEATED)
-@require_POST
-def first_attacker_roll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """Each side's die for the first attacker (1.6), typed or rolled by the app."""
-    game = answers.game_or_404(game_id)
-    sides = first_attacker.state(game).sides
-    form = first_attacker.roll_form(game, sides, request.POST)
-    return answers.form_action(
-        request, game, form, first_attacker.PREFIX, lambda: first_attacker.roll(game, form, answers.actor_of(request))
-    )
-
-
-@allowed(Who.SEATED)
-@require_POST
-def choose_first_attacker(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The first attacker, agreed by all or chosen by the high roller's players (1.6)."""
-    game = answers.game_or_404(game_id)
-    form = first_attacker.ChoiceForm(request.POST)
-    if not form.is_valid() and "version" not in form.errors:
-        problem = first_attacker.NOT_A_SIDE if "side" in form.errors else first_attacker.NOT_A_WAY
-        return answers.stale(request, game, problem)
-    chooser = request.role.side_id
-    return answers.form_action(
-        request,
-        game,
-        form,
-        None,
-        lambda: first_attacker.choose(
-            game,
-            form.cleaned_data["side"],
-            form.cleaned_data["how"],
-            form.cleaned_data["version"],
-            answers.actor_of(request),
-            chooser,
-        ),
     )
 
 
