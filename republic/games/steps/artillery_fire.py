@@ -2,9 +2,11 @@
 simultaneous, so the hits wait, and leaving the step puts every skirmish and artillery hit of the phase on the
 units at once. Enemy artillery's hits on a battery that prolonged this turn land at once instead, before it fires
 (3.5, see ``republic.rules.battery_functions.prolonged``); a battery that made passing fire in the attacker's move
-neither fires nor saves fire here (R:1235-1237)."""
+neither fires nor saves fire here (R:1235-1237). Which batteries may fire or save fire, who may join a fire and
+what a fire or a saved fire changes are the game's decisions (``republic.play.fire``); this step reads them from
+the database and writes the answer through the ledger."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +22,10 @@ from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current
 from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state, point_blank
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, put_on, waiting_in, waiting_rows
-from republic.rules.artillery import AFTER_PASSING_FIRE, after_firing
-from republic.rules.battery_functions import fire_problem, prolonged
-from republic.rules.errors import RulesInputError
+from republic.play.fire import FireStep, fired, fires, partners, readiness, ready, save
+from republic.play.refusal import Refused
+from republic.rules.battery_functions import prolonged
 from republic.rules.fire_results import FireHits, TargetRole
-from republic.rules.saved_fire import SavedFireInput, after_saving_fire, resolve_saved_fire
 from republic.rules.sequence import StepKey
 
 
@@ -35,8 +36,17 @@ class ArtilleryState:
     ready: dict[int, tuple[int, int]]  # batteries of both sides that may still fire or save fire: division, side
     waiting: dict[str, FireHits]
     done: list[Event]
-    spent: dict[int, str]  # ready batteries whose functions this turn leave no fire, only saving it: why (3.5)
-    passed: dict[int, str]  # batteries that made passing fire in the attacker's move this turn: their names
+    step: FireStep
+
+    @property
+    def spent(self) -> Mapping[int, str]:
+        """Ready batteries whose functions this turn leave no fire, only saving it: why (3.5)."""
+        return self.step.spent
+
+    @property
+    def passed(self) -> Mapping[int, str]:
+        """Batteries that made passing fire in the attacker's move this turn: their names."""
+        return self.step.passed
 
     def _enemy_units(self, battery: Unit) -> UnitQuerySet:
         return Unit.objects.filter(game=self.game).exclude(division__side=battery.division.side_id).in_play()
@@ -58,9 +68,7 @@ class ArtilleryState:
     def partners(self, battery: Unit) -> list[Unit]:
         """The other batteries of its side that may fire, which may join its fire: read when its form is drawn or
         sent."""
-        side = battery.division.side_id
-        others = [pk for pk, (_, owner) in self.ready.items() if owner == side and pk not in (battery.pk, *self.spent)]
-        return self.batteries(others)
+        return self.batteries(partners(self.step, battery.pk))
 
 
 @read_once
@@ -89,17 +97,14 @@ def state(game: Game) -> ArtilleryState:
         .order_by("division__side__order", "order")
         .values_list("pk", "division_id", "division__side_id", "functions_used")
     )
-    found = {pk: (division, side) for pk, division, side, _ in ready}
+    sides = {pk: side for pk, _, side, _ in ready}
     # only a battery that used functions this turn can have none left: those few are read whole
     used = [pk for pk, *_, functions in ready if functions]
-    spent = {}
-    for battery in Unit.objects.filter(pk__in=used) if used else ():
-        problem = fire_problem(game.chart, battery.to_rules())
-        if problem and not resolve_saved_fire(game.chart, SavedFireInput.of(battery.to_rules())).allowed:
-            del found[battery.pk]
-        elif problem:
-            spent[battery.pk] = problem
-    return ArtilleryState(game, {u.key: u for u in hit}, found, waits, events, spent, passed)
+    whole = {b.pk: b.to_rules() for b in Unit.objects.filter(pk__in=used)} if used else {}
+    offered, spent = readiness(game.chart, sides, whole)
+    found = {pk: (division, side) for pk, division, side, _ in ready if pk in offered}
+    step = FireStep(offered, spent, passed)
+    return ArtilleryState(game, {u.key: u for u in hit}, found, waits, events, step)
 
 
 def pending(s: ArtilleryState) -> list[str]:
@@ -128,10 +133,10 @@ def save_form(s: ArtilleryState, battery: Unit, data: Any = None) -> SaveFireFor
 
 def _ready(s: ArtilleryState, battery: Unit, refusal: str) -> Unit:
     """The battery whole, as it stands inside the action, refused unless it may fire or save fire now."""
-    if battery.pk in s.passed:
-        raise ActionRefused(f"{battery.name} may not fire now: {AFTER_PASSING_FIRE}.")
-    if battery.pk not in s.ready:
-        raise ActionRefused(refusal)
+    try:
+        ready(s.step, battery.pk, battery.name, refusal)
+    except Refused as refused:
+        raise ActionRefused(str(refused)) from None
     return s.batteries([battery.pk])[0]
 
 
@@ -149,17 +154,19 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
     with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
         s = state(action.game)
         firing = _ready(s, battery, refusal)
-        ready = {b.key: b for b in s.partners(firing)}
-        if firing.pk in s.spent:
-            raise ActionRefused(f"{firing.name} may not fire this turn: {s.spent[firing.pk]}.")
-        joined = [ready[key] for key in data["joined"] if key in ready]
-        if len(joined) != len(data["joined"]):
-            raise ActionRefused("A battery chosen for joint fire cannot fire now.")
+        offered = {b.key: b for b in s.partners(firing)}
+        # a key that names no unit names no battery that may join (pk 0 is none)
+        pieces = [Piece.named(key, "unit") for key in data["joined"]]
+        try:
+            fires(s.step, firing.pk, firing.name, [p.pk if p else 0 for p in pieces], refusal)
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        joined = [offered[key] for key in data["joined"]]
         enemies = s.chosen(firing, [data.get(name) or "" for name in TARGET_FIELDS])
         fire = aim(action.game, form, firing, joined, enemies, s.waiting)
         group = [firing, *joined]
-        for member in group:
-            action.apply(member, after_firing(member.to_rules()))
+        for member, after in zip(group, fired(b.to_rules() for b in group), strict=True):
+            action.apply(member, after)
         landed = put_on(action, fire.landing())
         worst = max(group, key=lambda b: b.m_hits + b.damage).name if joined else ""
         named = fire.named
@@ -186,24 +193,21 @@ def save_fire(game: Game, battery: Unit, form: SaveFireForm, actor: str) -> Even
     refusal = cannot_save(battery)
     with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
         s = state(action.game)
+        # the battery as it stands inside the action: read only when it may be answered for
         if battery.pk in s.passed:
-            passed = SavedFireInput.of(current(battery.pk).to_rules(), passing_fire_this_turn=True)
-            raise ActionRefused(
-                f"{battery.name} may not save fire: {resolve_saved_fire(action.game.chart, passed).reason}."
-            )
-        saving = _ready(s, battery, refusal)
+            saving = current(battery.pk)
+        elif battery.pk in s.step.ready:
+            saving = s.batteries([battery.pk])[0]
+        else:
+            saving = battery
         before = saving.to_rules()
-        inputs = SavedFireInput.of(
-            before, moved_this_turn=data["moved_this_turn"], in_command_radius=not data["out_of_command_radius"]
-        )
-        result = resolve_saved_fire(action.game.chart, inputs)
-        if not result.allowed:
-            raise RulesInputError(
-                "moved_this_turn" if data["moved_this_turn"] else "__all__",
-                f"{saving.name} may not save fire: {result.reason}",
-            )
-        action.apply(saving, after_saving_fire(before))
-        return action.record(FireSaved(saving.key, saving.name, inputs, result, kept=before.saved_fire))
+        moved, in_radius = data["moved_this_turn"], not data["out_of_command_radius"]
+        try:
+            saved = save(action.game.chart, s.step, before, battery.pk, saving.name, moved, in_radius, refusal)
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        action.apply(saving, saved.after)
+        return action.record(FireSaved(saving.key, saving.name, saved.inputs, saved.result, kept=saved.kept))
 
 
 def leave(action: Action, s: ArtilleryState) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """Attacker applies charge disorder (1.7, 5.6): 1M to every unit that used charge movement or retreated or
-routed this turn, once, then the table closes ranks."""
+routed this turn, once, then the table closes ranks. Which units suffer it and what applying it changes are the
+game's decisions (``republic.play.charge_disorder``); this step reads them from the database and writes the
+answer through the ledger."""
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -16,15 +18,17 @@ from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Step, Who, address
 from republic.games.text.describe import describe
+from republic.play.charge_disorder import DisorderStep, apply, is_due, suffering
+from republic.play.refusal import Refused
 from republic.rules.forced_moves import ForcedMove
-from republic.rules.morale import DisorderInput, resolve_disorder
+from republic.rules.morale import DisorderInput
 from republic.rules.sequence import StepKey
-from republic.rules.units import after_morale, disorder_input
 
 
 @dataclass
 class DisorderState:
     game: Game
+    step: DisorderStep
     disordered: list[tuple[Unit, DisorderInput]]  # every unit in play that suffers it, with why
     applied: Event | None
 
@@ -48,19 +52,19 @@ def state(game: Game) -> DisorderState:
     # the rule (disorder_input) decides who suffers it; only units that used the charge bonus or retreated or
     # routed this turn can, so only those are read, not both sides' every unit
     moved = Q(charge_bonus_used=True) | Q(forced_move__in=[ForcedMove.RETREAT.value, ForcedMove.ROUT.value])
-    found = []
-    for side in (game.attacker, game.defender):
-        attacking = side == game.attacker
-        for unit in Unit.objects.filter(moved, game=game).of_side(side).in_play().in_battle_order():
-            why = disorder_input(unit.to_rules(), attacking)
-            if why.used_charge_bonus or why.retreated_or_routed:
-                found.append((unit, why))
+    rows = {
+        side: list(Unit.objects.filter(moved, game=game).of_side(side).in_play().in_battle_order())
+        for side in (game.attacker, game.defender)
+    }
+    by_key = {unit.key: unit for units in rows.values() for unit in units}
     applied = this_turn(game, [StepKey.CHARGE_DISORDER], [ChargeDisorderApplied]).last()
-    return DisorderState(game, found, applied)
+    due = suffering(*([unit.to_rules() for unit in rows[side]] for side in (game.attacker, game.defender)))
+    step = DisorderStep(due, applied is not None)
+    return DisorderState(game, step, [(by_key[d.unit.id], d.why) for d in due], applied)
 
 
 def pending(s: DisorderState) -> list[str]:
-    if not s.disordered or s.applied:
+    if not is_due(s.step):
         return []
     return [f"apply charge disorder: 1M to {', '.join(u.name for u, _ in s.disordered)}"]
 
@@ -101,21 +105,17 @@ def apply_disorder(game: Game, form: DisorderForm, actor: str) -> Event:
     data = form.cleaned_data
     with act(game, data["version"], actor, step=StepKey.CHARGE_DISORDER, elsewhere=ELSEWHERE) as action:
         s = state(action.game)
-        if s.applied:
-            raise ActionRefused("Charge disorder is already applied this turn.")
-        units = [(unit, why, False) for unit, why in s.disordered]
-        units += [
-            (unit, disorder_input(unit.to_rules(), True, also_charged=True), True) for unit in s.also(data["also"])
-        ]
-        if not units:
-            raise ActionRefused("No unit suffers charge disorder this turn.")
+        also = s.also(data["also"]) if not s.applied else []
+        try:
+            applied = apply(action.game.chart, s.step, [unit.to_rules() for unit in also])
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        rows = {unit.key: unit for unit, _ in s.disordered} | {unit.key: unit for unit in also}
         done = []
-        for unit, why, also in units:
-            before = unit.to_rules()
-            result = resolve_disorder(action.game.chart, why)
-            after = after_morale(before, result)
-            action.apply(unit, replace(after, charge_bonus_used=True) if also else after)
-            done.append(Disordered(unit.key, unit.name, why, result, also))
+        for d in applied.done:
+            unit = rows[d.disorder.unit.id]
+            action.apply(unit, d.after)
+            done.append(Disordered(unit.key, unit.name, d.disorder.why, d.result, d.disorder.also))
         return action.record(ChargeDisorderApplied(tuple(done)))
 
 

@@ -10,7 +10,8 @@ from republic.games.events.payload import payload_of
 from republic.games.ledger import Action, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.text.terms import hits
-from republic.rules.fire_results import FireHits, after_fire_hits, resolve_fire_hits, waiting_hits
+from republic.play.fire import land
+from republic.rules.fire_results import FireHits, waiting_hits
 from republic.rules.sequence import StepKey
 
 FIRE_STEPS = (StepKey.SKIRMISH, StepKey.ARTILLERY_FIRE)
@@ -44,10 +45,9 @@ def waiting_rows(waits: dict[str, FireHits], units: dict[str, Unit]) -> list[dic
 
 def put_on(action: Action, found: Iterable[tuple[Unit, FireHits]]) -> tuple[UnitFireHits, ...]:
     """Each unit's hits put on it now, as the engine says they change it (4.5, 4.6)."""
+    units = list(found)
     taken = []
-    for unit, hit in found:
-        before = unit.to_rules()
-        result = resolve_fire_hits(before, hit)
-        action.apply(unit, after_fire_hits(before, result))
-        taken.append(UnitFireHits(unit.key, unit.name, result))
+    for (unit, _), landed in zip(units, land((unit.to_rules(), hit) for unit, hit in units), strict=True):
+        action.apply(unit, landed.after)
+        taken.append(UnitFireHits(unit.key, unit.name, landed.result))
     return tuple(taken)

@@ -1,11 +1,8 @@
 """Attacker replaces hors de combat leaders (1.7, 2.5): a division leader returns one rating lower; a corps
 or army leader is replaced by the best-rated leader next in his chain of command, and a division left without
-its leader by that gets a fresh one from off the board.
-
-Reading chosen for the table: the text gives the fresh division leader no class or rating (R:585-587), so he
-comes as Cautious 0, the floor a returning leader falls to (R:579-582); the game master corrects him if the
-scenario says otherwise. Leaders who fell together are replaced from the bottom of the chain of command up
-(republic.rules.leaders.replacement_order): the step offers only those it may replace now, in that order."""
+its leader by that gets a fresh one from off the board. Which leaders wait, in which order, who takes over and
+what a replacement changes are the game's decisions (``republic.play.replace_leaders``); this step reads them
+from the database and writes the answer through the ledger."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -16,29 +13,35 @@ from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game, Leader
 from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Step, Who, address
-from republic.rules.leaders import (
-    Candidate,
-    FallenLeader,
-    LeaderRank,
-    LeaderReplacementInput,
-    ReplacementTurn,
-    replacement_order,
-    resolve_leader_replacement,
-)
+from republic.play.refusal import Refused
+from republic.play.replace_leaders import FRESH, Officer, ReplaceStep, replacement, turns
+from republic.rules.leaders import LeaderRank, ReplacementTurn
 from republic.rules.sequence import StepKey
-from republic.rules.troops import LeaderClass
 
 _RANK = {"army": LeaderRank.ARMY, "corps": LeaderRank.CORPS, "division": LeaderRank.DIVISION}
+
+
+def _officer(leader: Leader) -> Officer:
+    command = leader.command
+    return Officer(
+        leader.pk,
+        leader.name,
+        command.pk,
+        _RANK[command.level],
+        leader.value,
+        command.name,
+        leader.hors_de_combat,
+        leader.removed,
+        leader.replaced_this_turn,
+    )
 
 
 @dataclass
 class ReplaceState:
     game: Game
+    step: ReplaceStep
     fallen: list[Leader]  # in the order they are replaced (2.5)
     turns: dict[int, ReplacementTurn]  # by leader
-
-    def refusal(self, leader: Leader) -> str:
-        return self.turns[leader.pk].refusal
 
 
 @read_once
@@ -52,30 +55,11 @@ def state(game: Game) -> ReplaceState:
     if fallen:
         commands = Command.objects.filter(game=game, side=game.attacker).values_list("pk", "parent_id")
         parents = dict(commands)
-
-    def above(command: int) -> tuple[str, ...]:
-        chain = []
-        parent = parents.get(command)
-        while parent is not None:
-            chain.append(str(parent))
-            parent = parents.get(parent)
-        return tuple(chain)
-
+    step = ReplaceStep(tuple(_officer(leader) for leader in fallen), parents)
     by_key = {str(leader.pk): leader for leader in fallen}
-    turns = replacement_order(
-        [
-            FallenLeader(
-                leader.name,
-                _RANK[leader.command.level],
-                str(leader.command_id),
-                above(leader.command_id),
-                key=str(leader.pk),
-            )
-            for leader in fallen
-        ]
-    )
+    order = turns(step)
     return ReplaceState(
-        game, [by_key[turn.leader.key] for turn in turns], {int(turn.leader.key): turn for turn in turns}
+        game, step, [by_key[turn.leader.key] for turn in order], {int(turn.leader.key): turn for turn in order}
     )
 
 
@@ -86,44 +70,38 @@ def pending(s: ReplaceState) -> list[str]:
 def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Event:
     refusal = f"{leader.name} has nothing to be replaced for now."
     with act(game, version, actor, step=StepKey.REPLACE_LEADERS, elsewhere=refusal) as action:
-        fallen = next((f for f in state(action.game).fallen if f.pk == leader.pk), None)
-        if fallen is None:
-            raise ActionRefused(refusal)
-        waiting = state(action.game).refusal(fallen)
-        if waiting:
-            raise ActionRefused(waiting)
+        s = state(action.game)
+        fallen = next((f for f in s.fallen if f.pk == leader.pk), None)
+        below: dict[int, Leader] = {}
+        if fallen is not None and fallen.command.level != Command.Level.DIVISION and not s.turns[fallen.pk].refusal:
+            below = {
+                c.pk: c
+                for c in Leader.objects.filter(game=action.game, command__parent=fallen.command)
+                .in_action()
+                .select_related("command")
+            }
+        try:
+            done = replacement(action.game.chart, s.step, leader.pk, [_officer(c) for c in below.values()], refusal)
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        assert fallen is not None
         command = fallen.command
-        candidates: tuple[Candidate, ...] = ()
-        if command.level != Command.Level.DIVISION:
-            below = (
-                Leader.objects.filter(game=action.game, command__parent=command).in_action().select_related("command")
-            )
-            candidates = tuple(Candidate(c.name, _RANK[c.command.level], c.value) for c in below)
-            if not candidates:
-                raise ActionRefused(
-                    f"No command under {command.name} has a leader in play to take over from {fallen.name}: the "
-                    "rules name his successor only from the chain of command below him (2.5)."
-                )
-        inputs = LeaderReplacementInput(
-            rank=_RANK[command.level], leader=fallen.value, name=fallen.name, candidates=candidates
-        )
-        result = resolve_leader_replacement(action.game.chart, inputs)
         action.set(fallen, "hors_de_combat", False)
         successor = fresh = ""
-        if command.level == Command.Level.DIVISION:
-            action.set(fallen, "rating", result.leader.rating)
+        if done.successor is None:
+            action.set(fallen, "rating", done.fallen.leader.rating)
             action.set(fallen, "replaced_this_turn", True)
         else:
-            taking_over = Leader.objects.select_related("command").get(
-                game=action.game, name=result.name, command__parent=command
-            )
+            taking_over = below[done.successor.key]
             left = taking_over.command
             action.set(fallen, "removed", True)
             action.set(taking_over, "command", command.pk)
             action.set(taking_over, "replaced_this_turn", True)
             successor = taking_over.name
-            fresh = _fresh_leader(action, left, taking_over) if left.level == Command.Level.DIVISION else ""
-        return action.record(LeaderReplaced(fallen.pk, fallen.name, command.name, inputs, result, successor, fresh))
+            fresh = _fresh_leader(action, left, taking_over) if done.left is not None else ""
+        return action.record(
+            LeaderReplaced(fallen.pk, fallen.name, command.name, done.inputs, done.result, successor, fresh)
+        )
 
 
 def _fresh_leader(action: Action, division: Command, gone: Leader) -> str:
@@ -135,8 +113,8 @@ def _fresh_leader(action: Action, division: Command, gone: Leader) -> str:
         game=action.game,
         command=division,
         name=f"Fresh leader of {division.name}",
-        leader_class=LeaderClass.CAUTIOUS.value,
-        rating=0,
+        leader_class=FRESH.leader_class.value,
+        rating=FRESH.rating,
         removed=True,
     )
     action.enter(fresh)

@@ -1,6 +1,8 @@
 """Skirmish fire (1.7, 4.1): the defenders declare every block before any die, the blocks are rolled, then
 each unblocked attacking marker may fire once. Blocks and attacks are optional ("may"); blocks once declared
-must be rolled. The hits wait for the end of the artillery step."""
+must be rolled. The hits wait for the end of the artillery step. Each side's markers, the stage, which markers a
+roll blocks, which brigades may still attack and what an attack changes are the game's decisions
+(``republic.play.skirmish``); this step reads them from the database and writes the answer through the ledger."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +21,8 @@ from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address, row_of, unit_row
 from republic.games.steps.fire_hits import waiting, waiting_rows
 from republic.games.text.terms import inches, unit_options
+from republic.play import skirmish as play
+from republic.play.refusal import Refused
 from republic.rules.fire_results import FireHits
 from republic.rules.sequence import StepKey
 from republic.rules.skirmish import (
@@ -26,9 +30,7 @@ from republic.rules.skirmish import (
     SkirmishAttackInput,
     SkirmishBlocksInput,
     SkirmishVerdict,
-    after_skirmish_attack,
     engagement_reach,
-    resolve_skirmish_attack,
     resolve_skirmish_blocks,
 )
 
@@ -74,29 +76,16 @@ class SkirmishState:
     attacks: list[SkirmishAttacked]
     done: list[Event]
     waiting: dict[str, FireHits]
+    step: play.SkirmishStep
 
     @property
     def stage(self) -> str:
         """'declare' the blocks, 'roll' them, then 'attack': blocks are all declared before any die (4.1)."""
-        if not self.attackers:
-            return "attack"
-        if self.declared is None:
-            return "declare" if self.defenders else "attack"
-        if self.declared.blocks and self.rolled is None:
-            return "roll"
-        return "attack"
+        return play.stage(self.step)
 
     def attacks_left(self) -> list[tuple[Unit, int]]:
         """Attacking brigades with unblocked markers that have not attacked yet; attacking is optional (4.1)."""
-        if self.stage != "attack":
-            return []
-        blocked = [marker.partition("#")[0] for marker in (self.rolled.blocked if self.rolled else ())]
-        fired = [attack.unit for attack in self.attacks]
-        counts: dict[str, tuple[Unit, int]] = {}
-        for marker in self.attackers:
-            counts[marker.brigade.key] = (marker.brigade, marker.number)
-        left = [(brigade, n - blocked.count(key) - fired.count(key)) for key, (brigade, n) in counts.items()]
-        return [(brigade, n) for brigade, n in left if n > 0]
+        return [(self.units[brigade], n) for brigade, n in play.attacks_left(self.step).items()]
 
     def _in_play(self) -> UnitQuerySet:
         side = self.game.defender.pk if self.game.defender else None
@@ -124,24 +113,31 @@ def state(game: Game) -> SkirmishState:
     wanted = Q(skirmishers_deployed__gt=0) | Q(pk__in=[Piece.at(key).pk for key in [*fled, *waits]])
     units = {u.key: u for u in Unit.objects.filter(wanted, game=game).in_battle_order()}
 
-    def markers(side: Any) -> list[Marker]:
-        found: list[Marker] = []
-        for unit in units.values():
-            if unit.division.side_id == side and not unit.battery and not unit.destroyed and not unit.surrendered:
-                count = unit.skirmishers_deployed + fled.count(unit.key)
-                found.extend(Marker(unit, n) for n in range(1, count + 1))
-        return found
+    def markers(side: Any) -> tuple[play.Marker, ...]:
+        return play.markers((u.to_rules() for u in units.values() if u.division.side_id == side), fled)
 
+    attackers = markers(game.attacker.pk if game.attacker else None)
+    defenders = markers(game.defender.pk if game.defender else None)
+    last_declared = declared[-1] if declared else None
+    last_rolled = rolled[-1] if rolled else None
+    step = play.SkirmishStep(
+        attackers,
+        defenders,
+        tuple((b.blocker, b.target) for b in last_declared.blocks) if last_declared else None,
+        last_rolled.blocked if last_rolled else None,
+        tuple(a.unit for a in attacks),
+    )
     return SkirmishState(
         game,
         units,
-        markers(game.attacker.pk if game.attacker else None),
-        markers(game.defender.pk if game.defender else None),
-        declared[-1] if declared else None,
-        rolled[-1] if rolled else None,
+        [Marker(units[m.brigade], m.number) for m in attackers],
+        [Marker(units[m.brigade], m.number) for m in defenders],
+        last_declared,
+        last_rolled,
         attacks,
         events,
         waits,
+        step,
     )
 
 
@@ -208,13 +204,22 @@ def declare_blocks(game: Game, form: DeclareBlocksForm, actor: str) -> Event:
     refusal = DECLARE_ELSEWHERE
     with act(game, form.cleaned_data["version"], actor, step=StepKey.SKIRMISH, elsewhere=refusal) as action:
         s = state(action.game)
-        if s.stage != "declare":
-            raise ActionRefused(refusal)
+        chosen = {m.id: form.cleaned_data.get(m.field) or "" for m in s.defenders}
+        try:
+            declared = play.declare(s.step, chosen, refusal).declared or ()
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
         names = {m.id: m.label for m in s.attackers}
+        blockers = {m.id: m for m in s.defenders}
         blocks = tuple(
-            DeclaredBlock(marker.id, marker.label, marker.brigade.to_rules().skirmisher_type, target, names[target])
-            for marker in s.defenders
-            if (target := form.cleaned_data.get(marker.field)) in names
+            DeclaredBlock(
+                blocker,
+                blockers[blocker].label,
+                blockers[blocker].brigade.to_rules().skirmisher_type,
+                target,
+                names[target],
+            )
+            for blocker, target in declared
         )
         return action.record(
             SkirmishBlocksDeclared(side_name(action.game.defender), blocks, tuple(m.id for m in s.attackers))
@@ -237,13 +242,11 @@ def roll_blocks(game: Game, form: BlockRollsForm, actor: str) -> Event:
             )
         )
         result = resolve_skirmish_blocks(action.game.chart, inputs)
-        blocked: list[str] = []
-        for block, outcome in zip(blocks, result.attempts, strict=True):
-            if outcome.blocked and block.target not in blocked:
-                blocked.append(block.target)
-        return action.record(
-            SkirmishBlocksRolled(side_name(action.game.defender), blocks, inputs, result, tuple(blocked))
-        )
+        try:
+            blocked = play.rolled(s.step, result, refusal).blocked or ()
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        return action.record(SkirmishBlocksRolled(side_name(action.game.defender), blocks, inputs, result, blocked))
 
 
 # --- the attacks --------------------------------------------------------------------------------------
@@ -277,22 +280,27 @@ def skirmish_attack(game: Game, brigade: Unit, form: SkirmishAttackForm, actor: 
     refusal = no_attack(brigade)
     with act(game, data["version"], actor, step=StepKey.SKIRMISH, elsewhere=refusal) as action:
         s = state(action.game)
-        firing = next((b for b, _ in s.attacks_left() if b.pk == brigade.pk), None)
+        firing = next((b for b, _ in s.attacks_left() if b.pk == brigade.pk), brigade)
         target = s.enemy(data["target"])
-        if firing is None or target is None:
-            raise ActionRefused(refusal)
-        printed = data.get("printed")
-        inputs = SkirmishAttackInput.of(
-            firing.to_rules(),
-            float(data["range"]),
-            form.rolls("die")[0],
-            action.game.scale,
-            SkirmishVerdict(printed) if printed else None,
+        aim = target.key if target else None
+        try:
+            play.may_attack(s.step, firing.key, aim, refusal)
+            printed = data.get("printed")
+            inputs = SkirmishAttackInput.of(
+                firing.to_rules(),
+                float(data["range"]),
+                form.rolls("die")[0],
+                action.game.scale,
+                SkirmishVerdict(printed) if printed else None,
+            )
+            done = play.attack(action.game.chart, s.step, firing.to_rules(), aim, inputs, refusal)
+        except Refused as refused:
+            raise ActionRefused(str(refused)) from None
+        assert target is not None
+        action.apply(firing, done.after)
+        return action.record(
+            SkirmishAttacked(firing.key, firing.name, target.key, target.name, inputs, done.result, done.hits)
         )
-        result = resolve_skirmish_attack(action.game.chart, inputs)
-        action.apply(firing, after_skirmish_attack(firing.to_rules(), result))
-        hits = (FireHits(target.key, m=result.m_hits),) if result.hit else ()
-        return action.record(SkirmishAttacked(firing.key, firing.name, target.key, target.name, inputs, result, hits))
 
 
 def rows(s: SkirmishState) -> list[Row]:
