@@ -3,8 +3,6 @@ ends. An assault once declared is work left until it ends."""
 
 from typing import Any
 
-from django.urls import reverse
-
 from republic.games.forms import VersionForm
 from republic.games.pieces import Piece
 from republic.games.steps.assaults.declare import END_ELSEWHERE, declare_assault, declare_form, end_assault
@@ -59,7 +57,6 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
         "hint": next_hint(last) if last else "",
         "action": address(game, "assault-round", Piece("assault", assault.seq)),
         # the column preview records nothing: it is its own address, not an action
-        "column_url": reverse("games:assault_column", args=[game.pk, assault.seq]),
         "end_url": address(game, "end-assault", Piece("assault", assault.seq)),
         "follow": bound.get(Piece("assault", assault.seq).prefix("follow")) or follow_up_form(s, assault),
         "follow_url": address(game, "follow-up", Piece("assault", assault.seq)),

@@ -11,8 +11,6 @@ bury the turn log's results; the table measures it, as it measures the units' mo
 
 from typing import Any
 
-from django.urls import reverse
-
 from republic.games.models import Unit
 from republic.games.pieces import Piece
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current
@@ -56,7 +54,6 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         if rolled
         else "",
         "roll_url": address(game, "maneuver-roll", piece),
-        "move_url": movement_url(unit),
         "charge_url": address(game, "charge-bonus", piece),
         "formation_url": address(game, "formation", piece),
         "skirmishers_url": address(game, "skirmishers", piece),
@@ -101,11 +98,6 @@ def _mounting(s: MoveState, unit: Any, here: UnitState, may: play.Offered, bound
     }
 
 
-def movement_url(unit: Unit) -> str:
-    """Where a movement allowance is worked out: its own address, not an action's, for it records nothing."""
-    return reverse("games:maneuver_movement", args=[unit.game_id, unit.pk])
-
-
 def _holding(unit: Any) -> str:
     """Why the unit's division holds it to half its movement this turn, or "" (5.2, 6.1)."""
     return holding(DivisionOrders(unit.division.orders), unit.division.panicked)
@@ -125,7 +117,6 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         "condition": condition(unit.m_hits),
         "available": batteries.available(game, unit),
         "slots": batteries.slots(game, unit),
-        "move_url": movement_url(unit),
         "functions_url": address(game, "battery-functions", unit.piece),
         "move_form": bound.get(move) or brigades.movement_form(game, unit),
         "move_result": _allowance(s, bound, move),
