@@ -21,6 +21,7 @@ from typing import Any, Generic, TypeVar
 from django import forms
 from django.urls import reverse
 
+from republic.games.forms import VersionForm
 from republic.games.ledger import Action
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
@@ -88,6 +89,18 @@ class Act(Generic[S]):
     elsewhere: str | Callable[[Any], str] = ""  # what the table is told when the game is not at the step
 
 
+def versioned(name: str, about: str, who: Who, run: Callable[[S, Any, int, str], Event], elsewhere: str = "") -> Act[S]:
+    """An action with nothing to fill in but the game version its page was drawn at."""
+    return Act(
+        name,
+        about,
+        who,
+        lambda s, piece, data: VersionForm(data),
+        lambda s, piece, sent, actor: run(s, piece, sent.cleaned_data["version"], actor),
+        elsewhere,
+    )
+
+
 def address(game: Game, action: str, piece: Piece) -> str:
     """Where a form of the action is sent: '/games/5/act/rally/unit-12/'."""
     return reverse("games:act", args=[game.pk, action, piece.name])
@@ -107,7 +120,9 @@ class Step(Generic[S]):
     actions: tuple[Act[S], ...] = ()
 
 
-def _nothing_pending(state: Game) -> list[str]:
+def nothing_pending(state: Any) -> list[str]:
+    """No work left that the step bar names: a step whose work the table does alone, or play not begun (whose
+    work the walk names, ``walk.not_in_play``)."""
     return []
 
 
@@ -115,7 +130,7 @@ def _no_panel(state: Game, bound: Bound) -> dict[str, Any]:
     return {}
 
 
-NOTHING_TO_RESOLVE: Step[Game] = Step("games/steps/reminder.html", lambda game: game, _nothing_pending, _no_panel)
+NOTHING_TO_RESOLVE: Step[Game] = Step("games/steps/reminder.html", lambda game: game, nothing_pending, _no_panel)
 """A step with nothing for the engine to resolve (the defenders' messages: the page's message form sends them)."""
 
 

@@ -20,7 +20,7 @@ from republic.games.forms import DiceForm, VersionForm, die_field
 from republic.games.ledger import Action, ActionRefused, act, acting_side, standing
 from republic.games.models import Event, Game, Side
 from republic.games.readings import read_once
-from republic.games.steps.base import Act, Bound, Step, Who, address
+from republic.games.steps.base import Act, Bound, Step, Who, address, nothing_pending
 from republic.games.text.describe import words
 from republic.rules.sequence import FirstAttackerInput, resolve_first_attacker
 
@@ -211,8 +211,4 @@ def _agreed_to(s: SettingUp, side: Side) -> int | None:
     return agreement.side if agreement is not None else None
 
 
-def _nothing_pending(s: SettingUp) -> list[str]:
-    return []  # what the table still has to do before play is said by the walk (``walk.not_in_play``)
-
-
-STEP: Step[SettingUp] = Step("games/steps/first_attacker.html", state, _nothing_pending, panel, actions=(ROLL, CHOOSE))
+STEP: Step[SettingUp] = Step("games/steps/first_attacker.html", state, nothing_pending, panel, actions=(ROLL, CHOOSE))

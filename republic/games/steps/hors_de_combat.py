@@ -16,12 +16,12 @@ from republic.games.events.assault import AssaultRoundResolved
 from republic.games.events.command import HorsDeCombatSkipped, LeaderCheckedForCasualty
 from republic.games.events.game import CorrectionMade, StepAdvanced
 from republic.games.events.payload import named_in, payload_of
-from republic.games.forms import DiceForm, VersionForm, die_field
+from republic.games.forms import DiceForm, die_field
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Act, Bound, Row, Step, Who, address
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, versioned
 from republic.play.hors_de_combat import Change, CheckStep, by_command, check, losses, must, pass_over, to_check
 from republic.play.refusal import Refused
 from republic.rules.dice import Roll
@@ -264,12 +264,11 @@ STEP = Step(
     fill=fill,
     actions=(
         CHECK,
-        Act(
+        versioned(
             "pass-over-leader",
             "leader",
             Who.OWNER,
-            lambda s, leader, data: VersionForm(data),
-            lambda s, leader, sent, actor: skip_leader(s.game, leader, sent.cleaned_data["version"], actor),
+            lambda s, leader, version, actor: skip_leader(s.game, leader, version, actor),
         ),
     ),
 )

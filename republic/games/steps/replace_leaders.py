@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from republic.games.events.command import LeaderReplaced
-from republic.games.forms import VersionForm
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game, Leader
 from republic.games.readings import read_once
-from republic.games.steps.base import Act, Bound, Step, Who, address
+from republic.games.steps.base import Bound, Step, Who, address, versioned
 from republic.play.refusal import Refused
 from republic.play.replace_leaders import FRESH, Officer, ReplaceStep, replacement, turns
 from republic.rules.leaders import LeaderRank, ReplacementTurn
@@ -142,12 +141,11 @@ STEP = Step(
     pending,
     panel,
     actions=(
-        Act(
+        versioned(
             "replace-leader",
             "leader",
             Who.OWNER,
-            lambda s, leader, data: VersionForm(data),
-            lambda s, leader, sent, actor: replace_leader(s.game, leader, sent.cleaned_data["version"], actor),
+            lambda s, leader, version, actor: replace_leader(s.game, leader, version, actor),
         ),
     ),
 )

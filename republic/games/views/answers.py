@@ -1,8 +1,8 @@
 """How an action answers: plain requests get a redirect to the game page (post/redirect/get); htmx requests
-get what changed. An action sent from one of a step's rows (its htmx target is that row) is answered with the
-rows it touched, the result and the step bar, a few kilobytes whatever the battle's size; any other htmx
-action with the game's live fragment. An invalid form is drawn again with its errors and status 200 so htmx
-swaps it in place."""
+get what changed. An action sent from one of a step's rows (its htmx target is that row) is answered as the
+page's poll is, by ``redraw``: what changed on the phone's screen since it was drawn, plus the row acted on;
+any other htmx action with the game's live fragment. An invalid form is drawn again with its errors and status
+200 so htmx swaps it in place."""
 
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -134,7 +134,7 @@ def watching(role: Any, game: Game) -> str:
 
 def shown_subjects(request: HtmxHttpRequest) -> set[str]:
     """The subjects of the step's rows the phone shows (the first ones and those "Show more" added), as its
-    script lists them with every action sent from a row: the rows an answer may redraw out of band."""
+    script lists them with every request: the rows an answer may redraw out of band."""
     return set(request.headers.get(SHOWN_HEADER, "").split())
 
 

@@ -3,7 +3,6 @@ ends. An assault once declared is work left until it ends."""
 
 from typing import Any
 
-from republic.games.forms import VersionForm
 from republic.games.pieces import Piece
 from republic.games.steps.assaults.declare import END_ELSEWHERE, declare_assault, declare_form, end_assault
 from republic.games.steps.assaults.follow_up import (
@@ -23,7 +22,7 @@ from republic.games.steps.assaults.rounds import (
 )
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, state
 from republic.games.steps.assaults.supporting import supporting_form, supporting_hit
-from republic.games.steps.base import Act, Bound, Row, Step, Who, address
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, versioned
 from republic.games.text.assault import FOLLOW_UP, next_hint, passage_rule, round_orders
 from republic.games.text.describe import describe, words
 from republic.games.text.terms import side_facts
@@ -150,12 +149,11 @@ STEP = Step(
             lambda s, seq, sent, actor: resolve_round(s.game, seq, sent, actor),
             ROUND_ELSEWHERE,
         ),
-        Act(
+        versioned(
             "end-assault",
             "assault",
             Who.SEATED,
-            lambda s, seq, data: VersionForm(data),
-            lambda s, seq, sent, actor: end_assault(s.game, seq, sent.cleaned_data["version"], actor),
+            lambda s, seq, version, actor: end_assault(s.game, seq, version, actor),
             END_ELSEWHERE,
         ),
         # a defending unit that supported the defence with a minority of its bases takes its hit (5.5)
