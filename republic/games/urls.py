@@ -37,6 +37,7 @@ urlpatterns = [
     path("games/<int:game_id>/poll/", live.poll, name="poll"),
     path("games/<int:game_id>/messages/", dispatches.send, name="send_message"),
     path("games/<int:game_id>/rows/<slug:row>/", game.game_row, name="row"),
+    path("games/<int:game_id>/parts/<slug:part>/", game.game_part, name="part"),
     path("games/<int:game_id>/next/", game.next_step, name="next_step"),
     path("games/<int:game_id>/next/anyway/", game.next_step_anyway, name="next_step_anyway"),
     path("games/<int:game_id>/undo/", game.undo, name="undo"),

@@ -82,7 +82,8 @@
 
   /* Every request of the game's live part (an action, a row tapped open, the page's poll, live.js) says what the
      screen shows: the version and newest message it was drawn at, the rows it lists and those it has open; so
-     that the answer redraws every piece of it that changed since, and no other. */
+     that the answer redraws every piece of it that changed since, and no other, with the panel's parts it has
+     open still open. */
   function subjects(selector) {
     return Array.prototype.map.call(document.querySelectorAll(selector), function (row) {
       return row.id.slice(4);
@@ -97,6 +98,10 @@
     if (bar && bar.dataset.drawn) event.detail.headers["Drawn"] = bar.dataset.drawn;
     event.detail.headers["Rows-Shown"] = subjects("#work-list > li[id^='row-']");
     event.detail.headers["Rows-Open"] = subjects("#work-list > li.is-open[id^='row-']");
+    // the folded parts of the step's panel it has open ("part-declare"), which come back open
+    event.detail.headers["Parts-Open"] = Array.prototype.map.call(
+      live.querySelectorAll("details[data-part][open]"), function (part) { return part.id.slice(5); }
+    ).join(" ");
   });
 
   document.addEventListener("htmx:beforeSwap", function () {

@@ -11,6 +11,8 @@ SCREEN = """() => {
   const words = (el) => (el ? el.innerText.replace(/\\s+/g, " ").trim() : "");
   const head = document.getElementById("step-head").cloneNode(true);
   head.querySelectorAll("#work-list").forEach((list) => list.remove());
+  // whether a folded part of the panel is open is the player's, not the game's: its summary alone is compared
+  head.querySelectorAll("details[data-part] > :not(summary)").forEach((inside) => inside.remove());
   return {
     head: words(head),
     rows: [...live.querySelectorAll("#work-list > li.work-row:not(.is-done) .work-title")].map(words),

@@ -63,10 +63,14 @@ def from_assault(seq: int) -> dict:
     return {**HTMX, "HTTP_HX_TARGET": f"row-assault-{seq}"}
 
 
+PARTS = ("declare", "breakthrough", "supporting", "passage")  # the step panel's folded parts
+
+
 def assault_page(client, game) -> str:
-    """The game page with the row of every assault declared open, as a tap on each draws it."""
+    """The game page with the row of every assault declared open, as a tap on each draws it, and every folded part
+    of the step's panel open."""
     seqs = Event.objects.filter(game=game, kind="AssaultDeclared").values_list("seq", flat=True)
-    opened = "&".join(f"open=assault-{seq}" for seq in seqs)
+    opened = "&".join([f"open=assault-{seq}" for seq in seqs] + [f"open={part}" for part in PARTS])
     return client.get(f"/games/{game.pk}/?{opened}").content.decode()
 
 

@@ -147,11 +147,14 @@ def declared(game: Game) -> Game:
 
 
 def drawn_forms(device: Client, game: Game) -> list[Form]:
-    """Every POST form the game page draws, and every form each of its step's rows draws once opened."""
+    """Every POST form the game page draws, and every form each of its step's rows and folded parts of its panel
+    draws once opened."""
     page = device.get(f"/games/{game.pk}/").content.decode()
     found = forms_of(page)
-    for row in rows_shown(page).split():
-        opened = device.get(f"/games/{game.pk}/rows/{row}/", **HTMX)  # type: ignore[arg-type]
+    addresses = [f"/games/{game.pk}/rows/{row}/" for row in rows_shown(page).split()]
+    addresses += re.findall(rf'hx-get="(/games/{game.pk}/parts/[a-z-]+/)"', page)
+    for address in addresses:
+        opened = device.get(address, **HTMX)  # type: ignore[arg-type]
         found += forms_of(opened.content.decode())
     return found
 

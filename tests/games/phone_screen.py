@@ -3,8 +3,9 @@ in as htmx swaps it (the answer into its target, or where HX-Retarget and HX-Res
 in place of the element of its id), with the headers static/js/republic.js sends. What the phone shows can then be
 held against a fresh reload of the page (``seen``).
 
-A row's form is only on the screen once the row is open: ``post`` taps the row first when the form is not shown,
-as a player does, and sends the version and fields the form on the screen carries."""
+A row's form is only on the screen once the row is open, a folded part's once it is open: ``post`` taps the row (or
+opens the parts) first when the form is not shown, as a player does, and sends the version and fields the form on
+the screen carries."""
 
 import re
 import xml.etree.ElementTree as ET
@@ -90,6 +91,19 @@ class Screen:
         listed = self.by_id("work-list")
         return [li for li in listed if (li.get("id") or "").startswith("row-")] if listed is not None else []
 
+    def parts(self) -> list[ET.Element]:
+        """The folded parts of the step's panel (``<details data-part>``)."""
+        return [d for d in self.live.iter(f"{NS}details") if d.get("data-part") is not None]
+
+    def open_parts(self) -> None:
+        """Open every folded part of the panel that is closed, as a tap on its summary does: its form is fetched."""
+        for part in self.parts():
+            if part.get("open") is None and part.get("hx-get"):
+                part.set("open", "")
+                ident = part.get("id", "")
+                response = self.client.get(part.get("hx-get"), **self.headers(ident))
+                self.swap(response, ident, "outerHTML")
+
     def _inherited(self, element: ET.Element, name: str) -> str | None:
         parents = self._parents()
         at: ET.Element | None = element
@@ -108,6 +122,7 @@ class Screen:
             **HTMX,
             "HTTP_ROWS_SHOWN": " ".join(li.get("id", "")[4:] for li in rows),
             "HTTP_ROWS_OPEN": " ".join(li.get("id", "")[4:] for li in rows if "is-open" in li.get("class", "")),
+            "HTTP_PARTS_OPEN": " ".join(d.get("id", "")[5:] for d in self.parts() if d.get("open") is not None),
         }
         if bar is not None and bar.get("data-drawn"):
             headers["HTTP_DRAWN"] = bar.get("data-drawn", "")
@@ -138,6 +153,9 @@ class Screen:
             ]
             if len(match) == 1:
                 self.tap_row(match[0])
+                form = self.form_for(url)
+            else:
+                self.open_parts()
                 form = self.form_for(url)
         assert form is not None, f"the phone shows no form for {url}"
         hidden = {
@@ -206,6 +224,20 @@ class Screen:
         return seen(self.live)
 
 
+def folded(element: ET.Element | None) -> ET.Element | None:
+    """A copy of the element with the panel's parts folded to their summaries: whether a part is open is the
+    player's, not the game's."""
+    if element is None:
+        return None
+    copy = ET.fromstring(ET.tostring(element))
+    for part in copy.iter(f"{NS}details"):
+        if part.get("data-part") is not None:
+            for child in list(part):
+                if child.tag != f"{NS}summary":
+                    part.remove(child)
+    return copy
+
+
 def seen(live: ET.Element) -> dict[str, Any]:
     """What a player reads on the game page, and what its forms would send: the step's title and panel, the last
     result, the work left (rows, as their heads say, and how many more), what the step bar says and polls with,
@@ -231,7 +263,7 @@ def seen(live: ET.Element) -> dict[str, Any]:
     return {
         "title": text(live.find(".//*[@id='step-title']")),
         "result": text(live.find(".//*[@id='result-slot']")),
-        "head": text_around(head, "work-list"),  # a step whose rows are in its panel: rows below
+        "head": text_around(folded(head), "work-list"),  # a step whose rows are in its panel: rows below
         "rows": heads,
         "work": len(heads) + left,
         "bar": text(bar),

@@ -29,6 +29,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:poll": ("no", "yes", "yes", "no", "yes"),
     "games:send_message": ("no", "no", "yes", "no", "yes"),
     "games:row": ("no", "yes", "yes", "no", "yes"),
+    "games:part": ("no", "yes", "yes", "no", "yes"),
     "games:next_step": ("no", "yes", "no", "no", "yes"),
     "games:next_step_anyway": ("no", "no", "no", "no", "yes"),
     "games:undo": ("no", "yes", "yes", "no", "yes"),
@@ -150,6 +151,7 @@ def address(name: str, game: Game) -> str:
         "seat_id": seat.pk,
         "seq": 1,
         "row": f"unit-{unit.pk}",
+        "part": "declare",
         "change": "m_plus",
         "code": game.join_code,
         "chart_id": 1,  # the game master is refused nothing: no such chart is his 404

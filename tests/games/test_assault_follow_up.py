@@ -2,7 +2,7 @@
 
 from republic.games.models import Event
 from tests.games.assault_helpers import assault_page, declared, post_round
-from tests.games.conftest import HTMX, brigade, fresh, page, payload, set_state, state_matches_events, summary
+from tests.games.conftest import HTMX, brigade, fresh, payload, set_state, state_matches_events, summary
 
 
 def follow(client, game, seq, **moves):
@@ -77,7 +77,7 @@ def breakthrough(client, game, unit, bonus=True):
 def test_a_local_breakthrough_is_declared_before_any_round(client, game, two):
     """R:1436-1446: declared at the start of the assault phase and moved before assault resolution begins."""
     davis, cutler = two
-    assert 'aria-label="A local breakthrough"' in page(client, game)
+    assert 'aria-label="A local breakthrough"' in assault_page(client, game)
     breakthrough(client, game, davis)
     event = Event.objects.filter(game=game, kind="LocalBreakthroughDeclared").get()
     assert summary(event) == (
@@ -89,7 +89,7 @@ def test_a_local_breakthrough_is_declared_before_any_round(client, game, two):
     assert "No attacking unit here is called" in union
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="5", die2="5")
-    assert 'aria-label="A local breakthrough"' not in page(client, game)
+    assert 'aria-label="A local breakthrough"' not in assault_page(client, game)
     late = breakthrough(client, game, brigade(game, "Archer's Brigade")).content.decode()
     assert "a local breakthrough is declared at the start of the assault phase" in late
     assert Event.objects.filter(game=game, kind="LocalBreakthroughDeclared").count() == 1

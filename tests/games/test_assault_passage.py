@@ -3,8 +3,8 @@ their own side, which names the friend they passed through and how far; the engi
 
 from republic.games.models import Event
 from tests.devices import seated_device
-from tests.games.assault_helpers import declared, post_round
-from tests.games.conftest import HTMX, brigade, fresh, page, payload, set_state, state_matches_events, summary
+from tests.games.assault_helpers import assault_page, declared, post_round
+from tests.games.conftest import HTMX, brigade, fresh, payload, set_state, state_matches_events, summary
 
 
 def pass_through(client, game, friend, *passers, side="defender"):
@@ -29,7 +29,7 @@ def test_a_loser_that_lost_both_rolls_gives_the_friend_behind_it_its_hits(client
     P for its move, read from the table of the rule."""
     cutler = driven_back(client, game, two)
     assert (cutler.forced_move, cutler.condition.value) == ("F", "demoralized")  # veteran: 3P falls back
-    shown = page(client, game)
+    shown = assault_page(client, game)
     assert (
         "Union losers pass through friends" in shown and "Cutler&#x27;s Brigade: Demoralized, must fall back" in shown
     )
@@ -94,8 +94,9 @@ def test_a_loser_that_did_not_lose_both_rolls_gives_no_hits(client, game, two):
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="9", die2="10")  # 9 to 2: defender 1B 3P carry; natural roll lost by Davis
     assert fresh(cutler).forced_move == "F"
-    assert "Cutler&#x27;s Brigade: Shaken, must fall back (did not lose both rolls: no pass-through hits)" in page(
-        client, game
+    assert (
+        "Cutler&#x27;s Brigade: Shaken, must fall back (did not lose both rolls: no pass-through hits)"
+        in assault_page(client, game)
     )
     iron = brigade(game, "Iron Brigade (Meredith)")
     pass_through(client, game, iron, (cutler, "1"))

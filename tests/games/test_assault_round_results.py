@@ -214,7 +214,7 @@ def test_a_supporting_brigade_takes_its_hit_when_the_primary_defender_retreats(c
     davis, cutler = two
     iron = brigade(game, "Iron Brigade (Meredith)")
     declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = assault_page(client, game)
     assert 'aria-label="A supporting brigade\'s hit"' in page and '<option value="Cutler&#x27;s Brigade">' in page
     assert "Supporting brigade (5.5)" not in page  # no longer left to the table's corrections
     response = supporting(client, game, iron, cutler, bases="4")

@@ -117,6 +117,7 @@ class Step(Generic[S]):
     form: str = ""  # the template of an open row
     opened: Callable[[S, Row, Bound], dict[str, Any]] | None = None
     fill: Callable[[S, list[Row]], None] | None = None
+    parts: tuple[str, ...] = ()  # the folded parts of its panel: partials of its template, each drawn once open
     actions: tuple[Act[S], ...] = ()
 
 

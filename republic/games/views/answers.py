@@ -33,6 +33,7 @@ INCOMPLETE = "The form was incomplete: nothing was changed."
 ROW = "row-"
 SHOWN_HEADER = "Rows-Shown"  # the header a phone lists its step rows in (static/js/republic.js)
 OPEN_HEADER = "Rows-Open"  # the step rows a phone has open
+PARTS_HEADER = "Parts-Open"  # the folded parts of the step's panel a phone has open (steps.base.Step.parts)
 DRAWN_HEADER = "Drawn"  # the version and newest message its screen shows: "<version> <letter>"
 NEWS_MOST = 20  # events since the screen was drawn that its answer redraws piece by piece; after more, the live part
 DIVISION = "division-"
@@ -116,7 +117,13 @@ def context(
     found = page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown)
     role = getattr(request, "role", None)
     letters = dispatch_context(bool(role and role.master), role.seat if role else None, game)
-    return {**found, **letters, "role": role, "watching": watching(role, game)}
+    parts = parts_open(request) | set(opened)
+    return {**found, **letters, "role": role, "watching": watching(role, game), "parts_open": parts}
+
+
+def parts_open(request: HtmxHttpRequest) -> set[str]:
+    """The folded parts of the step's panel the phone has open, as its script names them with every request."""
+    return set(request.headers.get(PARTS_HEADER, "").split())
 
 
 def watching(role: Any, game: Game) -> str:
@@ -266,6 +273,7 @@ def _pieces(
         "rows_after": kept,
         "role": getattr(request, "role", None),
         "last_letter": newest_letter(game),
+        "parts_open": parts_open(request),
     }
     answer = render(request, "games/parts/news.html", context)
     if not acted:
@@ -319,6 +327,18 @@ def open_row(
     if found is None:
         return stale(request, game, "That has been done already or is not part of this step: here is the step now.")
     return render(request, "games/parts/row.html", {"game": game, "row": found, "row_form": handler.form})
+
+
+def open_part(request: HtmxHttpRequest, game: Game, part: str) -> HttpResponse:
+    """A folded part of the step's panel drawn open, as a tap on its summary fetches it; one the step does not
+    have (the game moved on to another step) answers with the whole live part, saying so."""
+    handler = step_of(game)
+    if not game.in_progress or part not in handler.parts:
+        message = "That is not part of this step: here is the step now."
+        return retarget(reswap(live(request, game, error=message), "outerHTML"), "#live")
+    state = handler.state(game)
+    context = {"game": game, "panel": handler.panel(state, {}), "parts_open": {part}}
+    return render(request, f"{handler.template}#{part}", context)
 
 
 def stale(request: HtmxHttpRequest, game: Game, message: str) -> HttpResponse:

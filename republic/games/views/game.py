@@ -82,6 +82,12 @@ def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
     return answers.open_row(request, game, row, closed=query.flag(request.GET, "close"))
 
 
+@allowed(Who.SEATED)
+def game_part(request: HtmxHttpRequest, game_id: int, part: str) -> HttpResponse:
+    """A folded part of the step's panel, drawn open (``steps.base.Step.parts``)."""
+    return answers.open_part(request, answers.game_or_404(game_id), part)
+
+
 @allowed(Who.PHASING)
 @require_POST
 def next_step(request: HtmxHttpRequest, game_id: int) -> HttpResponse:

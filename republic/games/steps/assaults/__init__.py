@@ -109,6 +109,7 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
         "supporting_url": address(s.game, "supporting-hit", s.game.piece),
         "primaries": sorted({m.unit.name for a in s.assaults for m in a.defenders}),
         "passages": _passages(s, bound),
+        "passage_errors": "passage" in bound,
         "breakthrough": bound.get("breakthrough")
         or (None if any(a.rounds for a in s.assaults) else local_breakthrough_form(s)),
         "breakthrough_url": address(s.game, "local-breakthrough", s.game.piece),
@@ -131,6 +132,7 @@ STEP = Step(
     rows=rows,
     form="games/rows/assault.html",
     opened=opened,
+    parts=("declare", "breakthrough", "supporting", "passage"),
     actions=(
         Act(
             "declare-assault",

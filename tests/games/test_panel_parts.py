@@ -1,0 +1,43 @@
+"""The folded parts of a step's panel (the assault step's declaration, supporting hit, passage of lines and local
+breakthrough): drawn only once open, so that an answer that redraws the panel carries no form nobody has open;
+fetched open by a tap, kept open in the answers to a phone that has them open, and drawn open without scripts."""
+
+from tests.games.assault_helpers import declared, from_assault, round_data
+from tests.games.conftest import HTMX, at_step
+
+DECLARE_FORM = 'aria-label="Declare an assault"'
+
+
+def test_a_folded_part_is_drawn_only_once_opened(client, game, two):
+    davis, cutler = two
+    declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    address = f"/games/{game.pk}/parts/declare/"
+    # an assault is open: the declaration of another is folded, its summary and its address alone
+    assert 'id="part-declare"' in page and f'hx-get="{address}"' in page
+    assert DECLARE_FORM not in page and "declare-a-units" not in page
+    opened = client.get(address, **HTMX).content.decode()
+    assert opened.lstrip().startswith('<details class="declare" id="part-declare" data-part open>')
+    assert DECLARE_FORM in opened and '<datalist id="declare-a-units">' in opened
+    # without scripts, the summary's link draws the page with the part open
+    assert DECLARE_FORM in client.get(f"/games/{game.pk}/?open=declare").content.decode()
+
+
+def test_the_answer_to_a_phone_brings_back_open_the_parts_it_has_open(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    url = f"/games/{game.pk}/act/assault-round/assault-{seq}/"
+    # a round both sides hold: contact goes on, and the card offers the next round
+    folded = client.post(url, round_data(game, seq, die="5", die2="5"), **from_assault(seq)).content.decode()
+    assert 'id="part-supporting"' in folded and 'aria-label="A supporting brigade' not in folded
+    open_on_phone = {**from_assault(seq), "HTTP_PARTS_OPEN": "supporting"}
+    kept = client.post(url, round_data(game, seq, die="5", die2="5"), **open_on_phone).content.decode()
+    assert game.events.filter(kind="AssaultRoundResolved").count() == 2
+    assert 'aria-label="A supporting brigade' in kept and DECLARE_FORM not in kept
+
+
+def test_a_part_the_step_does_not_have_answers_with_the_step_as_it_stands(client, demo):
+    game = at_step(demo, "rally")
+    response = client.get(f"/games/{game.pk}/parts/declare/", **HTMX, HTTP_HX_TARGET="part-declare")
+    assert response.status_code == 200 and response["HX-Retarget"] == "#live"
+    assert "That is not part of this step" in response.content.decode()
