@@ -189,22 +189,33 @@ def test_an_assault_of_another_game_or_no_assault_is_not_found(client, game):
     )  # event 1 is no assault
 
 
-def test_a_club_battle_offers_its_many_leaders_as_a_list_to_pick_from(client, db):
+def test_a_club_battle_offers_its_units_own_leaders_first_and_the_side_s_others_one_tap_further(client, db):
+    """R:670-675: any E or P leader within 2" adds, "not ... within the brigade's direct chain of command": the
+    leaders of the units' own commands are boxes, the side's dozens of others a list fetched when its fold opens."""
     game = at_step(rolled_for_assault(create_game(parse_scenario(club_scenario(200)))), "assaults")
     attackers = Unit.objects.filter(game=game, division__side=game.first_attacker, kind="infantry")
     defenders = Unit.objects.filter(game=game, division__side=game.defender, kind="infantry")
     davis, cutler = attackers.first(), defenders.first()
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     opened = client.get(f"/games/{game.pk}/rows/assault-{seq}/", **HTMX).content.decode()
-    picked = re.search(
-        rf'<select [^>]*name="round-assault-{seq}-attacker_leaders"[^>]* multiple>(.*?)</select>', opened
-    )
-    assert picked and "checkbox" not in picked.group(0)
-    assert len(opened) < 20_000, len(opened)
-    leader = Leader.objects.filter(game=game, command__side=game.first_attacker, leader_class="E").last()
-    assert f'<option value="{leader.pk}">{leader.name} ({leader.value})</option>' in picked.group(1)
-    post_round(client, game, seq, attacker_leaders=[str(leader.pk)])
-    assert last_payload(game).conditions.attacker_leaders == (leader.pk,)
+    name = f"round-assault-{seq}-attacker_leaders"
+    own = davis.division.leader
+    assert own.leader_class in ("E", "P")
+    assert f'type="checkbox" name="{name}" value="{own.pk}"' in opened
+    assert f'<select class="form-select picklist mt-1" name="{name}"' not in opened  # the others are folded
+    assert len(opened) < 16_000, len(opened)
+    fold = re.search(rf'id="fold-{name}" hx-get="([^"]+)"', opened)
+    assert fold and fold.group(1) == f"/games/{game.pk}/rows/assault-{seq}/?fold=attacker-leaders"
+    unfolded = client.get(fold.group(1), **HTMX).content.decode()
+    picked = re.search(rf'<select [^>]*name="{name}"[^>]*>(.*?)</select>', unfolded)
+    other = Leader.objects.filter(game=game, command__side=game.first_attacker, leader_class="E").last()
+    assert picked and f'<option value="{other.pk}">{other.name} ({other.value})</option>' in picked.group(1)
+    assert f'value="{own.pk}"' not in picked.group(1)
+    post_round(client, game, seq, attacker_leaders=[str(own.pk), str(other.pk)])
+    assert last_payload(game).conditions.attacker_leaders == (own.pk, other.pk)
+    # the next round starts from this one's leaders: the fold holding one of them is drawn open, chosen
+    again = client.get(f"/games/{game.pk}/rows/assault-{seq}/", **HTMX).content.decode()
+    assert f'<option value="{other.pk}" selected>' in again
 
 
 def test_the_rare_cases_are_one_box_a_unit_and_case_and_a_refused_round_keeps_them(client, game, two):

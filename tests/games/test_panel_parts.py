@@ -1,6 +1,7 @@
 """The folded parts of a step's panel (the assault step's declaration, supporting hit, passage of lines and local
-breakthrough): drawn only once open, so that an answer that redraws the panel carries no form nobody has open;
-fetched open by a tap, kept open in the answers to a phone that has them open, and drawn open without scripts."""
+breakthrough) and the folds of a row's form (a round's rare cases and leaders beyond the units' own commands): drawn
+only once open, so that an answer carries no form nobody has open; fetched open by a tap, a panel's parts kept open
+in the answers to a phone that has them open, and drawn open without scripts."""
 
 from tests.games.assault_helpers import declared, from_assault, round_data
 from tests.games.conftest import HTMX, at_step
@@ -41,3 +42,30 @@ def test_a_part_the_step_does_not_have_answers_with_the_step_as_it_stands(client
     response = client.get(f"/games/{game.pk}/parts/declare/", **HTMX, HTTP_HX_TARGET="part-declare")
     assert response.status_code == 200 and response["HX-Retarget"] == "#live"
     assert "That is not part of this step" in response.content.decode()
+
+
+def test_a_round_s_rare_cases_are_folded_until_opened_and_kept_open_once_ticked(client, game, two):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    row = f"/games/{game.pk}/rows/assault-{seq}/"
+    opened = client.get(row, **HTMX).content.decode()
+    box = f'name="round-assault-{seq}-surrounded"'
+    assert f'hx-get="{row}?fold=rare"' in opened and box not in opened
+    unfolded = client.get(f"{row}?fold=rare", **HTMX).content.decode()
+    assert unfolded.lstrip().startswith(f'<details class="printed small mb-2" id="fold-round-assault-{seq}-rare" open>')
+    assert box in unfolded
+    # without scripts, the fold's link draws the page with the row and the fold open
+    assert box in client.get(f"/games/{game.pk}/?open=assault-{seq}&fold=rare").content.decode()
+    # a round refused for its die keeps what was ticked, its fold open
+    refused = client.post(
+        f"/games/{game.pk}/act/assault-round/assault-{seq}/",
+        round_data(game, seq, die="", surrounded=[cutler.piece.name]),
+        **from_assault(seq),
+    ).content.decode()
+    assert f'{box} value="{cutler.piece.name}" checked' in refused
+
+
+def test_a_fold_of_a_row_the_step_no_longer_has_answers_with_the_step_as_it_stands(client, game):
+    response = client.get(f"/games/{game.pk}/rows/assault-99999/?fold=rare", **HTMX, HTTP_HX_TARGET="fold")
+    assert response.status_code == 200 and response["HX-Retarget"] == "#live"
+    assert "not part of this step" in response.content.decode()

@@ -261,6 +261,11 @@ class Leader(models.Model):
     def in_action(self) -> bool:
         return not self.removed and not self.hors_de_combat
 
+    @property
+    def adds(self) -> bool:
+        """Whether the leader's class adds to a maneuver roll or an assault within 2" (cautious ones add nothing)."""
+        return self.leader_class in (LeaderClass.ENERGETIC, LeaderClass.PROFICIENT)
+
 
 IN_PLAY = models.Q(destroyed=False, surrendered=False, abandoned=False)
 """A unit not destroyed, taken or abandoned, as a query says it (UnitState.out_of_play, the other way round)."""

@@ -118,6 +118,7 @@ class Step(Generic[S]):
     opened: Callable[[S, Row, Bound], dict[str, Any]] | None = None
     fill: Callable[[S, list[Row]], None] | None = None
     parts: tuple[str, ...] = ()  # the folded parts of its panel: partials of its template, each drawn once open
+    folds: tuple[str, ...] = ()  # the folds of an open row's form: partials of ``form``, each drawn once open
     actions: tuple[Act[S], ...] = ()
 
 

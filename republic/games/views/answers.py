@@ -118,7 +118,15 @@ def context(
     role = getattr(request, "role", None)
     letters = dispatch_context(bool(role and role.master), role.seat if role else None, game)
     parts = parts_open(request) | set(opened)
-    return {**found, **letters, "role": role, "watching": watching(role, game), "parts_open": parts}
+    folds = set(request.GET.getlist("fold"))  # a page drawn without scripts, with a row's fold open
+    return {
+        **found,
+        **letters,
+        "role": role,
+        "watching": watching(role, game),
+        "parts_open": parts,
+        "folds_open": folds,
+    }
 
 
 def parts_open(request: HtmxHttpRequest) -> set[str]:
@@ -339,6 +347,22 @@ def open_part(request: HtmxHttpRequest, game: Game, part: str) -> HttpResponse:
     state = handler.state(game)
     context = {"game": game, "panel": handler.panel(state, {}), "parts_open": {part}}
     return render(request, f"{handler.template}#{part}", context)
+
+
+def open_fold(request: HtmxHttpRequest, game: Game, row: str, fold: str) -> HttpResponse:
+    """A fold of an open row's form drawn open, as a tap on its summary fetches it (``steps.base.Step.folds``)."""
+    handler = step_of(game)
+    found = None
+    if game.in_progress and handler.opened is not None and fold in handler.folds:
+        state = handler.state(game)
+        found = next((r for r in work(game, state) if r.subject == row), None)
+        if found is not None:
+            drawn(game, state, [found], {}, (row,))
+    if found is None:
+        message = "That has been done already or is not part of this step: here is the step now."
+        return retarget(reswap(live(request, game, error=message), "outerHTML"), "#live")
+    context = {"game": game, "row": found.opened, "subject": row, "folds_open": {fold}}
+    return render(request, f"{handler.form}#{fold}", context)
 
 
 def stale(request: HtmxHttpRequest, game: Game, message: str) -> HttpResponse:

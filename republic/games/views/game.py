@@ -77,8 +77,12 @@ def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @allowed(Who.SEATED)
 def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
-    """One row of the step's work, its form open (or closed again with ``?close=1``)."""
+    """One row of the step's work, its form open (or closed again with ``?close=1``), or one fold of its form
+    (``?fold=rare``)."""
     game = answers.game_or_404(game_id)
+    fold = request.GET.get("fold")
+    if fold is not None:
+        return answers.open_fold(request, game, row, fold)
     return answers.open_row(request, game, row, closed=query.flag(request.GET, "close"))
 
 

@@ -133,6 +133,7 @@ STEP = Step(
     form="games/rows/assault.html",
     opened=opened,
     parts=("declare", "breakthrough", "supporting", "passage"),
+    folds=("rare", "attacker-leaders", "defender-leaders"),
     actions=(
         Act(
             "declare-assault",

@@ -16,7 +16,7 @@ from django import forms
 
 from republic.games.events.assault import AssaultRoundResolved, RoundConditions, UnitCover
 from republic.games.events.payload import NamedUnit
-from republic.games.forms import DiceForm, die_field, offer, offer_many, whole_number
+from republic.games.forms import AS_BOXES, DiceForm, die_field, offer, offer_many, whole_number
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader
 from republic.games.pieces import Piece
@@ -40,6 +40,7 @@ STRUCK_CHOICES = [(Struck.FRONT.value, "front"), (Struck.FLANK.value, "flank"), 
 COLUMN_CHOICES = [("", "As the rules give")] + [(c.value, c.title) for c in AssaultColumn]
 FLAGS = ("surrounded", "out_of_town", "across_water")
 FLAG_WORDS = {"surrounded": "Cut off", "out_of_town": "Leaves town", "across_water": "Over water"}
+RARE_FLAGS = ("stalled", "square_vs_solo_cavalry")  # the round's other rare cases, folded with the units' ones
 
 
 @dataclass
@@ -153,11 +154,18 @@ class RoundForm(DiceForm):
     )
 
     def __init__(
-        self, *args: Any, assault: Assault, leaders: dict[str, list[Leader]], bridged: Collection[str], **kwargs: Any
+        self,
+        *args: Any,
+        assault: Assault,
+        leaders: dict[str, list[Leader]],
+        bridged: Collection[str],
+        near: dict[str, set[int]] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.assault = assault
         self.bridged = bridged
+        self.near = near or {}
         for member in assault.members:
             if in_play(member.unit):
                 self.fields[f"cover-{member.unit.piece.name}"] = forms.ChoiceField(
@@ -212,6 +220,34 @@ class RoundForm(DiceForm):
     def rare_fields(self) -> list[tuple[str, forms.BoundField]]:
         return [(FLAG_WORDS[name], self[name]) for name in FLAGS]
 
+    @property
+    def rare_given(self) -> bool:
+        """Whether a rare case is ticked or in error: its fold is then drawn open, so that what was sent stays."""
+        return any(self[name].errors or (self.is_bound and self[name].value()) for name in (*FLAGS, *RARE_FLAGS))
+
+    @property
+    def leader_sides(self) -> dict[str, dict[str, Any]]:
+        """Each side's leaders as the form draws them: those of its units' commands as boxes, the side's others in
+        a fold, drawn open when one of them is chosen (or the field is in error); a side with few leaders has them
+        all as boxes."""
+        sides = {}
+        for side in ("attacker", "defender"):
+            field = self[f"{side}_leaders"]
+            offered: list[tuple[str, str]] = list(getattr(field.field, "choices", ()))
+            chosen = {str(value) for value in field.value() or ()}
+            choices = [{"value": value, "label": label, "checked": value in chosen} for value, label in offered]
+            # a few are boxes all; a club battle's dozens fold behind those of the units' own commands
+            few = len(choices) <= AS_BOXES
+            near = {c["value"] for c in choices} if few else {str(pk) for pk in self.near.get(side, ())}
+            others = [choice for choice in choices if choice["value"] not in near]
+            sides[side] = {
+                "field": field,
+                "near": [choice for choice in choices if choice["value"] in near],
+                "others": others,
+                "open": bool(field.errors) or any(choice["checked"] for choice in others),
+            }
+        return sides
+
     def clean_printed(self) -> AssaultOutcome | None:
         raw = (self.cleaned_data.get("printed") or "").strip()
         if not raw:
@@ -258,7 +294,13 @@ def round_form(s: AssaultState, assault: Assault, data: Any = None) -> RoundForm
         initial[f"cover-{member.unit.piece.name}"] = OUT if cover is None else cover.value
         initial[f"bases-{member.unit.piece.name}"] = before.counted.get(member.unit.piece.name)
     return RoundForm(
-        data, prefix=prefix(assault), initial=initial, assault=assault, leaders=s.leaders, bridged=s.bridged(assault)
+        data,
+        prefix=prefix(assault),
+        initial=initial,
+        assault=assault,
+        leaders=s.leaders,
+        bridged=s.bridged(assault),
+        near=s.near(assault),
     )
 
 

@@ -100,14 +100,42 @@ class AssaultState:
     follow_ups: list[AssaultFollowedUp] = field(default_factory=list)  # the attackers' moves recorded
 
     @cached_property
-    def leaders(self) -> dict[str, list[Leader]]:
-        """Each side's energetic and proficient leaders in action: read for a round's form, when it is drawn or
-        sent, not for the step's page."""
+    def _in_action(self) -> dict[str, list[Leader]]:
+        """Each side's leaders in action with their commands: read for a round's form, when it is drawn or sent,
+        not for the step's page."""
         game = self.game
         return {
-            side: list(Leader.objects.filter(game=game).of_side(owner).in_action().energetic_or_proficient())
+            side: list(
+                Leader.objects.filter(game=game)
+                .of_side(owner)
+                .in_action()
+                .select_related("command")
+                .order_by("command__order", "pk")
+            )
             for side, owner in (("attacker", game.attacker), ("defender", game.defender))
         }
+
+    @cached_property
+    def leaders(self) -> dict[str, list[Leader]]:
+        """Each side's energetic and proficient leaders in action: those that add to a round (5.4)."""
+        return {side: [lead for lead in found if lead.adds] for side, found in self._in_action.items()}
+
+    def near(self, assault: Assault) -> dict[str, set[int]]:
+        """Each side's leaders of the commands its units in the assault belong to, up the chain: those a player
+        looks for first. Any other leader of the side within 2" adds as well ("Leader does not have to be within
+        the brigade's direct chain of command", R:672), so the form offers them too, one tap further."""
+        near: dict[str, set[int]] = {}
+        for side, members in (("attacker", assault.attackers), ("defender", assault.defenders)):
+            # a command's parent is read off its leader: a command without one ends the climb
+            parent = {lead.command_id: lead.command.parent_id for lead in self._in_action[side]}
+            chain: set[int] = set()
+            for member in members:
+                at: int | None = member.unit.division_id
+                while at is not None and at not in chain:
+                    chain.add(at)
+                    at = parent.get(at)
+            near[side] = {lead.pk for lead in self.leaders[side] if lead.command_id in chain}
+        return near
 
     @property
     def cores(self) -> list[play.Assault]:
