@@ -351,6 +351,7 @@ def refused(
     if "version" in form.errors:
         return stale(request, game, INCOMPLETE)
     if form.prefix is None:
+        # a form drawn without a place for field errors: say them as the page's message
         problems = [
             f"{name.replace('_', ' ')}: {' '.join(map(str, errors))}"
             if name != "__all__"
