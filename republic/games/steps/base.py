@@ -74,14 +74,13 @@ class Who(Enum):
 @dataclass(frozen=True)
 class Act(Generic[S]):
     """An action a step offers: its name (in its address), the kind of piece it is about ('unit', 'leader',
-    'command', 'assault'; 'game' for the step as a whole), who may take it, the factory of its form, which the step
-    draws it with (``form(state, piece, None)``, the piece being the unit's, leader's or division's row, an
-    assault's number, or the game), and ``take(game, piece, data, actor)``: the one call into the step that reads
-    what it needs of the step's state, binds a POST's data with the step's own factory, checks it
-    (``forms.filled``) and records the action's event, so the step's module is entered once on the way in.
-    ``elsewhere``: what the table is told of it while the game is at another step, or how to say it of the piece (a
-    unit that "has no skirmish attack to make now"). One view finds, allows, takes and answers every action
-    (``views/act.py``)."""
+    'command', 'assault'; 'game' for the step as a whole), who may take it, the factory of its form
+    (``form(state, piece, data)``, the piece being the unit's, leader's or division's row, an assault's number, or
+    the game; no data to draw it), and ``take(game, piece, data, actor)``: the one call into the step, which reads
+    what it needs of the step's state, binds a POST's data with that same factory, checks it (``forms.filled``) and
+    records the action's event, so the step's module is entered once on the way in. ``elsewhere``: what the table
+    is told of it while the game is at another step, or how to say it of the piece (a unit that "has no skirmish
+    attack to make now"). One view finds, allows, takes and answers every action (``views/act.py``)."""
 
     name: str
     about: str
