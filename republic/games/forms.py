@@ -1,9 +1,10 @@
-"""Form pieces every action shares: the game version a form was drawn for, dice, counts and choices, and the
-words of a panic loss condition."""
+"""Form pieces every action shares: the game version a form was drawn for, a form filled in as its action needs
+(``filled``), dice, counts and choices, and the words of a panic loss condition."""
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from django import forms
 from django.forms.utils import flatatt
@@ -12,11 +13,13 @@ from django.utils.safestring import SafeString
 
 from republic.rules.chart import Chart
 from republic.rules.dice import RandomSource, Roll, RollSource
+from republic.rules.errors import RulesInputError
 
 ROLL_FOR_ME = "app"
 _SYSTEM_RANDOM = random.SystemRandom()
 MOST_WHOLE = 999_999_999
 """Beyond any count, version or id of a game, and within what every database's integer columns hold."""
+F = TypeVar("F", bound=forms.Form)
 
 
 def whole_number(text: str, most: int = MOST_WHOLE) -> int | None:
@@ -33,6 +36,34 @@ class VersionForm(forms.Form):
     """Every action form carries the game version it was drawn for, so a stale form changes nothing."""
 
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class Unfilled(Exception):
+    """A form not filled in as its action needs (its errors say where): it is drawn again with them."""
+
+    def __init__(self, form: forms.Form) -> None:
+        self.form = form
+        super().__init__("The form was not filled in as its action needs.")
+
+
+@contextmanager
+def filled(form: F) -> Iterator[F]:
+    """The form, when it is valid, for the action in the block; otherwise ``Unfilled``. The engine's refusal of
+    an input inside the block is put on the field it names and the form is ``Unfilled`` too."""
+    if not form.is_valid():
+        raise Unfilled(form)
+    try:
+        yield form
+    except RulesInputError as exc:
+        form.add_error(_field_named(form, exc.field), exc.problem)
+        raise Unfilled(form) from exc
+
+
+def _field_named(form: forms.Form, name: str) -> str | None:
+    """The form field an engine error names ('targets[1].bases' is the targets field); None (the form's own
+    error) when the form has no such field."""
+    base = (name or "").split("[")[0].split(".")[0]
+    return base if base in form.fields else None
 
 
 def die_field(label: str = "Die (1-10)") -> forms.IntegerField:

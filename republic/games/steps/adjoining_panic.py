@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events.panic import AdjoiningDeclared
-from republic.games.forms import VersionForm, offer_many
+from republic.games.forms import VersionForm, filled, offer_many
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game
 from republic.games.pieces import Piece
@@ -82,6 +82,12 @@ def sent_form(s: PanicState, division: Command, data: Any) -> AdjoiningForm:
     return form
 
 
+def take_adjoining(game: Game, division: Command, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(sent_form(s, division, data)) as sent:
+        return declare_adjoining(game, division, sent, actor)
+
+
 def declare_adjoining(game: Game, division: Command, form: AdjoiningForm, actor: str) -> Event:
     data = form.cleaned_data
     key = str(division.pk)
@@ -137,14 +143,5 @@ STEP = division_test_step(
     pending,
     panel,
     leave,
-    actions=(
-        Act(
-            "adjoining",
-            "command",
-            Who.SEATED,
-            sent_form,
-            lambda s, division, sent, actor: declare_adjoining(s.game, division, sent, actor),
-            ELSEWHERE,
-        ),
-    ),
+    actions=(Act("adjoining", "command", Who.SEATED, sent_form, take_adjoining, ELSEWHERE),),
 )

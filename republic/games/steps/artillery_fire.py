@@ -14,7 +14,7 @@ from django import forms
 
 from republic.games.events.fire import ArtilleryFired, FireSaved, PassingFireConducted
 from republic.games.events.payload import NamedUnit, named_in
-from republic.games.forms import VersionForm
+from republic.games.forms import VersionForm, filled
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
@@ -257,6 +257,18 @@ def panel(s: ArtilleryState, bound: Bound) -> dict[str, Any]:
     }
 
 
+def take_fire(game: Game, battery: Unit, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(fire_form(s, battery, data)) as sent:
+        return fire_battery(game, battery, sent, actor)
+
+
+def take_save(game: Game, battery: Unit, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(save_form(s, battery, data)) as sent:
+        return save_fire(game, battery, sent, actor)
+
+
 STEP = Step(
     "games/steps/fire_artillery.html",
     state,
@@ -273,16 +285,11 @@ STEP = Step(
             "unit",
             Who.OWNER,
             lambda s, battery, data: fire_form(s, battery, data),
-            lambda s, battery, sent, actor: fire_battery(s.game, battery, sent, actor),
+            take_fire,
             cannot_fire,
         ),
         Act(
-            "save-fire",
-            "unit",
-            Who.OWNER,
-            lambda s, battery, data: save_form(s, battery, data),
-            lambda s, battery, sent, actor: save_fire(s.game, battery, sent, actor),
-            cannot_save,
+            "save-fire", "unit", Who.OWNER, lambda s, battery, data: save_form(s, battery, data), take_save, cannot_save
         ),
     ),
 )

@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 from django import forms
 from django.urls import reverse
 
-from republic.games.forms import VersionForm
+from republic.games.forms import VersionForm, filled
 from republic.games.ledger import Action
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
@@ -74,31 +74,33 @@ class Who(Enum):
 @dataclass(frozen=True)
 class Act(Generic[S]):
     """An action a step offers: its name (in its address), the kind of piece it is about ('unit', 'leader',
-    'command', 'assault'; 'game' for the step as a whole), who may take it, the one factory of its form (drawn
-    with no data, bound to a POST's: ``form(state, piece, data)``, the piece being the unit's, leader's or
-    division's row, an assault's number, or the game) and what it does (``run(state, piece, form, actor)``,
-    recording one event); ``elsewhere``: what the table is told of it while the game is at another step, or how
-    to say it of the piece (a unit that "has no skirmish attack to make now"). One view binds, validates, runs and
-    answers every action (``views/act.py``)."""
+    'command', 'assault'; 'game' for the step as a whole), who may take it, the factory of its form
+    (``form(state, piece, data)``, the piece being the unit's, leader's or division's row, an assault's number, or
+    the game; no data to draw it), and ``take(game, piece, data, actor)``: the one call into the step, which reads
+    what it needs of the step's state, binds a POST's data with that same factory, checks it (``forms.filled``) and
+    records the action's event, so the step's module is entered once on the way in. ``elsewhere``: what the table
+    is told of it while the game is at another step, or how to say it of the piece (a unit that "has no skirmish
+    attack to make now"). One view finds, allows, takes and answers every action (``views/act.py``)."""
 
     name: str
     about: str
     who: Who
     form: Callable[[S, Any, Any], forms.Form]
-    run: Callable[[S, Any, Any, str], Event]
+    take: Callable[[Game, Any, Any, str], Event]
     elsewhere: str | Callable[[Any], str] = ""  # what the table is told when the game is not at the step
 
 
-def versioned(name: str, about: str, who: Who, run: Callable[[S, Any, int, str], Event], elsewhere: str = "") -> Act[S]:
-    """An action with nothing to fill in but the game version its page was drawn at."""
-    return Act(
-        name,
-        about,
-        who,
-        lambda s, piece, data: VersionForm(data),
-        lambda s, piece, sent, actor: run(s, piece, sent.cleaned_data["version"], actor),
-        elsewhere,
-    )
+def versioned(
+    name: str, about: str, who: Who, run: Callable[[Game, Any, int, str], Event], elsewhere: str = ""
+) -> Act[Any]:
+    """An action with nothing to fill in but the game version its page was drawn at: its form is the version
+    alone, so the step is entered once, at ``run(game, piece, version, actor)``."""
+
+    def take(game: Game, piece: Any, data: Any, actor: str) -> Event:
+        with filled(VersionForm(data)) as sent:
+            return run(game, piece, sent.cleaned_data["version"], actor)
+
+    return Act(name, about, who, lambda s, piece, data: VersionForm(data), take, elsewhere)
 
 
 def address(game: Game, action: str, piece: Piece) -> str:

@@ -11,7 +11,7 @@ from django import forms
 from django.db.models import Q
 
 from republic.games.events.assault import ChargeDisorderApplied, Disordered
-from republic.games.forms import VersionForm, offer_many
+from republic.games.forms import VersionForm, filled, offer_many
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
@@ -128,6 +128,12 @@ def panel(s: DisorderState, bound: Bound) -> dict[str, Any]:
     }
 
 
+def take_disorder(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(disorder_form(s, data)) as sent:
+        return apply_disorder(game, sent, actor)
+
+
 STEP = Step(
     "games/steps/charge_disorder.html",
     state,
@@ -139,7 +145,7 @@ STEP = Step(
             "game",
             Who.PHASING,
             lambda s, game, data: disorder_form(s, data),
-            lambda s, game, sent, actor: apply_disorder(s.game, sent, actor),
+            take_disorder,
             ELSEWHERE,
         ),
     ),

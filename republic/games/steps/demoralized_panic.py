@@ -11,7 +11,7 @@ from django import forms
 
 from republic.games.events.panic import DemoralizedPanicTested
 from republic.games.events.payload import named_in
-from republic.games.forms import VersionForm, loss_labels
+from republic.games.forms import VersionForm, filled, loss_labels
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit
 from republic.games.readings import read_once
@@ -146,6 +146,11 @@ def panel(s: PanicTestState, bound: Bound) -> dict[str, Any]:
     return {"done": len(s.done), "nothing": "No demoralized unit has panic hits from fire to test."}
 
 
+def take_panic_test(game: Game, unit: Unit, data: Any, actor: str) -> Event:
+    with filled(panic_form(game, unit, data)) as sent:
+        return panic_test(game, unit, sent, actor)
+
+
 STEP = Step(
     "games/steps/fire_panic.html",
     state,
@@ -160,7 +165,7 @@ STEP = Step(
             "unit",
             Who.OWNER,
             lambda s, unit, data: panic_form(s.game, unit, data),
-            lambda s, unit, sent, actor: panic_test(s.game, unit, sent, actor),
+            take_panic_test,
             no_test,
         ),
     ),

@@ -19,7 +19,7 @@ from django.db.models import BooleanField, Case, ExpressionWrapper, When
 
 from republic.games.events.panic import AdjoiningDeclared, AppReading, DivisionPanicTested
 from republic.games.events.payload import LabelledRoll, NamedUnit, payload_of
-from republic.games.forms import DiceForm, die_field, loss_labels
+from republic.games.forms import DiceForm, die_field, filled, loss_labels
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import IN_PLAY, Command, Event, Game, Unit
 from republic.games.pieces import Piece
@@ -319,14 +319,13 @@ def sent_test(s: PanicState, division: Command, data: Any) -> PanicTestForm:
     return form
 
 
-PANIC_TEST: Act[PanicState] = Act(
-    "panic-test",
-    "command",
-    Who.OWNER,
-    sent_test,
-    lambda s, division, sent, actor: roll_panic_test(s.game, division, sent, actor),
-    TEST_ELSEWHERE,
-)
+def take_panic_test(game: Game, division: Command, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(sent_test(s, division, data)) as sent:
+        return roll_panic_test(game, division, sent, actor)
+
+
+PANIC_TEST: Act[PanicState] = Act("panic-test", "command", Who.OWNER, sent_test, take_panic_test, TEST_ELSEWHERE)
 
 
 def division_test_step(

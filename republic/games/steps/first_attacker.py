@@ -16,7 +16,7 @@ from django import forms
 
 from republic.games.events.game import FirstAttackerAgreed, FirstAttackerChosen, FirstAttackerRolled
 from republic.games.events.payload import payload_of
-from republic.games.forms import DiceForm, VersionForm, die_field
+from republic.games.forms import DiceForm, VersionForm, die_field, filled
 from republic.games.ledger import Action, ActionRefused, act, acting_side, standing
 from republic.games.models import Event, Game, Side
 from republic.games.readings import read_once
@@ -90,24 +90,25 @@ def choice_form(data: Any) -> ChoiceForm:
     return form
 
 
+def take_roll(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(roll_form(game, s.sides, data)) as sent:
+        return roll(game, sent, actor)
+
+
+def take_choice(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    """The seat's side chooses, or agrees for itself (``acting_side``: None for the game master, who speaks for
+    all)."""
+    with filled(choice_form(data)) as sent:
+        chosen = sent.cleaned_data
+        return choose(game, chosen["side"], chosen["how"], chosen["version"], actor, acting_side())
+
+
 ROLL: Act[SettingUp] = Act(
-    "first-attacker-roll",
-    "game",
-    Who.SEATED,
-    lambda s, game, data: roll_form(s.game, s.sides, data),
-    lambda s, game, sent, actor: roll(s.game, sent, actor),
-    CHOSEN,
+    "first-attacker-roll", "game", Who.SEATED, lambda s, game, data: roll_form(s.game, s.sides, data), take_roll, CHOSEN
 )
-# the seat's side chooses, or agrees for itself (``acting_side``: None for the game master, who speaks for all)
 CHOOSE: Act[SettingUp] = Act(
-    "first-attacker",
-    "game",
-    Who.SEATED,
-    lambda s, game, data: choice_form(data),
-    lambda s, game, sent, actor: choose(
-        s.game, sent.cleaned_data["side"], sent.cleaned_data["how"], sent.cleaned_data["version"], actor, acting_side()
-    ),
-    CHOSEN,
+    "first-attacker", "game", Who.SEATED, lambda s, game, data: choice_form(data), take_choice, CHOSEN
 )
 
 

@@ -16,7 +16,7 @@ from republic.games.events.assault import AssaultRoundResolved
 from republic.games.events.command import HorsDeCombatSkipped, LeaderCheckedForCasualty
 from republic.games.events.game import CorrectionMade, StepAdvanced
 from republic.games.events.payload import named_in, payload_of
-from republic.games.forms import DiceForm, die_field
+from republic.games.forms import DiceForm, die_field, filled
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.pieces import Piece
@@ -218,13 +218,17 @@ def fill(s: CheckState, rows: list[Row]) -> None:
         row.title, row.facts, row.verb = f"{leader.name} ({leader.value})", facts, "Check"
 
 
-CHECK: Act[CheckState] = Act(
-    "check-leader",
-    "leader",
-    Who.OWNER,
-    lambda s, leader, data: check_form(s.game, leader, s.by_command.get(leader.command_id, 0), data),
-    lambda s, leader, sent, actor: check_leader(s.game, leader, sent, actor),
-)
+def checked_form(s: CheckState, leader: Leader, data: Any) -> HorsDeCombatForm:
+    return check_form(s.game, leader, s.by_command.get(leader.command_id, 0), data)
+
+
+def take_check(game: Game, leader: Leader, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(checked_form(s, leader, data)) as sent:
+        return check_leader(game, leader, sent, actor)
+
+
+CHECK: Act[CheckState] = Act("check-leader", "leader", Who.OWNER, checked_form, take_check)
 
 
 def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
@@ -262,13 +266,5 @@ STEP = Step(
     form="games/rows/hors_de_combat.html",
     opened=opened,
     fill=fill,
-    actions=(
-        CHECK,
-        versioned(
-            "pass-over-leader",
-            "leader",
-            Who.OWNER,
-            lambda s, leader, version, actor: skip_leader(s.game, leader, version, actor),
-        ),
-    ),
+    actions=(CHECK, versioned("pass-over-leader", "leader", Who.OWNER, skip_leader)),
 )

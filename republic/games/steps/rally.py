@@ -19,7 +19,7 @@ from django import forms
 
 from republic.games.events.command import LeaderMoved, RallyResolved
 from republic.games.events.payload import named_in, read_all
-from republic.games.forms import DiceForm, VersionForm, die_field, inches_field, offer, offer_many
+from republic.games.forms import DiceForm, VersionForm, die_field, filled, inches_field, offer, offer_many
 from republic.games.ledger import ActionRefused, act, acting_on, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
@@ -209,12 +209,20 @@ def rows(s: RallyState) -> list[Row]:
     ]
 
 
+def take_rally(game: Game, unit: Unit, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(form(game, unit, s.leaders, data)) as sent:
+        return rally(game, unit, sent, actor)
+
+
+def take_leader_move(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(leader_move_form(s, data)) as sent:
+        return move_leader(game, sent, actor)
+
+
 RALLY: Act[RallyState] = Act(
-    "rally",
-    "unit",
-    Who.OWNER,
-    lambda s, unit, data: form(s.game, unit, s.leaders, data),
-    lambda s, unit, sent, actor: rally(s.game, unit, sent, actor),
+    "rally", "unit", Who.OWNER, lambda s, unit, data: form(s.game, unit, s.leaders, data), take_rally
 )
 
 
@@ -256,7 +264,7 @@ STEP = Step(
             "game",
             Who.PHASING,
             lambda s, game, data: leader_move_form(s, data),
-            lambda s, game, sent, actor: move_leader(s.game, sent, actor),
+            take_leader_move,
             MOVE_ELSEWHERE,
         ),
     ),

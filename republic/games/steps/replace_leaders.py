@@ -140,12 +140,5 @@ STEP = Step(
     state,
     pending,
     panel,
-    actions=(
-        versioned(
-            "replace-leader",
-            "leader",
-            Who.OWNER,
-            lambda s, leader, version, actor: replace_leader(s.game, leader, version, actor),
-        ),
-    ),
+    actions=(versioned("replace-leader", "leader", Who.OWNER, replace_leader),),
 )

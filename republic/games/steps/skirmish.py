@@ -13,7 +13,7 @@ from django.db.models import Q
 
 from republic.games.events.fire import DeclaredBlock, SkirmishAttacked, SkirmishBlocksDeclared, SkirmishBlocksRolled
 from republic.games.events.payload import payload_of
-from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, inches_field, offer_names
+from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, filled, inches_field, offer_names
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Side, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
@@ -349,6 +349,24 @@ def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
     return context
 
 
+def take_declare_blocks(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(declare_form(s, data)) as sent:
+        return declare_blocks(game, sent, actor)
+
+
+def take_roll_blocks(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(rolls_form(s, data)) as sent:
+        return roll_blocks(game, sent, actor)
+
+
+def take_skirmish_attack(game: Game, brigade: Unit, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(attack_form(s, brigade, data)) as sent:
+        return skirmish_attack(game, brigade, sent, actor)
+
+
 STEP = Step(
     "games/steps/fire_skirmish.html",
     state,
@@ -364,7 +382,7 @@ STEP = Step(
             "game",
             Who.DEFENDING,
             lambda s, game, data: declare_form(s, data),
-            lambda s, game, sent, actor: declare_blocks(s.game, sent, actor),
+            take_declare_blocks,
             DECLARE_ELSEWHERE,
         ),
         # the declared blocks rolled, by either side's player at the table
@@ -373,7 +391,7 @@ STEP = Step(
             "game",
             Who.SEATED,
             lambda s, game, data: rolls_form(s, data),
-            lambda s, game, sent, actor: roll_blocks(s.game, sent, actor),
+            take_roll_blocks,
             ROLL_ELSEWHERE,
         ),
         Act(
@@ -381,7 +399,7 @@ STEP = Step(
             "unit",
             Who.OWNER,
             lambda s, brigade, data: attack_form(s, brigade, data),
-            lambda s, brigade, sent, actor: skirmish_attack(s.game, brigade, sent, actor),
+            take_skirmish_attack,
             no_attack,
         ),
     ),

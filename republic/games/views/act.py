@@ -1,16 +1,18 @@
 """Every action a step offers goes through one address, ``/games/<id>/act/<action>/<piece>/``, and this one view:
 the step's declaration (``steps.base.Act``) says who may take it and what it is about, so access is decided here,
-once, from it; the form is bound by the factory the step draws it with, run when valid, and answered as every
-action is (``answers.form_action``). An action of a step the game is not at is refused before its form is read:
-its errors would be drawn in a step panel the page no longer shows. An action may be offered by more than one step
-(a division's panic test, in both panic steps); a form factory refuses (``ActionRefused``) when its piece has
-nothing of the kind to do now."""
+once, from it; then the step takes it in one call (``Act.take``: its form bound with the factory the step draws it
+with, checked, and the action recorded), and the view answers as every action is answered (``answers.done``, or
+``answers.refused`` for a form not filled in, a stale page or a refusal). An action of a step the game is not at
+is refused before its form is read: its errors would be drawn in a step panel the page no longer shows. An action
+may be offered by more than one step (a division's panic test, in both panic steps); a form factory refuses
+(``ActionRefused``) when its piece has nothing of the kind to do now."""
 
 from typing import Any
 
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 
-from republic.games.ledger import GAME_OVER, ActionRefused
+from republic.games.forms import Unfilled
+from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
 from republic.games.pieces import Piece
 from republic.games.steps import ACTIONS, acting_step
 from republic.games.steps.assaults.state import declared_in
@@ -44,16 +46,13 @@ def _taken(request: HtmxHttpRequest, game_id: int, declared: Act[Any], about: Pi
     if at is None or declared not in at.actions:
         elsewhere = declared.elsewhere(target) if callable(declared.elsewhere) else declared.elsewhere
         return answers.stale(request, game, elsewhere or NOT_HERE)
-    state = at.state(game)
-    try:
-        form = declared.form(state, target, request.POST)
-    except ActionRefused as exc:
-        # the piece has nothing of the kind to do now (an assault no longer this turn's, a division with no test)
-        return answers.stale(request, game, str(exc))
     row = about.name if about.kind != "game" else None
-    return answers.form_action(
-        request, game, form, form.prefix, lambda: declared.run(state, target, form, answers.actor_of(request)), row
-    )
+    try:
+        with acting_on(row or answers.row_target(request)):
+            event = declared.take(game, target, request.POST, answers.actor_of(request))
+    except (Unfilled, StaleGame, ActionRefused) as exc:
+        return answers.refused(request, game, exc, row)
+    return answers.done(request, game, event)
 
 
 def _target(game: Any, about: Piece) -> Any:

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from republic.games.dispatches import dispatch_context, readable
-from republic.games.forms import VersionForm, whole_number
+from republic.games.forms import Unfilled, VersionForm, filled, whole_number
 from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
@@ -25,7 +25,6 @@ from republic.games.views.access import HtmxHttpRequest
 from republic.games.views.follow import followed
 from republic.games.views.order_of_battle import division_context
 from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, page_context, step_bar, work
-from republic.rules.errors import RulesInputError
 from republic.rules.sequence import StepKey, step_for
 
 LAST_EVENT_KEY = "republic_last_event"
@@ -382,33 +381,20 @@ def client_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def form_action(
-    request: HtmxHttpRequest,
-    game: Game,
-    form: forms.Form,
-    prefix: str | None,
-    act: Callable[[], Event],
-    row: str | None = None,
+def refused(
+    request: HtmxHttpRequest, game: Game, exc: Unfilled | StaleGame | ActionRefused, row: str | None = None
 ) -> HttpResponse:
-    """Run ``act`` for a valid form and answer as every action does: a form without its version, a stale
-    version or a refusal shows the fresh state with the message; an engine error lands at the field it
-    names ('targets[1]' is the targets field); an invalid form is drawn again with its errors."""
-    valid = form.is_valid()
+    """How every action that recorded nothing is answered: a stale version or a refusal shows the fresh state with
+    its message, as does a form without its version; a form not filled in is drawn again with its errors (in the
+    row it was sent from), or, drawn without a place for them, has them said as the page's message."""
+    if isinstance(exc, StaleGame):
+        return stale(request, exc.game, str(exc))
+    if isinstance(exc, ActionRefused):
+        return stale(request, game, str(exc))
+    form = exc.form
     if "version" in form.errors:
         return stale(request, game, INCOMPLETE)
-    if valid:
-        try:
-            with acting_on(row or row_target(request)):
-                event = act()
-        except StaleGame as exc:
-            return stale(request, exc.game, str(exc))
-        except ActionRefused as exc:
-            return stale(request, game, str(exc))
-        except RulesInputError as exc:
-            form.add_error(error_field(form, exc.field), exc.problem)
-        else:
-            return done(request, game, event)
-    if prefix is None:
+    if form.prefix is None:
         # a form drawn without a place for field errors: say them as the page's message
         problems = [
             f"{name.replace('_', ' ')}: {' '.join(map(str, errors))}"
@@ -417,16 +403,23 @@ def form_action(
             for name, errors in form.errors.items()
         ]
         return stale(request, game, "Nothing was changed. " + "; ".join(problems))
-    return invalid(request, game, {prefix: form}, row=row)
+    return invalid(request, game, {form.prefix: form}, row=row)
 
 
-def error_field(form: forms.Form, name: str) -> str | None:
-    """The form field an engine error names ('targets[1].bases' is the targets field), if the form has it."""
-    base = (name or "").split("[")[0].split(".")[0]
-    return base if base in form.fields else None
+def form_action(
+    request: HtmxHttpRequest, game: Game, form: forms.Form, act: Callable[[], Event], row: str | None = None
+) -> HttpResponse:
+    """Run ``act`` with a form filled in as it needs (``forms.filled``), and answer as every action does
+    (``done``, or ``refused``)."""
+    try:
+        with acting_on(row or row_target(request)), filled(form):
+            event = act()
+    except (Unfilled, StaleGame, ActionRefused) as exc:
+        return refused(request, game, exc, row)
+    return done(request, game, event)
 
 
 def versioned_action(request: HtmxHttpRequest, game: Game, run: Callable[[int, str], Event]) -> HttpResponse:
     """An action with nothing to fill in but the game version its page was drawn at."""
     form = VersionForm(request.POST)
-    return form_action(request, game, form, None, lambda: run(form.cleaned_data["version"], actor_of(request)))
+    return form_action(request, game, form, lambda: run(form.cleaned_data["version"], actor_of(request)))

@@ -164,7 +164,6 @@ def set_orders(request: HtmxHttpRequest, game_id: int, division_id: int) -> Http
         request,
         game,
         form,
-        None,
         lambda: anytime.give_orders(
             game, division, form.cleaned_data["orders"], form.cleaned_data["version"], answers.actor_of(request)
         ),
@@ -206,7 +205,6 @@ def reassign_unit(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpR
         request,
         game,
         form,
-        None,
         lambda: anytime.reassign(
             game, unit, form.cleaned_data["division"], form.cleaned_data["version"], answers.actor_of(request)
         ),

@@ -4,12 +4,12 @@ so it is not one of the step's actions (``steps.move.STEP.actions``) and has its
 from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
+from republic.games.forms import Unfilled, filled
 from republic.games.ledger import ActionRefused
 from republic.games.steps.base import Who
 from republic.games.steps.move import brigades
 from republic.games.views import answers
 from republic.games.views.access import HtmxHttpRequest, allowed
-from republic.rules.errors import RulesInputError
 
 
 @allowed(Who.OWNER)
@@ -21,11 +21,11 @@ def movement(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRespon
     form = brigades.movement_form(game, unit, request.POST)
     prefix = form.prefix or ""
     shown: dict[str, object] = {prefix: form}
-    if form.is_valid():
-        try:
+    try:
+        with filled(form):
             shown[f"{prefix}-result"] = brigades.movement(game, unit, form)
-        except ActionRefused as exc:
-            return answers.stale(request, game, str(exc))
-        except RulesInputError as exc:
-            form.add_error(answers.error_field(form, exc.field), exc.problem)
+    except ActionRefused as exc:
+        return answers.stale(request, game, str(exc))
+    except Unfilled:
+        pass  # the card is drawn again with the form's errors in place of an allowance
     return answers.invalid(request, game, shown, row=unit.piece.name)

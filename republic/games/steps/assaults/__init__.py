@@ -4,24 +4,24 @@ ends. An assault once declared is work left until it ends."""
 from typing import Any
 
 from republic.games.pieces import Piece
-from republic.games.steps.assaults.declare import END_ELSEWHERE, declare_assault, declare_form, end_assault
+from republic.games.steps.assaults.declare import END_ELSEWHERE, declare_form, end_assault, take_declare
 from republic.games.steps.assaults.follow_up import (
-    follow_up,
     follow_up_form,
-    local_breakthrough,
     local_breakthrough_form,
+    take_follow_up,
+    take_local_breakthrough,
 )
-from republic.games.steps.assaults.passage import losers, pass_through, passage_form, sent_form
+from republic.games.steps.assaults.passage import losers, passage_form, sent_form, take_passage
 from republic.games.steps.assaults.rounds import (
     ROUND_ELSEWHERE,
     column_for,
     prefix,
     read_conditions,
-    resolve_round,
     round_form,
+    take_round,
 )
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, state
-from republic.games.steps.assaults.supporting import supporting_form, supporting_hit
+from republic.games.steps.assaults.supporting import supporting_form, take_supporting_hit
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address, versioned
 from republic.games.text.assault import FOLLOW_UP, next_hint, passage_rule, round_orders
 from republic.games.text.describe import describe, words
@@ -136,36 +136,24 @@ STEP = Step(
     folds=("rare", "attacker-leaders", "defender-leaders"),
     actions=(
         Act(
-            "declare-assault",
-            "game",
-            Who.PHASING,
-            lambda s, game, data: declare_form(s, data),
-            lambda s, game, sent, actor: declare_assault(s.game, sent, actor),
-            ELSEWHERE,
+            "declare-assault", "game", Who.PHASING, lambda s, game, data: declare_form(s, data), take_declare, ELSEWHERE
         ),
-        # an assault no longer this turn's is refused (``find``) before its form is read
         Act(
             "assault-round",
             "assault",
             Who.SEATED,
             lambda s, seq, data: round_form(s, s.find(seq), data),
-            lambda s, seq, sent, actor: resolve_round(s.game, seq, sent, actor),
+            take_round,
             ROUND_ELSEWHERE,
         ),
-        versioned(
-            "end-assault",
-            "assault",
-            Who.SEATED,
-            lambda s, seq, version, actor: end_assault(s.game, seq, version, actor),
-            END_ELSEWHERE,
-        ),
+        versioned("end-assault", "assault", Who.SEATED, end_assault, END_ELSEWHERE),
         # a defending unit that supported the defence with a minority of its bases takes its hit (5.5)
         Act(
             "supporting-hit",
             "game",
             Who.DEFENDING,
             lambda s, game, data: supporting_form(s, data),
-            lambda s, game, sent, actor: supporting_hit(s.game, sent, actor),
+            take_supporting_hit,
             ELSEWHERE,
         ),
         # what each attacker did after a round, or before any when every defender had gone (5.5)
@@ -174,7 +162,7 @@ STEP = Step(
             "assault",
             Who.PHASING,
             lambda s, seq, data: follow_up_form(s, s.find(seq), data),
-            lambda s, seq, sent, actor: follow_up(s.game, seq, sent, actor),
+            take_follow_up,
             ELSEWHERE,
         ),
         # an attacker left out of contact by fire goes on to fresh targets before the rounds (5.2)
@@ -183,18 +171,11 @@ STEP = Step(
             "game",
             Who.PHASING,
             lambda s, game, data: local_breakthrough_form(s, data),
-            lambda s, game, sent, actor: local_breakthrough(s.game, sent, actor),
+            take_local_breakthrough,
             ELSEWHERE,
         ),
         # losers that lost both rolls pass through a friendly unit, which takes their hits (5.5): the players of
         # the friendly unit's side enter it (the action refuses the other side's)
-        Act(
-            "passage-of-lines",
-            "game",
-            Who.SEATED,
-            lambda s, game, data: sent_form(s, data),
-            lambda s, game, sent, actor: pass_through(s.game, sent, actor),
-            ELSEWHERE,
-        ),
+        Act("passage-of-lines", "game", Who.SEATED, lambda s, game, data: sent_form(s, data), take_passage, ELSEWHERE),
     ),
 )

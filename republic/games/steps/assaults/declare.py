@@ -6,7 +6,7 @@ from django import forms
 
 from republic.games.events.assault import AssaultDeclared, AssaultEnded
 from republic.games.events.assault import Member as Declared
-from republic.games.forms import NameChoiceField, VersionForm, offer_names
+from republic.games.forms import NameChoiceField, VersionForm, filled, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit, UnitChoice
 from republic.games.pieces import Piece
@@ -147,6 +147,12 @@ def declare_form(s: AssaultState, data: Any = None) -> DeclareForm:
         defenders=s.side_units("defender"),
         busy=s.busy(),
     )
+
+
+def take_declare(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(declare_form(s, data)) as sent:
+        return declare_assault(game, sent, actor)
 
 
 def declare_assault(game: Game, form: DeclareForm, actor: str) -> Event:

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events.assault import AssaultFollowedUp, LocalBreakthroughDeclared, UnitFollowUp
-from republic.games.forms import NameChoiceField, VersionForm, offer_names
+from republic.games.forms import NameChoiceField, VersionForm, filled, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
@@ -79,6 +79,12 @@ def follow_up_form(s: AssaultState, assault: Assault, data: Any = None) -> Follo
     return FollowUpForm(data, prefix=Piece("assault", assault.seq).prefix("follow"), initial=initial, movers=found)
 
 
+def take_follow_up(game: Game, seq: int, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(follow_up_form(s, s.find(seq), data)) as sent:
+        return follow_up(game, seq, sent, actor)
+
+
 def follow_up(game: Game, seq: int, form: FollowUpForm, actor: str) -> Event:
     data = form.cleaned_data
     with act(game, data["version"], actor, step=StepKey.ASSAULTS, elsewhere=ELSEWHERE) as action:
@@ -108,6 +114,12 @@ def local_breakthrough_form(s: AssaultState, data: Any = None) -> LocalBreakthro
     if data is not None:
         offer_names(form, ["unit"], unit_options(s.side_units("attacker")), ATTACKERS_LIST)
     return form
+
+
+def take_local_breakthrough(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(local_breakthrough_form(s, data)) as sent:
+        return local_breakthrough(game, sent, actor)
 
 
 def local_breakthrough(game: Game, form: LocalBreakthroughForm, actor: str) -> Event:

@@ -14,7 +14,7 @@ from django import forms
 
 from republic.games.events.assault import LinesPassedThrough
 from republic.games.events.payload import NamedUnit
-from republic.games.forms import NameChoiceField, VersionForm, inches_field, offer_names
+from republic.games.forms import NameChoiceField, VersionForm, filled, inches_field, offer_names
 from republic.games.ledger import ActionRefused, act, acting_side
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
@@ -124,6 +124,12 @@ def _blocked_offer(game: Game, loser: Unit) -> str:
     if result.last:
         return last_move(loser.name)
     return f"{loser.name}'s move is blocked there: on its card, “{blocked_offer(result)}”."
+
+
+def take_passage(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(sent_form(s, data)) as sent:
+        return pass_through(game, sent, actor)
 
 
 def pass_through(game: Game, form: PassageForm, actor: str) -> Event:

@@ -16,7 +16,7 @@ from django import forms
 
 from republic.games.events.assault import AssaultRoundResolved, RoundConditions, UnitCover
 from republic.games.events.payload import NamedUnit
-from republic.games.forms import AS_BOXES, DiceForm, die_field, offer, offer_many, whole_number
+from republic.games.forms import AS_BOXES, DiceForm, die_field, filled, offer, offer_many, whole_number
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader
 from republic.games.pieces import Piece
@@ -322,6 +322,13 @@ def _taking(members: list[Member], conditions: Conditions, data: dict[str, Any])
 
 
 ROUND_ELSEWHERE = "Assault rounds are resolved in the assault step."
+
+
+def take_round(game: Game, seq: int, data: Any, actor: str) -> Event:
+    """A round of an assault of this turn (one no longer this turn's is refused before its form is read)."""
+    s = state(game)
+    with filled(round_form(s, s.find(seq), data)) as sent:
+        return resolve_round(game, seq, sent, actor)
 
 
 def resolve_round(game: Game, seq: int, form: RoundForm, actor: str) -> Event:

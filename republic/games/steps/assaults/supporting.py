@@ -8,11 +8,11 @@ from typing import Any
 from django import forms
 
 from republic.games.events.assault import SupportingBrigadeHit
-from republic.games.forms import NameChoiceField, VersionForm, offer_names
+from republic.games.forms import NameChoiceField, VersionForm, filled, offer_names
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
-from republic.games.steps.assaults.state import ELSEWHERE, AssaultState
+from republic.games.steps.assaults.state import ELSEWHERE, AssaultState, state
 from republic.games.text.terms import unit_options
 from republic.play import supporting as play
 from republic.play.refusal import Refused
@@ -47,6 +47,12 @@ def supporting_form(s: AssaultState, data: Any = None) -> SupportingForm:
     if data is not None:
         offer_names(form, ["unit", "primary"], unit_options(s.side_units("defender")), DEFENDERS_LIST)
     return form
+
+
+def take_supporting_hit(game: Game, piece: Game, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(supporting_form(s, data)) as sent:
+        return supporting_hit(game, sent, actor)
 
 
 def supporting_hit(game: Game, form: SupportingForm, actor: str) -> Event:

@@ -192,7 +192,7 @@ STEP = Step(
             "unit",
             Who.OWNER,
             lambda s, unit, data: brigades.roll_form_for(s.game, unit, data),
-            lambda s, unit, sent, actor: brigades.roll_maneuver(s.game, unit, sent, actor),
+            brigades.take_maneuver_roll,
             ELSEWHERE,
         ),
         Act(
@@ -200,7 +200,7 @@ STEP = Step(
             "unit",
             Who.OWNER,
             lambda s, unit, data: brigades.ChargeForm(data),
-            lambda s, unit, sent, actor: brigades.mark_charge_bonus(s.game, unit, sent, actor),
+            brigades.take_charge_bonus,
             ELSEWHERE,
         ),
         Act(
@@ -208,7 +208,7 @@ STEP = Step(
             "unit",
             Who.OWNER,
             lambda s, unit, data: brigades.formation_form(s.game, unit, data),
-            lambda s, unit, sent, actor: brigades.change_formation(s.game, unit, sent, actor),
+            brigades.take_formation,
             ELSEWHERE,
         ),
         # an attacking brigade's, or a defending one's in reaction to the enemy's move (3.5)
@@ -217,7 +217,7 @@ STEP = Step(
             "unit",
             Who.OWNER,
             lambda s, unit, data: brigades.mount_form(s.game, unit, data),
-            lambda s, unit, sent, actor: brigades.mount_or_dismount(s.game, unit, sent, actor),
+            brigades.take_mount,
             ELSEWHERE,
         ),
         Act(
@@ -225,7 +225,7 @@ STEP = Step(
             "unit",
             Who.OWNER,
             lambda s, unit, data: brigades.skirmisher_form(s.game, unit, skirmisher_limit(unit.to_rules()), data),
-            lambda s, unit, sent, actor: brigades.deploy_skirmishers(s.game, unit, sent, actor),
+            brigades.take_skirmishers,
             ELSEWHERE,
         ),
         Act(
@@ -233,7 +233,7 @@ STEP = Step(
             "unit",
             Who.OWNER,
             lambda s, unit, data: batteries.functions_form(s.game, unit, data),
-            lambda s, unit, sent, actor: batteries.use_battery_functions(s.game, unit, sent, actor),
+            batteries.take_functions,
             ELSEWHERE,
         ),
         # a defending battery's passing fire at an attacking unit about to leave its arc of fire (4.5)
@@ -242,7 +242,7 @@ STEP = Step(
             "unit",
             Who.DEFENDING,
             lambda s, battery, data: passing_fire.passing_form(s, battery, data),
-            lambda s, battery, sent, actor: passing_fire.conduct_passing_fire(s.game, battery, sent, actor),
+            passing_fire.take_passing_fire,
             passing_fire.ELSEWHERE,
         ),
     ),

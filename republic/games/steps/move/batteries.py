@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events.maneuver import BatteryFunctionsUsed
-from republic.games.forms import VersionForm
+from republic.games.forms import VersionForm, filled
 from republic.games.ledger import act
 from republic.games.models import Event, Game, Unit
 from republic.games.steps.move.state import ELSEWHERE, moving, state
@@ -55,6 +55,11 @@ def functions_form(game: Game, unit: Unit, data: Any = None) -> BatteryFunctions
     return BatteryFunctionsForm(
         data, prefix=unit.piece.prefix("functions"), slots=slots(game, unit), initial={"version": game.version}
     )
+
+
+def take_functions(game: Game, unit: Unit, data: Any, actor: str) -> Event:
+    with filled(functions_form(game, unit, data)) as sent:
+        return use_battery_functions(game, unit, sent, actor)
 
 
 def use_battery_functions(game: Game, unit: Unit, form: BatteryFunctionsForm, actor: str) -> Event:

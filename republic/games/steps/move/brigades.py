@@ -25,7 +25,7 @@ from republic.games.events.maneuver import (
     MountChanged,
     SkirmishersDeployed,
 )
-from republic.games.forms import DiceForm, VersionForm, count_field, die_field, offer_many
+from republic.games.forms import DiceForm, VersionForm, count_field, die_field, filled, offer_many
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.base import current
@@ -340,3 +340,31 @@ def mount_or_dismount(game: Game, unit: Unit, form: MountForm, actor: str) -> Ev
             raise ActionRefused(str(refused)) from None
         action.apply(brigade, done.unit)
         return action.record(MountChanged(brigade.key, brigade.name, before.kind, done.inputs, done.result))
+
+
+# --- the step's actions on a brigade, each taken in one call: its form bound, checked and recorded ----------------
+
+
+def take_maneuver_roll(game: Game, unit: Unit, data: Any, actor: str) -> Event:
+    with filled(roll_form_for(game, unit, data)) as sent:
+        return roll_maneuver(game, unit, sent, actor)
+
+
+def take_charge_bonus(game: Game, unit: Unit, data: Any, actor: str) -> Event:
+    with filled(ChargeForm(data)) as sent:
+        return mark_charge_bonus(game, unit, sent, actor)
+
+
+def take_formation(game: Game, unit: Unit, data: Any, actor: str) -> Event:
+    with filled(formation_form(game, unit, data)) as sent:
+        return change_formation(game, unit, sent, actor)
+
+
+def take_mount(game: Game, unit: Unit, data: Any, actor: str) -> Event:
+    with filled(mount_form(game, unit, data)) as sent:
+        return mount_or_dismount(game, unit, sent, actor)
+
+
+def take_skirmishers(game: Game, unit: Unit, data: Any, actor: str) -> Event:
+    with filled(skirmisher_form(game, unit, skirmisher_limit(unit.to_rules()), data)) as sent:
+        return deploy_skirmishers(game, unit, sent, actor)

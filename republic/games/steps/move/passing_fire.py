@@ -6,6 +6,7 @@ has made its one fire of the player turn, so the artillery step neither offers i
 from typing import Any
 
 from republic.games.events.fire import PassingFireConducted
+from republic.games.forms import filled
 from republic.games.ledger import act
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
@@ -29,6 +30,12 @@ def passing_form(s: MoveState, battery: Unit, data: Any = None) -> PassingFireFo
         targets=s.targets(),
         point_blank=point_blank(s.game.chart, s.game.scale),
     )
+
+
+def take_passing_fire(game: Game, battery: Unit, data: Any, actor: str) -> Event:
+    s = state(game)
+    with filled(passing_form(s, battery, data)) as sent:
+        return conduct_passing_fire(game, battery, sent, actor)
 
 
 def conduct_passing_fire(game: Game, battery: Unit, form: PassingFireForm, actor: str) -> Event:

@@ -1,0 +1,88 @@
+"""An action enters its step once on the way in: the view makes one call into the step (``Act.take``), which binds
+its form with the step's own factory, checks it and records the event; nothing calls back into the step before the
+ledger records it."""
+
+import sys
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import republic
+from republic.games.models import Event
+from republic.games.steps import ACTIONS
+from tests.games.conftest import brigade, set_state
+from tests.games.test_rally import at_rally, rally_post
+
+ROOT = Path(republic.__file__).resolve().parent
+# a step's state is its own function behind ``read_once``: the step reading it is no entry from outside
+READ_ONCE = ROOT / "games" / "readings.py"
+
+
+def _file(frame: FrameType) -> str | None:
+    """The file of republic/ a frame runs in ('games/steps/rally.py'); None for Python's and Django's."""
+    path = Path(frame.f_code.co_filename)
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else None
+
+
+def _caller(frame: FrameType) -> str | None:
+    """The file of republic/ that called into this frame, through Django's or Python's own frames between."""
+    below = frame.f_back
+    while below is not None and (_file(below) is None or Path(below.f_code.co_filename) == READ_ONCE):
+        below = below.f_back
+    return _file(below) if below is not None else None
+
+
+def _way_in(run: Any) -> list[tuple[str | None, str, str]]:
+    """Each passage of control from one file of republic/ into another, as (caller, callee, function), from the
+    view's start until the ledger records the event."""
+    passages: list[tuple[str | None, str, str]] = []
+    walking = False
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal walking
+        callee = _file(frame)
+        if event != "call" or callee is None:
+            return
+        name = frame.f_code.co_name
+        walking = walking or (callee == "games/views/act.py" and name == "act")
+        if walking and Path(frame.f_code.co_filename) != READ_ONCE and _caller(frame) != callee:
+            passages.append((_caller(frame), callee, name))
+        if callee == "games/ledger.py" and name == "record":
+            walking = False
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return passages
+
+
+def test_a_rally_die_enters_its_step_once_on_the_way_in(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=2)
+    game = at_rally(demo)
+    passages = _way_in(lambda: rally_post(client, game, davis, die="9", htmx=True))
+    assert Event.objects.filter(game=game, kind="RallyResolved").count() == 1
+    assert passages[-1] == ("games/steps/rally.py", "games/ledger.py", "record")  # the walk was followed to its end
+    into_step = [(caller, name) for caller, callee, name in passages if callee == "games/steps/rally.py"]
+    assert into_step == [("games/views/act.py", "take_rally")]
+    from_view = [(callee, name) for caller, callee, name in passages if caller == "games/views/act.py"]
+    assert [passage for passage in from_view if passage[0].startswith("games/steps/")] == [
+        ("games/steps/__init__.py", "acting_step"),  # which step the game is at, asked of the register of steps
+        ("games/steps/rally.py", "take_rally"),
+    ]
+
+
+def test_every_action_is_taken_by_one_named_function_of_its_own_step():
+    for name, (_, declared) in ACTIONS.items():
+        take, form = declared.take, declared.form
+        if take.__qualname__ == "versioned.<locals>.take":
+            # nothing to fill in but the version: the form is base's, and so is the one call into the step's run
+            assert form.__module__ == take.__module__ == "republic.games.steps.base", name
+            continue
+        module = sys.modules[take.__module__]
+        assert take.__name__ != "<lambda>" and getattr(module, take.__name__) is take, name
+        step = form.__module__
+        package = step if hasattr(sys.modules[step], "__path__") else None
+        assert take.__module__ == step or (package and take.__module__.startswith(package + ".")), name
