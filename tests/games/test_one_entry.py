@@ -74,15 +74,72 @@ def test_a_rally_die_enters_its_step_once_on_the_way_in(client, demo):
     ]
 
 
+def _whole_walk(run: Any) -> list[tuple[str | None, str, str]]:
+    """Each passage of control from one file of republic/ into another while the view answers, from its start."""
+    passages: list[tuple[str | None, str, str]] = []
+    walking = False
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal walking
+        callee = _file(frame)
+        if event != "call" or callee is None:
+            return
+        name = frame.f_code.co_name
+        if not walking and callee == "games/views/act.py" and name == "act":
+            walking = True
+            return  # the view itself, entered by Django
+        if walking and Path(frame.f_code.co_filename) != READ_ONCE and _caller(frame) != callee:
+            passages.append((_caller(frame), callee, name))
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return passages
+
+
+def test_a_rally_die_walks_in_to_the_ledger_and_back_to_the_phone_without_turning_back(client, demo):
+    """The walk the README names: on the way in, no module calls back into the view, the lookups are not the
+    answer's, and the step is entered once; on the way back (from ``answers.done``), the step is asked only by the
+    page that draws it, nothing calls back into the answer, and the words never reach up to the ledger or a step."""
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=2)
+    game = at_rally(demo)
+    passages = _whole_walk(lambda: rally_post(client, game, davis, die="9", htmx=True))
+    back = passages.index(("games/views/act.py", "games/views/answers.py", "done"))
+    way_in, way_back = passages[:back], passages[back:]
+    assert ("games/steps/rally.py", "games/ledger.py", "record") in way_in
+    assert not [p for p in passages if p[1] == "games/views/act.py"]  # nothing calls back into the view
+    assert not [p for p in way_in if p[1] == "games/views/answers.py"]
+    assert [(caller, name) for caller, callee, name in way_in if callee == "games/steps/rally.py"] == [
+        ("games/views/act.py", "take_rally")
+    ]
+    into_step = {caller for caller, callee, _ in way_back if callee == "games/steps/rally.py"}
+    assert into_step == {"games/views/page.py"}
+    assert {caller for caller, callee, _ in way_back if callee == "games/views/answers.py"} == {"games/views/act.py"}
+    climbs = [p for p in passages if (p[0] or "").startswith("games/text/") and p[1].startswith(CLIMBS)]
+    assert not climbs
+
+
+CLIMBS = ("games/ledger.py", "games/steps/", "games/views/")
+
+
 def test_every_action_is_taken_by_one_named_function_of_its_own_step():
-    for name, (_, declared) in ACTIONS.items():
-        take, form = declared.take, declared.form
+    for name, (step, declared) in ACTIONS.items():
+        take = declared.take
         if take.__qualname__ == "versioned.<locals>.take":
-            # nothing to fill in but the version: the form is base's, and so is the one call into the step's run
-            assert form.__module__ == take.__module__ == "republic.games.steps.base", name
+            # nothing to fill in but the version: base binds it, and calls the step's run once
+            assert take.__module__ == "republic.games.steps.base", name
             continue
         module = sys.modules[take.__module__]
         assert take.__name__ != "<lambda>" and getattr(module, take.__name__) is take, name
-        step = form.__module__
-        package = step if hasattr(sys.modules[step], "__path__") else None
-        assert take.__module__ == step or (package and take.__module__.startswith(package + ".")), name
+        # the step's own modules: the one that declares it and the one that reads its state (the two panic steps
+        # share division_panic's), or a module of their package
+        homes = {step.state.__module__.rsplit(".state", 1)[0]} | {
+            found
+            for found, module in sys.modules.items()
+            if found.startswith("republic.games.steps") and getattr(module, "STEP", None) is step
+        }
+        packages = {home for home in homes if hasattr(sys.modules[home], "__path__")}
+        assert take.__module__ in homes or any(take.__module__.startswith(p + ".") for p in packages), name

@@ -51,7 +51,7 @@ def acting_step(game: Game) -> Step[Any] | None:
 
 
 # every action a step offers, by its name: one view takes them all (views/act.py)
-ACTIONS: dict[str, tuple[Step[Any], Act[Any]]] = {
+ACTIONS: dict[str, tuple[Step[Any], Act]] = {
     act.name: (step, act)
     for step in {id(step): step for step in [*STEPS.values(), first_attacker.STEP]}.values()
     for act in step.actions

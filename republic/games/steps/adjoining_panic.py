@@ -143,5 +143,5 @@ STEP = division_test_step(
     pending,
     panel,
     leave,
-    actions=(Act("adjoining", "command", Who.SEATED, sent_form, take_adjoining, ELSEWHERE),),
+    actions=(Act("adjoining", "command", Who.SEATED, take_adjoining, ELSEWHERE),),
 )

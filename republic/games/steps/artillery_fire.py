@@ -280,16 +280,7 @@ STEP = Step(
     opened=opened,
     fill=fill,
     actions=(
-        Act(
-            "artillery-fire",
-            "unit",
-            Who.OWNER,
-            lambda s, battery, data: fire_form(s, battery, data),
-            take_fire,
-            cannot_fire,
-        ),
-        Act(
-            "save-fire", "unit", Who.OWNER, lambda s, battery, data: save_form(s, battery, data), take_save, cannot_save
-        ),
+        Act("artillery-fire", "unit", Who.OWNER, take_fire, cannot_fire),
+        Act("save-fire", "unit", Who.OWNER, take_save, cannot_save),
     ),
 )

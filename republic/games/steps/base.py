@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
-from django import forms
 from django.urls import reverse
 
 from republic.games.forms import VersionForm, filled
@@ -72,27 +71,24 @@ class Who(Enum):
 
 
 @dataclass(frozen=True)
-class Act(Generic[S]):
+class Act:
     """An action a step offers: its name (in its address), the kind of piece it is about ('unit', 'leader',
-    'command', 'assault'; 'game' for the step as a whole), who may take it, the factory of its form
-    (``form(state, piece, data)``, the piece being the unit's, leader's or division's row, an assault's number, or
-    the game; no data to draw it), and ``take(game, piece, data, actor)``: the one call into the step, which reads
-    what it needs of the step's state, binds a POST's data with that same factory, checks it (``forms.filled``) and
-    records the action's event, so the step's module is entered once on the way in. ``elsewhere``: what the table
-    is told of it while the game is at another step, or how to say it of the piece (a unit that "has no skirmish
-    attack to make now"). One view finds, allows, takes and answers every action (``views/act.py``)."""
+    'command', 'assault'; 'game' for the step as a whole), who may take it, and ``take(game, piece, data, actor)``:
+    the one call into the step (the piece being the unit's, leader's or division's row, an assault's number, or the
+    game), which reads what it needs of the step's state, binds the POST's data with the factory the step draws
+    the form with, checks it (``forms.filled``) and records the action's event, so the step's module is entered
+    once on the way in. ``elsewhere``: what the table is told of it while the game is at another step, or how to
+    say it of the piece (a unit that "has no skirmish attack to make now"). One view finds, allows, takes and
+    answers every action (``views/act.py``)."""
 
     name: str
     about: str
     who: Who
-    form: Callable[[S, Any, Any], forms.Form]
     take: Callable[[Game, Any, Any, str], Event]
     elsewhere: str | Callable[[Any], str] = ""  # what the table is told when the game is not at the step
 
 
-def versioned(
-    name: str, about: str, who: Who, run: Callable[[Game, Any, int, str], Event], elsewhere: str = ""
-) -> Act[Any]:
+def versioned(name: str, about: str, who: Who, run: Callable[[Game, Any, int, str], Event], elsewhere: str = "") -> Act:
     """An action with nothing to fill in but the game version its page was drawn at: its form is the version
     alone, so the step is entered once, at ``run(game, piece, version, actor)``."""
 
@@ -100,7 +96,7 @@ def versioned(
         with filled(VersionForm(data)) as sent:
             return run(game, piece, sent.cleaned_data["version"], actor)
 
-    return Act(name, about, who, lambda s, piece, data: VersionForm(data), take, elsewhere)
+    return Act(name, about, who, take, elsewhere)
 
 
 def address(game: Game, action: str, piece: Piece) -> str:
@@ -121,7 +117,7 @@ class Step(Generic[S]):
     fill: Callable[[S, list[Row]], None] | None = None
     parts: tuple[str, ...] = ()  # the folded parts of its panel: partials of its template, each drawn once open
     folds: tuple[str, ...] = ()  # the folds of an open row's form: partials of ``form``, each drawn once open
-    actions: tuple[Act[S], ...] = ()
+    actions: tuple[Act, ...] = ()
 
 
 def nothing_pending(state: Any) -> list[str]:

@@ -139,14 +139,5 @@ STEP = Step(
     state,
     pending,
     panel,
-    actions=(
-        Act(
-            "charge-disorder",
-            "game",
-            Who.PHASING,
-            lambda s, game, data: disorder_form(s, data),
-            take_disorder,
-            ELSEWHERE,
-        ),
-    ),
+    actions=(Act("charge-disorder", "game", Who.PHASING, take_disorder, ELSEWHERE),),
 )

@@ -159,14 +159,5 @@ STEP = Step(
     rows=rows,
     form="games/rows/fire_panic.html",
     opened=opened,
-    actions=(
-        Act(
-            "demoralized-panic-test",
-            "unit",
-            Who.OWNER,
-            lambda s, unit, data: panic_form(s.game, unit, data),
-            take_panic_test,
-            no_test,
-        ),
-    ),
+    actions=(Act("demoralized-panic-test", "unit", Who.OWNER, take_panic_test, no_test),),
 )

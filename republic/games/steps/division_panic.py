@@ -325,7 +325,7 @@ def take_panic_test(game: Game, division: Command, data: Any, actor: str) -> Eve
         return roll_panic_test(game, division, sent, actor)
 
 
-PANIC_TEST: Act[PanicState] = Act("panic-test", "command", Who.OWNER, sent_test, take_panic_test, TEST_ELSEWHERE)
+PANIC_TEST: Act = Act("panic-test", "command", Who.OWNER, take_panic_test, TEST_ELSEWHERE)
 
 
 def division_test_step(
@@ -333,7 +333,7 @@ def division_test_step(
     pending: Callable[[PanicState], list[str]],
     panel: Callable[[PanicState, Bound], dict[str, Any]],
     leave: Callable[[Action, PanicState], dict[str, Any]] | None = None,
-    actions: tuple[Act[PanicState], ...] = (),
+    actions: tuple[Act, ...] = (),
 ) -> Step[PanicState]:
     """A panic step whose work is a test per division, each a row opened on tap (both steps offer the test)."""
     return Step(

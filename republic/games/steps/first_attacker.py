@@ -104,18 +104,14 @@ def take_choice(game: Game, piece: Game, data: Any, actor: str) -> Event:
         return choose(game, chosen["side"], chosen["how"], chosen["version"], actor, acting_side())
 
 
-ROLL: Act[SettingUp] = Act(
-    "first-attacker-roll", "game", Who.SEATED, lambda s, game, data: roll_form(s.game, s.sides, data), take_roll, CHOSEN
-)
-CHOOSE: Act[SettingUp] = Act(
-    "first-attacker", "game", Who.SEATED, lambda s, game, data: choice_form(data), take_choice, CHOSEN
-)
+ROLL: Act = Act("first-attacker-roll", "game", Who.SEATED, take_roll, CHOSEN)
+CHOOSE: Act = Act("first-attacker", "game", Who.SEATED, take_choice, CHOSEN)
 
 
 def panel(s: SettingUp, bound: Bound) -> dict[str, Any]:
     return {
         "sides": s.sides,
-        "roll_form": bound.get(PREFIX) or ROLL.form(s, s.game, None),
+        "roll_form": bound.get(PREFIX) or roll_form(s.game, s.sides),
         "roll_action": address(s.game, ROLL.name, s.game.piece),
         "choose_action": address(s.game, CHOOSE.name, s.game.piece),
         "rolled": words(s.roll) if s.roll else "",

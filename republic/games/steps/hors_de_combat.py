@@ -228,7 +228,7 @@ def take_check(game: Game, leader: Leader, data: Any, actor: str) -> Event:
         return check_leader(game, leader, sent, actor)
 
 
-CHECK: Act[CheckState] = Act("check-leader", "leader", Who.OWNER, checked_form, take_check)
+CHECK: Act = Act("check-leader", "leader", Who.OWNER, take_check)
 
 
 def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
@@ -238,7 +238,7 @@ def opened(s: CheckState, row: Row, bound: Bound) -> dict[str, Any]:
         "leader": leader,
         "hits": hits,
         "pending": leader.pk in {lr.pk for lr in s.must},
-        "form": bound.get(prefix(leader)) or CHECK.form(s, leader, None),
+        "form": bound.get(prefix(leader)) or checked_form(s, leader, None),
         "action": address(s.game, "check-leader", leader.piece),
         "skip_action": address(s.game, "pass-over-leader", leader.piece),
     }

@@ -221,16 +221,14 @@ def take_leader_move(game: Game, piece: Game, data: Any, actor: str) -> Event:
         return move_leader(game, sent, actor)
 
 
-RALLY: Act[RallyState] = Act(
-    "rally", "unit", Who.OWNER, lambda s, unit, data: form(s.game, unit, s.leaders, data), take_rally
-)
+RALLY: Act = Act("rally", "unit", Who.OWNER, take_rally)
 
 
 def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
     unit = s.whole(row_of(row, s.to_rally))
     return {
         "unit": unit,
-        "form": bound.get(prefix(unit)) or RALLY.form(s, unit, None),
+        "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),
         "action": address(s.game, "rally", unit.piece),
     }
 
@@ -259,13 +257,6 @@ STEP = Step(
     actions=(
         RALLY,
         # one of the attacking side's leaders moved up to 2" in the rally step (R:352-354)
-        Act(
-            "leader-move",
-            "game",
-            Who.PHASING,
-            lambda s, game, data: leader_move_form(s, data),
-            take_leader_move,
-            MOVE_ELSEWHERE,
-        ),
+        Act("leader-move", "game", Who.PHASING, take_leader_move, MOVE_ELSEWHERE),
     ),
 )

@@ -377,30 +377,9 @@ STEP = Step(
     opened=opened,
     actions=(
         # the defenders declare every block before any die (4.1)
-        Act(
-            "declare-blocks",
-            "game",
-            Who.DEFENDING,
-            lambda s, game, data: declare_form(s, data),
-            take_declare_blocks,
-            DECLARE_ELSEWHERE,
-        ),
+        Act("declare-blocks", "game", Who.DEFENDING, take_declare_blocks, DECLARE_ELSEWHERE),
         # the declared blocks rolled, by either side's player at the table
-        Act(
-            "roll-blocks",
-            "game",
-            Who.SEATED,
-            lambda s, game, data: rolls_form(s, data),
-            take_roll_blocks,
-            ROLL_ELSEWHERE,
-        ),
-        Act(
-            "skirmish-attack",
-            "unit",
-            Who.OWNER,
-            lambda s, brigade, data: attack_form(s, brigade, data),
-            take_skirmish_attack,
-            no_attack,
-        ),
+        Act("roll-blocks", "game", Who.SEATED, take_roll_blocks, ROLL_ELSEWHERE),
+        Act("skirmish-attack", "unit", Who.OWNER, take_skirmish_attack, no_attack),
     ),
 )

@@ -7,7 +7,8 @@ every address of a game, whatever the method: the check is made here, before the
 Each view of a game says who may use it with ``allowed(Who.X)``; the game list and the join page are open to all
 and show each device its own. A test walks every address of the app with every role."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
@@ -47,7 +48,7 @@ class Role:
 
 
 class HtmxHttpRequest(HttpRequest):
-    """A request as the htmx middleware leaves it, with this device's ``role`` in its game once ``guarded``."""
+    """A request as the htmx middleware leaves it, with this device's ``role`` in its game once ``admitted``."""
 
     htmx: HtmxDetails
     role: Role
@@ -123,26 +124,28 @@ def allowed(who: Who) -> Callable[[View], View]:
     def wrap(view: View) -> View:
         @wraps(view)
         def checked(request: HtmxHttpRequest, game_id: int, **found: Any) -> HttpResponse:
-            return guarded(request, game_id, who, found, lambda: view(request, game_id, **found))
+            with admitted(request, game_id, who, found) as refusal:
+                return refusal or view(request, game_id, **found)
 
         return checked
 
     return wrap
 
 
-def guarded(
-    request: HtmxHttpRequest, game_id: int, who: Who, found: dict[str, Any], view: Callable[[], HttpResponse]
-) -> HttpResponse:
-    """``view``'s answer when this device's role in the game may do what is open to ``who`` (``found``: the unit,
-    leader or division it is about, by 'unit_id', 'leader_id' or 'division_id'), recorded as its side's; else
-    403 with the reason."""
+@contextmanager
+def admitted(request: HtmxHttpRequest, game_id: int, who: Who, found: dict[str, Any]) -> Iterator[HttpResponse | None]:
+    """None when this device's role in the game may do what is open to ``who`` (``found``: the unit, leader or
+    division it is about, by 'unit_id', 'leader_id' or 'division_id'), with the request's ``role`` set and every
+    event recorded inside as its side's; else 403 with the reason. A view asks it and goes on itself: nothing here
+    calls back into the view."""
     role = role_of(request, game_id)
     why = refusal(who, role, game_id, found)
     if why:
-        return refused(request, why, seated=role.seat is not None and not role.seat.revoked)
+        yield refused(request, why, seated=role.seat is not None and not role.seat.revoked)
+        return
     request.role = role
     with acting_for(role.side_id):
-        return view()
+        yield None
 
 
 def master_only(view: View) -> View:

@@ -17,8 +17,8 @@ from republic.games.pieces import Piece
 from republic.games.steps import ACTIONS, acting_step
 from republic.games.steps.assaults.state import declared_in
 from republic.games.steps.base import Act
-from republic.games.views import answers
-from republic.games.views.access import HtmxHttpRequest, guarded
+from republic.games.views import answers, lookup
+from republic.games.views.access import HtmxHttpRequest, admitted
 
 NOT_HERE = "That is not done at this step: nothing was changed. Here is the game as it stands."
 _FOUND = {"unit": "unit_id", "leader": "leader_id", "command": "division_id"}
@@ -31,14 +31,15 @@ def act(request: HtmxHttpRequest, game_id: int, action: str, piece: str) -> Http
         raise Http404("No such action here.")
     declared = offered[1]
     found = {_FOUND[about.kind]: about.pk} if about.kind in _FOUND else {}
-    return guarded(request, game_id, declared.who, found, lambda: _taken(request, game_id, declared, about))
+    with admitted(request, game_id, declared.who, found) as refusal:
+        return refusal or _taken(request, game_id, declared, about)
 
 
-def _taken(request: HtmxHttpRequest, game_id: int, declared: Act[Any], about: Piece) -> HttpResponse:
+def _taken(request: HtmxHttpRequest, game_id: int, declared: Act, about: Piece) -> HttpResponse:
     if request.method != "POST":
         # asked after who may: a device that may not act is told why, whatever the method
         return HttpResponseNotAllowed(["POST"])
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     target = _target(game, about)
     if game.over:
         return answers.stale(request, game, GAME_OVER)
@@ -48,8 +49,8 @@ def _taken(request: HtmxHttpRequest, game_id: int, declared: Act[Any], about: Pi
         return answers.stale(request, game, elsewhere or NOT_HERE)
     row = about.name if about.kind != "game" else None
     try:
-        with acting_on(row or answers.row_target(request)):
-            event = declared.take(game, target, request.POST, answers.actor_of(request))
+        with acting_on(row or lookup.row_target(request)):
+            event = declared.take(game, target, request.POST, lookup.actor_of(request))
     except (Unfilled, StaleGame, ActionRefused) as exc:
         return answers.refused(request, game, exc, row)
     return answers.done(request, game, event)
@@ -60,11 +61,11 @@ def _target(game: Any, about: Piece) -> Any:
     found), an assault by the number of its declaration (an event of this game that declared one), or the game
     itself."""
     if about.kind == "unit":
-        return answers.unit_of(game, about.pk)
+        return lookup.unit_of(game, about.pk)
     if about.kind == "leader":
-        return answers.leader_of(game, about.pk)
+        return lookup.leader_of(game, about.pk)
     if about.kind == "command":
-        return answers.command_of(game, about.pk)
+        return lookup.command_of(game, about.pk)
     if about.kind == "game" and about.pk != game.pk:
         raise Http404("No such game.")
     if about.kind == "assault":

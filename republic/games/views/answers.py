@@ -9,27 +9,27 @@ from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
-from django.db.models import Max, QuerySet
+from django.db.models import Max
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from republic.games.dispatches import dispatch_context, readable
 from republic.games.forms import Unfilled, VersionForm, filled, whole_number
 from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
-from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.models import Event, Game
 from republic.games.pieces import Piece
 from republic.games.steps import step_of
 from republic.games.text.describe import describe, result_card
 from republic.games.views.access import HtmxHttpRequest
 from republic.games.views.follow import followed
+from republic.games.views.lookup import actor_of, command_of, game_or_404, games, row_target
 from republic.games.views.order_of_battle import division_context
-from republic.games.views.page import ROWS_SHOWN, drawn, first_rows, page_context, step_bar, work
+from republic.games.views.page import ROWS_SHOWN, drawn, page_context, step_news, work
 from republic.rules.sequence import StepKey, step_for
 
 LAST_EVENT_KEY = "republic_last_event"
 INCOMPLETE = "The form was incomplete: nothing was changed."
-ROW = "row-"
 SHOWN_HEADER = "Rows-Shown"  # the header a phone lists its step rows in (static/js/republic.js)
 OPEN_HEADER = "Rows-Open"  # the step rows a phone has open
 PARTS_HEADER = "Parts-Open"  # the folded parts of the step's panel a phone has open (steps.base.Step.parts)
@@ -37,42 +37,6 @@ DRAWN_HEADER = "Drawn"  # the version and newest message its screen shows: "<ver
 NEWS_MOST = 20  # events since the screen was drawn that its answer redraws piece by piece; after more, the live part
 DIVISION = "division-"
 F = TypeVar("F", bound=forms.Form)
-
-
-def actor_of(request: HtmxHttpRequest) -> str:
-    """Who acted, for the log: the seated player's name, or the game master's."""
-    role = getattr(request, "role", None)
-    if role is not None and role.seat is not None:
-        return str(role.seat.name)
-    return request.user.get_username() if request.user.is_authenticated else "table"
-
-
-def games() -> QuerySet[Game]:
-    """Games as a page reads them, with the sides that a step bar names."""
-    return Game.objects.select_related("first_attacker", "winner")
-
-
-def game_or_404(game_id: int) -> Game:
-    return get_object_or_404(games(), pk=game_id)
-
-
-def unit_of(game: Game, unit_id: int) -> Unit:
-    """A unit of this game; one of another game is refused as not found."""
-    return get_object_or_404(Unit.objects.select_related("division"), pk=unit_id, game=game)
-
-
-def leader_of(game: Game, leader_id: int) -> Leader:
-    return get_object_or_404(Leader.objects.select_related("command"), pk=leader_id, game=game)
-
-
-def command_of(game: Game, command_id: int) -> Command:
-    return get_object_or_404(Command, pk=command_id, game=game)
-
-
-def row_target(request: HtmxHttpRequest) -> str | None:
-    """The subject of the step row an htmx request was sent from ('unit-12'), if it was sent from one."""
-    target = request.htmx.target if request.htmx else None
-    return target[len(ROW) :] if target and target.startswith(ROW) else None
 
 
 def division_answer(
@@ -229,55 +193,36 @@ def _pieces(
     """The pieces of the screen the events since it was drawn changed (see ``redraw``); None when only the live
     part will do: another step, an undo, an event from no row, or a row the step gained, which only the whole list
     puts in its place (a step whose rows are placed in its panel draws the panel whole, with them)."""
-    handler = step_of(game)
-    if not game.in_progress or handler.rows is None or handler.opened is None:
-        return None
     here, subjects = (game.game_turn, game.player_turn, game.step), set()
     for event in later:
         if not event.subject or event.undoes_id is not None or (event.game_turn, event.player_turn, event.step) != here:
             return None
         subjects |= {piece.name for key in event.about if (piece := Piece.of(key))}
-    state = handler.state(game)
-    panel = handler.panel(state, {})
-    rows = work(game, state, followed(request, game))
-    places = {row.subject for row in rows}
-    placed = bool(panel.get("rows_placed"))
-    if (subjects - shown) & places and not placed:
+    news = step_news(game, followed(request, game), subjects, shown, opened, acted)
+    if news is None:
         return None
-    keep_open = opened | ({acted} if acted else set())
-    if placed:
-        # the rows are drawn in the step's panel, which comes again whole with them
-        listed, left = first_rows(rows, max(ROWS_SHOWN, len(shown)), keep_open)
-        drawn(game, state, listed, {}, keep_open)
-        again, redrawn, kept = set(), {}, len(listed)
-    else:
-        # the acting phone's open rows come again too, at the game's new version: its screen is then a reload's
-        again = (subjects & shown) | (keep_open if acted else set())
-        redrawn = {r.subject: r for r in drawn(game, state, [r for r in rows if r.subject in again], {}, keep_open)}
-        listed, kept = [], sum(row.subject in shown for row in rows)
-        left = len(rows) - kept
     context = {
         "game": game,
         "step": step_for(game.step_key),
         "attacker": game.attacker,
         "defender": game.defender,
         "in_progress": True,
-        "panel": panel,
+        "panel": news.panel,
         "forms": {},
-        "step_template": handler.template,
+        "step_template": news.template,
         "subject": acted,
-        "placed": placed,
-        "rows": listed,
-        "emptied": not rows and not placed,  # the step's work is done: the list says so in place of its rows
+        "placed": news.placed,
+        "rows": news.listed,
+        "emptied": news.emptied,
         "list_oob": not acted,
-        "main": redrawn.get(acted) if acted else None,
-        "others": [(name, redrawn.get(name)) for name in sorted(again - {acted})],
-        "row_form": handler.form,
+        "main": news.redrawn.get(acted) if acted else None,
+        "others": [(name, news.redrawn.get(name)) for name in sorted(news.again - {acted})],
+        "row_form": news.form,
         "result": result_card(later[-1]),
-        "bar": step_bar(game, handler.pending(state)),
-        "rows_left": left,
-        "rows_more": min(left, ROWS_SHOWN),
-        "rows_after": kept,
+        "bar": news.bar,
+        "rows_left": news.left,
+        "rows_more": min(news.left, ROWS_SHOWN),
+        "rows_after": news.kept,
         "role": getattr(request, "role", None),
         "last_letter": newest_letter(game),
         "parts_open": parts_open(request),
@@ -285,8 +230,8 @@ def _pieces(
     answer = render(request, "games/parts/news.html", context)
     if not acted:
         return reswap(answer, "none")
-    if placed or not rows:
-        return retarget(reswap(answer, "outerHTML"), "#step-head" if placed else "#work-list")
+    if news.placed or news.emptied:
+        return retarget(reswap(answer, "outerHTML"), "#step-head" if news.placed else "#work-list")
     return answer
 
 

@@ -11,14 +11,14 @@ from republic.games.archive.load import import_game
 from republic.games.archive.remap import ArchiveError
 from republic.games.steps.base import Who
 from republic.games.uploads import SAVED_GAME_MOST, LimitedFileField
-from republic.games.views import answers
+from republic.games.views import answers, lookup
 from republic.games.views.access import HtmxHttpRequest, allowed, master_only
 
 
 @allowed(Who.MASTER)
 def save_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game as one JSON file, named after the game and the day."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     response = HttpResponse(dumps(export_game(game.pk)), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{file_name(game, timezone.localdate())}"'
     return response

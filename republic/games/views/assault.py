@@ -9,7 +9,7 @@ from republic.games.ledger import ActionRefused
 from republic.games.steps.assaults import rounds
 from republic.games.steps.assaults.state import declared_in, state
 from republic.games.steps.base import Who
-from republic.games.views import answers
+from republic.games.views import lookup
 from republic.games.views.access import HtmxHttpRequest, allowed
 
 
@@ -17,7 +17,7 @@ from republic.games.views.access import HtmxHttpRequest, allowed
 @require_GET
 def column(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     """The column for the conditions as the round form holds them now (htmx preview; changes nothing)."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     declared_in(game, seq)
     try:
         assault = state(game).find(seq)

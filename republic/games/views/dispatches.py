@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 from republic.games.dispatches import ELSEWHERE, DispatchForm, recipients, this_turn
 from republic.games.models import Dispatch
 from republic.games.steps.base import Who
-from republic.games.views import answers
+from republic.games.views import answers, lookup
 from republic.games.views.access import HtmxHttpRequest, allowed
 from republic.rules.sequence import StepKey
 
@@ -17,7 +17,7 @@ from republic.rules.sequence import StepKey
 @allowed(Who.DEFENDING)
 @require_POST
 def send(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     seat = request.role.seat
     if seat is None:
         return answers.stale(request, game, "Only a defending player sends messages: the game master reads them.")

@@ -22,7 +22,7 @@ from republic.games.steps.walk import advance
 from republic.games.text.describe import describe
 from republic.games.text.game import game_result
 from republic.games.uploads import SCENARIO_MOST, LimitedFileField
-from republic.games.views import answers, query
+from republic.games.views import answers, lookup, query
 from republic.games.views.access import SEATS_KEY, HtmxHttpRequest, allowed, is_master, master_only
 from republic.games.views.charts import chart_choices, chosen_chart
 from republic.games.views.follow import followed
@@ -51,7 +51,7 @@ def listed(games: "QuerySet[Game]") -> list[tuple[Game, str]]:
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game page; for a phone without scripts, ``?open=unit-12`` draws that row of the step open and
     ``?shown=80`` draws more of its rows."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     opened = tuple(query.texts(request.GET, "open"))
     count = query.whole(request.GET, "shown", ROWS_SHOWN, most=10_000)
     context = answers.context(request, game, opened=opened, shown=count)
@@ -62,7 +62,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @allowed(Who.SEATED)
 def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The step's next rows after the first ``?after=N``, as "Show more" appends them."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     start = query.whole(request.GET, "after", 0)
     handler = step_of(game)
     shown: list[Row] = []
@@ -79,7 +79,7 @@ def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
     """One row of the step's work, its form open (or closed again with ``?close=1``), or one fold of its form
     (``?fold=rare``)."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     fold = request.GET.get("fold")
     if fold is not None:
         return answers.open_fold(request, game, row, fold)
@@ -89,13 +89,13 @@ def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
 @allowed(Who.SEATED)
 def game_part(request: HtmxHttpRequest, game_id: int, part: str) -> HttpResponse:
     """A folded part of the step's panel, drawn open (``steps.base.Step.parts``)."""
-    return answers.open_part(request, answers.game_or_404(game_id), part)
+    return answers.open_part(request, lookup.game_or_404(game_id), part)
 
 
 @allowed(Who.PHASING)
 @require_POST
 def next_step(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     return answers.versioned_action(request, game, lambda version, actor: advance(game, version, actor))
 
 
@@ -103,14 +103,14 @@ def next_step(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def next_step_anyway(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game master moves a stuck step on, leaving its work undone (the log names it)."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     return answers.versioned_action(request, game, lambda version, actor: advance(game, version, actor, anyway=True))
 
 
 @allowed(Who.SEATED)
 @require_POST
 def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     return answers.versioned_action(request, game, lambda version, actor: undo_last(game, version, actor))
 
 
@@ -118,13 +118,13 @@ def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def go_back(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
     """A game master takes the game back to just after event ``seq``; every undo is recorded."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     form = VersionForm(request.POST)
     if not form.is_valid():
         # without the version its page was drawn at, a second tap would take back what was done since the first
         return answers.stale(request, game, answers.INCOMPLETE)
     try:
-        undone = undo_to(game, seq, form.cleaned_data["version"], answers.actor_of(request))
+        undone = undo_to(game, seq, form.cleaned_data["version"], lookup.actor_of(request))
     except StaleGame as exc:
         return answers.stale(request, exc.game, str(exc))
     messages.success(request, f"Back to event #{seq}: {len(undone)} event(s) undone.")
@@ -134,8 +134,8 @@ def go_back(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
 @allowed(Who.OWNER)
 @require_POST
 def correct_unit(request: HtmxHttpRequest, game_id: int, unit_id: int, change: str) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
+    game = lookup.game_or_404(game_id)
+    unit = lookup.unit_of(game, unit_id)
     if change not in set(Correction):
         return answers.stale(request, game, "No such correction.")
     return answers.versioned_action(
@@ -147,8 +147,8 @@ def correct_unit(request: HtmxHttpRequest, game_id: int, unit_id: int, change: s
 @require_POST
 def blocked_move(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     """A unit's forced move blocked by another unit where it would end (3.3), from its card at any step."""
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
+    game = lookup.game_or_404(game_id)
+    unit = lookup.unit_of(game, unit_id)
     return answers.versioned_action(
         request, game, lambda version, actor: anytime.blocked_move(game, unit, version, actor)
     )
@@ -157,15 +157,15 @@ def blocked_move(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpRe
 @allowed(Who.OWNER)
 @require_POST
 def set_orders(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    division = answers.command_of(game, division_id)
+    game = lookup.game_or_404(game_id)
+    division = lookup.command_of(game, division_id)
     form = anytime.OrdersForm(request.POST)
     return answers.form_action(
         request,
         game,
         form,
         lambda: anytime.give_orders(
-            game, division, form.cleaned_data["orders"], form.cleaned_data["version"], answers.actor_of(request)
+            game, division, form.cleaned_data["orders"], form.cleaned_data["version"], lookup.actor_of(request)
         ),
     )
 
@@ -175,7 +175,7 @@ def set_orders(request: HtmxHttpRequest, game_id: int, division_id: int) -> Http
 def take_objective(request: HtmxHttpRequest, game_id: int, objective_id: int) -> HttpResponse:
     """An objective of the scenario changes hands, from the order of battle page, which the answer opens again
     with what was done or why not."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     objective = get_object_or_404(Objective, pk=objective_id, game=game)
     form = anytime.ObjectiveForm(request.POST)
     if not form.is_valid():
@@ -185,7 +185,7 @@ def take_objective(request: HtmxHttpRequest, game_id: int, objective_id: int) ->
         data = form.cleaned_data
         try:
             event = anytime.take_objective(
-                game, objective, data["holder"], side, data["version"], answers.actor_of(request)
+                game, objective, data["holder"], side, data["version"], lookup.actor_of(request)
             )
         except (StaleGame, ActionRefused) as exc:
             messages.error(request, str(exc))
@@ -198,15 +198,15 @@ def take_objective(request: HtmxHttpRequest, game_id: int, objective_id: int) ->
 @require_POST
 def reassign_unit(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     """A unit put under another division of its side (2.1), from its card on its division's page."""
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
+    game = lookup.game_or_404(game_id)
+    unit = lookup.unit_of(game, unit_id)
     form = anytime.ReassignForm(request.POST)
     return answers.form_action(
         request,
         game,
         form,
         lambda: anytime.reassign(
-            game, unit, form.cleaned_data["division"], form.cleaned_data["version"], answers.actor_of(request)
+            game, unit, form.cleaned_data["division"], form.cleaned_data["version"], lookup.actor_of(request)
         ),
         unit.piece.name,
     )
@@ -216,19 +216,19 @@ def reassign_unit(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpR
 def end_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game master ends the game with its result. A form drawn before the game moved on is drawn again as
     it was sent, with the game's new version, for him to check and send once more."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     sides = list(game.sides.all())
     form = game_over.end_form(game, sides, request.POST if request.method == "POST" else None)
     error = ""
     if request.method == "POST" and form.is_valid():
         try:
-            event = game_over.end(game, form, answers.actor_of(request))
+            event = game_over.end(game, form, lookup.actor_of(request))
         except StaleGame as exc:
             data = request.POST.copy()
             data["version"] = str(exc.game.version)
             game, form, error = exc.game, game_over.end_form(exc.game, sides, data), str(exc)
         except ActionRefused as exc:
-            game, error = answers.game_or_404(game_id), str(exc)
+            game, error = lookup.game_or_404(game_id), str(exc)
         else:
             return answers.done(request, game, event)
     elif "version" in form.errors:

@@ -10,7 +10,7 @@ seconds later, and the server keeps no connection open per phone."""
 from django.http import Http404, HttpResponse
 
 from republic.games.steps.base import Who
-from republic.games.views import answers, query
+from republic.games.views import answers, lookup, query
 from republic.games.views.access import HtmxHttpRequest, allowed
 
 
@@ -18,7 +18,7 @@ from republic.games.views.access import HtmxHttpRequest, allowed
 def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """``since``: the game's version the page was drawn at; ``letter``: the newest dispatch it shows."""
     # the game whole in the one query that tells whether anything is new: the row is read either way
-    game = answers.games().filter(pk=game_id).annotate(letter=answers.readable_letter(request)).first()
+    game = lookup.games().filter(pk=game_id).annotate(letter=answers.readable_letter(request)).first()
     if game is None:
         raise Http404("No such game.")
     since, letter = query.optional_whole(request.GET, "since"), query.optional_whole(request.GET, "letter")

@@ -12,7 +12,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
 from republic.games.steps.base import Who
-from republic.games.views import answers, query
+from republic.games.views import lookup, query
 from republic.games.views.access import HtmxHttpRequest, Role, allowed
 from republic.games.views.turn_log import LOG_PAGE, chosen, events, grouped, letters
 
@@ -33,7 +33,7 @@ def _role(request: HtmxHttpRequest) -> Role:
 def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The turn log, the newest page first (``?page=N`` for another), filtered by ``side``, ``division`` and
     ``phase``."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     role, asked = _role(request), chosen(request.GET, game)
     pages = Paginator(events(game, asked), LOG_PAGE)
     shown = pages.get_page(query.whole(request.GET, "page", pages.num_pages))
@@ -48,7 +48,7 @@ def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_log_pdf(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The whole turn log (or the filtered one) as a PDF, grouped as the page is, on A4 or (``?paper=letter``)
     Letter."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     role, asked = _role(request), chosen(request.GET, game)
     found = list(events(game, asked))
     told = letters(game, role.master, role.side_id, asked, found, last=True)

@@ -8,7 +8,7 @@ from republic.games.forms import Unfilled, filled
 from republic.games.ledger import ActionRefused
 from republic.games.steps.base import Who
 from republic.games.steps.move import brigades
-from republic.games.views import answers
+from republic.games.views import answers, lookup
 from republic.games.views.access import HtmxHttpRequest, allowed
 
 
@@ -16,8 +16,8 @@ from republic.games.views.access import HtmxHttpRequest, allowed
 @require_POST
 def movement(request: HtmxHttpRequest, game_id: int, unit_id: int) -> HttpResponse:
     """The allowance as the card shows it; nothing is recorded, so no version is needed."""
-    game = answers.game_or_404(game_id)
-    unit = answers.unit_of(game, unit_id)
+    game = lookup.game_or_404(game_id)
+    unit = lookup.unit_of(game, unit_id)
     form = brigades.movement_form(game, unit, request.POST)
     prefix = form.prefix or ""
     shown: dict[str, object] = {prefix: form}

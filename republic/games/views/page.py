@@ -4,6 +4,7 @@ The order of battle and the turn log have pages of their own: the game page grow
 never with the battle."""
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -59,6 +60,57 @@ def first_rows(rows: list[Row], shown: int = ROWS_SHOWN, opened: Iterable[str] =
     wanted = set(opened)
     count = max(shown, max((i + 1 for i, row in enumerate(rows) if row.subject in wanted), default=0))
     return rows[:count], max(0, len(rows) - count)
+
+
+@dataclass
+class StepNews:
+    """What the news of a step's rows redraws on a phone (``answers.redraw``): its panel, and either its rows
+    listed again in the panel (a step whose rows are placed in it) or the rows redrawn one by one (``again``: the
+    rows to redraw; one not in ``redrawn`` has no work left), with the counts of the list and the step bar."""
+
+    template: str
+    form: str
+    panel: dict[str, Any]
+    placed: bool
+    listed: list[Row]
+    redrawn: dict[str, Row]
+    again: set[str]
+    left: int
+    kept: int
+    emptied: bool  # the step's work is done: the list says so in place of its rows
+    bar: dict[str, Any]
+
+
+def step_news(
+    game: Game, follow: Followed, subjects: set[str], shown: set[str], opened: set[str], acted: str | None
+) -> StepNews | None:
+    """The step drawn again for the news of ``subjects`` (the rows the events since a phone's screen was drawn
+    are about), read once; None when only the live part will do: a step without rows, or a row the step gained,
+    which only the whole list puts in its place (a step whose rows are placed in its panel draws them all)."""
+    handler = step_of(game)
+    if not game.in_progress or handler.rows is None or handler.opened is None:
+        return None
+    state = handler.state(game)
+    panel = handler.panel(state, {})
+    rows = work(game, state, follow)
+    placed = bool(panel.get("rows_placed"))
+    if (subjects - shown) & {row.subject for row in rows} and not placed:
+        return None
+    keep_open = opened | ({acted} if acted else set())
+    if placed:
+        # the rows are drawn in the step's panel, which comes again whole with them
+        listed, left = first_rows(rows, max(ROWS_SHOWN, len(shown)), keep_open)
+        drawn(game, state, listed, {}, keep_open)
+        again, redrawn, kept = set(), {}, len(listed)
+    else:
+        # the acting phone's open rows come again too, at the game's new version: its screen is then a reload's
+        again = (subjects & shown) | (keep_open if acted else set())
+        redrawn = {r.subject: r for r in drawn(game, state, [r for r in rows if r.subject in again], {}, keep_open)}
+        listed, kept = [], sum(row.subject in shown for row in rows)
+        left = len(rows) - kept
+    todo = step_bar(game, handler.pending(state))
+    emptied = not rows and not placed
+    return StepNews(handler.template, handler.form, panel, placed, listed, redrawn, again, left, kept, emptied, todo)
 
 
 def step_bar(game: Game, todo: list[str]) -> dict[str, Any]:

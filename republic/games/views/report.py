@@ -13,7 +13,7 @@ from republic.games.report.walk import BattleReport, read
 from republic.games.steps.base import Who
 from republic.games.text import report_words as said
 from republic.games.text.game import game_result
-from republic.games.views import answers
+from republic.games.views import lookup
 from republic.games.views.access import allowed
 
 LARGEST_ASSAULTS = 5
@@ -32,7 +32,7 @@ def report_of(game: Game) -> BattleReport:
 
 @allowed(Who.SEATED)
 def battle_report(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     report = report_of(game)
     return render(request, "games/report.html", {"game": game, **context(game, report)})
 

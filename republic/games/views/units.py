@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from republic.games.models import Command, Game, Objective, Side, Unit
 from republic.games.steps.base import Who
-from republic.games.views import answers
+from republic.games.views import lookup
 from republic.games.views.access import HtmxHttpRequest, Role, allowed
 from republic.games.views.follow import FOLLOW_KEY, followed
 from republic.games.views.order_of_battle import division_context
@@ -21,7 +21,7 @@ from republic.rules.morale import Condition
 
 @allowed(Who.SEATED)
 def units_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     divisions = (
         Command.objects.filter(game=game, level=Command.Level.DIVISION)
         .select_related("side", "parent")
@@ -80,8 +80,8 @@ def objectives(game: Game, role: Role) -> list[dict[str, Any]]:
 
 @allowed(Who.SEATED)
 def division_page(request: HtmxHttpRequest, game_id: int, division_id: int) -> HttpResponse:
-    game = answers.game_or_404(game_id)
-    division = answers.command_of(game, division_id)
+    game = lookup.game_or_404(game_id)
+    division = lookup.command_of(game, division_id)
     return render(request, "games/division.html", division_context(game, division))
 
 
@@ -93,7 +93,7 @@ class FollowForm(forms.Form):
 @require_POST
 def follow(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Follow a side ('side-3'), a command ('command-12') or, with nothing, the whole battle again."""
-    game = answers.game_or_404(game_id)
+    game = lookup.game_or_404(game_id)
     form = FollowForm(request.POST)
     chosen = form.cleaned_data["follow"] if form.is_valid() else None
     kind, _, number = (chosen or "").partition("-")

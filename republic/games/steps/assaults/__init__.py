@@ -11,7 +11,7 @@ from republic.games.steps.assaults.follow_up import (
     take_follow_up,
     take_local_breakthrough,
 )
-from republic.games.steps.assaults.passage import losers, passage_form, sent_form, take_passage
+from republic.games.steps.assaults.passage import losers, passage_form, take_passage
 from republic.games.steps.assaults.rounds import (
     ROUND_ELSEWHERE,
     column_for,
@@ -135,47 +135,17 @@ STEP = Step(
     parts=("declare", "breakthrough", "supporting", "passage"),
     folds=("rare", "attacker-leaders", "defender-leaders"),
     actions=(
-        Act(
-            "declare-assault", "game", Who.PHASING, lambda s, game, data: declare_form(s, data), take_declare, ELSEWHERE
-        ),
-        Act(
-            "assault-round",
-            "assault",
-            Who.SEATED,
-            lambda s, seq, data: round_form(s, s.find(seq), data),
-            take_round,
-            ROUND_ELSEWHERE,
-        ),
+        Act("declare-assault", "game", Who.PHASING, take_declare, ELSEWHERE),
+        Act("assault-round", "assault", Who.SEATED, take_round, ROUND_ELSEWHERE),
         versioned("end-assault", "assault", Who.SEATED, end_assault, END_ELSEWHERE),
         # a defending unit that supported the defence with a minority of its bases takes its hit (5.5)
-        Act(
-            "supporting-hit",
-            "game",
-            Who.DEFENDING,
-            lambda s, game, data: supporting_form(s, data),
-            take_supporting_hit,
-            ELSEWHERE,
-        ),
+        Act("supporting-hit", "game", Who.DEFENDING, take_supporting_hit, ELSEWHERE),
         # what each attacker did after a round, or before any when every defender had gone (5.5)
-        Act(
-            "follow-up",
-            "assault",
-            Who.PHASING,
-            lambda s, seq, data: follow_up_form(s, s.find(seq), data),
-            take_follow_up,
-            ELSEWHERE,
-        ),
+        Act("follow-up", "assault", Who.PHASING, take_follow_up, ELSEWHERE),
         # an attacker left out of contact by fire goes on to fresh targets before the rounds (5.2)
-        Act(
-            "local-breakthrough",
-            "game",
-            Who.PHASING,
-            lambda s, game, data: local_breakthrough_form(s, data),
-            take_local_breakthrough,
-            ELSEWHERE,
-        ),
+        Act("local-breakthrough", "game", Who.PHASING, take_local_breakthrough, ELSEWHERE),
         # losers that lost both rolls pass through a friendly unit, which takes their hits (5.5): the players of
         # the friendly unit's side enter it (the action refuses the other side's)
-        Act("passage-of-lines", "game", Who.SEATED, lambda s, game, data: sent_form(s, data), take_passage, ELSEWHERE),
+        Act("passage-of-lines", "game", Who.SEATED, take_passage, ELSEWHERE),
     ),
 )

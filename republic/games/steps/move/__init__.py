@@ -21,7 +21,7 @@ from republic.play import move as play
 from republic.rules.maneuver import ManeuverAction
 from republic.rules.movement import LeaderMoveInput, holding, resolve_leader_move
 from republic.rules.troops import DivisionOrders
-from republic.rules.units import UnitState, skirmisher_limit
+from republic.rules.units import UnitState
 
 
 def pending(s: MoveState) -> list[str]:
@@ -187,63 +187,14 @@ STEP = Step(
     opened=opened,
     fill=fill,
     actions=(
-        Act(
-            "maneuver-roll",
-            "unit",
-            Who.OWNER,
-            lambda s, unit, data: brigades.roll_form_for(s.game, unit, data),
-            brigades.take_maneuver_roll,
-            ELSEWHERE,
-        ),
-        Act(
-            "charge-bonus",
-            "unit",
-            Who.OWNER,
-            lambda s, unit, data: brigades.ChargeForm(data),
-            brigades.take_charge_bonus,
-            ELSEWHERE,
-        ),
-        Act(
-            "formation",
-            "unit",
-            Who.OWNER,
-            lambda s, unit, data: brigades.formation_form(s.game, unit, data),
-            brigades.take_formation,
-            ELSEWHERE,
-        ),
+        Act("maneuver-roll", "unit", Who.OWNER, brigades.take_maneuver_roll, ELSEWHERE),
+        Act("charge-bonus", "unit", Who.OWNER, brigades.take_charge_bonus, ELSEWHERE),
+        Act("formation", "unit", Who.OWNER, brigades.take_formation, ELSEWHERE),
         # an attacking brigade's, or a defending one's in reaction to the enemy's move (3.5)
-        Act(
-            "mount",
-            "unit",
-            Who.OWNER,
-            lambda s, unit, data: brigades.mount_form(s.game, unit, data),
-            brigades.take_mount,
-            ELSEWHERE,
-        ),
-        Act(
-            "skirmishers",
-            "unit",
-            Who.OWNER,
-            lambda s, unit, data: brigades.skirmisher_form(s.game, unit, skirmisher_limit(unit.to_rules()), data),
-            brigades.take_skirmishers,
-            ELSEWHERE,
-        ),
-        Act(
-            "battery-functions",
-            "unit",
-            Who.OWNER,
-            lambda s, unit, data: batteries.functions_form(s.game, unit, data),
-            batteries.take_functions,
-            ELSEWHERE,
-        ),
+        Act("mount", "unit", Who.OWNER, brigades.take_mount, ELSEWHERE),
+        Act("skirmishers", "unit", Who.OWNER, brigades.take_skirmishers, ELSEWHERE),
+        Act("battery-functions", "unit", Who.OWNER, batteries.take_functions, ELSEWHERE),
         # a defending battery's passing fire at an attacking unit about to leave its arc of fire (4.5)
-        Act(
-            "passing-fire",
-            "unit",
-            Who.DEFENDING,
-            lambda s, battery, data: passing_fire.passing_form(s, battery, data),
-            passing_fire.take_passing_fire,
-            passing_fire.ELSEWHERE,
-        ),
+        Act("passing-fire", "unit", Who.DEFENDING, passing_fire.take_passing_fire, passing_fire.ELSEWHERE),
     ),
 )
