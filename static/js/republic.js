@@ -98,7 +98,7 @@
     if (bar && bar.dataset.drawn) event.detail.headers["Drawn"] = bar.dataset.drawn;
     event.detail.headers["Rows-Shown"] = subjects("#work-list > li[id^='row-']");
     event.detail.headers["Rows-Open"] = subjects("#work-list > li.is-open[id^='row-']");
-    // the folded parts of the step's panel it has open ("part-declare"), which come back open
+    // the folded parts of the step's panel it has open ("part-declare-assault"), which come back open
     event.detail.headers["Parts-Open"] = Array.prototype.map.call(
       live.querySelectorAll("details[data-part][open]"), function (part) { return part.id.slice(5); }
     ).join(" ");

@@ -63,7 +63,7 @@ def from_assault(seq: int) -> dict:
     return {**HTMX, "HTTP_HX_TARGET": f"row-assault-{seq}"}
 
 
-PARTS = ("declare", "breakthrough", "supporting", "passage")  # the step panel's folded parts
+PARTS = ("declare-assault", "local-breakthrough", "supporting-hit", "passage-of-lines")  # the step panel's folded parts
 
 
 def assault_page(client, game) -> str:

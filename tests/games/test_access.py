@@ -151,7 +151,7 @@ def address(name: str, game: Game) -> str:
         "seat_id": seat.pk,
         "seq": 1,
         "row": f"unit-{unit.pk}",
-        "part": "declare",
+        "part": "declare-assault",
         "change": "m_plus",
         "code": game.join_code,
         "chart_id": 1,  # the game master is refused nothing: no such chart is his 404

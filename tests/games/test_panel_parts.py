@@ -3,7 +3,7 @@ breakthrough) and the folds of a row's form (a round's rare cases and leaders be
 only once open, so that an answer carries no form nobody has open; fetched open by a tap, a panel's parts kept open
 in the answers to a phone that has them open, and drawn open without scripts."""
 
-from tests.games.assault_helpers import declared, from_assault, round_data
+from tests.games.assault_helpers import declare_data, declared, from_assault, round_data
 from tests.games.conftest import HTMX, at_step
 
 DECLARE_FORM = 'aria-label="Declare an assault"'
@@ -13,15 +13,15 @@ def test_a_folded_part_is_drawn_only_once_opened(client, game, two):
     davis, cutler = two
     declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     page = client.get(f"/games/{game.pk}/").content.decode()
-    address = f"/games/{game.pk}/parts/declare/"
+    address = f"/games/{game.pk}/parts/declare-assault/"
     # an assault is open: the declaration of another is folded, its summary and its address alone
-    assert 'id="part-declare"' in page and f'hx-get="{address}"' in page
+    assert 'id="part-declare-assault"' in page and f'hx-get="{address}"' in page
     assert DECLARE_FORM not in page and "declare-a-units" not in page
     opened = client.get(address, **HTMX).content.decode()
-    assert opened.lstrip().startswith('<details class="declare" id="part-declare" data-part open>')
+    assert opened.lstrip().startswith('<details class="declare" id="part-declare-assault" data-part open>')
     assert DECLARE_FORM in opened and '<datalist id="declare-a-units">' in opened
     # without scripts, the summary's link draws the page with the part open
-    assert DECLARE_FORM in client.get(f"/games/{game.pk}/?open=declare").content.decode()
+    assert DECLARE_FORM in client.get(f"/games/{game.pk}/?open=declare-assault").content.decode()
 
 
 def test_the_answer_to_a_phone_brings_back_open_the_parts_it_has_open(client, game, two):
@@ -30,16 +30,28 @@ def test_the_answer_to_a_phone_brings_back_open_the_parts_it_has_open(client, ga
     url = f"/games/{game.pk}/act/assault-round/assault-{seq}/"
     # a round both sides hold: contact goes on, and the card offers the next round
     folded = client.post(url, round_data(game, seq, die="5", die2="5"), **from_assault(seq)).content.decode()
-    assert 'id="part-supporting"' in folded and 'aria-label="A supporting brigade' not in folded
-    open_on_phone = {**from_assault(seq), "HTTP_PARTS_OPEN": "supporting"}
+    assert 'id="part-supporting-hit"' in folded and 'aria-label="A supporting brigade' not in folded
+    open_on_phone = {**from_assault(seq), "HTTP_PARTS_OPEN": "supporting-hit"}
     kept = client.post(url, round_data(game, seq, die="5", die2="5"), **open_on_phone).content.decode()
     assert game.events.filter(kind="AssaultRoundResolved").count() == 2
     assert 'aria-label="A supporting brigade' in kept and DECLARE_FORM not in kept
 
 
+def test_a_part_folds_again_once_its_action_is_taken(client, game, two):
+    """A declaration recorded: the phone that had the declaration open gets it folded, as a reload draws it while an
+    assault is open, and its answers stop carrying the battle's lists of units."""
+    davis, cutler = two
+    data = declare_data(game, [(davis, "all_out")], [(cutler, "all_out")], None, None, None)
+    url = f"/games/{game.pk}/act/declare-assault/game-{game.pk}/"
+    answer = client.post(url, data, **HTMX, HTTP_PARTS_OPEN="declare-assault supporting-hit").content.decode()
+    assert game.events.filter(kind="AssaultDeclared").count() == 1
+    assert 'id="part-declare-assault"' in answer and DECLARE_FORM not in answer
+    assert 'aria-label="A supporting brigade' in answer  # the other part the phone has open stays open
+
+
 def test_a_part_the_step_does_not_have_answers_with_the_step_as_it_stands(client, demo):
     game = at_step(demo, "rally")
-    response = client.get(f"/games/{game.pk}/parts/declare/", **HTMX, HTTP_HX_TARGET="part-declare")
+    response = client.get(f"/games/{game.pk}/parts/declare-assault/", **HTMX, HTTP_HX_TARGET="part-declare-assault")
     assert response.status_code == 200 and response["HX-Retarget"] == "#live"
     assert "That is not part of this step" in response.content.decode()
 

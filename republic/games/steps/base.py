@@ -115,7 +115,9 @@ class Step(Generic[S]):
     form: str = ""  # the template of an open row
     opened: Callable[[S, Row, Bound], dict[str, Any]] | None = None
     fill: Callable[[S, list[Row]], None] | None = None
-    parts: tuple[str, ...] = ()  # the folded parts of its panel: partials of its template, each drawn once open
+    # the folded parts of its panel: partials of its template, each drawn once open and named after the action its
+    # form sends, which folds it again once taken
+    parts: tuple[str, ...] = ()
     folds: tuple[str, ...] = ()  # the folds of an open row's form: partials of ``form``, each drawn once open
     actions: tuple[Act, ...] = ()
 

@@ -53,7 +53,7 @@ def _taken(request: HtmxHttpRequest, game_id: int, declared: Act, about: Piece) 
             event = declared.take(game, target, request.POST, lookup.actor_of(request))
     except (Unfilled, StaleGame, ActionRefused) as exc:
         return answers.refused(request, game, exc, row)
-    return answers.done(request, game, event)
+    return answers.done(request, game, event, declared.name)
 
 
 def _target(game: Any, about: Piece) -> Any:

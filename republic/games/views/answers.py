@@ -75,12 +75,13 @@ def context(
     error: str = "",
     opened: tuple[str, ...] = (),
     shown: int = ROWS_SHOWN,
+    parts: set[str] | None = None,
 ) -> dict[str, Any]:
     last = event or _last_event(request, game)
     found = page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown)
     role = getattr(request, "role", None)
     letters = dispatch_context(bool(role and role.master), role.seat if role else None, game)
-    parts = parts_open(request) | set(opened)
+    parts = (parts_open(request) if parts is None else parts) | set(opened)
     folds = set(request.GET.getlist("fold"))  # a page drawn without scripts, with a row's fold open
     return {
         **found,
@@ -116,7 +117,9 @@ def shown_subjects(request: HtmxHttpRequest) -> set[str]:
     return set(request.headers.get(SHOWN_HEADER, "").split())
 
 
-def done(request: HtmxHttpRequest, game: Game, event: Event) -> HttpResponse:
+def done(request: HtmxHttpRequest, game: Game, event: Event, taken: str = "") -> HttpResponse:
+    """The answer to an action that recorded ``event``; ``taken``: the action's name, whose folded part of the
+    panel (``steps.base.Step.parts``) folds again now that its work is done."""
     request.session[LAST_EVENT_KEY] = event.pk
     division = division_answer(request, game, event=event)
     if division:
@@ -126,10 +129,10 @@ def done(request: HtmxHttpRequest, game: Game, event: Event) -> HttpResponse:
         row = row_target(request)
         if row is None:
             # sent from the step's panel or the step bar: the live part as it stands, as a reload draws it
-            return redraw(request, fresh, None, None, event=event)
+            return redraw(request, fresh, None, None, event=event, parts=parts_open(request) - {taken})
         # a request that does not say what its screen shows is answered with what its own action changed
         since, letter = drawn_at(request) or (event.seq - 1, newest_letter(fresh))
-        return redraw(request, fresh, since, letter, row, event)
+        return redraw(request, fresh, since, letter, row, event, parts_open(request) - {taken})
     return redirect("games:game", game_id=game.pk)
 
 
@@ -161,13 +164,15 @@ def redraw(
     letter: int | None,
     acted: str | None = None,
     event: Event | None = None,
+    parts: set[str] | None = None,
 ) -> HttpResponse:
     """What changed on a phone's screen since it was drawn at version ``since`` with the newest message
     ``letter``: the answer to the page's poll and to the player's own action alike (``acted``: the step row the
     action was sent from, drawn in its place, with the other rows the phone has open). When every event since then
     happened at the rows of the step the screen shows: those rows, the step's panel, the latest result and the step
     bar, each in place; otherwise the live part as it stands, with the rows the phone has open still open. ``game``
-    comes annotated with its newest ``letter`` this device reads."""
+    comes annotated with its newest ``letter`` this device reads; ``parts``: the folded parts of the step's panel
+    drawn open (by default those the phone has open)."""
     recent = Event.objects.filter(game=game).select_related("undoes").order_by("-seq")
     if event is not None and since == event.seq - 1:
         later = [event]  # nobody else acted since the screen was drawn
@@ -176,19 +181,27 @@ def redraw(
     shown = shown_subjects(request) | ({acted} if acted else set())
     opened = set(request.headers.get(OPEN_HEADER, "").split()) & shown
     if later and len(later) <= NEWS_MOST and letter == newest_letter(game):
-        pieces = _pieces(request, game, later, shown, opened, acted)
+        pieces = _pieces(request, game, later, shown, opened, acted, parts)
         if pieces is not None:
             return pieces
     latest = event or (later[-1] if later else recent.first())
     kept = tuple(opened | {acted} if acted else opened)  # the row acted on stays open while it has work left
     whole = render(
-        request, "games/game.html#live", context(request, game, latest, opened=kept, shown=max(ROWS_SHOWN, len(shown)))
+        request,
+        "games/game.html#live",
+        context(request, game, latest, opened=kept, shown=max(ROWS_SHOWN, len(shown)), parts=parts),
     )
     return retarget(reswap(whole, "outerHTML"), "#live") if acted else whole
 
 
 def _pieces(
-    request: HtmxHttpRequest, game: Game, later: list[Event], shown: set[str], opened: set[str], acted: str | None
+    request: HtmxHttpRequest,
+    game: Game,
+    later: list[Event],
+    shown: set[str],
+    opened: set[str],
+    acted: str | None,
+    parts: set[str] | None,
 ) -> HttpResponse | None:
     """The pieces of the screen the events since it was drawn changed (see ``redraw``); None when only the live
     part will do: another step, an undo, an event from no row, or a row the step gained, which only the whole list
@@ -225,7 +238,7 @@ def _pieces(
         "rows_after": news.kept,
         "role": getattr(request, "role", None),
         "last_letter": newest_letter(game),
-        "parts_open": parts_open(request),
+        "parts_open": parts_open(request) if parts is None else parts,
     }
     answer = render(request, "games/parts/news.html", context)
     if not acted:

@@ -132,7 +132,7 @@ STEP = Step(
     rows=rows,
     form="games/rows/assault.html",
     opened=opened,
-    parts=("declare", "breakthrough", "supporting", "passage"),
+    parts=("declare-assault", "local-breakthrough", "supporting-hit", "passage-of-lines"),
     folds=("rare", "attacker-leaders", "defender-leaders"),
     actions=(
         Act("declare-assault", "game", Who.PHASING, take_declare, ELSEWHERE),
