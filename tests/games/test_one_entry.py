@@ -32,48 +32,6 @@ def _caller(frame: FrameType) -> str | None:
     return _file(below) if below is not None else None
 
 
-def _way_in(run: Any) -> list[tuple[str | None, str, str]]:
-    """Each passage of control from one file of republic/ into another, as (caller, callee, function), from the
-    view's start until the ledger records the event."""
-    passages: list[tuple[str | None, str, str]] = []
-    walking = False
-
-    def profile(frame: FrameType, event: str, arg: Any) -> None:
-        nonlocal walking
-        callee = _file(frame)
-        if event != "call" or callee is None:
-            return
-        name = frame.f_code.co_name
-        walking = walking or (callee == "games/views/act.py" and name == "act")
-        if walking and Path(frame.f_code.co_filename) != READ_ONCE and _caller(frame) != callee:
-            passages.append((_caller(frame), callee, name))
-        if callee == "games/ledger.py" and name == "record":
-            walking = False
-
-    sys.setprofile(profile)
-    try:
-        run()
-    finally:
-        sys.setprofile(None)
-    return passages
-
-
-def test_a_rally_die_enters_its_step_once_on_the_way_in(client, demo):
-    davis = brigade(demo, "Davis's Brigade")
-    set_state(demo, davis, m_hits=2)
-    game = at_rally(demo)
-    passages = _way_in(lambda: rally_post(client, game, davis, die="9", htmx=True))
-    assert Event.objects.filter(game=game, kind="RallyResolved").count() == 1
-    assert passages[-1] == ("games/steps/rally.py", "games/ledger.py", "record")  # the walk was followed to its end
-    into_step = [(caller, name) for caller, callee, name in passages if callee == "games/steps/rally.py"]
-    assert into_step == [("games/views/act.py", "take_rally")]
-    from_view = [(callee, name) for caller, callee, name in passages if caller == "games/views/act.py"]
-    assert [passage for passage in from_view if passage[0].startswith("games/steps/")] == [
-        ("games/steps/__init__.py", "acting_step"),  # which step the game is at, asked of the register of steps
-        ("games/steps/rally.py", "take_rally"),
-    ]
-
-
 def _whole_walk(run: Any) -> list[tuple[str | None, str, str]]:
     """Each passage of control from one file of republic/ into another while the view answers, from its start."""
     passages: list[tuple[str | None, str, str]] = []
@@ -97,6 +55,23 @@ def _whole_walk(run: Any) -> list[tuple[str | None, str, str]]:
     finally:
         sys.setprofile(None)
     return passages
+
+
+def test_a_rally_die_enters_its_step_once_on_the_way_in(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=2)
+    game = at_rally(demo)
+    walked = _whole_walk(lambda: rally_post(client, game, davis, die="9", htmx=True))
+    assert Event.objects.filter(game=game, kind="RallyResolved").count() == 1
+    # from the view's start until the ledger records the event
+    passages = walked[: walked.index(("games/steps/rally.py", "games/ledger.py", "record")) + 1]
+    into_step = [(caller, name) for caller, callee, name in passages if callee == "games/steps/rally.py"]
+    assert into_step == [("games/views/act.py", "take_rally")]
+    from_view = [(callee, name) for caller, callee, name in passages if caller == "games/views/act.py"]
+    assert [passage for passage in from_view if passage[0].startswith("games/steps/")] == [
+        ("games/steps/__init__.py", "acting_step"),  # which step the game is at, asked of the register of steps
+        ("games/steps/rally.py", "take_rally"),
+    ]
 
 
 def test_a_rally_die_walks_in_to_the_ledger_and_back_to_the_phone_without_turning_back(client, demo):
