@@ -9,6 +9,7 @@ from republic.charts import shipped_chart
 from republic.games.models import Game
 from republic.games.steps import demoralized_panic, division_panic
 from republic.rules.panic_phase import PanicTrigger
+from tests.games.assault_helpers import PARTS
 from tests.games.conftest import brigade, set_state
 
 OTHER_VALUES = {
@@ -28,11 +29,13 @@ def other_chart(monkeypatch):
     return chart
 
 
-def page(client, game: Game, step: str, opened: str = "") -> str:
-    """The game page at a step, with the row of the unit named ``opened`` open."""
+def page(client, game: Game, step: str, opened: str = "", parts: tuple[str, ...] = ()) -> str:
+    """The game page at a step, with the row of the unit named ``opened`` open, and the folded ``parts`` of its
+    panel."""
     set_state(game, game, step=step)
-    query = f"?open=unit-{brigade(game, opened).pk}" if opened else ""
-    return html.unescape(client.get(f"/games/{game.pk}/{query}").content.decode())
+    shown = [f"unit-{brigade(game, opened).pk}"] if opened else []
+    query = "&".join(f"open={name}" for name in [*shown, *parts])
+    return html.unescape(client.get(f"/games/{game.pk}/?{query}").content.decode())
 
 
 def test_the_maneuver_and_movement_help_read_the_chart(client, demo):
@@ -48,14 +51,14 @@ def test_the_maneuver_and_movement_help_follow_another_chart(client, demo, other
 
 
 def test_the_assault_cases_at_the_table_read_the_chart_and_the_scale(client, demo):
-    shown = page(client, demo, "assaults")
+    shown = page(client, demo, "assaults", parts=PARTS)
     assert 'within 3" (horse 6") behind it gives them 1M if Shaken, 2M if Demoralized, 1P if it retreats, 2P' in shown
     set_state(demo, demo, ground_scale="large")
-    assert 'within 4.5" (horse 9")' in page(client, demo, "assaults")
+    assert 'within 4.5" (horse 9")' in page(client, demo, "assaults", parts=PARTS)
 
 
 def test_the_assault_cases_follow_another_chart(client, demo, other_chart):
-    shown = page(client, demo, "assaults")
+    shown = page(client, demo, "assaults", parts=PARTS)
     assert 'within 5" (horse 5") behind it gives them 3M if Shaken, 3M if Demoralized' in shown
     # a supporting brigade's hit is the game's chart's too
     cutler, iron = brigade(demo, "Cutler's Brigade"), brigade(demo, "Iron Brigade (Meredith)")
