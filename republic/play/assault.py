@@ -78,6 +78,8 @@ class Assault:
     defenders: tuple[str, ...]
     rounds: tuple[Fought, ...] = ()
     ended: bool = False
+    left: tuple[bool, bool] = (True, True)  # whether each side, attackers first, has a unit in it still in play
+    stalled: bool = False  # the table said the attackers of its last round were stalled, with no movement left
 
     @property
     def open(self) -> bool:
@@ -111,10 +113,31 @@ def overrun_waits(assaults: Sequence[Assault], assault: Assault) -> str:
     return overrun_waits_for(first_rounds_left(assaults, assault))
 
 
+def contact_ended(assault: Assault) -> str:
+    """Why the assault's contact has ended for certain after its last round, "" while the table may still fight
+    another. It has when a side has no unit left in play, or when the attackers broke off: they move out of assault
+    contact range (5.5), unless stalled, with no movement left, when they fight on while within 2" (R:1775-1778).
+    After any other round contact ends only if no attacker faces an enemy within 2" once the moves are made: the
+    table's to see, so the assault offers both another round and its closing."""
+    last = assault.last
+    if last is None:
+        return ""
+    attackers, defenders = assault.left
+    if not attackers or not defenders:
+        side = "attacking" if not attackers else "defending"
+        return f"No {side} unit of assault {assault.number} is left in play: its contact has ended"
+    if last.result.outcome.action is OutcomeAction.BREAK_OFF and not assault.stalled:
+        return f"The attackers broke off in round {len(assault.rounds)}: assault {assault.number}'s contact has ended"
+    return ""
+
+
 def fight_refusal(assaults: Sequence[Assault], assault: Assault) -> str:
     """Why the assault's next round may not be fought now, "" when it may."""
     if not assault.open:
         return f"Assault {assault.number} has ended."
+    ended = contact_ended(assault)
+    if ended:
+        return f"{ended}. Make the moves that follow, then close it."
     return waits(assaults, assault)
 
 

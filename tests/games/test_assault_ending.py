@@ -60,12 +60,13 @@ def test_several_assaults_are_declared_and_resolved_one_after_another(client, ga
     first = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     second = declared(client, game, [(archer, "general")], [(iron, "all_out")])
     post_round(client, game, second, die="4", die2="4")
-    assert last_payload(game).assault == second
+    assert last_payload(game).assault == second and last_payload(game).result.outcome.action == "break_off"
     post_round(client, game, first, die="4", die2="4")
     assert last_payload(game).assault == first
     end(client, game, first)
     page = assault_page(client, game)
-    assert "finish assault 2" in page and "finish assault 1" not in page
+    # Archer broke off from the Iron Brigade: what is left of assault 2 is closing it
+    assert "close assault 2" in page and "assault 1" not in page.split('id="step-bar"')[1]
 
 
 def test_no_assault_fights_a_second_round_before_every_other_has_fought_its_first(client, game):

@@ -111,10 +111,19 @@ def test_a_break_off_costs_each_attacking_brigade_1m_unless_stalled(client, game
     assert fresh(davis).m_hits == 2 and p.on_units.broke_off[0].result.m_after == 2
     page = assault_page(client, game)
     assert "The attackers broke off: contact has ended." in page
+    # contact has ended: the card offers closing as its main action, and no further round
+    assert "Assault 1 · contact ended" in page and 'aria-label="Round 2 of assault 1"' not in page
+    assert '<button class="btn btn-primary w-100" type="submit">Close assault 1</button>' in page
+    version = fresh(game).version
+    refused = post_round(client, game, seq, die="9", die2="1").content.decode()
+    assert "The attackers broke off in round 1: assault 1&#x27;s contact has ended" in refused
+    assert fresh(game).version == version and fresh(davis).m_hits == 2
     client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
     assert fresh(davis).m_hits == 0
     post_round(client, game, seq, die="3", die2="5", stalled="on")
     assert fresh(davis).m_hits == 1 and last_payload(game).on_units.broke_off == ()
+    # stalled attackers fight on while within 2" (R:1775-1778): the next round is offered
+    assert 'aria-label="Round 2 of assault 1"' in assault_page(client, game)
 
 
 def test_a_surrounded_unit_forced_back_surrenders(client, game, two):
@@ -125,9 +134,11 @@ def test_a_surrounded_unit_forced_back_surrenders(client, game, two):
     assert cutler.surrendered and cutler.bases == 0 and cutler.out_of_play
     page = assault_page(client, game)
     assert "surrenders" in page
-    assert "One side has no unit left in play: end this assault." not in page
+    ended = "No defending unit of assault 1 is left in play: its contact has ended"
+    assert ended in page and 'aria-label="Round 2 of assault 1"' not in page
+    version = fresh(game).version
     response = post_round(client, game, seq)
-    assert "One side has no unit left in play: end this assault." in response.content.decode()
+    assert ended in response.content.decode() and fresh(game).version == version
 
 
 def test_a_battery_forced_back_limbers_or_is_abandoned(client, game, two):

@@ -12,6 +12,7 @@ from republic.play.assault import (
     bonus,
     bridged,
     busy,
+    contact_ended,
     end_refusal,
     fight,
     fight_refusal,
@@ -25,6 +26,7 @@ from republic.play.assault import (
 )
 from republic.play.refusal import Refused
 from republic.rules.assault_fixed_hits import NO_HITS
+from republic.rules.assault_table import OutcomeAction
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.scale import GroundScale
 from republic.rules.units import UnitState
@@ -43,7 +45,34 @@ def fought_once(chart, assault: Assault, a: int = 6, d: int = 5) -> Assault:
     return replace(assault, rounds=(*assault.rounds, fight(chart, MEDIUM, [assault], assault, round_)))
 
 
+def fought_to(chart, action_wanted: bool) -> Assault:
+    """The first assault fought once, with the first dice whose outcome is (or is not) a break off."""
+    return next(
+        fought
+        for a in range(1, 11)
+        for d in range(1, 11)
+        if (
+            (fought := fought_once(chart, declared(1, 1), a, d)).rounds[-1].result.outcome.action
+            is OutcomeAction.BREAK_OFF
+        )
+        == action_wanted
+    )
+
+
 # --- what is open and what waits (5.1, R:1376-1378) ---------------------------------------------------------
+
+
+def test_contact_ends_for_certain_when_the_attackers_break_off_unstalled_or_a_side_has_no_unit_left(chart):
+    broke = fought_to(chart, True)
+    assert contact_ended(broke) == "The attackers broke off in round 1: assault 1's contact has ended"
+    assert fight_refusal([broke], broke).endswith("Make the moves that follow, then close it.")
+    # stalled attackers fight on while within 2" (R:1775-1778)
+    assert contact_ended(replace(broke, stalled=True)) == fight_refusal([broke], replace(broke, stalled=True)) == ""
+    held = fought_to(chart, False)
+    assert contact_ended(held) == ""  # the table sees whether an attacker still faces an enemy within 2"
+    gone = replace(held, left=(True, False))
+    assert contact_ended(gone) == "No defending unit of assault 1 is left in play: its contact has ended"
+    assert contact_ended(declared(1, 1, left=(False, True))) == ""  # no round fought yet: the table calls it off
 
 
 def test_an_assault_is_open_until_it_ends():
@@ -154,6 +183,10 @@ def test_an_assaults_rounds_never_leave_a_unit_with_more_hits_than_the_rules_all
     assault = declared(1, 1, [u.id for u in attackers], [u.id for u in defenders])
     now = {u.id: u for u in (*attackers, *defenders)}
     for answer in answers:
+        if contact_ended(assault):
+            # the attackers broke off unstalled: no further round of this assault (5.5)
+            assert fight_refusal([assault], assault)
+            break
         playing = [
             tuple(replace(t, unit=now[t.unit.id]) for t in side if now[t.unit.id].in_play)
             for side in (answer.attackers, answer.defenders)
@@ -172,7 +205,7 @@ def test_an_assaults_rounds_never_leave_a_unit_with_more_hits_than_the_rules_all
             assert after.p_hits_assault >= before.p_hits_assault
             assert after.damage >= before.damage
             now[after.id] = after
-        assault = replace(assault, rounds=(*assault.rounds, result))
+        assault = replace(assault, rounds=(*assault.rounds, result), stalled=given_.stalled)
 
 
 @given(sides("a"), sides("d"), sides("e"), sides("f"), st.data())

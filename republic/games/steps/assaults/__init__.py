@@ -29,7 +29,12 @@ from republic.games.text.terms import side_facts
 
 
 def pending(s: AssaultState) -> list[str]:
-    return [f"finish assault {a.number} ({a.title}): resolve round {len(a.rounds) + 1} or end it" for a in s.open()]
+    return [
+        f"close assault {a.number} ({a.title}): its contact has ended"
+        if a.contact_ended
+        else f"finish assault {a.number} ({a.title}): resolve round {len(a.rounds) + 1} or end it"
+        for a in s.open()
+    ]
 
 
 def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
@@ -43,6 +48,7 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
         "prefix": key,
         "number": len(assault.rounds) + 1,
         "waits": s.waits(assault),
+        "ended": assault.contact_ended,
         "overrun_waits": s.overrun_waits(assault),
         "column": column_for(assault, conditions),
         "sides": [("Attacking", assault.attackers), ("Defending", assault.defenders)],
@@ -62,15 +68,16 @@ def _card(s: AssaultState, assault: Assault, bound: Bound) -> dict[str, Any]:
     }
 
 
+def _title(s: AssaultState, a: Assault) -> str:
+    if a.contact_ended:
+        return f"Assault {a.number} · contact ended: close it"
+    return f"Assault {a.number} · round {len(a.rounds) + 1}" + (" · waits for the first rounds" if s.waits(a) else "")
+
+
 def rows(s: AssaultState) -> list[Row]:
     """Each open assault, its round form opened on tap."""
     return [
-        Row(
-            Piece("assault", a.seq).name,
-            f"Assault {a.number} · round {len(a.rounds) + 1}" + (" · waits for the first rounds" if s.waits(a) else ""),
-            a.title,
-            "Fight",
-        )
+        Row(Piece("assault", a.seq).name, _title(s, a), a.title, "Close" if a.contact_ended else "Fight")
         for a in s.open()
     ]
 

@@ -263,8 +263,6 @@ class RoundForm(DiceForm):
             rows = [m for m in self.assault.playing(side) if cleaned.get(f"cover-{m.unit.piece.name}")]
             if rows and all(cleaned[f"cover-{m.unit.piece.name}"] == OUT for m in rows):
                 self.add_error(None, f"At least one {side} unit must be in the round.")
-        if not self.assault.playing("attacker") or not self.assault.playing("defender"):
-            self.add_error(None, "One side has no unit left in play: end this assault.")
         for m in self.assault.playing("attacker"):
             bases = f"bases-{m.unit.piece.name}"
             taking = cleaned.get(f"cover-{m.unit.piece.name}") not in (None, OUT)

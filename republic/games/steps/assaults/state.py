@@ -78,7 +78,13 @@ class Assault:
             tuple(m.unit.key for m in self.defenders),
             tuple(self.rounds),
             not self.open,
+            (bool(self.playing("attacker")), bool(self.playing("defender"))),
+            bool(self.last and self.last.conditions.stalled),
         )
+
+    @property
+    def contact_ended(self) -> str:
+        return play.contact_ended(self.core)
 
     @property
     def bonus(self) -> bool:
