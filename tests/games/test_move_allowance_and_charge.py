@@ -24,14 +24,23 @@ from tests.games.move_helpers import (
 # --- 2. the movement allowance ------------------------------------------------------------------------------
 
 
-def test_the_allowance_with_the_charge_bonus_over_htmx_records_nothing(client, demo):
+def test_the_allowance_adds_the_charge_bonus_the_card_recorded_and_records_nothing_itself(client, demo):
+    """One fact, recorded once: the charge bonus is what the unit's card recorded as used, which the allowance
+    reads (a box of its own, which recorded nothing, left charge disorder saying no unit charged)."""
     archer = brigade(demo, "Archer's Brigade")
     game = at_move(demo)
+    ground = {"formation_changes": "1", "terrain_within": ["medium_forest"]}
     version, events = game.version, Event.objects.filter(game=game).count()
-    response = move_post(
-        client, game, archer, charge_bonus="on", formation_changes="1", terrain_within=["medium_forest"]
-    )
-    card = card_of(text(response), archer)
+    card = card_of(text(move_post(client, game, archer, charge_bonus="on", **ground)), archer)
+    assert "Allowance 9&quot;" in card and "charge bonus 4" not in card and 'name="move-unit' in card
+    assert 'Record "Used charge bonus" above first' in card
+    assert "charge_bonus" not in card  # no box of its own
+    assert (fresh(game).version, Event.objects.filter(game=game).count()) == (version, events)
+    roll_post(client, game, archer, die="10")
+    charge_post(client, fresh(game), archer, action="assault")
+    assert fresh(archer).charge_bonus_used
+    version, events = fresh(game).version, Event.objects.filter(game=game).count()
+    card = card_of(text(move_post(client, game, archer, **ground)), archer)
     assert "Allowance 9&quot; + charge bonus 4&quot; = 13&quot;" in card
     assert "Rough: each inch costs 2&quot; of allowance; 4.5&quot; on that ground alone" in card
     assert "-1 Trained formation change (3.4)" in card

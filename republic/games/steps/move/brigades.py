@@ -128,6 +128,8 @@ def roll_maneuver(game: Game, unit: Unit, form: ManeuverForm, actor: str) -> Eve
 
 
 # --- 2. the movement allowance (3.1, 3.4, 3.5, 3.6): worked out, not recorded ------------------------
+# It adds the charge bonus when the unit's card recorded it as used (``mark_charge_bonus``): the bonus is one fact,
+# which the charge-disorder step reads too, never a box ticked for a calculation that records nothing.
 
 
 class MovementForm(forms.Form):
@@ -136,7 +138,6 @@ class MovementForm(forms.Form):
         "Each change, mount or dismount, and any second reversal of facing (1.4, 3.1, 3.5).",
     )
     formation_changes_in_rough = count_field("Of those, made in rough ground")
-    charge_bonus = forms.BooleanField(label="Will use the assault (charge) move bonus", required=False)
     passages_of_lines = count_field(
         "Units passed through (passage of lines)",
         "A trained unit's first is free; a second bars the charge bonus (3.5).",
@@ -158,7 +159,6 @@ class MovementForm(forms.Form):
         rough = chart.entry("movement_box", "formation_change_in_rough")[0]
         self.fields["formation_changes_in_rough"].help_text = f"+{inches(rough)} each (3.4)."
         if battery:
-            del self.fields["charge_bonus"]
             self.fields["formation_changes"].help_text = ""
             self.fields["formation_changes"].label = "Formation changes this turn (3.4)"
 
@@ -184,7 +184,8 @@ def movement(game: Game, unit: Unit, form: MovementForm) -> MovementResult:
         unit.to_rules(),
         formation_changes=data["formation_changes"],
         formation_changes_in_rough=data["formation_changes_in_rough"],
-        charge_bonus=bool(data.get("charge_bonus")),
+        # one fact, recorded once: the bonus the unit's card recorded as used (3.1), read here and by charge disorder
+        charge_bonus=unit.charge_bonus_used,
         passages_of_lines=data["passages_of_lines"],
         obstacles_crossed=tuple(TerrainFeature(f) for f in data["obstacles_crossed"]),
         terrain_within=tuple(TerrainFeature(f) for f in data["terrain_within"]),
