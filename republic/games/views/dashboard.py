@@ -105,9 +105,17 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 
 def _waiting_on(game: Game, sides: list[SideStrength]) -> str:
-    """The players the game's step waits on: the side the rules give the step (1.7), with its seats."""
+    """The players the game's step waits on: the side the rules give the step (1.7), with its seats, and the
+    attacking side's when the step is the defenders' (only the attacking side may press Next step)."""
     if not game.in_progress:
         return "the first attacker's choice" if game.status == Game.Status.SETTING_UP else "nobody: the game is over"
-    acting = game.acting_side
-    waited = [s for s in sides if acting is None or s.side.pk == acting.pk]
-    return " and ".join(f"{s.side.name} ({', '.join(s.seats) or 'no seat taken'})" for s in waited)
+    acting, attacker = game.acting_side, game.attacker
+    waited = " and ".join(_seats(s) for s in sides if acting is None or s.side.pk == acting.pk)
+    if acting is None or attacker is None or acting.pk == attacker.pk:
+        return waited
+    mover = next(s for s in sides if s.side.pk == attacker.pk)
+    return f"{waited} to act, then {_seats(mover)} to press Next step"
+
+
+def _seats(strength: SideStrength) -> str:
+    return f"{strength.side.name} ({', '.join(strength.seats) or 'no seat taken'})"
