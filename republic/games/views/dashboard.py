@@ -25,7 +25,7 @@ IDLE = timedelta(minutes=5)  # a game without an action for this long stands out
 @dataclass
 class SideStrength:
     side: Side
-    bases: int = 0
+    bases: int = 0  # the brigades' bases in play, as the battle report counts them
     bases_start: int = 0
     conditions: Counter[Condition] = field(default_factory=Counter)  # the brigades in play, by condition
     seats: list[str] = field(default_factory=list)
@@ -61,9 +61,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.prefetch_related("sides").select_related("first_attacker", "winner").order_by("-updated"))
     strengths = {(s.game_id, s.pk): SideStrength(s) for g in games for s in g.sides.all()}
     units = Unit.objects.filter(game__in=games)
-    for game_id, side_id, bases, start in (
-        units.values_list("game_id", "division__side_id").annotate(Sum("bases"), Sum("bases_start")).order_by()
-    ):
+    # the battle report's count: the bases of the brigades in play, out of all the brigades had (batteries apart)
+    brigade_units = units.exclude(kind=UnitKind.ARTILLERY).values_list("game_id", "division__side_id")
+    for game_id, side_id, bases, start in brigade_units.annotate(
+        bases_in_play=Sum("bases", filter=IN_PLAY), had=Sum("bases_start")
+    ).order_by():
         strengths[(game_id, side_id)].bases, strengths[(game_id, side_id)].bases_start = bases or 0, start or 0
     brigades = units.filter(IN_PLAY, bases__gt=0).exclude(kind=UnitKind.ARTILLERY)
     for game_id, side_id, m_hits, count in (
