@@ -45,6 +45,8 @@ def test_each_game_says_where_it_stands_and_how_each_side_holds(client, demo):
     hit = condition_for(2).value
     assert f'condition-badge condition-{hit}">1 {hit.capitalize()}' in card and "Idle" not in card
     assert "Idle" in card_of(page, quiet) and "waiting on Confederate (no seat taken)" in card_of(page, quiet)
+    assert "Last action just now" in card and "0 minutes" not in card
+    assert "Last action 9\xa0minutes ago" in card_of(page, quiet)
 
 
 def test_each_sides_bases_are_the_battle_reports_at_the_same_moment(client, demo):

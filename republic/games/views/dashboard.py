@@ -20,6 +20,7 @@ from republic.rules.sequence import step_for
 from republic.rules.troops import UnitKind
 
 IDLE = timedelta(minutes=5)  # a game without an action for this long stands out
+JUST_NOW = timedelta(minutes=1)  # an action this recent is "just now": "0 minutes ago" reads as a fault
 
 
 @dataclass
@@ -41,6 +42,7 @@ class GameLine:
     sides: list[SideStrength]
     last_action: datetime
     idle: bool
+    just_now: bool  # the last action was less than a minute ago
     panic_tests: int  # divisions with a unit that had a Panic 4 event this turn: they test for internal panic
     hors_de_combat: int  # leaders hors de combat
     waiting_on: str  # whose players the step waits on
@@ -97,6 +99,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 sides,
                 when,
                 game.in_progress and now - when > IDLE,
+                now - when < JUST_NOW,
                 tests.get(game.pk, 0),
                 fallen.get(game.pk, 0),
                 _waiting_on(game, sides),
