@@ -27,6 +27,15 @@ def test_the_next_step_button_is_drawn_only_for_the_attacking_side_and_the_game_
     assert defender.post(f"/games/{game.pk}/next/", {"version": game.version}).status_code == 403
 
 
+def test_a_steps_words_tell_the_defenders_who_presses_next_step(client, demo):
+    game = at_step(demo, "move")
+    said = "Move the units at the table, then {} <strong>Next step</strong>."
+    attacker = seated_device(game, "Confederate").get(f"/games/{game.pk}/").content.decode()
+    assert said.format("press") in attacker
+    defender = seated_device(game, "Union").get(f"/games/{game.pk}/").content.decode()
+    assert said.format("the Confederate players press") in defender
+
+
 def test_a_poll_answered_piece_by_piece_draws_no_next_step_for_the_defender(client, demo):
     game = at_step(demo, "rally")
     archer, davis = brigade(game, "Archer's Brigade"), brigade(game, "Davis's Brigade")
