@@ -125,7 +125,10 @@ def panic_die_modifiers(chart: Chart, units: tuple[DivisionUnit, ...]) -> tuple[
     if demoralized:
         each: int
         each, use = chart.entry("division_panic_modifiers", "each_demoralized_unit")
-        modifiers.append(Modifier(f"each demoralized unit present ({demoralized})", each * demoralized, "6.3"))
+        # the modifier's value is the total for them all; its words say the count and the chart's value for each
+        units_present = "units" if demoralized > 1 else "unit"
+        label = f"demoralized {units_present} present ({demoralized} × {each})"
+        modifiers.append(Modifier(label, each * demoralized, "6.3"))
         cells.append(use)
     return tuple(modifiers), cells
 

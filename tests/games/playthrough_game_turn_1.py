@@ -141,7 +141,7 @@ def confederate_turn_1(t: Table) -> None:
     # Cutler 5, Hall 1): pass 4; 10 - 2 for Cutler demoralized = 8: it holds
     assert pending_text(t) == "roll the internal panic test of Wadsworth&#x27;s Division"
     test = t.division_panic_test(wadsworths, die=10, htmx=True)
-    assert summary(test) == "Wadsworth's Division holds (10 − 2 demoralized (1) = 8 against 4)"
+    assert summary(test) == "Wadsworth's Division holds (10 − 2 demoralized (1 × -2) = 8 against 4)"
     assert payload(test).result.held is True
     assert_state(wadsworths, panicked=False, p4_event=True)
     t.next_step("adjoining_panic")

@@ -82,7 +82,7 @@ def confederate_turn_2(t: Table) -> None:
     # (Iron and Cutler) = -3: it panics, Crack Panic 4 is Fall back 10"; Cutler has already retreated further
     test = t.division_panic_test(wadsworths, die=1)
     assert summary(test).startswith(
-        "Wadsworth's Division panics (1 − 4 demoralized (2) = -3 against 4): every unit "
+        "Wadsworth's Division panics (1 − 4 demoralized (2 × -2) = -3 against 4): every unit "
         "falls back 10\" (Cutler's Brigade already moved as far)"
     )
     assert_state(wadsworths, panicked=True, orders="defend")

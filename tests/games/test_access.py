@@ -349,4 +349,6 @@ def test_a_player_is_told_when_a_step_is_the_other_sides(client, demo, step, wat
     if watcher:
         acting = "Union" if watcher == "Confederate" else "Confederate"
         body = seated_device(game, watcher).get(f"/games/{game.pk}/").content.decode()
-        assert f"The {acting} players act in this step; your phone follows it as they play." in body
+        # the attacking side moves the defenders' step on: it is told to press Next step, not to follow
+        then = "press Next step once they are done." if step == "messages" else "your phone follows it as they play."
+        assert f"The {acting} players act in this step; {then}" in body

@@ -196,6 +196,17 @@ def test_a_rout_is_listed_with_its_turn_and_one_taken_back_is_not(demo):
     assert read(fresh(demo)).routs == ()
 
 
+def test_a_divisions_brigades_routed_counts_each_brigade_once_and_no_battery(demo):
+    davis = brigade(demo, "Davis's Brigade")
+    battery = Unit.objects.filter(game=demo, division=davis.division, kind="artillery").first()
+    set_state(demo, davis, forced_move="Rt")
+    set_state(fresh(demo), davis, forced_move="")
+    set_state(fresh(demo), davis, forced_move="Rt")  # routed again: still one brigade
+    set_state(fresh(demo), battery, forced_move="Rt")
+    (heth,) = [d for d in read(fresh(demo)).divisions if d.name == davis.division.name]
+    assert heth.routed == {davis.pk}
+
+
 def test_a_player_turn_taken_back_leaves_the_report(demo):
     davis = brigade(demo, "Davis's Brigade")
     set_state(demo, davis, bases=davis.bases - 1)

@@ -8,11 +8,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from republic.games.models import Event, Game, Leader, Unit
+from republic.games.report.walk import read
 from republic.games.scenario import create_game, parse_scenario
 from republic.rules.morale import condition_for
 from republic.scenarios import DEMO_SCENARIO
 from tests.devices import seated_device
-from tests.games.conftest import at_step, brigade, set_state
+from tests.games.conftest import at_step, brigade, fresh, set_state
 
 
 def demo_game() -> Game:
@@ -38,12 +39,27 @@ def test_each_game_says_where_it_stands_and_how_each_side_holds(client, demo):
     assert "Game turn 1 · player turn 1 · attacker Confederate" in card
     assert "Attacker rallies units" in card and "waiting on Confederate (Ann)" in card
     assert "1 division to test for panic" in card and "1 leader hors de combat" in card
-    units = Unit.objects.filter(game=game, division__side__name="Confederate")
+    units = Unit.objects.filter(game=game, division__side__name="Confederate").exclude(kind="artillery")
     bases, start = sum(u.bases for u in units), sum(u.bases_start for u in units)
     assert bases < start and f'Confederate</span> <span class="small">{bases} of {start} bases' in card
     hit = condition_for(2).value
     assert f'condition-badge condition-{hit}">1 {hit.capitalize()}' in card and "Idle" not in card
     assert "Idle" in card_of(page, quiet) and "waiting on Confederate (no seat taken)" in card_of(page, quiet)
+    assert "Last action just now" in card and "0 minutes" not in card
+    assert "Last action 9\xa0minutes ago" in card_of(page, quiet)
+
+
+def test_each_sides_bases_are_the_battle_reports_at_the_same_moment(client, demo):
+    game = at_step(demo, "rally")
+    davis = brigade(game, "Davis's Brigade")
+    battery = Unit.objects.filter(game=game, division=davis.division, kind="artillery").first()
+    set_state(game, davis, bases=2)
+    set_state(fresh(game), brigade(game, "Archer's Brigade"), surrendered=True)
+    set_state(fresh(game), battery, bases=battery.bases - 1)
+    report = read(fresh(game))
+    card = card_of(client.get("/dashboard/").content.decode(), game)
+    for side, now, start in zip(report.sides, report.moments[-1].sides, report.moments[0].sides, strict=True):
+        assert f'{side}</span> <span class="small">{now.bases} of {start.bases} bases' in card
 
 
 def test_fifty_games_cost_the_queries_of_five(client, db):

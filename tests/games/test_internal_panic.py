@@ -138,7 +138,7 @@ def test_destroyed_units_still_count_by_their_last_condition(client, demo):
     game = at_step(demo, "internal_panic", Heth=True)
     panic_post(client, game, heth, die="9")
     event = Event.objects.get(game=game, kind="DivisionPanicTested")
-    assert summary(event).startswith("Heth's Division holds (9 − 2 demoralized (1) = 7 against 6)")
+    assert summary(event).startswith("Heth's Division holds (9 − 2 demoralized (1 × -2) = 7 against 6)")
     assert not any(u.id == davis.key for u in payload(event).result.units)
 
 

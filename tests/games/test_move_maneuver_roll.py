@@ -76,6 +76,7 @@ def test_a_typed_roll_over_htmx_derives_the_modifiers_and_says_the_actions_plain
     assert event.provisional and not event.printed_chart  # the maneuver table is provisional
     assert "may advance, hold or pull back; may not maneuver or assault" in body
     assert "Maneuver roll for Brockenbrough" not in body  # rolled: the form is gone
+    assert "may may" not in body and "may may" not in client.get(f"/games/{game.pk}/").content.decode()
     assert state_matches_events(game)
 
 

@@ -70,6 +70,7 @@ def test_blocks_are_declared_before_any_roll_and_the_step_waits_for_them(client,
     game, davis, iron = screens, brigade(screens, "Davis's Brigade"), brigade(screens, "Iron Brigade (Meredith)")
     body = page(client, game)
     assert "Union: declare every block first" in body
+    assert "has fired" not in body and "The Confederate markers fire once the blocks are declared and rolled." in body
     assert "Iron Brigade (Meredith), marker 1 (crack) tries to block" in body
     assert "Skirmish attack by Davis" not in body
     # no attack before the blocks are declared
@@ -88,6 +89,7 @@ def test_blocks_are_declared_before_any_roll_and_the_step_waits_for_them(client,
         ),
     )
     assert "roll the 1 declared skirmish block" in page(client, game)
+    assert "The Confederate markers fire once the declared blocks are rolled." in page(client, game)
     refused = client.post(f"/games/{game.pk}/next/", {"version": fresh(game).version}, **HTMX)
     assert "Not yet: roll the 1 declared skirmish block" in refused.content.decode()
     assert fresh(game).step == "skirmish"
@@ -105,6 +107,8 @@ def test_a_successful_block_leaves_one_davis_marker_to_fire(client, screens):
     assert rolled.result.attempts[0].needed == 5 and event.provisional
     assert rolled.rolls() == (LabelledRoll("Iron Brigade (Meredith), marker 1", Roll((5,), RollSource.TYPED)),)
     assert ">1 marker to fire · " in row_of(page(client, game), brigade(game, "Davis's Brigade"))
+    attack(client, fresh(game), davis, iron.key)
+    assert "Every unblocked attacking skirmish marker has fired." in page(client, game)
 
 
 def test_a_failed_block_and_the_printed_chart_override(client, screens):

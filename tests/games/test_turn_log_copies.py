@@ -64,6 +64,14 @@ def test_the_other_sides_copy_never_holds_a_message_on_any_address(played):
         assert SECRET not in pdf_text(ann.get(f"/games/{game.pk}/log/pdf/{query}")), query
 
 
+def test_a_filtered_pdf_is_saved_under_a_name_that_says_its_filter(client, demo):
+    heth = division(demo, "Heth's Division")
+    whole = client.get(f"/games/{demo.pk}/log/pdf/")["Content-Disposition"]
+    assert whole.endswith('turn-log-game-master.pdf"')
+    filtered = client.get(f"/games/{demo.pk}/log/pdf/?division={heth.pk}&phase=command")["Content-Disposition"]
+    assert filtered.endswith('turn-log-heths-division-command-phase-game-master.pdf"')
+
+
 def test_the_pdf_is_the_whole_log_grouped_like_the_page_with_its_title_line(played):
     game = played.game
     response = played.master.get(f"/games/{game.pk}/log/pdf/")

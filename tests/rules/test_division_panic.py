@@ -16,6 +16,7 @@ from republic.rules.division_panic import (
     average_grade,
     division_panic_test,
     is_unshaken,
+    panic_die_modifiers,
     resolve_division_panic,
 )
 from republic.rules.errors import RulesInputError
@@ -123,6 +124,16 @@ def test_die_modifiers_plus_two_unshaken_minus_two_per_demoralized_unit(chart, c
     assert is_unshaken(units) is unshaken and result.unshaken is unshaken
     assert result.modified_roll == 5 + (2 if unshaken else 0) - 2 * demoralized
     assert result.modifier_total == result.modified_roll - 5
+
+
+def test_the_demoralized_modifier_is_the_total_and_its_words_say_the_count_and_the_value_each(chart):
+    """-2 for each demoralized unit (6.3, R:1889): three of them make one modifier of -6, not -6 for each."""
+    each, _ = chart.entry("division_panic_modifiers", "each_demoralized_unit")
+    units = [unit(str(i), condition=Condition.DEMORALIZED) for i in range(3)]
+    (total,), _ = panic_die_modifiers(chart, tuple(units))
+    assert (total.value, total.label) == (3 * each, f"demoralized units present (3 × {each})")
+    (one,), _ = panic_die_modifiers(chart, tuple(units[:1]))
+    assert one.label == f"demoralized unit present (1 × {each})"
 
 
 def test_a_destroyed_unit_last_demoralized_still_counts(chart):

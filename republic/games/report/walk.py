@@ -278,7 +278,8 @@ class _Walk:
                 self.lost[row.get("division_id", 0)] += change["before"] - after
             elif name == "forced_move" and after == ROUT and change["before"] != ROUT and standing:
                 division = self.division_of(row)
-                self.routed.setdefault(row.get("division_id", 0), set()).add(change["id"])
+                if row.get("kind") != UnitKind.ARTILLERY:  # a division's batteries rout with it, but are no brigades
+                    self.routed.setdefault(row.get("division_id", 0), set()).add(change["id"])
                 side = self.side_name(division.get("side_id"))
                 self.routs.append(
                     Rout(row["name"], division.get("name", ""), side, self.when(place), said.rout_cause(kind, payload))

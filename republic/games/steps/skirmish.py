@@ -323,6 +323,21 @@ def opened(s: SkirmishState, row: Row, bound: Bound) -> dict[str, Any]:
     }
 
 
+def nothing_to_fire(s: SkirmishState) -> str:
+    """Why no attacking marker is listed to fire: the blocks come first (4.1), or every marker has fired or was
+    blocked, or none is out."""
+    attacker = side_name(s.game.attacker)
+    if not s.attackers:
+        return f"{attacker} have no skirmish markers out: no skirmish fire this turn."
+    if s.stage == "declare":
+        return f"The {attacker} markers fire once the blocks are declared and rolled."
+    if s.stage == "roll":
+        return f"The {attacker} markers fire once the declared blocks are rolled."
+    if not s.attacks:
+        return "Every attacking skirmish marker was blocked: no skirmish fire this turn."
+    return "Every unblocked attacking skirmish marker has fired."
+
+
 def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
     game = s.game
     context: dict[str, Any] = {
@@ -333,9 +348,7 @@ def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
         "done": len(s.done),
         "declare_url": address(game, "declare-blocks", game.piece),
         "rolls_url": address(game, "roll-blocks", game.piece),
-        "nothing": "Every unblocked attacking skirmish marker has fired."
-        if s.attackers
-        else f"{side_name(game.attacker)} have no skirmish markers out: no skirmish fire this turn.",
+        "nothing": nothing_to_fire(s),
     }
     if s.stage == "declare":
         context["declare_form"] = bound.get("skirmish-declare") or declare_form(s)

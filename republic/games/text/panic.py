@@ -1,6 +1,7 @@
 """Panic in one sentence: a demoralized unit's panic test, a division's panic test with its arithmetic, and the
 divisions that adjoin it."""
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -35,7 +36,9 @@ def panic_arithmetic(result: DivisionPanicResult) -> str:
     for m in result.modifiers:
         if m.label.startswith("loss number"):
             continue
-        label = m.label.replace("rolling division is ", "").replace("each demoralized unit present", "demoralized")
+        # a test recorded by an earlier version says "each demoralized unit present (3)"
+        label = re.sub(r"^(each demoralized unit|demoralized units?) present", "demoralized", m.label)
+        label = label.replace("rolling division is ", "")
         terms.append(f"{'+' if m.value >= 0 else '−'} {abs(m.value)} {label}")
     sum_text = " ".join(terms) + (f" = {taken.modified}" if len(terms) > 1 else "")
     both = ""

@@ -114,6 +114,18 @@ def refusal(who: Who, role: Role, game_id: int, found: dict[str, Any]) -> str:
     return ""
 
 
+def may_move_on(role: Role | None, game: Game) -> bool:
+    """Whether this role may press Next step (``next_step`` is open to ``Who.PHASING``), read from the game in
+    hand: the game master, and the attacking side's seats (every seat before the first attacker is chosen). A
+    step bar draws the button only for them; everyone else is told who moves the game on."""
+    if role is None or role.refusal:
+        return False
+    if role.master:
+        return True
+    attacker = game.attacker
+    return role.seat is not None and (attacker is None or attacker.pk == role.seat.side_id)
+
+
 View = Callable[..., HttpResponse]
 
 

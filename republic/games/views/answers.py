@@ -21,7 +21,7 @@ from republic.games.models import Event, Game
 from republic.games.pieces import Piece
 from republic.games.steps import step_of
 from republic.games.text.describe import describe, result_card
-from republic.games.views.access import HtmxHttpRequest
+from republic.games.views.access import HtmxHttpRequest, may_move_on
 from republic.games.views.follow import followed
 from republic.games.views.lookup import actor_of, command_of, game_or_404, games, row_target
 from republic.games.views.order_of_battle import division_context
@@ -88,6 +88,7 @@ def context(
         **letters,
         "role": role,
         "watching": watching(role, game),
+        "moves_on": may_move_on(role, game),
         "parts_open": parts,
         "folds_open": folds,
     }
@@ -100,13 +101,16 @@ def parts_open(request: HtmxHttpRequest) -> set[str]:
 
 def watching(role: Any, game: Game) -> str:
     """What a seated player of the other side is told of a step the rules give one side (1.7): it is not his to
-    act in, and his phone follows it; nothing for the game master, the acting side, or a step of both sides."""
+    act in, and his phone follows it; nothing for the game master, the acting side, or a step of both sides. The
+    attacking side moves every step on, the defenders' own included: its players are told to press Next step."""
     seat = role.seat if role is not None else None
     if seat is None or not game.in_progress:
         return ""
     acting = game.acting_side
     if acting is None or acting.pk == seat.side_id:
         return ""
+    if may_move_on(role, game):
+        return f"The {acting.name} players act in this step; press Next step once they are done."
     passing = " Your batteries may make passing fire at their units (4.5)." if game.step_key is StepKey.MOVE else ""
     return f"The {acting.name} players act in this step; your phone follows it as they play.{passing}"
 
@@ -237,6 +241,7 @@ def _pieces(
         "rows_more": min(news.left, ROWS_SHOWN),
         "rows_after": news.kept,
         "role": getattr(request, "role", None),
+        "moves_on": may_move_on(getattr(request, "role", None), game),
         "last_letter": newest_letter(game),
         "parts_open": parts_open(request) if parts is None else parts,
     }

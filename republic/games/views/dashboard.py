@@ -20,12 +20,13 @@ from republic.rules.sequence import step_for
 from republic.rules.troops import UnitKind
 
 IDLE = timedelta(minutes=5)  # a game without an action for this long stands out
+JUST_NOW = timedelta(minutes=1)  # an action this recent is "just now": "0 minutes ago" reads as a fault
 
 
 @dataclass
 class SideStrength:
     side: Side
-    bases: int = 0
+    bases: int = 0  # the brigades' bases in play, as the battle report counts them
     bases_start: int = 0
     conditions: Counter[Condition] = field(default_factory=Counter)  # the brigades in play, by condition
     seats: list[str] = field(default_factory=list)
@@ -41,6 +42,7 @@ class GameLine:
     sides: list[SideStrength]
     last_action: datetime
     idle: bool
+    just_now: bool  # the last action was less than a minute ago
     panic_tests: int  # divisions with a unit that had a Panic 4 event this turn: they test for internal panic
     hors_de_combat: int  # leaders hors de combat
     waiting_on: str  # whose players the step waits on
@@ -61,9 +63,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.prefetch_related("sides").select_related("first_attacker", "winner").order_by("-updated"))
     strengths = {(s.game_id, s.pk): SideStrength(s) for g in games for s in g.sides.all()}
     units = Unit.objects.filter(game__in=games)
-    for game_id, side_id, bases, start in (
-        units.values_list("game_id", "division__side_id").annotate(Sum("bases"), Sum("bases_start")).order_by()
-    ):
+    # the battle report's count: the bases of the brigades in play, out of all the brigades had (batteries apart)
+    brigade_units = units.exclude(kind=UnitKind.ARTILLERY).values_list("game_id", "division__side_id")
+    for game_id, side_id, bases, start in brigade_units.annotate(
+        bases_in_play=Sum("bases", filter=IN_PLAY), had=Sum("bases_start")
+    ).order_by():
         strengths[(game_id, side_id)].bases, strengths[(game_id, side_id)].bases_start = bases or 0, start or 0
     brigades = units.filter(IN_PLAY, bases__gt=0).exclude(kind=UnitKind.ARTILLERY)
     for game_id, side_id, m_hits, count in (
@@ -95,6 +99,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 sides,
                 when,
                 game.in_progress and now - when > IDLE,
+                now - when < JUST_NOW,
                 tests.get(game.pk, 0),
                 fallen.get(game.pk, 0),
                 _waiting_on(game, sides),
@@ -105,9 +110,17 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 
 def _waiting_on(game: Game, sides: list[SideStrength]) -> str:
-    """The players the game's step waits on: the side the rules give the step (1.7), with its seats."""
+    """The players the game's step waits on: the side the rules give the step (1.7), with its seats, and the
+    attacking side's when the step is the defenders' (only the attacking side may press Next step)."""
     if not game.in_progress:
         return "the first attacker's choice" if game.status == Game.Status.SETTING_UP else "nobody: the game is over"
-    acting = game.acting_side
-    waited = [s for s in sides if acting is None or s.side.pk == acting.pk]
-    return " and ".join(f"{s.side.name} ({', '.join(s.seats) or 'no seat taken'})" for s in waited)
+    acting, attacker = game.acting_side, game.attacker
+    waited = " and ".join(_seats(s) for s in sides if acting is None or s.side.pk == acting.pk)
+    if acting is None or attacker is None or acting.pk == attacker.pk:
+        return waited
+    mover = next(s for s in sides if s.side.pk == attacker.pk)
+    return f"{waited} to act, then {_seats(mover)} to press Next step"
+
+
+def _seats(strength: SideStrength) -> str:
+    return f"{strength.side.name} ({', '.join(strength.seats) or 'no seat taken'})"

@@ -59,7 +59,8 @@ def game_log_pdf(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if pdf is None:
         return HttpResponse(NO_PDF, status=503, content_type="text/plain; charset=utf-8")
     response = HttpResponse(pdf, content_type="application/pdf")
-    name = slugify(f"{game.name} turn log {copy}") or "turn-log"
+    # a filtered log saved under the whole log's name would be taken for it
+    name = slugify(f"{game.name} turn log {asked.named} {copy}") or "turn-log"
     response["Content-Disposition"] = f'attachment; filename="{name}.pdf"'
     return response
 

@@ -62,6 +62,12 @@ class Chosen:
     def any(self) -> bool:
         return bool(self.side or self.division or self.phase)
 
+    @property
+    def named(self) -> str:
+        """The filters in words, as a copy of the filtered log is named ('' for the whole log)."""
+        side, division = self.side.name if self.side else "", self.division.name if self.division else ""
+        return " ".join(word for word in (side, division, f"{self.phase.value} phase" if self.phase else "") if word)
+
 
 FILTERS_TAKE = {"side": "one of this game's sides", "division": "one of this game's divisions", "phase": "a phase"}
 

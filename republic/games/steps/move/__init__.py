@@ -152,7 +152,7 @@ def fill(s: MoveState, rows: list[Row]) -> None:
         else:
             rolled = s.rolls.get(unit.key)
             facts = f"{unit.formation_label} · bases {unit.bases}/{unit.bases_start}"
-            facts += f" · may {actions_sentence(rolled.result.actions)}" if rolled else " · no roll yet"
+            facts += f" · {actions_sentence(rolled.result.actions)}" if rolled else " · no roll yet"
         row.title, row.facts, row.verb, row.condition = unit.name, facts, "Move", unit.condition
 
 
