@@ -87,6 +87,7 @@ class Game(models.Model):
     join_code = models.CharField(max_length=24, unique=True, default=new_join_code)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    loaded = models.DateTimeField(null=True, blank=True, help_text="when it was made from a saved game's file")
 
     objects = GameManager()
 
