@@ -66,7 +66,7 @@ _UNTRACKED = {
     "join_code",
     "created",
     "updated",
-    "loaded",
+    "loaded_at",
     "chart_name",
     "chart_checksum",
 }

@@ -49,7 +49,7 @@ def test_a_loaded_game_says_so_in_its_name_and_on_its_card_and_is_not_the_demo(c
     saved = client.get(f"/games/{demo.pk}/save/").content
     client.post("/games/load/", {"file": SimpleUploadedFile("saved.json", saved)})
     copy = Game.objects.exclude(pk=demo.pk).get()
-    when = timezone.localtime(copy.loaded)
+    when = timezone.localtime(copy.loaded_at)
     assert copy.name == f"{demo.name} (loaded {when.day} {when:%b %H:%M})" and not copy.demo and demo.demo
     said = f"Loaded from a saved game's file on {when.day} {when:%b %Y} at {when:%H:%M}"
     listed = re.findall(r'<li class="list-group-item.*?</li>', client.get("/").content.decode(), re.S)

@@ -144,7 +144,7 @@ def test_a_saved_game_loads_and_stands_where_it_was_saved(client, path):
     ids = twins(data, game)
     # the copy says it was loaded, from its setup on: its name gains when, and it is never the demo
     game = Game.objects.get(pk=game.pk)
-    assert game.name == loaded_name(data["game"]["name"], game.loaded) and not game.demo
+    assert game.name == loaded_name(data["game"]["name"], game.loaded_at) and not game.demo
     key = f"game:{data['game']['id']}"
     loaded = {field: value for field, value in (("name", game.name), ("demo", False)) if field in saved[key]}
     assert in_file_ids(snapshot(game), ids) == {**saved, key: {**saved[key], **loaded}}

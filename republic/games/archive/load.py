@@ -102,7 +102,7 @@ def _write(checked: Checked) -> Game:
     ids: Ids = {}
     now = timezone.now()
     # a loaded copy is never the shipped demo: it goes by a name and a card of its own
-    game = Game(**{**checked.game, "name": loaded_name(checked.game["name"], now), "demo": False, "loaded": now})
+    game = Game(**{**checked.game, "name": loaded_name(checked.game["name"], now), "demo": False, "loaded_at": now})
     for chart in checked.club_charts:
         ClubChart.objects.get_or_create(checksum=chart["checksum"], defaults=chart)
     game.save()

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddField(
             model_name="game",
-            name="loaded",
+            name="loaded_at",
             field=models.DateTimeField(blank=True, help_text="when it was made from a saved game's file", null=True),
         )
     ]
