@@ -180,7 +180,8 @@ def offer_names(form: forms.Form, names: Sequence[str], options: Sequence[tuple[
 
 class DiceForm(VersionForm):
     """Base of every form that takes dice. Subclasses list their die fields in ``dice_fields``; pressing
-    "Roll for me" (a submit button named ``roll`` with value ``app``) rolls every one of them instead."""
+    "Roll for me" (a submit button named ``roll`` with value ``app``) rolls every one of them instead, once their
+    boxes are empty: a die the table typed is never thrown away for the app's."""
 
     dice_fields: tuple[str, ...] = ("die",)
 
@@ -191,6 +192,17 @@ class DiceForm(VersionForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         app = self.data.get("roll") == ROLL_FOR_ME
+        typed = {name: self._typed(name) for name in self.dice_fields} if app else {}
+        if any(typed.values()):
+            # The table rolled a real die and typed it: the whole action waits rather than mix or drop dice.
+            for name, text in typed.items():
+                if text:
+                    self.errors.pop(name, None)
+                    self.add_error(
+                        name,
+                        f"You typed {text[:12]} here, so the app did not roll: send it, or clear it for Roll for me.",
+                    )
+            return cleaned
         for name in self.dice_fields:
             if app:
                 cleaned[name] = Roll((self.rng.randint(1, 10),), RollSource.APP)
@@ -205,6 +217,10 @@ class DiceForm(VersionForm):
 
     def rolls(self, *names: str) -> list[Roll]:
         return [self.cleaned_data[n] for n in (names or self.dice_fields)]
+
+    def _typed(self, name: str) -> str:
+        """What the phone sent in a die's box, as typed; empty when the box was left empty."""
+        return str(self.data.get(self.add_prefix(name), "")).strip()
 
 
 def loss_labels(form: forms.Form, chart: Chart, labels: Mapping[str, str]) -> None:

@@ -56,8 +56,20 @@ TRACKED: dict[str, type[models.Model]] = {
 }
 _KEY = {model: key for key, model in TRACKED.items()}
 # the join code says who may take a seat, not how the battle stands: the game master changes it outside events;
-# the chart's name and checksum are fixed when the game is made, and each event records the checksum it read
-_UNTRACKED = {"id", "game_id", "setup", "version", "join_code", "created", "updated", "chart_name", "chart_checksum"}
+# the chart's name and checksum are fixed when the game is made, and each event records the checksum it read; when
+# a game was loaded from a file is this server's, like when it was made
+_UNTRACKED = {
+    "id",
+    "game_id",
+    "setup",
+    "version",
+    "join_code",
+    "created",
+    "updated",
+    "loaded_at",
+    "chart_name",
+    "chart_checksum",
+}
 # the kind changes when cavalry mounts or dismounts (3.5); the grade is the unit's for the whole battle
 _UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "grade")]
 _SIDE: ContextVar[int | None] = ContextVar("republic_side", default=None)

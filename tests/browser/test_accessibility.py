@@ -93,3 +93,13 @@ def test_a_provisional_result_an_undo_and_the_turn_log_pass_axe(phone, live_serv
     expect(page.locator(".turn-log")).to_contain_text("Davis's Brigade maneuver")
     expect(page.locator(".turn-log .is-undo")).to_have_count(1)
     assert not (problems := axe_problems(page)), "\n".join(problems)
+
+
+def test_the_question_before_going_back_passes_axe(phone, live_server, demo_game):
+    game = at_step(demo_game, "move")
+    for hits in (1, 2):
+        set_state(game, brigade(game, "Davis's Brigade"), m_hits=hits)
+    phone.goto(f"{live_server.url}/games/{demo_game.pk}/log/")
+    phone.locator(f'a[href="/games/{game.pk}/back/1/"]').click()
+    expect(phone.locator("#go-back-warning")).to_contain_text("and every phone goes back with it")
+    assert not (problems := axe_problems(phone)), "\n".join(problems)

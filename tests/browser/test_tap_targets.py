@@ -37,7 +37,15 @@ def test_every_control_of_a_result_fits_a_thumb(phone, live_server, demo_game):
 
 
 @pytest.mark.parametrize(
-    "path", ["/chart/", "/", "/games/{game}/log/", "/games/{game}/units/", "/games/{game}/divisions/{division}/"]
+    "path",
+    [
+        "/chart/",
+        "/",
+        "/games/{game}/log/",
+        "/games/{game}/back/0/",
+        "/games/{game}/units/",
+        "/games/{game}/divisions/{division}/",
+    ],
 )
 def test_every_control_of_the_other_pages_fits_a_thumb(phone, live_server, demo_game, path):
     division = demo_game.sides.first().commands.filter(level="division").first()

@@ -162,7 +162,7 @@ def drawn_forms(device: Client, game: Game) -> list[Form]:
 def games_at_every_step(master: Client) -> list[Drawn]:
     """The demo at each step of the turn sequence with work to do (an assault declared at the assault step, the
     attacker's markers out at the skirmish step), and the forms drawn there; a division's page, the log and the
-    end of the game of the first; a game over; a game in set-up."""
+    end of the game and the question before going back to its start of the first; a game over; a game in set-up."""
     drawn: list[Drawn] = []
     for step in STEPS:
         game = demo_game()
@@ -176,7 +176,7 @@ def games_at_every_step(master: Client) -> list[Drawn]:
     first = Game.objects.get(pk=drawn[0].game)
     division = Command.objects.filter(game=first, level="division").first()
     assert division is not None
-    for tail in (f"divisions/{division.pk}/", "log/", "end/"):
+    for tail in (f"divisions/{division.pk}/", "log/", "back/0/", "end/"):
         body = master.get(f"/games/{first.pk}/{tail}").content.decode()
         drawn += [Drawn(first.pk, form) for form in forms_of(body)]
     over = demo_game()

@@ -2,13 +2,18 @@
 form and makes nothing. Saving costs the same queries at two sizes of a club battle; loading makes its rows a
 table at a time, not one by one."""
 
+import datetime
 import json
+import re
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from django.utils.html import escape
 
 from republic.games.archive.export import SCHEMA
+from republic.games.archive.load import loaded_name
 from republic.games.models import Event, Game, Unit
 from republic.games.scenario import create_game, parse_scenario
 from tests.club_battle import club_scenario
@@ -38,6 +43,31 @@ def test_a_saved_game_loads_from_its_page_and_opens(client, demo):
     copy = Game.objects.exclude(pk=demo.pk).get()
     assert response.status_code == 302 and response["Location"] == f"/games/{copy.pk}/"
     assert brigade(copy, "Davis's Brigade").m_hits == 2 and copy.join_code != demo.join_code
+
+
+def test_a_loaded_game_says_so_in_its_name_and_on_its_card_and_is_not_the_demo(client, demo):
+    saved = client.get(f"/games/{demo.pk}/save/").content
+    client.post("/games/load/", {"file": SimpleUploadedFile("saved.json", saved)})
+    copy = Game.objects.exclude(pk=demo.pk).get()
+    when = timezone.localtime(copy.loaded_at)
+    assert copy.name == f"{demo.name} (loaded {when.day} {when:%b %H:%M})" and not copy.demo and demo.demo
+    said = f"Loaded from a saved game's file on {when.day} {when:%b %Y} at {when:%H:%M}"
+    listed = re.findall(r'<li class="list-group-item.*?</li>', client.get("/").content.decode(), re.S)
+    card = next(li for li in listed if f'href="/games/{copy.pk}/"' in li)
+    original = next(li for li in listed if f'href="/games/{demo.pk}/"' in li)
+    assert escape(copy.name) in card and said in card and ">demo</span>" not in card
+    assert ">demo</span>" in original and "Loaded from" not in original
+    dashboard = client.get("/dashboard/").content.decode()
+    assert dashboard.count("Loaded from a saved game") == 1 and said in dashboard
+    assert escape(copy.name) in client.get(f"/games/{copy.pk}/").content.decode()
+
+
+def test_a_loaded_name_fits_its_field_and_names_the_latest_load_only():
+    at = timezone.make_aware(datetime.datetime(2026, 11, 26, 14, 5))
+    assert loaded_name("Gettysburg", at) == "Gettysburg (loaded 26 Nov 14:05)"
+    assert loaded_name("Gettysburg (loaded 25 Nov 09:00)", at) == "Gettysburg (loaded 26 Nov 14:05)"
+    long = loaded_name("x" * 120, at)
+    assert len(long) == Game._meta.get_field("name").max_length and long.endswith(" (loaded 26 Nov 14:05)")
 
 
 def test_a_refused_file_says_why_on_the_form_and_makes_no_game(client, demo):

@@ -119,6 +119,21 @@ def test_roll_for_me_rolls_both_dice_and_says_so(client, game, two):
     assert state_matches_events(game)
 
 
+@pytest.mark.parametrize(("die", "die2"), [("7", ""), ("", "4"), ("7", "4")])
+def test_roll_for_me_with_a_typed_die_is_refused_naming_it_and_changes_nothing(client, game, two, die, die2):
+    davis, cutler = two
+    seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
+    version = game.version
+    response = post_round(client, game, seq, die=die, die2=die2, roll="app")
+    body = html.unescape(response.content.decode())
+    assert response.status_code == 200
+    for typed in (die, die2):
+        if typed:
+            assert f"You typed {typed} here, so the app did not roll: send it, or clear it for Roll for me." in body
+    assert body.count("You typed") == len([t for t in (die, die2) if t])
+    assert game.version == version and last_round(game) is None and fresh(cutler).m_hits == 0
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [

@@ -45,6 +45,12 @@ def log(t: Table, query: str = "", pdf: bool = False, phone: bool = False) -> Se
     return lambda: device.get(path)
 
 
+def asked(t: Table, seq: int) -> Send:
+    """The game master's question before going back to just after event ``seq``."""
+    path = t.path(f"back/{seq}/")
+    return lambda: t.client.get(path)
+
+
 def test_the_turn_log_and_its_pdf_cost_the_same_at_every_size(costs):
     costs.each(played)
     union = [t.game.defender.pk for t in costs.tables]
@@ -63,6 +69,8 @@ def test_the_turn_log_and_its_pdf_cost_the_same_at_every_size(costs):
     )
     costs.measure("a player's copy of the turn log", lambda t: log(t, phone=True), events=0)
     costs.measure("the turn log's PDF", lambda t: log(t, pdf=True), events=0)
+    costs.measure("the question before going back to the start", lambda t: asked(t, 0), events=0)
+    costs.measure("the question before going back to an entry", lambda t: asked(t, 1), events=0)
     costs.measure(
         "a player's copy of the PDF, of a division",
         lambda t: log(t, f"?division={of(first, t)}", pdf=True, phone=True),

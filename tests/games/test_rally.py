@@ -137,3 +137,17 @@ def test_undo_takes_back_the_rally_and_is_recorded(client, demo):
     assert undo.undoes.kind == "RallyResolved"
     assert state_matches_events(game)
     assert has_row(client.get(f"/games/{game.pk}/").content.decode(), davis)  # to do again
+
+
+def test_roll_for_me_with_a_typed_die_is_refused_naming_the_die_and_changes_nothing(client, demo):
+    davis = brigade(demo, "Davis's Brigade")
+    set_state(demo, davis, m_hits=3)
+    game = at_rally(demo)
+    version = game.version
+    response = rally_post(client, game, davis, die="8", roll="app", htmx=True)
+    body = response.content.decode()
+    assert "You typed 8 here, so the app did not roll: send it, or clear it for Roll for me." in body
+    assert 'value="8"' in body  # the typed die stays in its box
+    game.refresh_from_db()
+    assert game.version == version and not Event.objects.filter(game=game, kind="RallyResolved").exists()
+    assert brigade(game, "Davis's Brigade").m_hits == 3

@@ -19,7 +19,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import models
 
 from republic.games.archive.export import ROWS
-from republic.games.archive.load import import_game
+from republic.games.archive.load import import_game, loaded_name
 from republic.games.archive.remap import TRACKED_FKS, ArchiveError
 from republic.games.archive.versions import NAME, STEPS, VERSION, version_of
 from republic.games.events.payload import KINDS, payload_of
@@ -142,7 +142,12 @@ def test_a_saved_game_loads_and_stands_where_it_was_saved(client, path):
     rebuilt = replayed(data)
     assert rebuilt == {key: {f: saved[key][f] for f in rebuilt[key]} for key in saved}, "the events replay to the rows"
     ids = twins(data, game)
-    assert in_file_ids(snapshot(game), ids) == saved
+    # the copy says it was loaded, from its setup on: its name gains when, and it is never the demo
+    game = Game.objects.get(pk=game.pk)
+    assert game.name == loaded_name(data["game"]["name"], game.loaded_at) and not game.demo
+    key = f"game:{data['game']['id']}"
+    loaded = {field: value for field, value in (("name", game.name), ("demo", False)) if field in saved[key]}
+    assert in_file_ids(snapshot(game), ids) == {**saved, key: {**saved[key], **loaded}}
     assert state_matches_events(game)
 
     events = list(Event.objects.filter(game=game).order_by("seq"))

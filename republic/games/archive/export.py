@@ -31,9 +31,9 @@ ROWS: dict[str, type[models.Model]] = {
 }
 """The game's rows by the file's name for them, in the order they are made again (each after those it names)."""
 
-# the game's identity on this server (its id, its join code, when it was made) is the server's, not the battle's;
-# the setup has a section of its own
-GAME_LEFT_OUT = {"id", "join_code", "created", "updated", "setup"}
+# the game's identity on this server (its id, its join code, when it was made or loaded) is the server's, not the
+# battle's; the setup has a section of its own
+GAME_LEFT_OUT = {"id", "join_code", "created", "updated", "loaded_at", "setup"}
 # an undo names its target by sequence number ("undoes_seq"); what an event is about is worked out again on load
 EVENT_LEFT_OUT = {"id", "game_id", "undoes_id", "about"}
 CLUB_CHART_FIELDS = ("name", "version", "checksum", "text")  # not who uploaded it, a user of this server alone

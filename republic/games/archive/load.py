@@ -6,8 +6,10 @@ reference, the sequence of the events, each payload against its kind, the setup 
 the chart), and the writing is one transaction: a file refused for any reason leaves nothing behind.
 """
 
+import datetime
 import json
-from typing import Any
+import re
+from typing import Any, cast
 
 from django.db import DataError, IntegrityError, connection, models, transaction
 from django.utils import timezone
@@ -21,6 +23,7 @@ from republic.games.models import ClubChart, Command, Event, Game, Side
 from republic.games.uploads import SAVED_GAME_MOST, in_words
 
 Ids = dict[type[models.Model], dict[int, int]]
+_LOADED_MARK = re.compile(r" \(loaded [^()]*\)$")
 MOST_DEPTH = 48
 """Lists and objects inside each other: a saved game's deepest (an event's payload) is a dozen."""
 
@@ -84,9 +87,22 @@ def _row(model: type[models.Model], game: Game, values: dict[str, Any], fks: dic
     return model(game=game, **fields)
 
 
+def loaded_name(name: str, at: datetime.datetime) -> str:
+    """The name a loaded game goes by, its saved name and when it was loaded ('Gettysburg (loaded 26 Nov 14:05)'),
+    so that it is never taken for the game it was saved from; a game loaded again from a loaded one's file says
+    when this time only."""
+    when = timezone.localtime(at)
+    mark = f" (loaded {when.day} {when:%b %H:%M})"
+    saved = _LOADED_MARK.sub("", name)
+    most = cast(int, Game._meta.get_field("name").max_length)
+    return saved[: most - len(mark)] + mark
+
+
 def _write(checked: Checked) -> Game:
     ids: Ids = {}
-    game = Game(**checked.game)
+    now = timezone.now()
+    # a loaded copy is never the shipped demo: it goes by a name and a card of its own
+    game = Game(**{**checked.game, "name": loaded_name(checked.game["name"], now), "demo": False, "loaded_at": now})
     for chart in checked.club_charts:
         ClubChart.objects.get_or_create(checksum=chart["checksum"], defaults=chart)
     game.save()
@@ -99,6 +115,9 @@ def _write(checked: Checked) -> Game:
             ids[model].update((values["id"], row.pk) for values, row in zip(level, made, strict=True))
     refs = Refs(ids)
     game.setup = refs.setup(checked.setup)
+    # the game as loaded starts from its new name, so that its rows stay the setup plus its events
+    saved = game.setup.get(game.piece.key, {})
+    saved.update({field: value for field, value in (("name", game.name), ("demo", False)) if field in saved})
     for name, side in checked.game_sides.items():
         setattr(game, name, refs.maybe(Side, side, f"game.{name}"))
     game.save(update_fields=["setup", *checked.game_sides])

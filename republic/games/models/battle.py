@@ -2,8 +2,7 @@
 
 The current state lives in these rows so screens can query it directly; every change to them is made
 through an Event (see ledger.py), so the state always equals the setup plus the events. ``Unit.to_rules``
-is the one place a row becomes an engine value.
-"""
+is the one place a row becomes an engine value."""
 
 import secrets
 from dataclasses import dataclass
@@ -87,6 +86,7 @@ class Game(models.Model):
     join_code = models.CharField(max_length=24, unique=True, default=new_join_code)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    loaded_at = models.DateTimeField(null=True, blank=True, help_text="when it was made from a saved game's file")
 
     objects = GameManager()
 

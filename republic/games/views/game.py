@@ -8,12 +8,13 @@ from django.contrib import messages
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from republic.games.forms import VersionForm
-from republic.games.ledger import ActionRefused, StaleGame, undo_last, undo_to
-from republic.games.models import Game, Objective
+from republic.games.forms import MOST_WHOLE, VersionForm
+from republic.games.ledger import ActionRefused, StaleGame, standing, undo_last, undo_to
+from republic.games.models import Event, Game, Objective
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
 from republic.games.steps import anytime, game_over, step_of
@@ -115,20 +116,33 @@ def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 @allowed(Who.MASTER)
-@require_POST
 def go_back(request: HtmxHttpRequest, game_id: int, seq: int) -> HttpResponse:
-    """A game master takes the game back to just after event ``seq``; every undo is recorded."""
+    """A game master takes the game back to just after event ``seq`` (0: to its start); every undo is recorded.
+    Going back takes every phone with it, so the address first asks, naming how many actions it undoes; its
+    confirmation posts the version the question was drawn at, and a game that moved on since is asked again."""
     game = lookup.game_or_404(game_id)
+    target = None if seq == 0 or seq > MOST_WHOLE else game.events.filter(seq=seq).first()
+    if seq != 0 and target is None:
+        return render(request, "games/go_back.html", {"game": game, "seq": seq, "missing": True}, status=404)
+    if request.method != "POST":
+        return _ask_to_go_back(request, game, seq, target)
     form = VersionForm(request.POST)
     if not form.is_valid():
-        # without the version its page was drawn at, a second tap would take back what was done since the first
-        return answers.stale(request, game, answers.INCOMPLETE)
+        return _ask_to_go_back(request, game, seq, target, answers.INCOMPLETE)
     try:
         undone = undo_to(game, seq, form.cleaned_data["version"], lookup.actor_of(request))
     except StaleGame as exc:
-        return answers.stale(request, exc.game, str(exc))
-    messages.success(request, f"Back to event #{seq}: {len(undone)} event(s) undone.")
+        return _ask_to_go_back(request, exc.game, seq, target, f"{exc} Check what going back undoes now.")
+    messages.success(request, f"Back to event #{seq}: {len(undone)} action{pluralize(len(undone))} undone.")
     return redirect("games:game_log", game_id=game.pk)
+
+
+def _ask_to_go_back(
+    request: HtmxHttpRequest, game: Game, seq: int, target: Event | None, error: str = ""
+) -> HttpResponse:
+    undoes = standing(game).filter(seq__gt=seq).count()
+    context = {"game": game, "seq": seq, "target": target, "undoes": undoes, "error": error}
+    return render(request, "games/go_back.html", {**context, "summary": describe(target) if target else ""})
 
 
 @allowed(Who.OWNER)
