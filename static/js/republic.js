@@ -116,4 +116,22 @@
     if (from && from.id === "poll") return;
     if (settled.push(event.target) === 1) setTimeout(follow, 0);
   });
+
+  /* A fold a player keeps open or closed on this device (data-remember: "How this step works"): the page and every
+     answer that draws it again draw it as he left it. */
+  function remembered(root) {
+    root.querySelectorAll("details[data-remember]").forEach(function (fold) {
+      var kept = null;
+      try { kept = localStorage.getItem("republic-" + fold.dataset.remember); } catch (e) { return; }
+      if (kept !== null) fold.open = kept === "open";
+      if (fold.dataset.listening) return;
+      fold.dataset.listening = "1";
+      fold.addEventListener("toggle", function () {
+        try { localStorage.setItem("republic-" + fold.dataset.remember, fold.open ? "open" : "closed"); } catch (e) {}
+      });
+    });
+  }
+  remembered(document);
+  document.addEventListener("htmx:afterSwap", function () { remembered(document); });
+  document.addEventListener("htmx:oobAfterSwap", function () { remembered(document); });
 })();

@@ -1,0 +1,28 @@
+"""On a phone the step's work comes first: how the step works folds behind its summary, and the fold stays as the
+player leaves it on his device, through a reload and the answers that draw the page again."""
+
+from playwright.sync_api import expect
+
+from tests.games.conftest import at_step
+
+
+def test_how_a_step_works_is_folded_and_kept_as_the_player_leaves_it(phone, live_server, demo_game):
+    game = at_step(demo_game, "rally")
+    page = phone
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    how = page.locator("details.how-step")
+    instructions = how.locator("p.now")
+    expect(how.locator("summary")).to_have_text("How this step works")
+    expect(instructions).to_be_hidden()
+    how.locator("summary").click()
+    expect(instructions).to_be_visible()
+    page.reload()
+    expect(page.locator("details.how-step p.now")).to_be_visible()
+    # an answer that draws the live part again keeps it open
+    page.get_by_role("button", name="Next step").click()
+    expect(page.locator("#step-title")).not_to_contain_text("Rally")
+    expect(page.locator("details.how-step p.now")).to_be_visible()
+    page.locator("details.how-step summary").click()
+    page.reload()
+    expect(page.locator("details.how-step p.now")).to_be_hidden()
+    assert not page.problems, page.problems
