@@ -154,7 +154,8 @@ def test_a_holding_divisions_brigade_is_shown_and_given_half_its_movement(client
     set_state(game, division(game, "Heth's Division"), orders="hold")
     card = card_of(opened_page(client, game, archer), archer)
     assert "Half movement:</strong> its division holds: its units move no more than half (5.2)." in card
-    card = card_of(text(move_post(client, game, archer, formation_changes="1", charge_bonus="on")), archer)
+    set_state(game, archer, charge_bonus_used=True)  # as its card records it
+    card = card_of(text(move_post(client, game, archer, formation_changes="1")), archer)
     assert "Allowance 4.5&quot; + charge bonus 2&quot; = 6.5&quot;" in card
     assert "Holding division: no more than half" in card
 
