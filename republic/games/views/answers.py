@@ -20,6 +20,7 @@ from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
 from republic.games.models import Event, Game
 from republic.games.pieces import Piece
 from republic.games.steps import step_of
+from republic.games.steps.base import Row
 from republic.games.text.describe import describe, result_card
 from republic.games.views.access import HtmxHttpRequest, may_move_on
 from republic.games.views.follow import followed
@@ -287,16 +288,25 @@ def open_row(
 ) -> HttpResponse:
     """One of the step's rows with its form drawn (bound to a failed POST's data when there was one), or
     closed again; a row the step no longer has answers with the whole live part, saying so."""
-    handler = step_of(game)
-    found = None
-    if game.in_progress and handler.rows is not None:
-        state = handler.state(game)
-        found = next((r for r in work(game, state) if r.subject == row), None)
-        if found is not None:
-            drawn(game, state, [found], bound or {}, () if closed else (row,))
+    found = _row_drawn(game, row, bound or {}, () if closed else (row,))
     if found is None:
-        return stale(request, game, "That has been done already or is not part of this step: here is the step now.")
-    return render(request, "games/parts/row.html", {"game": game, "row": found, "row_form": handler.form})
+        return stale(request, game, NO_ROW)
+    return render(request, "games/parts/row.html", {"game": game, "row": found, "row_form": step_of(game).form})
+
+
+NO_ROW = "That has been done already or is not part of this step: here is the step now."
+
+
+def _row_drawn(game: Game, row: str, bound: dict[str, Any], opened: tuple[str, ...]) -> Row | None:
+    """The step's row of this subject, drawn (its form when ``opened``); None when the step has no such row."""
+    handler = step_of(game)
+    if not game.in_progress or handler.rows is None or handler.opened is None:
+        return None
+    state = handler.state(game)
+    found = next((r for r in work(game, state) if r.subject == row), None)
+    if found is not None:
+        drawn(game, state, [found], bound, opened)
+    return found
 
 
 def open_part(request: HtmxHttpRequest, game: Game, part: str) -> HttpResponse:
@@ -314,15 +324,9 @@ def open_part(request: HtmxHttpRequest, game: Game, part: str) -> HttpResponse:
 def open_fold(request: HtmxHttpRequest, game: Game, row: str, fold: str) -> HttpResponse:
     """A fold of an open row's form drawn open, as a tap on its summary fetches it (``steps.base.Step.folds``)."""
     handler = step_of(game)
-    found = None
-    if game.in_progress and handler.opened is not None and fold in handler.folds:
-        state = handler.state(game)
-        found = next((r for r in work(game, state) if r.subject == row), None)
-        if found is not None:
-            drawn(game, state, [found], {}, (row,))
+    found = _row_drawn(game, row, {}, (row,)) if fold in handler.folds else None
     if found is None:
-        message = "That has been done already or is not part of this step: here is the step now."
-        return retarget(reswap(live(request, game, error=message), "outerHTML"), "#live")
+        return retarget(reswap(live(request, game, error=NO_ROW), "outerHTML"), "#live")
     context = {"game": game, "row": found.opened, "subject": row, "folds_open": {fold}}
     return render(request, f"{handler.form}#{fold}", context)
 
