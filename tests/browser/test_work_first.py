@@ -94,3 +94,30 @@ def test_the_answer_to_a_tap_in_a_row_lands_where_the_thumb_was(phone, live_serv
     landed = result.bounding_box()["y"]
     assert abs(landed - thumb) < 2, f"the result landed at {landed:.0f} px, the thumb was at {thumb:.0f} px"
     assert page.problems == []
+
+
+def test_on_a_tablet_the_rows_use_the_width(phone, live_server, demo_game):
+    game = at_step(demo_game, "move")
+    phone.set_viewport_size({"width": 768, "height": 1024})
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    first, second = (phone.locator(".work-row").nth(i).bounding_box() for i in (0, 1))
+    assert first["y"] == second["y"] and second["x"] >= first["x"] + first["width"], (first, second)
+    # a row opened takes the whole width for its form
+    phone.locator(".work-row a.work-open").nth(1).click()
+    opened = phone.locator(".work-row.is-open")
+    expect(opened.locator(".work-form")).to_be_visible()
+    assert opened.bounding_box()["width"] > 1.5 * first["width"]
+
+
+def test_after_an_action_the_next_row_is_still_on_the_first_screen(phone, live_server, demo_game):
+    game = at_step(demo_game, "move")
+    page = phone
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    row = page.locator(".work-row").first
+    row.locator("a.work-open").click()
+    row.locator(".work-form button[name=roll][value=app]").click()
+    expect(page.locator("#result")).to_be_visible()
+    page.goto(f"{live_server.url}/games/{game.pk}/")  # the page drawn again, its last result on it
+    expect(page.locator("#result")).to_be_visible()
+    first = page.evaluate(FIRST_WORK)
+    assert first["scrolled"] == 0 and first["bottom"] <= first["screen"], first
