@@ -73,7 +73,6 @@
       var result = shown.matches(".work-result");
       var anchor = (result ? shown : row).getBoundingClientRect();
       var at = Math.max(top, Math.min(result ? thumb.tap : thumb.row, bottom - anchor.height));
-      thumb = null;
       window.scrollTo({ top: window.scrollY + anchor.top - at, behavior: "instant" });
       return;
     }
@@ -92,10 +91,12 @@
     document.querySelectorAll("[data-focus]").forEach(function (mark) {
       mark.removeAttribute("data-focus");
     });
-    if (!el) return;
-    if (!el.matches("a[href], button, input, select, textarea, summary, [tabindex]")) el.setAttribute("tabindex", "-1");
-    show(el, always);
-    el.focus({ preventScroll: true });
+    if (el) {
+      if (!el.matches("a[href], button, input, select, textarea, summary, [tabindex]")) el.setAttribute("tabindex", "-1");
+      show(el, always);
+      el.focus({ preventScroll: true });
+    }
+    thumb = null; // spent by this answer, whatever it showed
   }
 
   /* Every request of the game's live part (an action, a row tapped open, the page's poll, live.js) says what the
