@@ -1,7 +1,8 @@
 /* The screen follows the game. After an htmx answer, whether it redraws the whole live part or only some
    pieces out of band, the player's eyes and keyboard go where the answer points instead of staying where the
    tapped button was (often far down the page) or falling back to the page:
-     1. an element the answer marks with data-focus;
+     1. an element the answer marks with data-focus (the answer to a tap in a row of work lands where the
+        player tapped, the row opened or its result where his thumb was);
      2. a refusal or a field in error that the answer brought;
      3. the step title, when the answer moved the game to another step;
      4. the result card, when the answer brought one;
@@ -16,6 +17,7 @@
   var stepBefore = null;
   var focusedBefore = null;
   var placeBefore = null;
+  var thumb = null; // where on the screen the player tapped in a row of work (the button that sent its form, its link)
 
   function stepText() {
     var title = document.getElementById("step-title");
@@ -51,14 +53,29 @@
     return place || brought("#step-title") || pieces[0] || null;
   }
 
+  function stuckHeight(el) {
+    return el && /^(sticky|fixed)$/.test(getComputedStyle(el).position) ? el.getBoundingClientRect().height : 0;
+  }
+
   function show(el, always) {
     // a field in error is shown with its label, which sits above it
     var field = el.matches(".is-invalid, [aria-invalid=true]") && el.closest("[id^='div_id_'], fieldset");
     var shown = field && el.getBoundingClientRect().bottom - field.getBoundingClientRect().top < innerHeight ? field : el;
-    var top = 8;
-    var nav = document.querySelector("body > nav");
-    if (nav && /^(sticky|fixed)$/.test(getComputedStyle(nav).position)) top += nav.getBoundingClientRect().height;
+    // below the bars that stay on screen: the site's, and the phases with the step's name
+    var top = 8 + stuckHeight(document.querySelector("body > nav")) + stuckHeight(document.getElementById("step-name"));
+    var bar = document.getElementById("step-bar");
+    var bottom = bar && stuckHeight(bar) ? bar.getBoundingClientRect().top : innerHeight;
     var box = shown.getBoundingClientRect();
+    var row = shown.closest(".work-row");
+    if (thumb !== null && row) {
+      // the answer to the player's own tap in a row stays where his thumb was, not at the top of the screen: its
+      // result where the tapped button was, the row opened where it stood (moved up as far as its form needs)
+      var result = shown.matches(".work-result");
+      var anchor = (result ? shown : row).getBoundingClientRect();
+      var at = Math.max(top, Math.min(result ? thumb.tap : thumb.row, bottom - anchor.height));
+      window.scrollTo({ top: window.scrollY + anchor.top - at, behavior: "instant" });
+      return;
+    }
     if (!always && box.top >= top && box.top < innerHeight) return;
     // instant, not Bootstrap's smooth scrolling: a long glide from the bottom of the page hides the answer
     window.scrollTo({ top: window.scrollY + box.top - top, behavior: "instant" });
@@ -74,10 +91,12 @@
     document.querySelectorAll("[data-focus]").forEach(function (mark) {
       mark.removeAttribute("data-focus");
     });
-    if (!el) return;
-    if (!el.matches("a[href], button, input, select, textarea, summary, [tabindex]")) el.setAttribute("tabindex", "-1");
-    show(el, always);
-    el.focus({ preventScroll: true });
+    if (el) {
+      if (!el.matches("a[href], button, input, select, textarea, summary, [tabindex]")) el.setAttribute("tabindex", "-1");
+      show(el, always);
+      el.focus({ preventScroll: true });
+    }
+    thumb = null; // spent by this answer, whatever it showed
   }
 
   /* Every request of the game's live part (an action, a row tapped open, the page's poll, live.js) says what the
@@ -102,6 +121,15 @@
     event.detail.headers["Parts-Open"] = Array.prototype.map.call(
       live.querySelectorAll("details[data-part][open]"), function (part) { return part.id.slice(5); }
     ).join(" ");
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var from = event.detail.elt;
+    if (from && from.id === "poll") return;
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var tapped = (cause && cause.submitter) || from;
+    var row = tapped && tapped.closest && tapped.closest(".work-row");
+    thumb = row ? { tap: tapped.getBoundingClientRect().top, row: row.getBoundingClientRect().top } : null;
   });
 
   document.addEventListener("htmx:beforeSwap", function () {

@@ -57,7 +57,7 @@ def confederate_turn_1(t: Table) -> None:
     t.next_step("skirmish")
 
     # skirmish: the Union has no markers out, so no blocks; Davis's markers (Average reads Veteran) need 8 at 2"
-    assert ">2 markers to fire · " in row_of(t.page(), davis)
+    assert " bases · 2 markers to fire · " in row_of(t.page(), davis)
     attack = t.skirmish_attack(davis, iron, "1", die=8, htmx=True)
     assert payload(attack).hits == (FireHits(iron.key, m=1),)
     t.next_step("artillery_fire")
@@ -221,7 +221,7 @@ def union_turn_1(t: Table) -> None:
     blocks = t.roll_blocks(6)  # Davis's Average markers block on the Veteran line: 6
     assert payload(blocks).blocked == (f"{iron.key}#1",)
     # the unblocked marker (Crack) fires at Archer from 4": 8 or more hits
-    assert ">1 marker to fire · " in row_of(t.page(), iron)
+    assert " bases · 1 marker to fire · " in row_of(t.page(), iron)
     attack = t.skirmish_attack(iron, archer, "4", die=9)
     assert payload(attack).hits == (FireHits(archer.key, m=1),)
     t.next_step("artillery_fire")

@@ -232,7 +232,7 @@ def test_the_move_step_reads_only_the_units_of_the_rows_it_draws(client, big_mov
     # each row as it shows it; the leaders who may help a roll are read for a row opened to roll, not for the page
     batteries = defending_batteries(game)
     assert of(Unit, first) == 40 and of(Unit, then) == 20 + len(batteries) and of(Leader, first + then) == 0
-    assert f"bases {units[0].bases}/{units[0].bases_start}" in row_of(body, units[0])
+    assert f"{units[0].bases}/{units[0].bases_start} bases" in row_of(body, units[0])
     assert units[59].name in row_of(more, units[59])
     assert f"Defending {batteries[0].battery_label} battery" in row_of(more, batteries[0])
 

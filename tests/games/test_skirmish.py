@@ -106,7 +106,7 @@ def test_a_successful_block_leaves_one_davis_marker_to_fire(client, screens):
     assert rolled.blocked == (f"{davis.key}#1",)
     assert rolled.result.attempts[0].needed == 5 and event.provisional
     assert rolled.rolls() == (LabelledRoll("Iron Brigade (Meredith), marker 1", Roll((5,), RollSource.TYPED)),)
-    assert ">1 marker to fire · " in row_of(page(client, game), brigade(game, "Davis's Brigade"))
+    assert " bases · 1 marker to fire · " in row_of(page(client, game), brigade(game, "Davis's Brigade"))
     attack(client, fresh(game), davis, iron.key)
     assert "Every unblocked attacking skirmish marker has fired." in page(client, game)
 
@@ -129,7 +129,7 @@ def test_declaring_no_block_goes_straight_to_the_attacks(client, screens):
     game = screens
     declare(client, game, {})
     assert summary(last(game, "SkirmishBlocksDeclared")).endswith("no blocks")
-    assert ">2 markers to fire · " in row_of(page(client, game), brigade(game, "Davis's Brigade"))
+    assert " bases · 2 markers to fire · " in row_of(page(client, game), brigade(game, "Davis's Brigade"))
 
 
 @pytest.mark.parametrize(
@@ -188,7 +188,7 @@ def test_a_green_marker_that_rolls_low_flees_and_undo_brings_it_back(client, dem
     undo_last(fresh(game), None, "test")
     brock.refresh_from_db()
     assert brock.skirmishers_deployed == 1
-    assert ">1 marker to fire · " in row_of(page(client, game), brigade(game, "Brockenbrough's Brigade"))
+    assert " bases · 1 marker to fire · " in row_of(page(client, game), brigade(game, "Brockenbrough's Brigade"))
     assert state_matches_events(game)
 
 

@@ -19,7 +19,7 @@ from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current, shows_unit
 from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state, point_blank
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, put_on, waiting_in, waiting_rows
 from republic.play.fire import FireStep, fired, fires, partners, readiness, ready, save
@@ -227,7 +227,8 @@ def fill(s: ArtilleryState, rows: list[Row]) -> None:
         battery = found[row.subject]
         facts = f"{battery.division.side.name} · {battery.battery_label} battery"
         spent = battery.pk in s.spent
-        row.title, row.verb, row.condition = battery.name, "Save fire" if spent else "Fire", battery.condition
+        row.verb = "Save fire" if spent else "Fire"
+        shows_unit(row, battery)
         row.facts = facts + (" · saved fire" if battery.saved_fire else "") + (" · no function left to fire" * spent)
         row.facts += " · prolonged: enemy fire at it comes first" * prolonged(battery.to_rules())
 

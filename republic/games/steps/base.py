@@ -24,6 +24,7 @@ from republic.games.forms import VersionForm, filled
 from republic.games.ledger import Action
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
+from republic.games.text.map_symbols import MapSymbol, map_symbol
 from republic.rules.morale import Condition
 
 S = TypeVar("S")
@@ -45,6 +46,8 @@ class Row:
     opened: dict[str, Any] | None = field(default=None)  # the form's context, once the row is open
     others: bool = False  # the first row outside what this device follows
     address: str = ""  # where a tap fetches the row, open (set by the page, which knows the game)
+    symbol: MapSymbol | None = None  # a unit's map symbol
+    bases: str = ""  # a brigade's bases ('6/8 bases')
 
     @property
     def condition_words(self) -> str:
@@ -57,7 +60,16 @@ def row_of(row: Row, among: Iterable[U]) -> U:
 
 
 def unit_row(unit: Unit, facts: str = "", verb: str = "", title: str = "") -> Row:
-    return Row(unit.piece.name, title or unit.name, facts, verb, unit.condition, unit.division_id)
+    return shows_unit(Row(unit.piece.name, title or unit.name, facts, verb, command=unit.division_id), unit)
+
+
+def shows_unit(row: Row, unit: Unit) -> Row:
+    """The row shows its unit as every unit is shown: its name (unless the row has its own title), its map
+    symbol, its condition by colour and word, and a brigade's bases (a battery's strength is its damage)."""
+    row.title = row.title or unit.name
+    row.symbol, row.condition = map_symbol(unit.kind), unit.condition
+    row.bases = "" if unit.battery else f"{unit.bases}/{unit.bases_start} bases"
+    return row
 
 
 class Who(Enum):

@@ -7,21 +7,22 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from republic.games.steps.base import Row
+from republic.games.templatetags.map_symbols import map_symbol_of
 
 register = template.Library()
 
 _HEAD = (
     '<li class="{}" id="row-{}"{}><a class="work-open" href="{}" hx-get="{}" hx-target="#row-{}" '
-    'hx-swap="outerHTML" aria-expanded="{}"><span class="work-title">{}</span><span class="work-line">{}'
+    'hx-swap="outerHTML" aria-expanded="{}"><span class="work-title">{}</span><span class="work-line">{}{}'
     '<span class="work-facts">{}</span>{}</span></a>'
 )
 
 
 @register.simple_tag
 def row_head(row: Row, oob: bool = False) -> SafeString:
-    """The row's ``<li>`` (left open for what follows it) and its link: title, condition by colour and word, the
-    facts and the verb; a tap fetches the row open (or closed again), and without scripts the link draws the
-    page with it open."""
+    """The row's ``<li>`` (left open for what follows it) and its link: title, a unit's map symbol, condition by
+    colour and word, a brigade's bases, the facts and the verb; a tap fetches the row open (or closed again), and
+    without scripts the link draws the page with it open."""
     opened = bool(row.opened)
     classes = "work-row" + (f" condition-{row.condition.value}" if row.condition else "") + (" is-open" * opened)
     badge = format_html('<span class="condition-badge">{}</span>', row.condition_words) if row.condition else ""
@@ -36,7 +37,8 @@ def row_head(row: Row, oob: bool = False) -> SafeString:
         row.subject,
         "true" if opened else "false",
         row.title,
+        map_symbol_of(row.symbol) if row.symbol else "",
         badge,
-        row.facts,
+        " · ".join(filter(None, (row.bases, row.facts))),
         verb,
     )

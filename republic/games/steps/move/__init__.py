@@ -13,7 +13,7 @@ from typing import Any
 
 from republic.games.models import Unit
 from republic.games.pieces import Piece
-from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current, shows_unit
 from republic.games.steps.move import batteries, brigades, passing_fire
 from republic.games.steps.move.state import ELSEWHERE, ROW_FIELDS, MoveState, state
 from republic.games.text.terms import ACTION_ORDER, actions_sentence, allowance, commander, condition, inches
@@ -143,7 +143,8 @@ def fill(s: MoveState, rows: list[Row]) -> None:
         unit = units[Piece.at(row.subject).pk]
         if unit.pk in s.passing:
             facts = f"Defending {unit.battery_label} battery" + (" · saved fire" * unit.saved_fire)
-            row.title, row.facts, row.verb, row.condition = unit.name, facts, "Passing fire", unit.condition
+            row.facts, row.verb = facts, "Passing fire"
+            shows_unit(row, unit)
             continue
         if unit.battery:
             used = len(unit.functions_used)
@@ -151,9 +152,10 @@ def fill(s: MoveState, rows: list[Row]) -> None:
             facts += f" · {used} function{'s' if used != 1 else ''} used"
         else:
             rolled = s.rolls.get(unit.key)
-            facts = f"{unit.formation_label} · bases {unit.bases}/{unit.bases_start}"
+            facts = unit.formation_label
             facts += f" · {actions_sentence(rolled.result.actions)}" if rolled else " · no roll yet"
-        row.title, row.facts, row.verb, row.condition = unit.name, facts, "Move", unit.condition
+        row.facts, row.verb = facts, "Move"
+        shows_unit(row, unit)
 
 
 def opened(s: MoveState, row: Row, bound: Bound) -> dict[str, Any]:
