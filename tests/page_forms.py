@@ -1,6 +1,7 @@
 """The forms a page or fragment of the app draws, read from its HTML as a browser reads them: each form's address,
 its fields with their values and choices (a select's options, a text field's suggestions), its submit buttons, and
-the element an htmx answer goes to (a step's row, for a form drawn in one). The fuzzing tests and the random walk
+the element an htmx answer goes to (a step's row, for a form drawn in one). A die's pad of faces is read as the
+number from 1 to 10 it sends, whether its faces are buttons or radios. The fuzzing tests and the random walk
 post what the app really offers, so a form added to a step is walked the day it is drawn."""
 
 import html
@@ -52,6 +53,17 @@ class _Reader(HTMLParser):
         self._select: Field | None = None
         self._textarea: Field | None = None
         self._datalist: str | None = None
+        self._pad = False  # inside a die's pad (it holds no div of its own)
+
+    def _die(self, name: str, value: str, chosen: bool) -> None:
+        """A face of a die's pad: the pad is one number field, its value the face chosen."""
+        assert self._form is not None
+        pad = next((f for f in self._form.fields if f.name == name and f.maximum == "10"), None)
+        if pad is None:
+            pad = Field(name, "number", minimum="1", maximum="10")
+            self._form.fields.append(pad)
+        if chosen:
+            pad.value = value
 
     def _target(self) -> str:
         return next((target for _, target in reversed(self._open) if target), "")
@@ -66,6 +78,8 @@ class _Reader(HTMLParser):
             self._form.multipart = a.get("enctype") == "multipart/form-data"
             if not action.startswith(NOT_OURS) and a.get("method", "get").lower() == "post":
                 self.forms.append(self._form)
+        elif tag == "div" and "die-pad" in a.get("class", "").split():
+            self._pad = True
         elif tag == "datalist":
             self._datalist = a.get("id", "")
             self.lists[self._datalist] = []
@@ -77,6 +91,8 @@ class _Reader(HTMLParser):
                 if "selected" in a:
                     self._select.value = a.get("value", "")
             return
+        elif self._pad and tag in ("input", "button"):
+            self._die(a["name"], a.get("value", ""), "checked" in a or a.get("aria-pressed") == "true")
         elif tag == "input":
             kind = a.get("type", "text")
             if kind == "submit":
@@ -114,6 +130,8 @@ class _Reader(HTMLParser):
                 break
         if tag == "form":
             self._form = None
+        elif tag == "div":
+            self._pad = False
         elif tag == "select":
             self._select = None
         elif tag == "textarea":

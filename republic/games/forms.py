@@ -66,20 +66,22 @@ def _field_named(form: forms.Form, name: str) -> str | None:
     return base if base in form.fields else None
 
 
+FACES = range(1, 11)
+"""The faces of the d10 the table rolls."""
+
+
 def die_field(label: str = "Die (1-10)") -> forms.IntegerField:
-    """A die typed from a physical d10, checked 1-10."""
+    """A die rolled on the table, sent as the face the player taps on its pad (templatetags/dice.py), checked
+    1-10."""
     return forms.IntegerField(
         label=label,
         required=False,
-        min_value=1,
-        max_value=10,
-        widget=forms.NumberInput(
-            attrs={"inputmode": "numeric", "pattern": "[0-9]*", "class": "die-input", "min": 1, "max": 10}
-        ),
+        min_value=FACES[0],
+        max_value=FACES[-1],
         error_messages={
             "min_value": "A d10 shows 1 to 10.",
             "max_value": "A d10 shows 1 to 10.",
-            "invalid": "Type the number on the die, 1 to 10.",
+            "invalid": "A d10 shows a whole number, 1 to 10.",
         },
     )
 
@@ -180,27 +182,32 @@ def offer_names(form: forms.Form, names: Sequence[str], options: Sequence[tuple[
 
 class DiceForm(VersionForm):
     """Base of every form that takes dice. Subclasses list their die fields in ``dice_fields``; pressing
-    "Roll for me" (a submit button named ``roll`` with value ``app``) rolls every one of them instead, once their
-    boxes are empty: a die the table typed is never thrown away for the app's."""
+    "Roll for me" (a submit button named ``roll`` with value ``app``) rolls every one of them instead, once no
+    face is chosen: a die the table rolled is never thrown away for the app's. Pressed with a face chosen, it is
+    refused naming the face, and the form comes back with that face no longer chosen (``cleared``), so that
+    pressing it again is the player's own choice to let the app roll."""
 
     dice_fields: tuple[str, ...] = ("die",)
 
     def __init__(self, *args: Any, rng: RandomSource | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rng = rng or _SYSTEM_RANDOM
+        self.cleared: set[str] = set()
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         app = self.data.get("roll") == ROLL_FOR_ME
         typed = {name: self._typed(name) for name in self.dice_fields} if app else {}
         if any(typed.values()):
-            # The table rolled a real die and typed it: the whole action waits rather than mix or drop dice.
+            # The table rolled a real die and chose its face: the whole action waits rather than mix or drop dice.
             for name, text in typed.items():
                 if text:
                     self.errors.pop(name, None)
+                    self.cleared.add(name)
                     self.add_error(
                         name,
-                        f"You typed {text[:12]} here, so the app did not roll: send it, or clear it for Roll for me.",
+                        f"You chose {text[:12]} on this die, so the app did not roll: tap the face you rolled to "
+                        "send it, or press Roll for me again to let the app roll.",
                     )
             return cleaned
         for name in self.dice_fields:
@@ -210,7 +217,7 @@ class DiceForm(VersionForm):
             elif name in self.errors:
                 continue
             elif cleaned.get(name) is None:
-                self.add_error(name, "Type the die (1-10) or press Roll for me.")
+                self.add_error(name, "Tap the die you rolled (1-10), or press Roll for me.")
             else:
                 cleaned[name] = Roll((cleaned[name],), RollSource.TYPED)
         return cleaned
@@ -219,7 +226,7 @@ class DiceForm(VersionForm):
         return [self.cleaned_data[n] for n in (names or self.dice_fields)]
 
     def _typed(self, name: str) -> str:
-        """What the phone sent in a die's box, as typed; empty when the box was left empty."""
+        """The face the phone sent for a die, as sent; empty when none was chosen."""
         return str(self.data.get(self.add_prefix(name), "")).strip()
 
 

@@ -159,6 +159,16 @@
       });
     });
   }
+  /* A form that takes several dice (both sides' dice, a leader's two): the tap that chooses a face on the last
+     pad without one sends the form, as its Resolve button would (templatetags/dice.py). */
+  document.addEventListener("change", function (event) {
+    var face = event.target;
+    if (!face.matches || !face.matches(".die-pad input[type=radio]") || !face.form) return;
+    var pads = face.form.querySelectorAll(".die-pad");
+    for (var i = 0; i < pads.length; i++) if (!pads[i].querySelector("input:checked")) return;
+    face.form.requestSubmit(face.form.querySelector("button[name=roll][value=typed]"));
+  });
+
   remembered(document);
   document.addEventListener("htmx:afterSwap", function () { remembered(document); });
   document.addEventListener("htmx:oobAfterSwap", function () { remembered(document); });

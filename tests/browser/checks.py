@@ -83,3 +83,9 @@ def roll_for_me(page, form: str, row: str) -> None:
     if not found.count():
         open_row(page, row)
     found.get_by_role("button", name="Roll for me").click()
+
+
+def tap_face(form, face: int, die: str = "Die (1-10)") -> None:
+    """Tap a face of a die's pad in the form (its faces are buttons where the form takes one die, radios where it
+    takes several): one tap sends a form that takes one die."""
+    form.get_by_role("group", name=die).locator(".die-face").get_by_text(str(face), exact=True).click()

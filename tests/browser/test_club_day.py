@@ -6,7 +6,7 @@ folder), the game master's pages at 1024 px too."""
 from playwright.sync_api import expect
 
 from republic.games.models import Seat
-from tests.browser.checks import axe_problems, open_row, roll_for_me, small_targets
+from tests.browser.checks import axe_problems, open_row, roll_for_me, small_targets, tap_face
 from tests.browser.conftest import PHONE
 from tests.games.conftest import at_step
 
@@ -98,30 +98,34 @@ def test_phones_see_each_others_actions_and_a_typed_form_is_kept(browser, live_s
     expect(bob.locator("#result-slot")).to_contain_text("Davis", timeout=3_500)
     # the game master's dashboard has seen both phones take their seats, without a reload
     expect(phone.locator(".dashboard")).to_contain_text("Confederate (Ann)", timeout=6_000)
-    # Cat, Ann's friend, is typing a die for Archer while Ann rolls for Pettigrew: on Cat's phone Pettigrew's row
-    # and the result redraw, Archer's form stays open with his die, and it is not stale when he sends it
+    # Cat, Ann's friend, is filling in Archer's roll while Ann rolls for Pettigrew: on Cat's phone Pettigrew's row
+    # and the result redraw, Archer's form stays open with what she chose, and it is not stale when she taps the die
     cat = seated_phone(browser, live_server, game, "Confederate", "Cat")
     open_row(cat, "Archer's Brigade")
     archer = cat.get_by_role("form", name="Maneuver roll for Archer's Brigade")
-    archer.get_by_label("Die (1-10)").fill("7")
+    together = archer.get_by_label('Other friendly brigades within 2" doing the same action')
+    together.focus()
+    together.select_option(index=1)
+    chosen = together.input_value()
     roll_for_me(ann, "Maneuver roll for Pettigrew's Brigade", "Pettigrew's Brigade")
     expect(cat.locator("#result-slot")).to_contain_text("Pettigrew", timeout=3_500)
     pettigrew = cat.locator(".work-row", has=cat.locator(".work-title", has_text="Pettigrew's Brigade"))
     expect(pettigrew).to_contain_text("may ")
-    expect(archer.get_by_label("Die (1-10)")).to_have_value("7")
-    expect(archer.get_by_label("Die (1-10)")).to_be_focused()  # another phone's news leaves him where he was
+    expect(together).to_have_value(chosen)
+    expect(together).to_be_focused()  # another phone's news leaves her where she was
     expect(cat.locator("#moved-on")).to_be_hidden()
-    archer.get_by_role("button", name="Resolve").click()
+    tap_face(archer, 7)
     expect(cat.locator("#result-slot")).to_contain_text("Archer")
-    # Cat types a die for Brockenbrough while Ann rolls for him: Cat's form and die stay, a note says the game
-    # moved on, and sending it is refused as drawn before Ann's roll
+    # Cat fills in Brockenbrough's roll while Ann rolls for him: Cat's form and choice stay, a note says the game
+    # moved on, and her die tapped is refused as drawn before Ann's roll
     open_row(cat, "Brockenbrough's Brigade")
     brockenbrough = cat.get_by_role("form", name="Maneuver roll for Brockenbrough's Brigade")
-    brockenbrough.get_by_label("Die (1-10)").fill("4")
+    together = brockenbrough.get_by_label('Other friendly brigades within 2" doing the same action')
+    together.select_option(index=1)
     roll_for_me(ann, "Maneuver roll for Brockenbrough's Brigade", "Brockenbrough's Brigade")
     expect(cat.locator("#moved-on")).to_be_visible(timeout=3_500)
-    expect(brockenbrough.get_by_label("Die (1-10)")).to_have_value("4")
-    brockenbrough.get_by_role("button", name="Resolve").click()
+    expect(together).to_have_value(chosen)
+    tap_face(brockenbrough, 4)
     expect(cat.locator("#error")).to_contain_text("The game moved on")
 
 

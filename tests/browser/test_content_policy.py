@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from republic.games.models import Unit
+from tests.browser.checks import tap_face
 from tests.devices import seated_device
 
 UNIT = "Davis's Brigade"
@@ -63,8 +64,7 @@ def test_no_page_of_the_game_master_is_refused_anything(watched, live_server, de
     expect(page.locator("#step-title")).to_contain_text("Attacker rallies units")
     page.locator(f"#row-unit-{davis.pk} a.work-open").click()
     rally = page.get_by_role("form", name=f"Rally {UNIT}")
-    rally.get_by_label("Die (1-10)").fill("10")
-    rally.get_by_role("button", name="Resolve").click()
+    tap_face(rally, 10)
     expect(page.locator("#result")).to_contain_text(UNIT)
     page.locator("#result").get_by_role("button", name="Undo last action").click()
     expect(page.locator("#step-bar")).to_contain_text("1 left before moving on")

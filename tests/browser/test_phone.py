@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from republic.games.events.payload import payload_of
 from republic.games.models import Event, Unit
+from tests.browser.checks import tap_face
 
 UNIT = "Davis's Brigade"
 
@@ -56,9 +57,8 @@ def test_a_rally_on_a_phone_swaps_in_the_result_and_undo_brings_the_row_back(pho
     rally = page.get_by_role("form", name=f"Rally {UNIT}")
     expect(rally).to_be_visible()
 
-    # type the die and resolve: the row says what happened, the result card has the reasons
-    rally.get_by_label("Die (1-10)").fill("10")
-    rally.get_by_role("button", name="Resolve").click()
+    # tap the die's face, which resolves: the row says what happened, the result card has the reasons
+    tap_face(rally, 10)
     expect(row.locator(".work-result")).to_contain_text(f"{UNIT} rallies")
     result = page.locator("#result")
     expect(result).to_contain_text("Attacker rallies units")

@@ -166,7 +166,7 @@ FRIENDLY = "friendly:Davis's Brigade"  # a brigade of the firing battery's own s
     [
         ({"die": "0"}, "A d10 shows 1 to 10."),
         ({"die": "11"}, "A d10 shows 1 to 10."),
-        ({"die": ""}, "Type the die (1-10) or press Roll for me."),
+        ({"die": ""}, "Tap the die you rolled (1-10), or press Roll for me."),
         ({"rng": ""}, "This field is required."),
         ({"rng": "100"}, "less than or equal to 99"),
         ({"rng": "24"}, "out of range"),

@@ -129,8 +129,9 @@ def test_roll_for_me_with_a_typed_die_is_refused_naming_it_and_changes_nothing(c
     assert response.status_code == 200
     for typed in (die, die2):
         if typed:
-            assert f"You typed {typed} here, so the app did not roll: send it, or clear it for Roll for me." in body
-    assert body.count("You typed") == len([t for t in (die, die2) if t])
+            assert f"You chose {typed} on this die, so the app did not roll: tap the face you rolled" in body
+    assert body.count("You chose") == len([t for t in (die, die2) if t])
+    assert " checked>" not in body.split("die-pad")[1]  # no face chosen: Roll for me again rolls
     assert game.version == version and last_round(game) is None and fresh(cutler).m_hits == 0
 
 
@@ -141,8 +142,8 @@ def test_roll_for_me_with_a_typed_die_is_refused_naming_it_and_changes_nothing(c
         ("die", "11", "A d10 shows 1 to 10."),
         ("die2", "0", "A d10 shows 1 to 10."),
         ("die2", "11", "A d10 shows 1 to 10."),
-        ("die", "", "Type the die (1-10) or press Roll for me."),
-        ("die2", "six", "Type the number on the die"),
+        ("die", "", "Tap the die you rolled (1-10), or press Roll for me."),
+        ("die2", "six", "A d10 shows a whole number, 1 to 10."),
         ("struck", "sideways", "Select a valid choice"),
         ("printed", "defender 3Q carry", "Not an assault result"),
         ("printed", "attacker carry", "follows a defender loss"),

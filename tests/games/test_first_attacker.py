@@ -17,6 +17,7 @@ from republic.rules.dice import RollSource
 from republic.scenarios import DEMO_SCENARIO
 from tests.devices import seated_device
 from tests.games.conftest import HTMX, fresh, payload, state_matches_events
+from tests.games.drawn_dice import dice_line
 
 P = first_attacker.PREFIX
 
@@ -75,7 +76,7 @@ def test_each_side_rolls_and_the_high_roller_chooses_the_first_attacker_R341_344
     assert card["dice"] == "Confederate 3, typed; Union 8, typed" and card["step"] == "Setting up"
     log = client.get(f"/games/{game.pk}/log/").content.decode()
     assert "Confederate attack first, the choice of Union, who rolled high (8 to 3)" in log
-    assert "Dice: Confederate 3, typed; Union 8, typed" in log
+    assert dice_line(("Confederate", 3, "typed"), ("Union", 8, "typed")) in log
     assert state_matches_events(game)
 
 
@@ -112,8 +113,8 @@ def test_a_tie_says_roll_again_and_records_nothing(client, setting_up):
     [
         (0, 5, "A d10 shows 1 to 10."),
         (5, 11, "A d10 shows 1 to 10."),
-        ("six", 5, "Type the number on the die, 1 to 10."),
-        ("", 5, "Type the die (1-10) or press Roll for me."),
+        ("six", 5, "A d10 shows a whole number, 1 to 10."),
+        ("", 5, "Tap the die you rolled (1-10), or press Roll for me."),
     ],
 )
 def test_a_die_that_no_d10_shows_is_named_and_changes_nothing(client, setting_up, confederate, union, problem):

@@ -151,7 +151,7 @@ class FormsFuzzed(TestCase):
             for htmx in (True, False):
                 sent = {**as_sent(drawn.form), name: face, "roll": "typed"}
                 _, said, _ = checked(self.master, drawn.form.action, sent, htmx, drawn.form.target)
-                assert "A d10 shows 1 to 10." in said or "Type the number on the die, 1 to 10." in said, said
+                assert "A d10 shows 1 to 10." in said or "A d10 shows a whole number, 1 to 10." in said, said
 
     def test_roll_for_me_with_a_die_typed_is_refused_naming_it_in_every_form_that_rolls(self) -> None:
         dice = [(d, f.name) for d in self.drawn for f in d.form.fields if (f.minimum, f.maximum) == ("1", "10")]
@@ -160,7 +160,7 @@ class FormsFuzzed(TestCase):
             for htmx in (True, False):
                 sent = {**as_sent(drawn.form), name: face, "roll": "app"}
                 _, said, recorded = checked(self.master, drawn.form.action, sent, htmx, drawn.form.target)
-                assert not recorded and f"You typed {face} here, so the app did not roll" in said, (name, said)
+                assert not recorded and f"You chose {face} on this die, so the app did not roll" in said, (name, said)
 
     def test_a_stale_or_missing_version_is_refused_with_the_reason(self) -> None:
         # the forms complete as drawn, once their dice are typed: the version is all that is wrong with them

@@ -184,7 +184,7 @@ def test_a_leader_outside_the_losses_may_still_roll(client, after_fire):
     [
         ({"die": "0"}, "A d10 shows 1 to 10."),
         ({"die2": "11"}, "A d10 shows 1 to 10."),
-        ({"die2": ""}, "Type the die (1-10) or press Roll for me."),
+        ({"die2": ""}, "Tap the die you rolled (1-10), or press Roll for me."),
         ({"hits": "-1"}, "greater than or equal to 0"),
         ({"hits": "100"}, "less than or equal to 99"),
         ({"hits": "two"}, "Enter a whole number"),

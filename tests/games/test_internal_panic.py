@@ -171,8 +171,8 @@ def test_the_printed_chart_can_stand_in_for_the_app_chart(client, demo):
     [
         ({"die": "0"}, "A d10 shows 1 to 10."),
         ({"die": "11"}, "A d10 shows 1 to 10."),
-        ({"die": ""}, "Type the die (1-10) or press Roll for me."),
-        ({"die": "six"}, "Type the number on the die"),
+        ({"die": ""}, "Tap the die you rolled (1-10), or press Roll for me."),
+        ({"die": "six"}, "A d10 shows a whole number, 1 to 10."),
         ({"printed_pass": "13"}, "A pass number is 1 to 12."),
         ({"printed_result": "Rt 9"}, "Select a valid choice"),
     ],

@@ -188,8 +188,8 @@ def test_the_printed_chart_does_not_lift_a_demoralized_brigades_restriction(clie
     [
         ({"die": "0"}, "A d10 shows 1 to 10."),
         ({"die": "11"}, "A d10 shows 1 to 10."),
-        ({"die": ""}, "Type the die (1-10) or press Roll for me."),
-        ({"die": "six"}, "Type the number on the die"),
+        ({"die": ""}, "Tap the die you rolled (1-10), or press Roll for me."),
+        ({"die": "six"}, "A d10 shows a whole number, 1 to 10."),
         ({"acting_together": "hold"}, "Select a valid choice"),
         ({"printed": ["charge"]}, "Select a valid choice"),
     ],

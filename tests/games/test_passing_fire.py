@@ -144,7 +144,7 @@ FRIENDLY = "Iron Brigade (Meredith)"  # the firing battery's own side
     ("extra", "message"),
     [
         ({"die": "0"}, "A d10 shows 1 to 10."),
-        ({"die": ""}, "Type the die (1-10) or press Roll for me."),
+        ({"die": ""}, "Tap the die you rolled (1-10), or press Roll for me."),
         ({"rng": ""}, "This field is required."),
         ({"rng": "30"}, "no battery reaches"),
         ({"target": ""}, "This field is required."),

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.databases import fresh_database, manage
+from tests.games.drawn_dice import dice_line, die
 from tests.page_forms import forms_of
 from tests.served import Answer, Phone, Server, ledger, rows_in
 
@@ -134,12 +135,12 @@ def test_twenty_identical_dice_entries_from_a_row_apply_once(served):
     applied = [a for a in answers if a.recorded(drawn)]
     refused = [a for a in answers if a.moved_on]
     assert (len(applied), len(refused)) == (1, PHONES - 1)
-    assert applied[0].recorded(drawn) == drawn + 1 and "Dice: maneuver 6, typed" in applied[0].body
+    assert applied[0].recorded(drawn) == drawn + 1 and dice_line(("maneuver", 6, "typed")) in applied[0].body
     # a refusal is the live part drawn afresh and put where the live part is: Archer's row in it has the roll the
     # phone's page did not, and no result card says the phone's own entry was rolled
     assert all(a.headers.get("HX-Retarget") == "#live" for a in refused)
     assert all(f'name="version" value="{drawn + 1}"' in a.body for a in refused)
-    assert all("no roll yet" not in archer_row(a.body) and "Dice: maneuver 6" not in a.body for a in refused)
+    assert all("no roll yet" not in archer_row(a.body) and f"Dice: maneuver {die(6)}" not in a.body for a in refused)
     after = ledger(served.database, served.game)
     assert after.version == drawn + 1 and after.replays
     assert [(kind, subject) for seq, kind, _, subject, _ in after.events if seq > drawn] == [("ManeuverRolled", ARCHER)]
@@ -180,5 +181,5 @@ def test_twenty_different_dice_entries_for_one_unit_on_one_version_apply_one_and
     inputs = json.loads(payload)["inputs"]
     assert actor == f"Phone {winner}"
     assert inputs["roll"]["faces"] == [int(sent(winner)["roll-unit-1-die"][0])]
-    assert f"Dice: maneuver {sent(winner)['roll-unit-1-die'][0]}, typed" in applied[0].body
+    assert dice_line(("maneuver", sent(winner)["roll-unit-1-die"][0], "typed")) in applied[0].body
     assert (inputs["acting_together"] or "") == sent(winner)["roll-unit-1-acting_together"][0]

@@ -85,8 +85,8 @@ def test_roll_for_me_rolls_and_says_so(client, demo):
     [
         ("0", "A d10 shows 1 to 10."),
         ("11", "A d10 shows 1 to 10."),
-        ("", "Type the die (1-10) or press Roll for me."),
-        ("six", "Type the number on the die"),
+        ("", "Tap the die you rolled (1-10), or press Roll for me."),
+        ("six", "A d10 shows a whole number, 1 to 10."),
     ],
 )
 def test_a_bad_die_is_refused_at_the_field_and_changes_nothing(client, demo, die, message):
@@ -146,8 +146,11 @@ def test_roll_for_me_with_a_typed_die_is_refused_naming_the_die_and_changes_noth
     version = game.version
     response = rally_post(client, game, davis, die="8", roll="app", htmx=True)
     body = response.content.decode()
-    assert "You typed 8 here, so the app did not roll: send it, or clear it for Roll for me." in body
-    assert 'value="8"' in body  # the typed die stays in its box
+    said = "You chose 8 on this die, so the app did not roll: tap the face you rolled to send it, or press Roll for me"
+    assert said in body
+    # the face is no longer chosen, so that Roll for me pressed again is the player's choice
+    die = f"rally-{davis.piece.name}-die"
+    assert f"name={die} value=8 aria-pressed=true" not in body and f"type=hidden name={die}" not in body
     game.refresh_from_db()
     assert game.version == version and not Event.objects.filter(game=game, kind="RallyResolved").exists()
     assert brigade(game, "Davis's Brigade").m_hits == 3

@@ -134,7 +134,11 @@ def test_declaring_no_block_goes_straight_to_the_attacks(client, screens):
 
 @pytest.mark.parametrize(
     ("die", "message"),
-    [("0", "A d10 shows 1 to 10."), ("11", "A d10 shows 1 to 10."), ("", "Type the die (1-10) or press Roll for me.")],
+    [
+        ("0", "A d10 shows 1 to 10."),
+        ("11", "A d10 shows 1 to 10."),
+        ("", "Tap the die you rolled (1-10), or press Roll for me."),
+    ],
 )
 def test_a_bad_block_die_changes_nothing(client, screens, die, message):
     game, davis, iron = screens, brigade(screens, "Davis's Brigade"), brigade(screens, "Iron Brigade (Meredith)")
@@ -219,7 +223,7 @@ FRIENDLY = "friendly:Archer's Brigade"  # a brigade of the attacker's own side: 
     [
         ("die", "0", "A d10 shows 1 to 10."),
         ("die", "11", "A d10 shows 1 to 10."),
-        ("die", "", "Type the die (1-10) or press Roll for me."),
+        ("die", "", "Tap the die you rolled (1-10), or press Roll for me."),
         ("range", "", "This field is required."),
         ("range", "-1", "Ensure this value is greater than or equal to 0"),
         ("range", "6", "skirmish fire reaches 5&quot; at the medium scale"),

@@ -10,6 +10,7 @@ from django.utils.html import escape
 from republic.games.models import Event
 from republic.games.text.describe import describe, result_card
 from tests.games.conftest import brigade, division, set_state
+from tests.games.drawn_dice import dice_line, die
 from tests.games.log_helpers import SECRET, Played, play
 
 
@@ -73,12 +74,17 @@ def test_each_action_is_in_the_words_the_phones_showed_with_its_dice_modifiers_a
         assert card["modifiers"] and card["cells"] and card["warning"]
         entry = page[page.index(f"#{event.seq} ") :]
         entry = entry[: entry.index("</li>")]
-        assert escape(describe(event)) in entry and f"Dice: {escape(card['dice'])}" in entry
+        assert (
+            escape(describe(event)) in entry
+            and "Dice: " in entry
+            and all(die(f) in entry for r in card["rolls"] for f in r.roll.faces)
+        )
         assert "Modifiers: " + escape("; ".join(card["modifiers"])) in entry
         for cell in card["cells"]:
             assert escape(cell["line"].removesuffix(" (provisional)")) in entry
         assert 'class="provisional-mark"' in entry and escape(card["warning"]) in entry
-    assert "Dice: maneuver 3, typed" in page and re.search(r"Dice: maneuver \d+, rolled by the app", page)
+    assert dice_line(("maneuver", 3, "typed")) in page
+    assert re.search(re.escape(dice_line(("maneuver", 0, "rolled by the app"))).replace("0", r"\d+"), page)
 
 
 def test_an_undone_action_and_its_undo_are_shown_as_such(played):

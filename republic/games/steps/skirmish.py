@@ -356,9 +356,7 @@ def panel(s: SkirmishState, bound: Bound) -> dict[str, Any]:
     elif s.stage == "roll" and s.declared:
         roll = bound.get("skirmish-rolls") or rolls_form(s)
         context["roll_form"] = roll
-        context["roll_rows"] = [
-            {"die": roll[f"die_{i}"], "printed": roll[f"printed_{i}"]} for i in range(len(s.declared.blocks))
-        ]
+        context["printed_blocks"] = [roll[f"printed_{i}"] for i in range(len(s.declared.blocks))]
     return context
 
 

@@ -94,6 +94,7 @@ def result_card(event: Event | None) -> dict[str, Any] | None:
         "phase": _phase_of(event, payload),
         "summary": describe(event),
         "dice": dice(payload.rolls()),
+        "rolls": payload.rolls(),
         "modifiers": [modifier(m) for r in found for m in r.modifiers],
         "cells": [
             {"line": cell(c), "provisional": c.provenance is Provenance.PROVISIONAL} for r in found for c in r.cells
