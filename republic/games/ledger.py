@@ -433,8 +433,9 @@ def _revert(action: Action, event: Event) -> None:
         action.set(obj, change["field"], change["before"])
 
 
-def undo_last(game: Game, version: int | None, actor: str = "") -> Event:
-    """Take back the latest event still in force: a player only his own side's, the game master any."""
+def undo_last(game: Game, version: int | None, actor: str = "", *, passed: int = 0) -> Event:
+    """Take back the latest event still in force: a player only his own side's, the game master any. ``passed``:
+    the steps that passed by themselves after it, undone just before it (``steps.walk.undo``)."""
     with act(game, version, actor, after_the_end=True) as action:
         target = standing(action.game).order_by("-seq").first()
         if target is None:
@@ -443,7 +444,7 @@ def undo_last(game: Game, version: int | None, actor: str = "") -> Event:
         if side is not None and target.side_id != side:
             raise ActionRefused("The last action was not your side's: only its side or the game master may undo it.")
         _revert(action, target)
-        return action.record(EventUndone(target.seq), undoes=target)
+        return action.record(EventUndone(target.seq, passed), undoes=target)
 
 
 def undo_to(game: Game, seq: int, version: int | None, actor: str = "") -> list[Event]:

@@ -30,12 +30,12 @@ def confederate_turn_1(t: Table) -> None:
     wadsworths = division(game, "Wadsworth's Division")
     assert_position(game, 1, 1, "Confederate")
 
-    # command: nobody has M hits and no leader has fallen yet, so both steps are empty
-    t.next_step("rally")
-    assert "Every attacking unit with morale hits has rolled its rally." in t.page()
-    t.next_step("replace_leaders", htmx=True)
-    assert "No attacking leader is hors de combat." in t.page()
-    t.next_step("move")
+    # command: nobody has M hits and no leader has fallen yet, so both steps pass by themselves on one Next step
+    passed = t.next_step("move", htmx=True, passing=("rally", "replace_leaders"))
+    assert summary(passed) == (
+        "On to maneuver: Attacker moves units (passed by itself, Attacker replaces hors de combat leaders: no "
+        "attacking leader is hors de combat)"
+    )
 
     # maneuver: Davis (Average) rolls 4, +1 for Heth, an Energetic division commander: 5 reaches Average assault 5
     roll = t.roll_maneuver(davis, die=4)
@@ -89,9 +89,7 @@ def confederate_turn_1(t: Table) -> None:
     assert payload(check).casualty is True and payload(check).inputs.roll.faces == (9, 9)
     assert_state(wadsworth, hors_de_combat=True)
     t.pass_leader_over(reynolds, htmx=True)
-    t.next_step("demoralized_panic")
-    assert pending_text(t) == ""  # nobody is demoralized yet
-    t.next_step("assaults")
+    t.next_step("assaults", passing=("demoralized_panic",))  # nobody is demoralized yet
 
     # assault: Davis (Average, 8 bases, Unformed) against Cutler (Veteran, 6 bases, Rattled), Heth and Hill near
     seq = t.declare_assault({davis: "all_out"}, {cutler: "all_out"}, htmx=True)
@@ -144,9 +142,7 @@ def confederate_turn_1(t: Table) -> None:
     assert summary(test) == "Wadsworth's Division holds (10 − 2 demoralized (1 × -2) = 8 against 4)"
     assert payload(test).result.held is True
     assert_state(wadsworths, panicked=False, p4_event=True)
-    t.next_step("adjoining_panic")
-    assert pending_text(t) == ""  # nobody panicked: no adjoining tests
-    ending = t.next_step("messages")
+    ending = t.next_step("messages", passing=("adjoining_panic",))  # nobody panicked: no adjoining tests
     assert "end of player turn 1 of game turn 1" in summary(ending)
 
     assert_position(game, 1, 2, "Union")
@@ -231,14 +227,10 @@ def union_turn_1(t: Table) -> None:
     assert payload(fire).hits == (FireHits(pettigrew.key, m=2),)
     assert t.save_fire(garnett, htmx=True).kind == "FireSaved"
     assert_state(pettigrew, m_hits=0)
-    t.next_step("fire_hors_de_combat")
+    # no base was lost to fire: no leader rolls, no unit is demoralized with P hits: both steps pass by themselves
+    t.next_step("assaults", htmx=True, passing=("fire_hors_de_combat", "demoralized_panic"))
     assert_state(pettigrew, m_hits=2, condition="rattled", bases=9)
     assert_state(archer, m_hits=1, condition="unformed")
-
-    # no base was lost to fire: no leader must roll, no unit is demoralized with P hits
-    assert pending_text(t) == ""
-    t.next_step("demoralized_panic")
-    t.next_step("assaults", htmx=True)
 
     # assault: Iron (Crack, 7 bases) on Archer (Veteran, 4 bases, Unformed)
     seq = t.declare_assault({iron: "all_out"}, {archer: "all_out"})
@@ -267,11 +259,9 @@ def union_turn_1(t: Table) -> None:
     disorder = t.apply_charge_disorder(htmx=True)
     assert [u.unit for u in payload(disorder).units] == [iron.key]
     assert_state(iron, m_hits=4, condition="demoralized")
-    t.next_step("internal_panic")
-    # Iron's Panic 3 is no Panic 4 event, and nothing else took P hits: no division tests
-    assert "No division had a Panic 4 event this turn" in t.page()
-    t.next_step("adjoining_panic")
-    assert "end of player turn 2 of game turn 1" in summary(t.next_step("messages"))
+    # Iron's Panic 3 is no Panic 4 event, and nothing else took P hits: no division tests, the panic phase passes
+    ending = t.next_step("messages", passing=("internal_panic", "adjoining_panic"))
+    assert "no division panicked; end of player turn 2 of game turn 1" in summary(ending)
 
     assert_position(game, 2, 1, "Confederate")
     assert_state(iron, m_hits=4, bases=6, charge_bonus_used=False, forced_move="", p_hits_turn=0)

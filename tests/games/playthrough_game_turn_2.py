@@ -32,8 +32,7 @@ def confederate_turn_2(t: Table) -> None:
     assert "Unformed → Formed" in summary(t.rally(archer, die=4, distance="3", htmx=True))
     # Pettigrew (Average, Rattled 10): 10 + 2 + 1 = 13, Unformed
     assert "Rattled → Unformed" in summary(t.rally(pettigrew, die=2, distance="3"))
-    t.next_step("replace_leaders")
-    t.next_step("move")
+    t.next_step("move", passing=("replace_leaders",))  # no Confederate leader has fallen
 
     # maneuver: Archer (Veteran) 7 + 1 = 8; it deploys its one marker; the Napoleons prolong and keep a fire
     assert payload(t.roll_maneuver(archer, die=7)).result.modified_roll == 8
@@ -71,8 +70,7 @@ def confederate_turn_2(t: Table) -> None:
     assert_state(cutler, p4_event=True, forced_move="Re", retreated=True, bases=3)
     assert_state(wadsworths, p4_event=True)
     t.next_step("assaults")
-    t.next_step("assault_hors_de_combat")  # no assault this turn
-    t.next_step("charge_disorder")
+    t.next_step("charge_disorder", passing=("assault_hors_de_combat",))  # no assault this turn, no base lost in one
 
     # charge disorder: Cutler retreated (it stays Demoralized)
     assert [u.unit for u in payload(t.apply_charge_disorder()).units] == [cutler.key]
@@ -126,8 +124,7 @@ def union_turn_2(t: Table) -> dict:
     assert "Demoralized → Rattled" in summary(t.rally(cutler, die=10))
     assert_state(iron, m_hits=1)
     assert_state(cutler, m_hits=2)
-    t.next_step("replace_leaders")
-    t.next_step("move")
+    t.next_step("move", passing=("replace_leaders",))  # no Union leader is hors de combat
 
     # maneuver: Gamble (Veteran) 2 + 1 for Buford, its Energetic commander, + 2 for Buford within 2" = 5
     roll = t.roll_maneuver(gamble, die=2, leaders_within_2=[str(buford.pk)])
@@ -139,21 +136,16 @@ def union_turn_2(t: Table) -> dict:
 
     before_fire = snapshot(game)
     t.fire_battery(calef, davis, "12", die=5, htmx=True)
-    t.next_step("fire_hors_de_combat")
-    assert_state(davis, m_hits=2)
     # the rest of the turn has nothing to do: no base lost (no hors de combat check), no demoralized unit under
-    # fire, no assault, no charge bonus used nor retreat, so no Panic 4 event and no panic test
+    # fire, no assault, no charge bonus used nor retreat, so no Panic 4 event and no panic test. The steps in which
+    # the table may still act (the assaults it declares, the units it names for charge disorder) wait for Next
+    # step; every other passes by itself.
+    t.next_step("assaults", passing=("fire_hors_de_combat", "demoralized_panic"))
+    assert_state(davis, m_hits=2)
     assert pending_text(t) == ""
-    for step in (
-        "demoralized_panic",
-        "assaults",
-        "assault_hors_de_combat",
-        "charge_disorder",
-        "internal_panic",
-        "adjoining_panic",
-    ):
-        t.next_step(step)
-    assert "end of player turn 2 of game turn 2" in summary(t.next_step("messages"))
+    t.next_step("charge_disorder", passing=("assault_hors_de_combat",))
+    ending = t.next_step("messages", passing=("internal_panic", "adjoining_panic"))
+    assert "end of player turn 2 of game turn 2" in summary(ending)
 
     assert_position(game, 3, 1, "Confederate")
     assert_state(davis, m_hits=2, bases=8, condition="rattled")

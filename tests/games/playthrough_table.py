@@ -38,9 +38,10 @@ class Table:
         assert response.status_code == 200
         return response.content.decode()
 
-    def post(self, tail: str, data: dict, htmx: bool = False) -> Event:
-        """One action: it must record exactly one event and answer as the app does, with the live fragment
-        (drawn for the new version) over htmx, or a redirect to the game page for a plain POST."""
+    def post(self, tail: str, data: dict, htmx: bool = False, events: int = 1) -> Event:
+        """One action: it must record exactly one event (``events``: a Next step passing idle steps records one a
+        step) and answer as the app does, with the live fragment (drawn for the new version) over htmx, or a
+        redirect to the game page for a plain POST; its last event is returned."""
         before = self.version
         response = self.client.post(self.url(tail), data, **(HTMX if htmx else {}))
         body = response.content.decode()
@@ -48,15 +49,15 @@ class Table:
             answered = response.status_code == 200 and body.lstrip().startswith('<div id="live"')
         else:
             answered = response.status_code == 302 and response["Location"] == self.url()
-        if not answered or self.version != before + 1:
+        if not answered or self.version != before + events:
             problems = _problems(body if response.status_code == 200 else self.page())
             raise AssertionError(
                 f"POST {tail} answered {response.status_code} and recorded {self.version - before} event(s): {problems}"
             )
         if htmx:
             assert "<html" not in body
-            assert f'name="version" value="{before + 1}"' in body  # the fragment's forms carry the new version
-        return self.game.events.get(seq=before + 1)
+            assert f'name="version" value="{before + events}"' in body  # the fragment's forms carry the new version
+        return self.game.events.get(seq=before + events)
 
     def form(self, tail: str, prefix: str, htmx: bool = False, dice: bool = False, **fields) -> Event:
         """Post a prefixed form; ``dice`` presses "Resolve" with the typed dice (never "Roll for me")."""
@@ -67,9 +68,12 @@ class Table:
 
     # walking the turn sequence
 
-    def next_step(self, to: str, htmx: bool = False) -> Event:
-        event = self.post("next/", {"version": self.version}, htmx)
+    def next_step(self, to: str, htmx: bool = False, passing: tuple[str, ...] = ()) -> Event:
+        """Press Next step, landing at ``to``; ``passing``: the steps on the way that pass by themselves, nobody
+        having anything to do in them, each by its own event."""
+        event = self.post("next/", {"version": self.version}, htmx, events=1 + len(passing))
         assert event.kind == "StepAdvanced" and payload(event).to == StepKey(to), summary(event)
+        assert [p.step for p in payload(event).by_itself] == [StepKey(step) for step in passing], summary(event)
         return event
 
     def next_step_refused(self, htmx: bool = True) -> str:
@@ -81,8 +85,9 @@ class Table:
         assert self.version == before and self.game.step == step
         return " ".join(re.findall(r"(Not yet: [^<]+)", body))
 
-    def undo(self, htmx: bool = False) -> Event:
-        event = self.post("undo/", {"version": self.version}, htmx)
+    def undo(self, htmx: bool = False, events: int = 1) -> Event:
+        """Undo the last action: a Next step that passed steps by itself is undone with them (``events``)."""
+        event = self.post("undo/", {"version": self.version}, htmx, events)
         assert event.kind == "EventUndone"
         return event
 

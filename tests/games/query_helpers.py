@@ -156,8 +156,9 @@ class Costs:
             )
             self.measure(f"{step}: more rows", lambda t: t.get("rows/?after=1"), events=0)
 
-    def leave(self, step: str) -> None:
-        self.measure(f"leaving {step}", lambda t: t.next_step())
+    def leave(self, step: str, passing: int = 0) -> None:
+        """Next step from ``step``, and past the ``passing`` steps after it that pass by themselves."""
+        self.measure(f"leaving {step}", lambda t: t.next_step(), events=1 + passing)
 
     def check(self) -> None:
         print("\n".join(self.seen))
@@ -232,12 +233,12 @@ def waiting_leaders(t: Table) -> list[int]:
     return [leader.pk for leader, _ in hors_de_combat.state(fresh(t.game)).pending()]
 
 
-def leader_checks_cost_the_same(costs: Costs, step: str) -> None:
+def leader_checks_cost_the_same(costs: Costs, step: str, passing: int = 0) -> None:
     """A hors de combat step, its work put in front of both battles: its pages, a check, a leader passed over,
-    and leaving it once every leader is done."""
+    and leaving it once every leader is done (past the ``passing`` steps after it that pass by themselves)."""
     costs.pages(step)
     costs.measure("a hors de combat check", lambda t: check_post(t, waiting_leaders(t)[0]))
     costs.measure("a leader passed over", lambda t: skip_post(t, waiting_leaders(t)[0]))
     costs.each(lambda t: [skip_post(t, pk)() for pk in waiting_leaders(t)])
-    costs.leave(step)
+    costs.leave(step, passing)
     costs.check()

@@ -14,7 +14,7 @@ from republic.games.scenario import create_game, parse_scenario
 from republic.scenarios import DEMO_SCENARIO
 from tests.devices import seated_device
 from tests.games.archive_helpers import round_trip, spread_ids
-from tests.games.conftest import HTMX, brigade, division, fresh, leader, payload, state_matches_events
+from tests.games.conftest import HTMX, brigade, division, fresh, leader, payload, set_state, state_matches_events
 from tests.games.playthrough_game_turn_1 import confederate_turn_1, union_turn_1
 from tests.games.playthrough_game_turn_2 import confederate_turn_2, union_turn_2
 from tests.games.playthrough_table import Table, assert_position
@@ -85,6 +85,7 @@ def test_a_game_that_rolled_for_its_first_attacker_and_moved_a_leader_comes_back
         {"version": fresh(game).version, "side": union, "how": "die roll"},
     )
     t = Table(client, game)
+    set_state(game, brigade(game, "Iron Brigade (Meredith)"), m_hits=1)  # a unit to rally: the step waits
     t.next_step("rally")
     reynolds = leader(game, "John F. Reynolds")
     t.post(

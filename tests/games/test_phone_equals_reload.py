@@ -34,11 +34,11 @@ class PhoneTable(Table):
         self.screen = Screen(client, self.url())
         self.actions = 0
 
-    def post(self, tail: str, data: dict, htmx: bool = False) -> Event:
+    def post(self, tail: str, data: dict, htmx: bool = False, events: int = 1) -> Event:
         before = self.version
         self.screen.post(self.url(tail), data)
         after = self.version
-        assert after == before + 1, f"{tail} recorded {after - before} events: {self.screen.seen()['error']}"
+        assert after == before + events, f"{tail} recorded {after - before} events: {self.screen.seen()['error']}"
         differences = same_screen(self.screen.seen(), seen(self.screen.drawn()))
         assert not differences, f"after {tail}:\n" + "\n".join(differences)
         self.actions += 1

@@ -70,15 +70,18 @@ def test_two_game_turns_played_through_the_game_pages_forms(client, demo):
     assert state_matches_events(game)
     assert client.get(f"/games/{game.pk}/log/").status_code == 200
 
-    # undo, latest first: the end of the player turn comes back (Calef had fired this turn) ...
-    undone = t.undo(htmx=True)
-    assert undone.undoes.kind == "StepAdvanced"
-    assert_position(game, 2, 2, "Union", "adjoining_panic")
+    # undo, latest first: the last Next step comes back with the panic steps that passed by themselves after it, and
+    # the end of the player turn with them (Calef had fired this turn) ...
+    undone = t.undo(htmx=True, events=3)
+    assert undone.undoes.kind == "StepAdvanced" and payload(undone).passed == 2
+    assert_position(game, 2, 2, "Union", "charge_disorder")
     calef = battery(game, "2nd U.S., Battery A (Calef)")
     assert_state(calef, fired_this_turn=True)
-    # ... then the steps back to the fire phase, where Calef's hit is taken off Davis again ...
-    for _ in range(7):
-        t.undo()
+    # ... then the Next steps back to the fire phase, each with the steps it passed, where Calef's hit is taken off
+    # Davis again ...
+    t.undo(events=2)
+    assert_position(game, 2, 2, "Union", "assaults")
+    t.undo(events=3)
     assert_position(game, 2, 2, "Union", "artillery_fire")
     assert_state(brigade(game, "Davis's Brigade"), m_hits=1)
     assert "Davis&#x27;s Brigade: <strong>1M</strong>" in t.page()  # the hit waits again

@@ -81,7 +81,9 @@ def test_a_seated_phone_sending_its_token_in_the_htmx_header_is_let_through(demo
     token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
     version = fresh(demo).version
     response = phone.post(f"/games/{demo.pk}/next/", {"version": version}, HTTP_X_CSRFTOKEN=token, **HTMX)
-    assert response.status_code == 200 and fresh(demo).version == version + 1
+    assert (
+        response.status_code == 200 and fresh(demo).version == version + 3
+    )  # the empty command steps pass by themselves
 
 
 @pytest.fixture

@@ -72,6 +72,7 @@ def demo_first_attacker_rolled() -> Game:
     chosen = {"version": fresh(game).version, "side": game.sides.get(name="Union").pk, "how": "die roll"}
     _sent(game, lambda: client.post(f"/games/{game.pk}/act/first-attacker/game-{game.pk}/", chosen))
     t = Table(client, game)
+    set_state(game, brigade(game, "Iron Brigade (Meredith)"), m_hits=1)  # a unit to rally: the step waits
     t.next_step("rally")
     reynolds = leader(game, "John F. Reynolds")
     for moved in ("1", "2"):
@@ -97,7 +98,7 @@ def demo_first_attacker_agreed() -> Game:
     for phone, attacker in (("Union", "Union"), ("Confederate", "Confederate")):
         _sent(game, lambda: agree(phone, attacker))  # noqa: B023 (sent at once, in this turn of the loop)
     _sent(game, lambda: agree("Confederate", "Union"))
-    Table(master_device(), game).next_step("rally")
+    Table(master_device(), game).next_step("move", passing=("rally", "replace_leaders"))
     return fresh(game)
 
 

@@ -61,9 +61,20 @@ class FirstAttackerChosen(Payload):
 
 
 @dataclass(frozen=True)
+class PassedStep:
+    """A step that passed by itself, and why: nobody had anything to do in it ('no leader lost')."""
+
+    step: StepKey
+    why: str
+
+
+@dataclass(frozen=True)
 class StepAdvanced(Payload):
     """The next step: leaving the artillery step puts the fire phase's hits on, leaving the panic phase puts the
-    divisions that panicked back on Defend (``orders_reset``: their names), the turn's last step ends it."""
+    divisions that panicked back on Defend (``orders_reset``: their names), the turn's last step ends it.
+    ``by_itself``: on a step that passed by itself, every step that passed by itself since the Next step that
+    began it, this one last (``walk.move_on``); empty on the Next step itself and on every event of earlier
+    versions."""
 
     left: StepKey
     to: StepKey
@@ -71,11 +82,16 @@ class StepAdvanced(Payload):
     orders_reset: tuple[str, ...] = ()
     turn_ended: bool = False
     left_undone: tuple[str, ...] = ()  # the work the game master moved on without
+    by_itself: tuple[PassedStep, ...] = ()
 
 
 @dataclass(frozen=True)
 class EventUndone(Payload):
+    """An event taken back; ``passed``: on the undo of a Next step, how many steps that passed by themselves after
+    it were undone with it (``walk.undo``)."""
+
     seq: int
+    passed: int = 0
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,15 @@ def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
     }
 
 
+def idle(s: PanicState) -> str:
+    """No division to name adjoining ones for and none to test: no division panicked in the internal tests. The
+    step still ends the panic phase as it passes (``leave``)."""
+    if s.undeclared or s.lacking:
+        return ""
+    panicked = any(t.panicked for r in s.rounds for t in r.tests)
+    return "no more divisions must test" if panicked else "no division panicked"
+
+
 def leave(action: Action, s: PanicState) -> dict[str, Any]:
     """The end of the panic phase, once every round is resolved: "panicked division orders are reset to Defend
     status" (6.1, R:1849-1852). Until now a division that panicked kept its orders, holding for movement and
@@ -144,4 +153,5 @@ STEP = division_test_step(
     panel,
     leave,
     actions=(Act("adjoining", "command", Who.SEATED, take_adjoining, ELSEWHERE),),
+    idle=idle,
 )

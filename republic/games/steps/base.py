@@ -48,6 +48,7 @@ class Row:
     address: str = ""  # where a tap fetches the row, open (set by the page, which knows the game)
     symbol: MapSymbol | None = None  # a unit's map symbol
     bases: str = ""  # a brigade's bases ('6/8 bases')
+    theirs: str = ""  # who acts on it, drawn for a device that may not (set by the page): its form is not drawn
 
     @property
     def condition_words(self) -> str:
@@ -132,6 +133,9 @@ class Step(Generic[S]):
     parts: tuple[str, ...] = ()
     folds: tuple[str, ...] = ()  # the folds of an open row's form: partials of ``form``, each drawn once open
     actions: tuple[Act, ...] = ()
+    # why nobody has anything to do in the step ('no leader lost'), '' while anyone may still act in it: a step the
+    # table arrives at idle passes by itself (``walk.move_on``); a step without it always waits for Next step
+    idle: Callable[[S], str] | None = None
 
 
 def nothing_pending(state: Any) -> list[str]:

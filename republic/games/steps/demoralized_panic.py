@@ -55,6 +55,10 @@ def pending(s: PanicTestState) -> list[str]:
     return [f"demoralized panic test for {u.name} ({u.p_hits_turn}P)" for u in s.to_test]
 
 
+def idle(s: PanicTestState) -> str:
+    return "no demoralized unit has panic hits from fire" if not (s.to_test or s.done) else ""
+
+
 LOSS_CONDITIONS = {
     "out_of_town": "Retreating or routing out of town terrain",
     "across_bridge_or_ford": "Retreating or routing across a bridge or fordable stream",
@@ -160,4 +164,5 @@ STEP = Step(
     form="games/rows/fire_panic.html",
     opened=opened,
     actions=(Act("demoralized-panic-test", "unit", Who.OWNER, take_panic_test, no_test),),
+    idle=idle,
 )

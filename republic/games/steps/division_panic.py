@@ -334,6 +334,7 @@ def division_test_step(
     panel: Callable[[PanicState, Bound], dict[str, Any]],
     leave: Callable[[Action, PanicState], dict[str, Any]] | None = None,
     actions: tuple[Act, ...] = (),
+    idle: Callable[[PanicState], str] | None = None,
 ) -> Step[PanicState]:
     """A panic step whose work is a test per division, each a row opened on tap (both steps offer the test)."""
     return Step(
@@ -346,6 +347,7 @@ def division_test_step(
         form="games/rows/panic_test.html",
         opened=opened_test,
         actions=(PANIC_TEST, *actions),
+        idle=idle,
     )
 
 

@@ -138,6 +138,12 @@ def pending(s: CheckState) -> list[str]:
     ]
 
 
+def idle(s: CheckState) -> str:
+    """Every leader in action is a row, as any may stand within 4" of a loss; but with no base lost (nor a
+    battery's damage) in the phase no leader stands near one, so nobody rolls and the step passes by itself."""
+    return "no unit lost a base this phase" if not (s.lost or s.done) else ""
+
+
 class HorsDeCombatForm(DiceForm):
     dice_fields = ("die", "die2")
     die = die_field("First die (1-10)")
@@ -267,4 +273,5 @@ STEP = Step(
     opened=opened,
     fill=fill,
     actions=(CHECK, versioned("pass-over-leader", "leader", Who.OWNER, skip_leader)),
+    idle=idle,
 )

@@ -20,4 +20,12 @@ def panel(s: PanicState, bound: Bound) -> dict[str, Any]:
     }
 
 
-STEP = division_test_step("games/steps/panic_internal.html", pending, panel)
+def idle(s: PanicState) -> str:
+    if s.lacking or s.tests:
+        return ""
+    if s.empty:
+        return "no unit left to test in " + ", ".join(d.name for d in s.empty)
+    return "no division had a Panic 4 event"
+
+
+STEP = division_test_step("games/steps/panic_internal.html", pending, panel, idle=idle)

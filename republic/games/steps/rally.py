@@ -203,6 +203,13 @@ def _refuse(message: str) -> Any:
     raise ActionRefused(message)
 
 
+def idle(s: RallyState) -> str:
+    """A rally step with no attacking unit to rally has nothing for anyone: the leaders' 2" move is made "in order
+    to place them near units under their command in need of rally support" (R:352-354), so with no such unit it
+    has no purpose either, and the step passes by itself."""
+    return "no attacking unit has morale hits to rally" if not (s.to_rally or s.rallied or s.moves) else ""
+
+
 def rows(s: RallyState) -> list[Row]:
     return [
         unit_row(unit, f"{unit.grade_label}, {unit.m_hits} M · {unit.division.name}", "Rally") for unit in s.to_rally
@@ -254,6 +261,7 @@ STEP = Step(
     rows=rows,
     form="games/rows/rally.html",
     opened=opened,
+    idle=idle,
     actions=(
         RALLY,
         # one of the attacking side's leaders moved up to 2" in the rally step (R:352-354)

@@ -66,6 +66,10 @@ def pending(s: ReplaceState) -> list[str]:
     return [f"replace {leader.name}, hors de combat" for leader in s.fallen]
 
 
+def idle(s: ReplaceState) -> str:
+    return "no attacking leader is hors de combat" if not s.fallen else ""
+
+
 def replace_leader(game: Game, leader: Leader, version: int, actor: str) -> Event:
     refusal = f"{leader.name} has nothing to be replaced for now."
     with act(game, version, actor, step=StepKey.REPLACE_LEADERS, elsewhere=refusal) as action:
@@ -141,4 +145,5 @@ STEP = Step(
     pending,
     panel,
     actions=(versioned("replace-leader", "leader", Who.OWNER, replace_leader),),
+    idle=idle,
 )

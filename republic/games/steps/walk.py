@@ -1,9 +1,25 @@
-"""The walk through the turn sequence (1.6, 1.7): where the game stands, what is still to do, and moving on."""
+"""The walk through the turn sequence (1.6, 1.7): where the game stands, what is still to do, and moving on.
 
-from republic.games.events.game import StepAdvanced
-from republic.games.ledger import Action, ActionRefused, act
+A step the app knows nobody has anything to do in passes by itself (``move_on``): the table's Next step moves on,
+and every step it then comes to that is idle (``Step.idle``: a rally with no unit to rally, no leader to replace,
+no leader at risk of hors de combat, no demoralized unit to test, no division to test) is left at once, each by
+its own StepAdvanced event, naming why, in the same transaction. A step in which the table may still act waits
+for Next step even when the app sees nothing due: the fire steps (the table decides who fires), the moves, the
+assaults (the table declares them), charge disorder (the table may name other units that charged) and the
+defenders' messages; so does a step with work for one side only. Undo takes a Next step back with the steps that
+passed by themselves after it (``undo``); going back to an event (``undo_to``) undoes event by event, and may stop
+at a step that passed by itself, which waits there for Next step."""
+
+from typing import Any
+
+from django.db import transaction
+
+from republic.games.events.game import PassedStep, StepAdvanced
+from republic.games.events.payload import payload_of
+from republic.games.ledger import Action, ActionRefused, act, undo_last
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
+from republic.games.steps.base import Step
 from republic.rules.sequence import Position, next_position
 from republic.rules.units import TURN_FIELDS, new_player_turn
 
@@ -30,6 +46,55 @@ def pending(game: Game) -> list[str]:
     return step.pending(step.state(game))
 
 
+class _Waits(Exception):
+    """The step the game came to has something to do: it does not pass by itself."""
+
+
+def move_on(game: Game, version: int | None, actor: str = "", *, anyway: bool = False) -> Event:
+    """The table's Next step: ``advance``, then past every idle step it comes to, one event a step, all or nothing
+    in one transaction. The last event is returned: its words name every step that passed by itself."""
+    with transaction.atomic():
+        event = advance(game, version, actor, anyway=anyway)
+        passed: tuple[PassedStep, ...] = ()
+        while True:
+            try:
+                event = _pass_by_itself(game, event.seq, actor, passed)
+            except _Waits:
+                return event
+            passed = _passes(event)
+
+
+def _pass_by_itself(game: Game, version: int, actor: str, passed: tuple[PassedStep, ...]) -> Event:
+    with act(game, version, actor) as action:
+        current = action.game
+        step = step_of(current)
+        if not current.in_progress or step.idle is None:
+            raise _Waits
+        state = step.state(current)
+        why = step.idle(state)
+        if not why:
+            raise _Waits
+        return _leave(action, step, state, (), (*passed, PassedStep(current.step_key, why)))
+
+
+def _passes(event: Event) -> tuple[PassedStep, ...]:
+    """The steps that passed by themselves up to this event, since the Next step that began them."""
+    payload = payload_of(event)
+    return payload.by_itself if isinstance(payload, StepAdvanced) else ()
+
+
+def undo(game: Game, version: int | None, actor: str = "") -> Event:
+    """Take back the last action; a step that passed by itself goes back with the Next step that passed it, each
+    event by its own undo event, in one transaction: the game stands again where Next step was pressed. The last
+    undo (of the Next step) says how many passes went with it."""
+    with transaction.atomic():
+        event = undo_last(game, version, actor)
+        passes = len(_passes(event.undoes)) if event.undoes else 0
+        for left in range(passes, 0, -1):
+            event = undo_last(game, event.seq, actor, passed=passes if left == 1 else 0)
+        return event
+
+
 def advance(game: Game, version: int | None, actor: str = "", *, anyway: bool = False) -> Event:
     """Move to the next step; refused while the step has unresolved work, unless the game master moves on
     ``anyway`` (a player has gone home, a table settled it by hand): the work left is named in the event. Leaving
@@ -44,19 +109,29 @@ def advance(game: Game, version: int | None, actor: str = "", *, anyway: bool = 
         todo = step.pending(state)
         if todo and not anyway:
             raise StepBlocked(todo)
-        here = position(current)
-        closing = step.leave(action, state) if step.leave else {}
-        following = next_position(here)
-        turn_ended = (following.game_turn, following.player_turn) != (here.game_turn, here.player_turn)
-        if turn_ended:
-            _end_player_turn(action)
-        action.set(current, "game_turn", following.game_turn)
-        action.set(current, "player_turn", following.player_turn)
-        action.set(current, "step", following.step.value)
-        left_undone = tuple(todo)
-        return action.record(
-            StepAdvanced(here.step, following.step, turn_ended=turn_ended, **closing, left_undone=left_undone)
+        return _leave(action, step, state, tuple(todo))
+
+
+def _leave(
+    action: Action, step: Step[Any], state: Any, left_undone: tuple[str, ...], by_itself: tuple[PassedStep, ...] = ()
+) -> Event:
+    """Leave the step the game is at: its closing effects, the end of the player turn after its last step, and the
+    event that records it."""
+    current = action.game
+    here = position(current)
+    closing = step.leave(action, state) if step.leave else {}
+    following = next_position(here)
+    turn_ended = (following.game_turn, following.player_turn) != (here.game_turn, here.player_turn)
+    if turn_ended:
+        _end_player_turn(action)
+    action.set(current, "game_turn", following.game_turn)
+    action.set(current, "player_turn", following.player_turn)
+    action.set(current, "step", following.step.value)
+    return action.record(
+        StepAdvanced(
+            here.step, following.step, turn_ended=turn_ended, **closing, left_undone=left_undone, by_itself=by_itself
         )
+    )
 
 
 def _end_player_turn(action: Action) -> None:

@@ -18,6 +18,12 @@ _HEAD = (
 )
 
 
+_THEIRS = (
+    '<li class="{}" id="row-{}"{}><div class="work-theirs"><span class="work-title">{}</span>'
+    '<span class="work-line">{}<span class="work-facts">{}</span></span><span class="work-whose small">{}</span></div>'
+)
+
+
 @register.simple_tag
 def row_head(row: Row, oob: bool = False) -> SafeString:
     """The row's ``<li>`` (left open for what follows it) and its link: title, a unit's map symbol, condition by
@@ -26,6 +32,18 @@ def row_head(row: Row, oob: bool = False) -> SafeString:
     opened = bool(row.opened)
     classes = "work-row" + (f" condition-{row.condition.value}" if row.condition else "") + (" is-open" * opened)
     badge = format_html('<span class="condition-badge">{}</span>', row.condition_words) if row.condition else ""
+    if row.theirs:
+        # a row of the other side's: what is happening and who acts, nothing to open
+        return format_html(
+            _THEIRS,
+            classes,
+            row.subject,
+            mark_safe(' hx-swap-oob="true"') if oob else "",
+            row.title,
+            badge,
+            row.facts,
+            row.theirs,
+        )
     verb = format_html('<span class="work-verb">{}</span>', "Close" if opened else row.verb) if row.verb else ""
     return format_html(
         _HEAD,

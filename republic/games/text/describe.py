@@ -2,6 +2,7 @@
 event with its reasons."""
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from republic.games.events.fire import ArtilleryFired
@@ -18,7 +19,7 @@ from republic.games.models import Event
 from republic.games.text.assault import ASSAULT_WORDS
 from republic.games.text.command import COMMAND_WORDS
 from republic.games.text.fire import FIRE_WORDS
-from republic.games.text.game import GAME_WORDS, step_advanced
+from republic.games.text.game import GAME_WORDS, passed_words, step_advanced
 from republic.games.text.maneuver import MANEUVER_WORDS
 from republic.games.text.panic import PANIC_WORDS
 from republic.games.text.terms import cell, dice, modifier, provenance_warning
@@ -39,7 +40,12 @@ def describe(event: Event) -> str:
     """The event in one sentence, as the log and the result card show it."""
     payload = payload_of(event)
     if isinstance(payload, EventUndone):
-        return f"Undone: {describe(event.undoes)}" if event.undoes else f"Undone: event #{payload.seq}"
+        undone = f"Undone: {describe(event.undoes)}" if event.undoes else f"Undone: event #{payload.seq}"
+        if payload.passed == 1:
+            undone += ", with the step that passed by itself after it"
+        elif payload.passed:
+            undone += f", with the {payload.passed} steps that passed by themselves after it"
+        return undone
     if isinstance(payload, StepAdvanced):
         return step_advanced(payload, event.game_turn, event.player_turn)
     return words(payload)
@@ -79,6 +85,10 @@ def _phase_of(event: Event, payload: Payload) -> str:
     return f"{step_for(StepKey(event.step)).phase.value.capitalize()} phase"
 
 
+def _moved(payload: StepAdvanced, event: Event) -> str:
+    return step_advanced(replace(payload, by_itself=()), event.game_turn, event.player_turn)
+
+
 def result_card(event: Event | None) -> dict[str, Any] | None:
     """An event as the result card and the log show it: words, dice, modifiers, chart cells, notes."""
     if event is None:
@@ -88,6 +98,7 @@ def result_card(event: Event | None) -> dict[str, Any] | None:
     notes = [note for r in found for note in r.notes]
     if isinstance(payload, ArtilleryFired) and payload.worst:
         notes.append(f"joint fire: the group's most hit battery ({payload.worst}) gives the die modifier")
+    passed = payload.by_itself if isinstance(payload, StepAdvanced) else ()
     return {
         "event": event,
         "step": _step_of(event, payload),
@@ -101,4 +112,8 @@ def result_card(event: Event | None) -> dict[str, Any] | None:
         ],
         "notes": notes,
         "warning": provenance_warning(event.provisional, event.printed_chart),
+        # the steps the Next step that brought the game here passed on the way, each with why; the card lists them
+        # under its sentence, which then need not say the last of them again (``moved``)
+        "passed": [passed_words(p) for p in passed],
+        "moved": _moved(payload, event) if isinstance(payload, StepAdvanced) and passed else "",
     }

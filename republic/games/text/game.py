@@ -14,6 +14,7 @@ from republic.games.events.game import (
     GameEnded,
     ObjectiveTaken,
     OrdersChanged,
+    PassedStep,
     StepAdvanced,
 )
 from republic.games.events.payload import Payload
@@ -24,9 +25,15 @@ from republic.rules.sequence import StepKey, step_for
 from republic.rules.units import Correction
 
 
+def passed_words(passed: PassedStep) -> str:
+    """A step that passed by itself, as the table says it: 'Attacker rallies units: no attacking unit has ...'."""
+    return f"{step_for(passed.step).title}: {passed.why}"
+
+
 def step_advanced(p: StepAdvanced, game_turn: int, player_turn: int) -> str:
     step = step_for(p.to)
-    notes = [taken_words(h) for h in p.fire_hits]
+    notes = [f"passed by itself, {passed_words(p.by_itself[-1])}"] if p.by_itself else []
+    notes += [taken_words(h) for h in p.fire_hits]
     if p.left is StepKey.ARTILLERY_FIRE and not notes:
         notes.append("no skirmish or artillery hits to put on")
     if p.orders_reset:

@@ -7,7 +7,7 @@ every address of a game, whatever the method: the check is made here, before the
 Each view of a game says who may use it with ``allowed(Who.X)``; the game list and the join page are open to all
 and show each device its own. A test walks every address of the app with every role."""
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
@@ -20,7 +20,8 @@ from django_htmx.middleware import HtmxDetails
 
 from republic.games.ledger import acting_for
 from republic.games.models import Command, Game, Leader, Seat, Unit
-from republic.games.steps.base import Who
+from republic.games.pieces import Piece
+from republic.games.steps.base import Act, Row, Who
 
 SEATS_KEY = "republic_seats"  # this device's seat in each game, by game id
 NO_SEAT = (
@@ -124,6 +125,67 @@ def may_move_on(role: Role | None, game: Game) -> bool:
         return True
     attacker = game.attacker
     return role.seat is not None and (attacker is None or attacker.pk == role.seat.side_id)
+
+
+def may_take(role: Role | None, game: Game, who: Who, owner: int | None = None) -> bool:
+    """Whether this role may take an action open to ``who`` (on a piece of the side ``owner``), read from the game
+    in hand: what ``refusal`` answers, asked before a form is drawn, so that no seat is drawn a form it would be
+    refused for. A piece's action open to one side is its own side's pieces' too (a defending battery's passing
+    fire)."""
+    if role is None or role.refusal:
+        return False
+    if role.master:
+        return True
+    side = role.side_id
+    if who is Who.MASTER or (owner is not None and who is not Who.SEATED and owner != side):
+        return False
+    if who in (Who.PHASING, Who.DEFENDING):
+        acting = game.attacker if who is Who.PHASING else game.defender
+        return acting is None or acting.pk == side
+    return True
+
+
+@dataclass(frozen=True)
+class Mine:
+    """What this device may do at the step the game is at, asked wherever the page draws a form: the step's
+    actions it may take (``"leader-move" in mine``; an action on one piece, on the pieces of the side the step
+    belongs to), and each row's (``row``), by the side of the row's piece. Rows of the other side are drawn without
+    their form, saying who acts (``whose``)."""
+
+    role: Role | None
+    game: Game
+    acts: frozenset[str]
+    sides: dict[int, tuple[int, str]]  # each command's side and its name, read once; empty for the game master
+
+    def __contains__(self, action: str) -> bool:
+        return action in self.acts
+
+    def row(self, actions: Iterable[Act], row: Row) -> bool:
+        """Whether it may act on the row: take one of the step's actions about the row's kind of piece."""
+        found = self.sides.get(row.command) if row.command is not None else None
+        piece = Piece.of(row.subject)
+        owner = found[0] if found else None
+        return any(may_take(self.role, self.game, a.who, owner) for a in actions if piece and a.about == piece.kind)
+
+    def whose(self, row: Row) -> str:
+        """Who acts on a row this device may not, and what they do: 'For the Union players: rally'."""
+        found = self.sides.get(row.command) if row.command is not None else None
+        whose = f"For the {found[1]} players" if found else "For the other side's players"
+        return f"{whose}: {row.verb.lower()}" if row.verb else whose
+
+
+def mine(role: Role | None, game: Game, actions: Iterable[Act]) -> Mine:
+    """This role's ``Mine`` at a step offering these actions."""
+    acting = game.acting_side if game.in_progress else None
+    owner = acting.pk if acting is not None else None
+    acts = frozenset(
+        act.name for act in actions if may_take(role, game, act.who, owner if act.about != "game" else None)
+    )
+    sides: dict[int, tuple[int, str]] = {}
+    if role is not None and not role.master and role.seat is not None:
+        commands = Command.objects.filter(game=game).values_list("pk", "side_id", "side__name")
+        sides = {pk: (side, name) for pk, side, name in commands}
+    return Mine(role, game, acts, sides)
 
 
 View = Callable[..., HttpResponse]

@@ -19,10 +19,10 @@ from republic.games.forms import Unfilled, VersionForm, filled, whole_number
 from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
 from republic.games.models import Event, Game
 from republic.games.pieces import Piece
-from republic.games.steps import step_of
+from republic.games.steps import acting_step, step_of
 from republic.games.steps.base import Row
 from republic.games.text.describe import describe, result_card
-from republic.games.views.access import HtmxHttpRequest, may_move_on
+from republic.games.views.access import HtmxHttpRequest, Mine, may_move_on, mine
 from republic.games.views.follow import followed
 from republic.games.views.lookup import actor_of, command_of, game_or_404, games, row_target
 from republic.games.views.order_of_battle import division_context
@@ -79,8 +79,9 @@ def context(
     parts: set[str] | None = None,
 ) -> dict[str, Any]:
     last = event or _last_event(request, game)
-    found = page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown)
     role = getattr(request, "role", None)
+    yours = own(request, game)
+    found = page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown, yours)
     letters = dispatch_context(bool(role and role.master), role.seat if role else None, game)
     parts = (parts_open(request) if parts is None else parts) | set(opened)
     folds = set(request.GET.getlist("fold"))  # a page drawn without scripts, with a row's fold open
@@ -90,9 +91,16 @@ def context(
         "role": role,
         "watching": watching(role, game),
         "moves_on": may_move_on(role, game),
+        "mine": yours,
         "parts_open": parts,
         "folds_open": folds,
     }
+
+
+def own(request: HtmxHttpRequest, game: Game) -> Mine:
+    """What this device may do at the step the game is at (``access.Mine``): every form is drawn for it alone."""
+    step = acting_step(game)
+    return mine(getattr(request, "role", None), game, step.actions if step else ())
 
 
 def parts_open(request: HtmxHttpRequest) -> set[str]:
@@ -216,7 +224,8 @@ def _pieces(
         if not event.subject or event.undoes_id is not None or (event.game_turn, event.player_turn, event.step) != here:
             return None
         subjects |= {piece.name for key in event.about if (piece := Piece.of(key))}
-    news = step_news(game, followed(request, game), subjects, shown, opened, acted)
+    yours = own(request, game)
+    news = step_news(game, followed(request, game), subjects, shown, opened, acted, yours)
     if news is None:
         return None
     context = {
@@ -243,6 +252,7 @@ def _pieces(
         "rows_after": news.kept,
         "role": getattr(request, "role", None),
         "moves_on": may_move_on(getattr(request, "role", None), game),
+        "mine": yours,
         "last_letter": newest_letter(game),
         "parts_open": parts_open(request) if parts is None else parts,
     }
@@ -288,24 +298,28 @@ def open_row(
 ) -> HttpResponse:
     """One of the step's rows with its form drawn (bound to a failed POST's data when there was one), or
     closed again; a row the step no longer has answers with the whole live part, saying so."""
-    found = _row_drawn(game, row, bound or {}, () if closed else (row,))
+    found = _row_drawn(game, row, bound or {}, () if closed else (row,), own(request, game))
     if found is None:
         return stale(request, game, NO_ROW)
-    return render(request, "games/parts/row.html", {"game": game, "row": found, "row_form": step_of(game).form})
+    context = {"game": game, "row": found, "row_form": step_of(game).form, "mine": own(request, game)}
+    return render(request, "games/parts/row.html", context)
 
 
 NO_ROW = "That has been done already or is not part of this step: here is the step now."
 
 
-def _row_drawn(game: Game, row: str, bound: dict[str, Any], opened: tuple[str, ...]) -> Row | None:
-    """The step's row of this subject, drawn (its form when ``opened``); None when the step has no such row."""
+def _row_drawn(
+    game: Game, row: str, bound: dict[str, Any], opened: tuple[str, ...], yours: Mine | None = None
+) -> Row | None:
+    """The step's row of this subject, drawn (its form when ``opened`` and ``yours``); None when the step has no
+    such row."""
     handler = step_of(game)
     if not game.in_progress or handler.rows is None or handler.opened is None:
         return None
     state = handler.state(game)
     found = next((r for r in work(game, state) if r.subject == row), None)
     if found is not None:
-        drawn(game, state, [found], bound, opened)
+        drawn(game, state, [found], bound, opened, yours)
     return found
 
 
@@ -316,18 +330,22 @@ def open_part(request: HtmxHttpRequest, game: Game, part: str) -> HttpResponse:
     if not game.in_progress or part not in handler.parts:
         message = "That is not part of this step: here is the step now."
         return retarget(reswap(live(request, game, error=message), "outerHTML"), "#live")
+    yours = own(request, game)
+    if part not in yours:
+        message = "That is the other side's to do at this step: here is the step now."
+        return retarget(reswap(live(request, game, error=message), "outerHTML"), "#live")
     state = handler.state(game)
-    context = {"game": game, "panel": handler.panel(state, {}), "parts_open": {part}}
+    context = {"game": game, "panel": handler.panel(state, {}), "parts_open": {part}, "mine": yours}
     return render(request, f"{handler.template}#{part}", context)
 
 
 def open_fold(request: HtmxHttpRequest, game: Game, row: str, fold: str) -> HttpResponse:
     """A fold of an open row's form drawn open, as a tap on its summary fetches it (``steps.base.Step.folds``)."""
     handler = step_of(game)
-    found = _row_drawn(game, row, {}, (row,)) if fold in handler.folds else None
-    if found is None:
+    found = _row_drawn(game, row, {}, (row,), own(request, game)) if fold in handler.folds else None
+    if found is None or found.opened is None:
         return retarget(reswap(live(request, game, error=NO_ROW), "outerHTML"), "#live")
-    context = {"game": game, "row": found.opened, "subject": row, "folds_open": {fold}}
+    context = {"game": game, "row": found.opened, "subject": row, "folds_open": {fold}, "mine": own(request, game)}
     return render(request, f"{handler.form}#{fold}", context)
 
 

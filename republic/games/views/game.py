@@ -13,13 +13,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from republic.games.forms import MOST_WHOLE, VersionForm
-from republic.games.ledger import ActionRefused, StaleGame, standing, undo_last, undo_to
+from republic.games.ledger import ActionRefused, StaleGame, standing, undo_to
 from republic.games.models import Event, Game, Objective
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
-from republic.games.steps import anytime, game_over, step_of
+from republic.games.steps import anytime, game_over, step_of, walk
 from republic.games.steps.base import Row, Who
-from republic.games.steps.walk import advance
 from republic.games.text.describe import describe
 from republic.games.text.game import game_result
 from republic.games.uploads import SCENARIO_MOST, LimitedFileField
@@ -71,7 +70,7 @@ def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if game.in_progress and handler.rows is not None:
         state = handler.state(game)
         shown, left = first_rows(work(game, state, followed(request, game))[start:])
-        drawn(game, state, shown, {})
+        drawn(game, state, shown, {}, (), answers.own(request, game))
     context = {"game": game, "rows": shown, "rows_left": left, "rows_more": min(left, ROWS_SHOWN)}
     return render(request, "games/parts/rows_more.html", {**context, "rows_after": start + len(shown)})
 
@@ -97,7 +96,7 @@ def game_part(request: HtmxHttpRequest, game_id: int, part: str) -> HttpResponse
 @require_POST
 def next_step(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = lookup.game_or_404(game_id)
-    return answers.versioned_action(request, game, lambda version, actor: advance(game, version, actor))
+    return answers.versioned_action(request, game, lambda version, actor: walk.move_on(game, version, actor))
 
 
 @allowed(Who.MASTER)
@@ -105,14 +104,16 @@ def next_step(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def next_step_anyway(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game master moves a stuck step on, leaving its work undone (the log names it)."""
     game = lookup.game_or_404(game_id)
-    return answers.versioned_action(request, game, lambda version, actor: advance(game, version, actor, anyway=True))
+    return answers.versioned_action(
+        request, game, lambda version, actor: walk.move_on(game, version, actor, anyway=True)
+    )
 
 
 @allowed(Who.SEATED)
 @require_POST
 def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = lookup.game_or_404(game_id)
-    return answers.versioned_action(request, game, lambda version, actor: undo_last(game, version, actor))
+    return answers.versioned_action(request, game, lambda version, actor: walk.undo(game, version, actor))
 
 
 @allowed(Who.MASTER)

@@ -16,6 +16,7 @@ from republic.games.steps import first_attacker, game_over, step_of
 from republic.games.steps.base import Bound, Row
 from republic.games.steps.walk import not_in_play
 from republic.games.text.describe import result_card
+from republic.games.views.access import Mine
 from republic.games.views.follow import EVERYTHING, Followed
 from republic.rules.results import Provenance
 from republic.rules.sequence import STEPS, Phase, step_for
@@ -43,14 +44,19 @@ def work(game: Game, state: Any, follow: Followed = EVERYTHING) -> list[Row]:
     return rows
 
 
-def drawn(game: Game, state: Any, rows: list[Row], bound: Bound, opened: Iterable[str] = ()) -> list[Row]:
-    """These rows as a request draws them: filled in, and those named in ``opened`` with their forms."""
+def drawn(
+    game: Game, state: Any, rows: list[Row], bound: Bound, opened: Iterable[str] = (), own: Mine | None = None
+) -> list[Row]:
+    """These rows as a request draws them: filled in, and those named in ``opened`` with their forms; a row the
+    device may not act on (``own``: what it may do; None, everything) says who acts, and never draws its form."""
     handler = step_of(game)
     if handler.fill is not None:
         handler.fill(state, rows)
     wanted = set(opened)
     for row in rows:
-        if row.subject in wanted and handler.opened is not None:
+        if own is not None and not own.row(handler.actions, row):
+            row.theirs = own.whose(row)
+        elif row.subject in wanted and handler.opened is not None:
             row.opened = handler.opened(state, row, bound)
     return rows
 
@@ -82,7 +88,13 @@ class StepNews:
 
 
 def step_news(
-    game: Game, follow: Followed, subjects: set[str], shown: set[str], opened: set[str], acted: str | None
+    game: Game,
+    follow: Followed,
+    subjects: set[str],
+    shown: set[str],
+    opened: set[str],
+    acted: str | None,
+    own: Mine | None = None,
 ) -> StepNews | None:
     """The step drawn again for the news of ``subjects`` (the rows the events since a phone's screen was drawn
     are about), read once; None when only the live part will do: a step without rows, or a row the step gained,
@@ -100,12 +112,14 @@ def step_news(
     if placed:
         # the rows are drawn in the step's panel, which comes again whole with them
         listed, left = first_rows(rows, max(ROWS_SHOWN, len(shown)), keep_open)
-        drawn(game, state, listed, {}, keep_open)
+        drawn(game, state, listed, {}, keep_open, own)
         again, redrawn, kept = set(), {}, len(listed)
     else:
         # the acting phone's open rows come again too, at the game's new version: its screen is then a reload's
         again = (subjects & shown) | (keep_open if acted else set())
-        redrawn = {r.subject: r for r in drawn(game, state, [r for r in rows if r.subject in again], {}, keep_open)}
+        redrawn = {
+            r.subject: r for r in drawn(game, state, [r for r in rows if r.subject in again], {}, keep_open, own)
+        }
         listed, kept = [], sum(row.subject in shown for row in rows)
         left = len(rows) - kept
     todo = step_bar(game, handler.pending(state))
@@ -126,6 +140,7 @@ def page_context(
     opened: Iterable[str] = (),
     follow: Followed = EVERYTHING,
     shown: int = ROWS_SHOWN,
+    own: Mine | None = None,
 ) -> dict[str, Any]:
     forms = forms or {}
     step = step_for(game.step_key)
@@ -137,7 +152,7 @@ def page_context(
         state = handler.state(game)
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
         rows, left = first_rows(work(game, state, follow), shown, opened)
-        drawn(game, state, rows, forms, opened)
+        drawn(game, state, rows, forms, opened, own)
         row_form = handler.form
     elif game.over:
         todo, template, panel = not_in_play(game), "games/steps/game_over.html", game_over.panel(game)
