@@ -14,7 +14,7 @@ from django import forms
 
 from republic.games.events.assault import LinesPassedThrough
 from republic.games.events.payload import NamedUnit
-from republic.games.forms import NameChoiceField, VersionForm, filled, inches_field, offer_names
+from republic.games.forms import Pick, PickField, VersionForm, filled, inches_field, offer_picks
 from republic.games.ledger import ActionRefused, act, acting_side
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
@@ -29,7 +29,6 @@ from republic.rules.forced_moves import ForcedMove, resolve_blocked_move
 from republic.rules.sequence import StepKey
 
 PASSERS = 3  # losers named at once: only the two worst of each kind count, a third shows which did not
-FRIENDS_LIST = {"attacker": "declare-a-units", "defender": "declare-d-units"}  # drawn by the declaration
 
 
 @dataclass(frozen=True)
@@ -52,19 +51,18 @@ def losers(s: AssaultState) -> dict[str, list[Loser]]:
 
 class PassageForm(VersionForm):
     side = forms.ChoiceField(choices=[(side, side) for side in SIDES], widget=forms.HiddenInput)
-    unit = NameChoiceField(label="Friendly unit passed through", what="unit of that side")
+    unit = PickField(label="Friendly unit passed through", what="unit of that side")
 
     def __init__(self, *args: Any, side: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.whose = side  # the side whose form it is: both sides' forms share a prefix
         for n in range(1, PASSERS + 1):
-            self.fields[f"passer_{n}"] = NameChoiceField(
+            self.fields[f"passer_{n}"] = PickField(
                 label=f"Loser {n} passing through", required=n == 1, what="loser of this turn's assaults"
             )
             self.fields[f"distance_{n}"] = inches_field(
                 f"Loser {n}: its front edge to the friend's front edge", required=False
             )
-        self.fields["unit"].widget.attrs["list"] = FRIENDS_LIST[side]
 
     def pairs(self) -> list[tuple[str, Any]]:
         data = self.cleaned_data
@@ -86,7 +84,7 @@ class PassageForm(VersionForm):
 
 
 def passage_form(s: AssaultState, side: str, data: Any = None) -> PassageForm:
-    """One side's form; bound to a POST, it reads that side's units and losers to find the names typed."""
+    """One side's form, offering that side's units in play and its losers."""
     form = PassageForm(
         data,
         side=side,
@@ -94,12 +92,11 @@ def passage_form(s: AssaultState, side: str, data: Any = None) -> PassageForm:
         auto_id=f"id_passage_{side}_%s",
         initial={"version": s.game.version, "side": side},
     )
-    if data is not None:
-        owner = s.game.attacker if side == "attacker" else s.game.defender
-        friends = Unit.objects.filter(game=s.game).in_play().of_side(owner).in_battle_order().choices()
-        offer_names(form, ["unit"], unit_options(friends), FRIENDS_LIST[side])
-        passers = [loser.unit.key for loser in losers(s)[side]]
-        offer_names(form, [f"passer_{n}" for n in range(1, PASSERS + 1)], _named(s, passers), f"losers-{side}")
+    owner = s.game.attacker if side == "attacker" else s.game.defender
+    friends = Unit.objects.filter(game=s.game).in_play().of_side(owner).in_battle_order().choices()
+    offer_picks(form, ["unit"], [Pick(*option) for option in unit_options(friends)])
+    passers = [Pick(loser.unit.key, loser.unit.name, note=loser.standing) for loser in losers(s)[side]]
+    offer_picks(form, [f"passer_{n}" for n in range(1, PASSERS + 1)], passers)
     return form
 
 
@@ -109,10 +106,6 @@ def sent_form(s: AssaultState, data: Any) -> PassageForm:
     if side not in SIDES:
         raise ActionRefused("Nothing was changed: say which side's losers passed through.")
     return passage_form(s, side, data)
-
-
-def _named(s: AssaultState, keys: list[str]) -> list[tuple[str, str, str]]:
-    return [(key, s.units[key].name, "") for key in keys]
 
 
 def _blocked_offer(game: Game, loser: Unit) -> str:
