@@ -306,7 +306,7 @@ def assaults(w: Walker) -> None:
     defenders = [u for u in s.side_units("defender") if not u.battery and u.bases]
     if not attackers or not defenders:
         return w.skip("declare an assault", "a side has no brigade in play")
-    contact = {"a1": attackers[0].key, "a1_contact": "all_out", "d1": defenders[0].key, "d1_contact": "all_out"}
+    contact = {"attackers": [attackers[0].key], "defenders": [defenders[0].key]}  # all-out, the contact unticked
     declared = w.act("declare an assault", w.action("declare-assault", w.game.piece), declare.declare_form(s), contact)
     if declared is None:
         return

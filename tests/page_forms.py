@@ -1,5 +1,5 @@
 """The forms a page or fragment of the app draws, read from its HTML as a browser reads them: each form's address,
-its fields with their values and choices (a select's options, a text field's suggestions), its submit buttons, and
+its fields with their values and choices (a select's options, a picker's radio and check boxes), its submit buttons, and
 the element an htmx answer goes to (a step's row, for a form drawn in one). The fuzzing tests and the random walk
 post what the app really offers, so a form added to a step is walked the day it is drawn."""
 
@@ -19,9 +19,8 @@ class Field:
     kind: str  # an input's type, or "select", "textarea"
     value: str = ""
     checked: bool = False
-    options: list[str] = field(default_factory=list)  # a select's options; a text field's suggestions
+    options: list[str] = field(default_factory=list)  # a select's options
     multiple: bool = False
-    suggestions: str = ""  # the id of the datalist a text field suggests from
     minimum: str = ""
     maximum: str = ""
 
@@ -46,12 +45,10 @@ class _Reader(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.forms: list[Form] = []
-        self.lists: dict[str, list[str]] = {}
         self._open: list[tuple[str, str]] = []  # open elements and the hx-target each sets
         self._form: Form | None = None
         self._select: Field | None = None
         self._textarea: Field | None = None
-        self._datalist: str | None = None
 
     def _target(self) -> str:
         return next((target for _, target in reversed(self._open) if target), "")
@@ -66,11 +63,6 @@ class _Reader(HTMLParser):
             self._form.multipart = a.get("enctype") == "multipart/form-data"
             if not action.startswith(NOT_OURS) and a.get("method", "get").lower() == "post":
                 self.forms.append(self._form)
-        elif tag == "datalist":
-            self._datalist = a.get("id", "")
-            self.lists[self._datalist] = []
-        elif tag == "option" and self._datalist is not None:
-            self.lists[self._datalist].append(a.get("value", ""))
         elif self._form is None or "name" not in a:
             if tag == "option" and self._select is not None:
                 self._select.options.append(a.get("value", ""))
@@ -88,7 +80,6 @@ class _Reader(HTMLParser):
                     kind,
                     a.get("value", ""),
                     "checked" in a,
-                    suggestions=a.get("list", ""),
                     minimum=a.get("min", ""),
                     maximum=a.get("max", ""),
                 )
@@ -118,19 +109,13 @@ class _Reader(HTMLParser):
             self._select = None
         elif tag == "textarea":
             self._textarea = None
-        elif tag == "datalist":
-            self._datalist = None
 
 
 def forms_of(body: str) -> list[Form]:
-    """The POST forms of a page or fragment of the app, with each text field's suggestions filled in."""
+    """The POST forms of a page or fragment of the app."""
     reader = _Reader()
     reader.feed(body)
     reader.close()
-    for form in reader.forms:
-        for one in form.fields:
-            if one.suggestions:
-                one.options = reader.lists.get(one.suggestions, [])
     return reader.forms
 
 
@@ -163,8 +148,6 @@ def filled(form: Form, rng: random.Random, die: int | None = None) -> dict[str, 
             data[name] = rng.choice([o for o in one.options if o])
         elif one.kind in ("radio", "checkbox"):
             data[name] = rng.choice([f.value for f in found])
-        elif one.options and rng.random() < 0.5:
-            data[name] = rng.choice(one.options)
     if form.buttons:
         data.update([rng.choice(form.buttons)])
     return data

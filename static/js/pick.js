@@ -1,5 +1,6 @@
 /* A picker's filter (republic/games/templatetags/picks.py): as the player types a few letters, only the choices
-   whose label holds them stay, and each group holding one opens; cleared, the groups fold again as they were.
+   whose label holds them stay, and each group holding one opens; cleared, the groups fold again as they were,
+   but the one holding the choice made.
    Without scripts the filter stays hidden and every group still opens by its summary. */
 (function () {
   "use strict";
@@ -17,7 +18,8 @@
       if (!group.hasAttribute("data-was-open")) group.setAttribute("data-was-open", group.open ? "1" : "");
       var shown = group.querySelector(".pick-item:not([hidden])");
       group.hidden = wanted !== "" && !shown;
-      group.open = wanted !== "" ? !!shown : group.getAttribute("data-was-open") === "1";
+      var kept = group.getAttribute("data-was-open") === "1" || !!group.querySelector("input:checked");
+      group.open = wanted !== "" ? !!shown : kept;
       if (wanted === "") group.removeAttribute("data-was-open");
     });
   }

@@ -83,3 +83,13 @@ def roll_for_me(page, form: str, row: str) -> None:
     if not found.count():
         open_row(page, row)
     found.get_by_role("button", name="Roll for me").click()
+
+
+def pick(within, field: str, name: str) -> None:
+    """Tap a unit (leader, division) by its name in the picker of that form field, opening its division's group
+    first when it is folded: a name is never typed."""
+    item = within.locator(f'fieldset.pick[data-pick="{field}"] .pick-item > label', has_text=name).first
+    group = within.locator(f'fieldset.pick[data-pick="{field}"] details.pick-group', has=item)
+    if group.count() and not group.evaluate("d => d.open"):
+        group.locator("summary").click()
+    item.click()

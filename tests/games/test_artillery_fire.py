@@ -83,14 +83,20 @@ def test_every_battery_of_both_sides_that_may_fire_is_listed(client, demo):
     assert not has_row(body, battery(game, "Garnett's Battalion"))
     assert not has_row(body, battery(game, "2nd U.S., Battery A (Calef)"))
     assert "left before moving on" not in body  # fire is not mandatory (4.2)
-    opened = opened_row(client, game, battery(game, "Pegram's Battalion (rifles)"))
+    pegram = battery(game, "Pegram's Battalion (rifles)")
+    opened = opened_row(client, game, pegram)
     assert 'aria-label="Fire Pegram&#x27;s Battalion (rifles)"' in opened
     # the targets: the enemy's units in play, each chosen by a tap; no name is typed
     main = re.search(r'data-pick="fire-unit-\d+-target".*?</fieldset>', opened, re.S).group(0)
     assert re.search(r'<label><input type="radio" name="fire-unit-\d+-target" value="unit:\d+">Iron Brigade', main)
     assert "Davis&#x27;s Brigade" not in main and "<datalist" not in opened and "<input list" not in opened
+    # the secondary targets offer the enemy's units again: fetched only when their fold is opened
+    assert 'data-pick="fire-unit-' + str(pegram.pk) + '-tandem"' not in opened and "?fold=secondary-targets" in opened
+    fold = client.get(f"/games/{game.pk}/rows/unit-{pegram.pk}/?fold=secondary-targets", HTTP_HX_REQUEST="true")
+    folded = fold.content.decode()
+    assert folded.lstrip().startswith("<details") and " open>" in folded and "Iron Brigade" in folded
     # only an enemy battery is a compound target (4.5)
-    compound = re.search(r'data-pick="fire-unit-\d+-compound".*?</fieldset>', opened, re.S).group(0)
+    compound = re.search(r'data-pick="fire-unit-\d+-compound".*?</fieldset>', folded, re.S).group(0)
     assert "2nd U.S., Battery A (Calef)" in compound and "Iron Brigade" not in compound
 
 

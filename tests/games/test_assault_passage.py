@@ -64,11 +64,11 @@ def test_only_units_driven_back_this_turn_pass_through_and_only_into_their_own_s
     cutler = driven_back(client, game, two)
     iron, archer = brigade(game, "Iron Brigade (Meredith)"), brigade(game, "Archer's Brigade")
     not_driven_back = pass_through(client, game, cutler, (iron, "1")).content.decode()
-    assert "No loser of this turn&#x27;s assaults here is called “Iron Brigade (Meredith)”" in not_driven_back
+    assert "No loser of this turn&#x27;s assaults to choose here is called “Iron Brigade (Meredith)”" in not_driven_back
     itself = pass_through(client, game, cutler, (cutler, "1"))
     assert "A loser does not pass through itself." in itself.content.decode()
     other_side = pass_through(client, game, archer, (cutler, "1"))
-    assert "No unit of that side here is called" in other_side.content.decode()
+    assert "No unit of that side to choose here is called" in other_side.content.decode()
     no_distance = pass_through(client, game, iron, (cutler, ""))
     assert "How far was it?" in no_distance.content.decode()
     assert not Event.objects.filter(game=game, kind="LinesPassedThrough").exists()

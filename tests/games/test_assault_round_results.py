@@ -226,7 +226,7 @@ def test_a_supporting_brigade_takes_its_hit_when_the_primary_defender_retreats(c
     iron = brigade(game, "Iron Brigade (Meredith)")
     declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     page = assault_page(client, game)
-    assert 'aria-label="A supporting brigade\'s hit"' in page and '<option value="Cutler&#x27;s Brigade">' in page
+    assert 'aria-label="A supporting brigade\'s hit"' in page and ">Cutler&#x27;s Brigade<small>" in page
     assert "Supporting brigade (5.5)" not in page  # no longer left to the table's corrections
     response = supporting(client, game, iron, cutler, bases="4")
     assert "4 of 7 bases is not a minority" in response.content.decode()

@@ -68,6 +68,8 @@ def test_each_defending_battery_that_may_fire_is_a_row_of_the_move_step(client, 
     main = re.search(r'data-pick="passing-unit-\d+-target".*?</fieldset>', opened, re.S).group(0)
     assert ">Davis&#x27;s Brigade<small>" in main and "Iron Brigade (Meredith)" not in main
     assert "<datalist" not in opened and "Joint battery fire" not in opened
+    fold = client.get(f"/games/{game.pk}/rows/unit-{hall.pk}/?fold=secondary-targets", HTTP_HX_REQUEST="true")
+    assert f'data-pick="passing-unit-{hall.pk}-tandem"' in fold.content.decode()
     # the defending players are told the step is the attacker's, but for their batteries' passing fire
     union = seated_device(game, "Union").get(f"/games/{game.pk}/").content.decode()
     assert "your phone follows it as they play. Your batteries may make passing fire at their units (4.5)." in union

@@ -277,6 +277,7 @@ STEP = Step(
     leave,
     rows=rows,
     form="games/rows/fire_artillery.html",
+    folds=("secondary-targets",),
     opened=opened,
     fill=fill,
     actions=(

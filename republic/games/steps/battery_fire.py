@@ -114,6 +114,12 @@ class ArtilleryFireForm(DiceForm):
         batteries = {t.key for t in targets if t.battery}
         offer_picks(self, ["compound"], [p for p in picks if p.key in batteries])
 
+    @property
+    def secondary_sent(self) -> bool:
+        """A secondary or compound target was sent, or refused: its fold is drawn open."""
+        names = TARGET_FIELDS[1:]
+        return self.is_bound and any(self[name].value() or self.errors.get(name) for name in names)
+
     def clean_printed(self) -> Hits | None:
         text = self.cleaned_data.get("printed", "").strip()
         if not text:

@@ -56,7 +56,10 @@ class DeclareForm(VersionForm):
         error_messages={"required": "Choose at least one attacking unit."},
     )
     defenders = PicksField(
-        label="Defending units", what="defending unit", error_messages={"required": "Choose at least one defending unit."}
+        label="Defending units",
+        what="defending unit",
+        refusal="{name} is {why}: only the attacker splits a unit between two assaults (5.2).",
+        error_messages={"required": "Choose at least one defending unit."},
     )
     general = forms.MultipleChoiceField(required=False)
     primary = PickField(required=False, what="defending unit")
