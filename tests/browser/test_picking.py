@@ -8,7 +8,7 @@ from republic.games.events.assault import AssaultDeclared
 from republic.games.events.payload import payload_of
 from republic.games.models import Event, Unit
 from republic.games.scenario import create_game, parse_scenario
-from tests.browser.checks import pick, small_targets
+from tests.browser.checks import axe_problems, pick, small_targets
 from tests.club_battle import club_scenario
 from tests.games.conftest import at_step, rolled_for_assault
 
@@ -44,6 +44,7 @@ def test_two_brigades_against_one_are_declared_in_six_taps_at_most(phone, live_s
     expect(attackers.locator(".pick-item", has_text="Davis's Brigade").locator(".pick-aside")).to_be_visible()
     expect(attackers.locator(".pick-item", has_text="Brockenbrough").locator(".pick-aside")).to_be_hidden()
     assert not (found := small_targets(phone, open_details=False)), found
+    assert not (problems := axe_problems(phone)), problems
     form.get_by_role("button", name="Declare the assault").click()
     expect(phone.locator(".work-row", has_text="Assault 1")).to_be_visible()
     assert taps.count <= TAPS, f"{taps.count} taps"
@@ -66,6 +67,7 @@ def test_a_target_among_dozens_is_found_by_its_division_or_a_few_letters(phone, 
     expect(main.locator("details.pick-group").first).to_be_visible()
     box = main.locator("input.pick-filter")
     expect(box).to_be_visible()
+    assert not (problems := axe_problems(phone)), problems
     box.fill(enemy.name)
     shown = main.locator(".pick-item:visible")
     expect(shown).to_have_count(1)
