@@ -175,8 +175,8 @@ def _plain(text: str) -> str:
 
 
 class Picker(forms.Widget):
-    """A picker drawn in one pass (``draw_pick``): a hundred options drawn through Django's template per option cost
-    more than the rest of a form, and a fire row offers a side's 200 units."""
+    """A picker, drawn in one pass by ``{% pick %}`` (templatetags/picks.py) with its label, errors and those not
+    offered: a fire row offers a side's 200 units, and Django's template per option costs more than the form."""
 
     many = False
 

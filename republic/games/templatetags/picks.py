@@ -31,12 +31,18 @@ def _items(field: BoundField, picks: Sequence[Pick], chosen: set[str], grouped: 
                 p.key,
                 mark_safe(" checked") if p.key in chosen else "",
                 p.name,
-                format_html("<small>{}</small>", p.note if grouped else " · ".join(filter(None, (p.group, p.note)))),
+                _note(p, grouped),
                 aside(p, p.key in chosen) if aside else "",
             )
             for p in picks
         ),
     )
+
+
+def _note(pick: Pick, grouped: bool) -> SafeString:
+    """How it stands, under its name; its division too when the list is not grouped by division."""
+    words = pick.note if grouped else " · ".join(filter(None, (pick.group, pick.note)))
+    return format_html("<small>{}</small>", words) if words else mark_safe("")
 
 
 def _not_offered(refused: Sequence[Refused]) -> SafeString:

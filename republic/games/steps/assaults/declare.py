@@ -32,14 +32,13 @@ def _general(field: str, ticked: set[str]) -> Callable[[Pick, bool], SafeString]
     """A chosen unit's contact: all-out unless ticked general, one tap."""
 
     def aside(pick: Pick, chosen: bool) -> SafeString:
+        # each follows its unit's own box: a club battle's 200 defenders would repeat their names in a hidden word
         return format_html(
-            '<label class="pick-aside"><input type="checkbox" name="{}" value="{}"{}>{}'
-            '<span class="visually-hidden"> for {}</span></label>',
+            '<label class="pick-aside"><input type="checkbox" name="{}" value="{}"{}>{}</label>',
             field,
             pick.key,
             mark_safe(" checked") if pick.key in ticked else "",
             GENERAL,
-            pick.name,
         )
 
     return aside
@@ -137,13 +136,11 @@ def _defender(general: str, ticked: set[str], field: str, primary: str) -> Calla
 
     def aside(pick: Pick, chosen: bool) -> SafeString:
         return format_html(
-            '{}<label class="pick-aside pick-primary"><input type="radio" name="{}" value="{}"{}>Primary defender'
-            '<span class="visually-hidden">: {}</span></label>',
+            '{}<label class="pick-aside"><input type="radio" name="{}" value="{}"{}>Primary defender</label>',
             contact(pick, chosen),
             field,
             pick.key,
             mark_safe(" checked") if pick.key == primary else "",
-            pick.name,
         )
 
     return aside
