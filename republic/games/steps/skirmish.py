@@ -168,7 +168,7 @@ class DeclareBlocksForm(VersionForm):
                 required=False,
                 what="attacking marker",
             )
-        offer_picks(self, [m.field for m in blockers], [Pick(t.id, t.label) for t in targets])
+        offer_picks(self, [m.field for m in blockers], [Pick(t.id, t.label, t.brigade.division.name) for t in targets])
 
 
 def declare_form(s: SkirmishState, data: Any = None) -> DeclareBlocksForm:

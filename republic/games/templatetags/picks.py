@@ -126,6 +126,6 @@ def pick(field: BoundField) -> SafeString:
         format_html('<div class="invalid-feedback d-block">{}</div>', errors) if errors else "",
         none,
         body,
-        format_html('<p class="small text-muted mb-1">Nothing to choose here now.</p>') if not picks else "",
+        mark_safe('<p class="small text-muted mb-1">Nothing to choose here now.</p>') if not picks else "",
         _not_offered(spec.refused),
     )

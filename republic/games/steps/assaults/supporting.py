@@ -40,9 +40,12 @@ class SupportingForm(VersionForm):
 
 
 def supporting_form(s: AssaultState, data: Any = None) -> SupportingForm:
-    """The form, offering the defending side's units in play."""
+    """The form, offering the defending side's units in play, and as the primary defender supported each of this
+    turn's assaults' primary defenders: only a primary defender's retreat or rout hits its supports (R:1784-1792)."""
     form = SupportingForm(data, prefix="supporting", initial={"version": s.game.version})
-    offer_picks(form, ["unit", "primary"], [Pick(*option) for option in unit_options(s.side_units("defender"))])
+    offer_picks(form, ["unit"], [Pick(*option) for option in unit_options(s.side_units("defender"))])
+    primaries = {a.defenders[0].unit.key: a.defenders[0].unit for a in s.assaults if a.defenders}
+    offer_picks(form, ["primary"], [Pick(key, unit.name, note=unit.division.name) for key, unit in primaries.items()])
     return form
 
 
