@@ -52,6 +52,18 @@ def test_two_brigades_against_one_are_declared_in_six_taps_at_most(phone, live_s
     assert isinstance(declared, AssaultDeclared)
     assert sorted(a.name for a in declared.attackers) == ["Archer's Brigade", "Davis's Brigade"]
     assert [(d.name, d.contact.value) for d in declared.defenders] == [("Cutler's Brigade", "all_out")]
+    # another assault while the first is open: its declaration is folded, and opening it is a tap too
+    taps.count = 0
+    details = phone.locator("details.declare")
+    assert not details.evaluate("d => d.open")
+    details.locator("summary").click()
+    form = phone.get_by_role("form", name="Declare an assault")
+    pick(form, "declare-attackers", "Pettigrew's Brigade")
+    pick(form, "declare-attackers", "Brockenbrough's Brigade")
+    pick(form, "declare-defenders", "Iron Brigade (Meredith)")
+    form.get_by_role("button", name="Declare the assault").click()
+    expect(phone.locator(".work-row", has_text="Assault 2")).to_be_visible()
+    assert taps.count <= TAPS, f"{taps.count} taps"
     assert phone.problems == []
 
 
