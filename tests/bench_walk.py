@@ -380,7 +380,7 @@ def adjoining(w: Walker) -> None:
     key = s.undeclared[0]
     naming = adjoining_panic.adjoining_form(s, key)
     panicked = {t.division for r in s.rounds for t in r.tests if t.panicked}
-    choices = [str(value) for value, _ in naming.fields["adjoining"].choices]  # type: ignore[attr-defined]
+    choices = [pick.key for pick in naming.fields["adjoining"].picks]  # type: ignore[attr-defined]
     # a neighbour (of its own side, the only ones offered) that has not panicked: one that will have to test
     others = [c for c in choices if c not in panicked][:1]
     w.act("name adjoining divisions", w.action("adjoining", Piece("command", int(key))), naming, {"adjoining": others})

@@ -228,7 +228,7 @@ class PickField(forms.Field):
             refused = next((r for r in self.refused if text == r.key or _plain(text) == _plain(r.name)), None)
             if refused:
                 raise forms.ValidationError(self.refusal.format(name=refused.name, why=refused.why))
-            if re.fullmatch(r"[a-z]+:\d+(#\d+)?", text):  # a key: of another game, of the other side, or not allowed
+            if re.fullmatch(r"([a-z]+[:-])?\d+(#\d+)?", text):  # a key or id: of another game or side, or not allowed
                 raise forms.ValidationError(f"That {self.what} is not one to choose here: choose one from the list.")
             raise forms.ValidationError(f"No {self.what} to choose here is called “{text[:80]}”: choose one listed.")
         return key

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events.payload import NamedUnit
-from republic.games.forms import DiceForm, Pick, PickField, die_field, inches_field, offer_many, offer_picks
+from republic.games.forms import DiceForm, Pick, PickField, PicksField, die_field, inches_field, offer_picks
 from republic.games.models import Game, Unit, UnitChoice
 from republic.games.text.terms import inches, signed, unit_options
 from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, point_blank_limits, resolve_artillery_fire
@@ -40,10 +40,10 @@ TARGET_FIELDS = tuple(name for _, name in ROLE_FIELDS)
 
 
 class ArtilleryFireForm(DiceForm):
-    joined = forms.MultipleChoiceField(
+    joined = PicksField(
         label="Joint battery fire with",
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        what="battery of the side",
         help_text="Batteries firing at the same target at the same range (4.2). The group fires as this "
         "battery's type and range: the others downgrade to join.",
     )
@@ -107,7 +107,9 @@ class ArtilleryFireForm(DiceForm):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["deep_range"].help_text = point_blank
-        offer_many(self, "joined", [(b.key, f"{b.name} ({b.battery_label})") for b in partners])
+        offer_picks(
+            self, ["joined"], [Pick(b.key, b.name, b.division.name, f"{b.battery_label} battery") for b in partners]
+        )
         # the enemy's units in play; only a battery is fired at with another as one compound target (4.5)
         picks = [Pick(*option) for option in unit_options(targets)]
         offer_picks(self, TARGET_FIELDS[:-1], picks)
