@@ -306,7 +306,7 @@ def assaults(w: Walker) -> None:
     defenders = [u for u in s.side_units("defender") if not u.battery and u.bases]
     if not attackers or not defenders:
         return w.skip("declare an assault", "a side has no brigade in play")
-    contact = {"a1": attackers[0].key, "a1_contact": "all_out", "d1": defenders[0].key, "d1_contact": "all_out"}
+    contact = {"attackers": [attackers[0].key], "defenders": [defenders[0].key]}  # all-out, the contact unticked
     declared = w.act("declare an assault", w.action("declare-assault", w.game.piece), declare.declare_form(s), contact)
     if declared is None:
         return
@@ -380,7 +380,7 @@ def adjoining(w: Walker) -> None:
     key = s.undeclared[0]
     naming = adjoining_panic.adjoining_form(s, key)
     panicked = {t.division for r in s.rounds for t in r.tests if t.panicked}
-    choices = [str(value) for value, _ in naming.fields["adjoining"].choices]  # type: ignore[attr-defined]
+    choices = [pick.key for pick in naming.fields["adjoining"].picks]  # type: ignore[attr-defined]
     # a neighbour (of its own side, the only ones offered) that has not panicked: one that will have to test
     others = [c for c in choices if c not in panicked][:1]
     w.act("name adjoining divisions", w.action("adjoining", Piece("command", int(key))), naming, {"adjoining": others})

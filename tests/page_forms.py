@@ -1,6 +1,6 @@
 """The forms a page or fragment of the app draws, read from its HTML as a browser reads them: each form's address,
-its fields with their values and choices (a select's options, a text field's suggestions), its submit buttons, and
-the element an htmx answer goes to (a step's row, for a form drawn in one). A die's pad of faces is read as the
+its fields with their values and choices (a select's options, a picker's radio and check boxes), its submit buttons,
+and the element an htmx answer goes to (a step's row, for a form drawn in one). A die's pad of faces is read as the
 number from 1 to 10 it sends, whether its faces are buttons or radios. The fuzzing tests and the random walk
 post what the app really offers, so a form added to a step is walked the day it is drawn."""
 
@@ -20,9 +20,8 @@ class Field:
     kind: str  # an input's type, or "select", "textarea"
     value: str = ""
     checked: bool = False
-    options: list[str] = field(default_factory=list)  # a select's options; a text field's suggestions
+    options: list[str] = field(default_factory=list)  # a select's options
     multiple: bool = False
-    suggestions: str = ""  # the id of the datalist a text field suggests from
     minimum: str = ""
     maximum: str = ""
 
@@ -47,12 +46,10 @@ class _Reader(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.forms: list[Form] = []
-        self.lists: dict[str, list[str]] = {}
         self._open: list[tuple[str, str]] = []  # open elements and the hx-target each sets
         self._form: Form | None = None
         self._select: Field | None = None
         self._textarea: Field | None = None
-        self._datalist: str | None = None
         self._pad = False  # inside a die's pad (it holds no div of its own)
 
     def _die(self, name: str, value: str, chosen: bool) -> None:
@@ -80,11 +77,6 @@ class _Reader(HTMLParser):
                 self.forms.append(self._form)
         elif tag == "div" and "die-pad" in a.get("class", "").split():
             self._pad = True
-        elif tag == "datalist":
-            self._datalist = a.get("id", "")
-            self.lists[self._datalist] = []
-        elif tag == "option" and self._datalist is not None:
-            self.lists[self._datalist].append(a.get("value", ""))
         elif self._form is None or "name" not in a:
             if tag == "option" and self._select is not None:
                 self._select.options.append(a.get("value", ""))
@@ -104,7 +96,6 @@ class _Reader(HTMLParser):
                     kind,
                     a.get("value", ""),
                     "checked" in a,
-                    suggestions=a.get("list", ""),
                     minimum=a.get("min", ""),
                     maximum=a.get("max", ""),
                 )
@@ -136,19 +127,13 @@ class _Reader(HTMLParser):
             self._select = None
         elif tag == "textarea":
             self._textarea = None
-        elif tag == "datalist":
-            self._datalist = None
 
 
 def forms_of(body: str) -> list[Form]:
-    """The POST forms of a page or fragment of the app, with each text field's suggestions filled in."""
+    """The POST forms of a page or fragment of the app."""
     reader = _Reader()
     reader.feed(body)
     reader.close()
-    for form in reader.forms:
-        for one in form.fields:
-            if one.suggestions:
-                one.options = reader.lists.get(one.suggestions, [])
     return reader.forms
 
 
@@ -181,8 +166,6 @@ def filled(form: Form, rng: random.Random, die: int | None = None) -> dict[str, 
             data[name] = rng.choice([o for o in one.options if o])
         elif one.kind in ("radio", "checkbox"):
             data[name] = rng.choice([f.value for f in found])
-        elif one.options and rng.random() < 0.5:
-            data[name] = rng.choice(one.options)
     if form.buttons:
         data.update([rng.choice(form.buttons)])
     return data

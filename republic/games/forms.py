@@ -2,8 +2,10 @@
 (``filled``), dice, counts and choices, and the words of a panic loss condition."""
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django import forms
@@ -146,38 +148,123 @@ def offer_many(form: forms.Form, name: str, choices: Any) -> None:
     offer(form, name, choices)  # after the widget: the field hands its choices to its widget
 
 
-class NameChoiceField(forms.CharField):
-    """One unit (or skirmish marker) among many, typed with suggestions: a text input tied to a list of the
-    names that the form draws once (``datalist``), so choosing among 200 enemy units costs one short list,
-    not a select of 200 options per field. It cleans to the chosen one's key ('unit:12'); the key itself is
-    accepted too."""
+@dataclass(frozen=True)
+class Pick:
+    """One unit, leader, division or marker to choose: the key a form sends ('unit:12'), its name as the app shows
+    it, the group it is listed under (its division) and a note on how it stands now."""
 
-    def __init__(self, *, datalist: str = "", what: str = "unit", **kwargs: Any) -> None:
-        attrs = {"list": datalist, "autocomplete": "off", "autocapitalize": "words", "spellcheck": "false"}
-        super().__init__(max_length=200, widget=forms.TextInput(attrs=attrs), **kwargs)
-        self.named: dict[str, str] = {}
+    key: str
+    name: str
+    group: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """One that may not take the part, with why, as the rules say it."""
+
+    key: str
+    name: str
+    why: str
+
+
+PICK_GROUPS = 12  # choices a picker lists whole; more are grouped by division, each group folded, with a filter
+
+
+def _plain(text: str) -> str:
+    """A name as a phone may send it: its spaces, case and apostrophes (a phone's curly one) do not matter."""
+    return " ".join(text.replace("\u2019", "'").replace("\u2018", "'").split()).casefold()
+
+
+class Picker(forms.Widget):
+    """A picker, drawn in one pass by ``{% pick %}`` (templatetags/picks.py) with its label, errors and those not
+    offered: a fire row offers a side's 200 units, and Django's template per option costs more than the form."""
+
+    many = False
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
+        if self.many and hasattr(data, "getlist"):
+            return data.getlist(name)
+        return data.get(name)
+
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+        return False  # an unchecked box sends nothing, and nothing chosen is an answer
+
+    def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None) -> SafeString:
+        raise TypeError("a picker is drawn with {% pick %}, which gives it its errors and label")
+
+
+class Pickers(Picker):
+    many = True
+
+
+class PickField(forms.Field):
+    """One unit (leader, division, marker) among those offered (``offer_picks``), chosen by tap: it cleans to the
+    chosen one's key. A name sent by an older page is still taken, whatever its apostrophes."""
+
+    widget = Picker
+    default_error_messages = {"required": "Choose one from the list."}
+
+    def __init__(self, *, what: str = "unit", refusal: str = "{name} is not offered: {why}.", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.what = what
+        self.refusal = refusal  # what a choice not offered is refused with, naming it and why
+        self.picks: Sequence[Pick] = ()
+        self.refused: Sequence[Refused] = ()
+        self.keys: dict[str, str] = {}
+        self.aside: Callable[[Pick, bool], SafeString] | None = None  # what a choice shows beside it once chosen
 
-    def clean(self, value: Any) -> str:
-        text = " ".join(str(super().clean(value)).split())
-        if not text:
-            return ""
-        key = self.named.get(text.casefold()) or (text if text in self.named.values() else None)
+    def offer(self, picks: Sequence[Pick], refused: Sequence[Refused] = ()) -> None:
+        self.picks, self.refused = picks, refused
+        self.keys = {p.key: p.key for p in picks}
+        self.keys.update({_plain(p.name): p.key for p in picks})
+
+    def key_of(self, text: str) -> str | None:
+        """The key of the choice sent, by its key or its name; None when it is not offered."""
+        return self.keys.get(text) or self.keys.get(_plain(text))
+
+    def _one(self, value: Any) -> str:
+        text = " ".join(str(value).split())
+        key = self.key_of(text)
         if key is None:
-            raise forms.ValidationError(f"No {self.what} here is called “{text}”: choose one from the list.")
+            refused = next((r for r in self.refused if text == r.key or _plain(text) == _plain(r.name)), None)
+            if refused:
+                raise forms.ValidationError(self.refusal.format(name=refused.name, why=refused.why))
+            if re.fullmatch(r"([a-z]+[:-])?\d+(#\d+)?", text):  # a key or id: of another game or side, or not allowed
+                raise forms.ValidationError(f"That {self.what} is not one to choose here: choose one from the list.")
+            raise forms.ValidationError(f"No {self.what} to choose here is called “{text[:80]}”: choose one listed.")
         return key
 
+    def clean(self, value: Any) -> Any:
+        text = " ".join(str(value or "").split())
+        if not text:
+            if self.required:
+                raise forms.ValidationError(self.error_messages["required"], code="required")
+            return ""
+        return self._one(text)
 
-def offer_names(form: forms.Form, names: Sequence[str], options: Sequence[tuple[str, str, str]], listed: str) -> None:
-    """Give the name fields ``names`` of a form what they may choose, as (key, name, what it is now), and the
-    id of the list the form draws them in."""
-    named = {shown.casefold(): key for key, shown, _ in options}  # one for all the fields: they only read it
+
+class PicksField(PickField):
+    """Several among those offered, each by a tap: cleans to their keys, in the order offered."""
+
+    widget = Pickers
+    default_error_messages = {"required": "Choose at least one."}
+
+    def clean(self, value: Any) -> Any:
+        sent = [v for v in (value if isinstance(value, list | tuple) else [value]) if str(v or "").strip()]
+        if not sent and self.required:
+            raise forms.ValidationError(self.error_messages["required"], code="required")
+        chosen = {self._one(v) for v in sent}
+        return [p.key for p in self.picks if p.key in chosen]
+
+
+def offer_picks(form: forms.Form, names: Sequence[str], picks: Sequence[Pick], refused: Sequence[Refused] = ()) -> None:
+    """Give the pickers ``names`` of a form what they may choose, and what is not offered with why."""
     for name in names:
         field = form.fields[name]
-        if not isinstance(field, NameChoiceField):
-            raise TypeError(f"{name} is not a name field")
-        field.named = named
-        field.widget.attrs["list"] = listed
+        if not isinstance(field, PickField):
+            raise TypeError(f"{name} is not a picker")
+        field.offer(picks, refused)
 
 
 class DiceForm(VersionForm):

@@ -265,6 +265,11 @@ def assault_refusal(unit: UnitState, allowed: tuple[ManeuverAction, ...] | None,
     refused = next((why for why in (restricted(unit, r) for r in forbidden) if why), "")
     if refused:
         return refused
+    return roll_refusal(allowed)
+
+
+def roll_refusal(allowed: tuple[ManeuverAction, ...] | None) -> str:
+    """Why a brigade's maneuver roll this turn (None: no roll) does not let it initiate an assault, or ""."""
     if allowed is None:
         return "no maneuver roll this turn: a brigade that has not rolled may not initiate an assault (3.2, R:631-635)"
     if ManeuverAction.ASSAULT not in allowed:

@@ -89,3 +89,13 @@ def tap_face(form, face: int, die: str = "Die (1-10)") -> None:
     """Tap a face of a die's pad in the form (its faces are buttons where the form takes one die, radios where it
     takes several): one tap sends a form that takes one die."""
     form.get_by_role("group", name=die).locator(".die-face").get_by_text(str(face), exact=True).click()
+
+
+def pick(within, field: str, name: str) -> None:
+    """Tap a unit (leader, division) by its name in the picker of that form field, opening its division's group
+    first when it is folded: a name is never typed."""
+    item = within.locator(f'fieldset.pick[data-pick="{field}"] .pick-item > label', has_text=name).first
+    group = within.locator(f'fieldset.pick[data-pick="{field}"] details.pick-group', has=item)
+    if group.count() and not group.evaluate("d => d.open"):
+        group.locator("summary").click()
+    item.click()

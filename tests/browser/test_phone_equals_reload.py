@@ -4,6 +4,7 @@ panel is accepted (its form came again at the game's new version), and the phone
 from playwright.sync_api import expect
 
 from republic.games.models import Event
+from tests.browser.checks import pick
 from tests.games.conftest import at_step, rolled_for_assault
 
 SCREEN = """() => {
@@ -27,10 +28,8 @@ def declare(page, attacker: str, defender: str) -> None:
     if not details.evaluate("d => d.open"):
         details.locator("summary").click()
     form = page.get_by_role("form", name="Declare an assault")
-    form.locator("input[name=declare-a1]").fill(attacker)
-    form.locator("select[name=declare-a1_contact]").select_option("all_out")
-    form.locator("input[name=declare-d1]").fill(defender)
-    form.locator("select[name=declare-d1_contact]").select_option("all_out")
+    pick(form, "declare-attackers", attacker)
+    pick(form, "declare-defenders", defender)
     form.get_by_role("button", name="Declare the assault").click()
 
 

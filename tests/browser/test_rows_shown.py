@@ -4,7 +4,7 @@ row the action changed, the battery that joined a fire as much as the one that f
 from playwright.sync_api import expect
 
 from republic.games.models import Unit
-from tests.browser.checks import tap_face
+from tests.browser.checks import pick, tap_face
 from tests.games.conftest import at_step, battery, brigade, set_state
 
 
@@ -21,7 +21,7 @@ def test_a_joint_fire_takes_the_joined_battery_s_row_away_too(phone, live_server
 
     page.locator(f"#row-unit-{rifles.pk} a.work-open").click()
     form = page.locator(f"#row-unit-{rifles.pk} form")
-    form.get_by_role("combobox", name="Main target").fill("Iron Brigade (Meredith)")
+    pick(form, f"fire-unit-{rifles.pk}-target", "Iron Brigade (Meredith)")
     form.get_by_role("spinbutton", name="Range to the main target").fill("3")
     form.get_by_label("Pegram's Battalion (Napoleons)").check()
     tap_face(form, 5)

@@ -13,16 +13,17 @@ def units(game: Game, *names: str) -> list[Unit]:
 
 
 def declare_data(game, attackers, defenders, primary=None, version=None, bridging=None) -> dict:
+    """The declaration as a phone sends it: each unit chosen by its key, those ticked general contact, and the
+    primary defender when one is chosen."""
     game.refresh_from_db()
     data = {"declare-version": game.version if version is None else version}
     if bridging:
         data["declare-bridging"] = bridging
-    for side, chosen in (("a", attackers), ("d", defenders)):
-        for number, (unit, contact) in enumerate(chosen, start=1):
-            data[f"declare-{side}{number}"] = unit.name
-            data[f"declare-{side}{number}_contact"] = contact
+    data["declare-attackers"] = [unit.key for unit, _ in attackers]
+    data["declare-defenders"] = [unit.key for unit, _ in defenders]
+    data["declare-general"] = [unit.key for unit, contact in (*attackers, *defenders) if contact == "general"]
     if primary is not None:
-        data["declare-primary"] = primary.name
+        data["declare-primary"] = primary.key
     return data
 
 

@@ -139,7 +139,7 @@ def declared(game: Game) -> Game:
     s = assault_state(game)
     attacker = next(u for u in s.side_units("attacker") if not u.battery and u.bases)
     defender = next(u for u in s.side_units("defender") if not u.battery and u.bases)
-    contact = {"a1": attacker.key, "a1_contact": "all_out", "d1": defender.key, "d1_contact": "all_out"}
+    contact = {"attackers": [attacker.key], "defenders": [defender.key]}  # all-out: the contact unticked
     form = declare.declare_form(s, form_data(declare.declare_form(s), **contact))
     assert form.is_valid(), form.errors
     declare.declare_assault(game, form, "test")

@@ -199,10 +199,11 @@ class Table:
 
     def declare_assault(self, attackers: dict, defenders: dict, htmx: bool = False) -> int:
         """Units with their contact ('all_out' or 'general'); the assault is known by its event's seq."""
-        fields = {}
-        for side, chosen in (("a", attackers), ("d", defenders)):
-            for number, (unit, contact) in enumerate(chosen.items(), start=1):
-                fields[f"{side}{number}"], fields[f"{side}{number}_contact"] = unit.name, contact
+        fields = {
+            "attackers": [unit.key for unit in attackers],
+            "defenders": [unit.key for unit in defenders],
+            "general": [unit.key for unit, contact in (*attackers.items(), *defenders.items()) if contact == "general"],
+        }
         return self.form(f"act/declare-assault/game-{self.game.pk}/", "declare", htmx, **fields).seq
 
     def resolve_round(

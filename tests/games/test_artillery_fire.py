@@ -2,6 +2,8 @@
 fire, joint, tandem and adjacent fire, the printed chart; then the end of the step, which puts every skirmish and
 artillery hit of the phase on at once. htmx and plain POST, bad input, undo, stale and foreign forms."""
 
+import re
+
 import pytest
 
 from republic.games.ledger import undo_last
@@ -81,14 +83,24 @@ def test_every_battery_of_both_sides_that_may_fire_is_listed(client, demo):
     assert not has_row(body, battery(game, "Garnett's Battalion"))
     assert not has_row(body, battery(game, "2nd U.S., Battery A (Calef)"))
     assert "left before moving on" not in body  # fire is not mandatory (4.2)
-    opened = opened_row(client, game, battery(game, "Pegram's Battalion (rifles)"))
+    pegram = battery(game, "Pegram's Battalion (rifles)")
+    opened = opened_row(client, game, pegram)
     assert 'aria-label="Fire Pegram&#x27;s Battalion (rifles)"' in opened
-    # the targets: a list of the enemy's units in play to pick from by name, drawn once for three fields
-    assert opened.count("<datalist") == 1 and '<option value="Iron Brigade (Meredith)">' in opened
-    assert '<option value="Davis&#x27;s Brigade">' not in opened
+    # the targets: the enemy's units in play, each chosen by a tap; no name is typed
+    main = re.search(r'data-pick="fire-unit-\d+-target".*?</fieldset>', opened, re.S).group(0)
+    assert re.search(r'<label><input type="radio" name="fire-unit-\d+-target" value="unit:\d+">Iron Brigade', main)
+    assert "Davis&#x27;s Brigade" not in main and "<datalist" not in opened and "<input list" not in opened
+    # the secondary targets offer the enemy's units again: fetched only when their fold is opened
+    assert 'data-pick="fire-unit-' + str(pegram.pk) + '-tandem"' not in opened and "?fold=secondary-targets" in opened
+    fold = client.get(f"/games/{game.pk}/rows/unit-{pegram.pk}/?fold=secondary-targets", HTTP_HX_REQUEST="true")
+    folded = fold.content.decode()
+    assert folded.lstrip().startswith("<details") and " open>" in folded and "Iron Brigade" in folded
+    # only an enemy battery is a compound target (4.5)
+    compound = re.search(r'data-pick="fire-unit-\d+-compound".*?</fieldset>', folded, re.S).group(0)
+    assert "2nd U.S., Battery A (Calef)" in compound and "Iron Brigade" not in compound
 
 
-def test_a_target_is_chosen_by_its_name_as_typed(client, demo):
+def test_a_target_sent_by_its_name_by_an_older_page_is_taken(client, demo):
     game = at_step(demo, "artillery_fire")
     pegram, iron = battery(game, "Pegram's Battalion (rifles)"), brigade(game, "Iron Brigade (Meredith)")
     fire(client, game, pegram, "  iron brigade   (meredith) ", die="5", rng="3")
@@ -171,9 +183,9 @@ FRIENDLY = "friendly:Davis's Brigade"  # a brigade of the firing battery's own s
         ({"rng": "100"}, "less than or equal to 99"),
         ({"rng": "24"}, "out of range"),
         ({"rng": "30"}, "no battery reaches"),
-        ({"target": ""}, "This field is required."),
-        ({"target": FRIENDLY}, "No unit here is called"),  # Davis's: a friendly brigade
-        ({"target": "Nobody's Brigade"}, "No unit here is called “Nobody&#x27;s Brigade”"),
+        ({"target": ""}, "Choose one from the list."),
+        ({"target": FRIENDLY}, "That enemy unit is not one to choose here"),  # Davis's: a friendly brigade
+        ({"target": "Nobody's Brigade"}, "No enemy unit to choose here is called “Nobody&#x27;s Brigade”"),
         ({"printed": "3X"}, "Write the hits as on the chart"),
         ({"printed": "2P"}, "not P"),
         ({"tandem": "SAME"}, "another unit than the main target"),

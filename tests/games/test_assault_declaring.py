@@ -10,13 +10,25 @@ from django.test.utils import CaptureQueriesContext
 
 from republic.games.events.assault import AssaultDeclared
 from republic.games.models import Event
+from republic.games.scenario import create_game, parse_scenario
 from republic.rules.results import Modifier
-from tests.games.assault_helpers import assault_page, declare, declared, end, last_payload, post_round, units
+from republic.scenarios import DEMO_SCENARIO
+from tests.games.assault_helpers import (
+    assault_page,
+    declare,
+    declare_data,
+    declared,
+    end,
+    last_payload,
+    post_round,
+    units,
+)
 from tests.games.conftest import (
     HTMX,
     at_step,
     battery,
     brigade,
+    fresh,
     payload,
     rolled_for_assault,
     set_state,
@@ -28,30 +40,44 @@ from tests.games.conftest import (
 # --- declaring ------------------------------------------------------------------------------------------
 
 
-def attackers_list(page: str) -> str:
-    return re.search(r'<datalist id="declare-a-units">(.*?)</datalist>', page, re.S).group(1)
+def picker(page: str, name: str) -> str:
+    return re.search(rf'<fieldset class="pick[^"]*" data-pick="{name}".*?</fieldset>', page, re.S).group(0)
 
 
-def defenders_list(page: str) -> str:
-    return re.search(r'<datalist id="declare-d-units">(.*?)</datalist>', page, re.S).group(1)
+def offered(page: str, side: str) -> list[str]:
+    """The names of the units a side's picker of the declaration offers, as their labels start."""
+    return re.findall(r'<div class="pick-item"><label><input type="checkbox"[^>]*>([^<]*)', picker(page, side))
 
 
-def test_the_step_offers_every_free_unit_of_each_side_to_declare(client, game):
+def not_offered(page: str, side: str) -> str:
+    found = re.search(r'<details class="pick-not.*?</details>', picker(page, side), re.S)
+    return found.group(0) if found else ""
+
+
+def test_the_step_offers_every_free_unit_of_each_side_to_declare_by_a_tap(client, game):
     page = assault_page(client, game)
     assert "Declare an assault" in page and "No assault declared yet" in page
-    calef = battery(game, "2nd U.S., Battery A (Calef)")
-    # each side's free units, offered once as a list to pick from by name; six places a side
-    assert '<option value="Davis&#x27;s Brigade">' in attackers_list(page)
-    assert f'<option value="{calef.name}">' in defenders_list(page)
-    assert 'name="declare-a6"' in page and 'name="declare-d6"' in page and 'name="declare-a7"' not in page
-    for name in (
-        "Archer&#x27;s Brigade",
-        "Pegram&#x27;s Battalion (rifles)",
-        "Iron Brigade (Meredith)",
-        "2nd U.S., Battery A (Calef)",
-    ):
-        assert name in page
+    # each side's units in play, each a check box of its own: no name is typed, no empty places are drawn
+    attackers, defenders = offered(page, "declare-attackers"), offered(page, "declare-defenders")
+    assert "Davis&#x27;s Brigade" in attackers and "Archer&#x27;s Brigade" in attackers
+    assert "Pegram&#x27;s Battalion (rifles)" in attackers  # a battery joins an assault: no roll of its own
+    assert "Iron Brigade (Meredith)" in defenders and "2nd U.S., Battery A (Calef)" in defenders
+    assert not set(attackers) & set(defenders)
+    assert "<input list=" not in page and "<datalist" not in page and 'name="declare-a1"' not in page
     assert "Not yet" not in client.post(f"/games/{game.pk}/next/", {"version": game.version}, **HTMX).content.decode()
+
+
+def test_a_unit_is_chosen_by_tap_whatever_the_apostrophe_a_phone_would_have_typed(client, game):
+    """A phone's keyboard types a curly apostrophe: "Archer’s Brigade" was refused as a typed name. Chosen by tap,
+    the key is sent; a name an older page sends is taken with either apostrophe."""
+    archer, cutler = brigade(game, "Archer's Brigade"), brigade(game, "Cutler's Brigade")
+    data = declare_data(game, [(archer, "all_out")], [(cutler, "general")])
+    data["declare-attackers"] = ["Archer\u2019s Brigade"]
+    response = client.post(f"/games/{game.pk}/act/declare-assault/game-{game.pk}/", data, **HTMX)
+    assert response.status_code == 200
+    declaration: AssaultDeclared = payload(Event.objects.get(game=game, kind="AssaultDeclared"))
+    assert [(a.unit, a.contact) for a in declaration.attackers] == [(archer.key, "all_out")]
+    assert [(d.unit, d.contact) for d in declaration.defenders] == [(cutler.key, "general")]
 
 
 def test_the_step_reads_the_leaders_only_to_draw_or_fight_a_round(client, game):
@@ -119,7 +145,7 @@ def test_declaring_by_plain_post_redirects_to_the_game_page(client, game, two):
             [("Davis's Brigade", "all_out")],
             [("Cutler's Brigade", "all_out"), ("Iron Brigade (Meredith)", "general")],
             None,
-            "Name the primary defender",
+            "Choose the primary defender",
         ),
         (
             [("Davis's Brigade", "all_out")],
@@ -127,13 +153,11 @@ def test_declaring_by_plain_post_redirects_to_the_game_page(client, game, two):
             "Iron Brigade (Meredith)",
             "The primary defender must be one of the defending units",
         ),
-        ([("Davis's Brigade", "sideways")], [("Cutler's Brigade", "all_out")], None, "Select a valid choice"),
-        ([("Davis's Brigade", "")], [("Cutler's Brigade", "all_out")], None, "Say how close Davis&#x27;s Brigade is"),
         (
-            [("Davis's Brigade", "all_out"), ("Davis's Brigade", "general")],
             [("Cutler's Brigade", "all_out")],
+            [("Davis's Brigade", "all_out")],
             None,
-            "Davis&#x27;s Brigade is named twice",
+            "That attacking unit is not one to choose here",  # a unit of the other side
         ),
     ],
 )
@@ -156,8 +180,11 @@ def test_a_unit_may_not_be_in_two_open_assaults_but_may_join_a_new_one_once_its_
     iron = brigade(game, "Iron Brigade (Meredith)")
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     page = assault_page(client, game)
-    assert "Davis&#x27;s Brigade" not in attackers_list(page)  # busy units are not offered
-    assert "In an open assault already: Cutler&#x27;s Brigade, Davis&#x27;s Brigade" in page
+    # a busy attacker is offered only to split a bridging formation (5.2); a busy defender is not offered, and why
+    assert "Davis&#x27;s Brigade" in offered(page, "declare-attackers")
+    assert "in open assault 1: only to split a bridging formation (5.2)" in picker(page, "declare-attackers")
+    assert "Cutler&#x27;s Brigade" not in offered(page, "declare-defenders")
+    assert "Already in open assault 1</strong>: Cutler&#x27;s Brigade" in not_offered(page, "declare-defenders")
     version = game.version
     response = declare(client, game, [(davis, "all_out")], [(iron, "all_out")])
     assert "already in open assault 1" in response.content.decode()
@@ -167,6 +194,20 @@ def test_a_unit_may_not_be_in_two_open_assaults_but_may_join_a_new_one_once_its_
     response = declare(client, game, [(davis, "all_out")], [(iron, "all_out")])
     assert Event.objects.filter(game=game, kind="AssaultDeclared").count() == 2
     assert "Assault 2 · round 1" in response.content.decode()
+
+
+def test_a_unit_of_another_game_is_refused_and_nothing_is_written(client, game, two):
+    davis, cutler = two
+    other = at_step(
+        rolled_for_assault(create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))), "assaults"
+    )
+    theirs = brigade(other, "Cutler's Brigade")
+    version = fresh(game).version
+    data = declare_data(game, [(davis, "all_out")], [(cutler, "all_out")])
+    data["declare-defenders"] = [theirs.key]
+    body = client.post(f"/games/{game.pk}/act/declare-assault/game-{game.pk}/", data, **HTMX).content.decode()
+    assert "That defending unit is not one to choose here: choose one from the list." in body
+    assert fresh(game).version == version and not Event.objects.filter(kind="AssaultDeclared").exists()
 
 
 def test_a_stale_declaration_changes_nothing(client, game, two):
@@ -251,6 +292,13 @@ def test_a_brigade_without_a_roll_allowing_an_assault_is_refused_at_its_name(cli
         brigade(demo, "Cutler's Brigade"),
     )
     game = at_step(rolled_for_assault(demo, [archer]), "assaults")
+    page = assault_page(client, game)
+    assert "Davis&#x27;s Brigade" not in offered(page, "declare-attackers")
+    assert "Archer&#x27;s Brigade" in offered(page, "declare-attackers")
+    refused = not_offered(page, "declare-attackers")
+    assert "<summary>Not offered (" in refused
+    assert "No maneuver roll this turn: a brigade that has not rolled may not initiate an assault" in refused
+    assert "Davis&#x27;s Brigade" in refused
     response = declare(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     body = response.content.decode()
     assert "Davis&#x27;s Brigade may not assault: no maneuver roll this turn" in body and "R:631-635" in body

@@ -86,7 +86,7 @@ def test_a_local_breakthrough_is_declared_before_any_round(client, game, two):
     )
     assert fresh(davis).charge_bonus_used
     union = breakthrough(client, game, cutler).content.decode()
-    assert "No attacking unit here is called" in union
+    assert "No attacking brigade to choose here is called" in union
     seq = declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     post_round(client, game, seq, die="5", die2="5")
     assert 'aria-label="A local breakthrough"' not in assault_page(client, game)

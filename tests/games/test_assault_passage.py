@@ -9,10 +9,10 @@ from tests.games.conftest import HTMX, brigade, fresh, payload, set_state, state
 
 def pass_through(client, game, friend, *passers, side="defender"):
     game.refresh_from_db()
-    data = {"passage-version": game.version, "passage-side": side, "passage-unit": friend.name}
-    for number, (unit, distance) in enumerate(passers, start=1):
-        data[f"passage-passer_{number}"] = unit.name
-        data[f"passage-distance_{number}"] = distance
+    data = {"passage-version": game.version, "passage-side": side, "passage-unit": friend.key}
+    data["passage-passers"] = [unit.key for unit, _ in passers]
+    for unit, distance in passers:
+        data[f"passage-distance-{unit.piece.name}"] = distance
     return client.post(f"/games/{game.pk}/act/passage-of-lines/game-{game.pk}/", data, **HTMX)
 
 
@@ -31,7 +31,8 @@ def test_a_loser_that_lost_both_rolls_gives_the_friend_behind_it_its_hits(client
     assert (cutler.forced_move, cutler.condition.value) == ("F", "demoralized")  # veteran: 3P falls back
     shown = assault_page(client, game)
     assert (
-        "Union losers pass through friends" in shown and "Cutler&#x27;s Brigade: Demoralized, must fall back" in shown
+        "Union losers pass through friends" in shown
+        and ">Cutler&#x27;s Brigade<small>Demoralized, must fall back</small>" in shown
     )
     iron = brigade(game, "Iron Brigade (Meredith)")
     assert pass_through(client, game, iron, (cutler, "2.5")).status_code == 200
@@ -64,11 +65,11 @@ def test_only_units_driven_back_this_turn_pass_through_and_only_into_their_own_s
     cutler = driven_back(client, game, two)
     iron, archer = brigade(game, "Iron Brigade (Meredith)"), brigade(game, "Archer's Brigade")
     not_driven_back = pass_through(client, game, cutler, (iron, "1")).content.decode()
-    assert "No loser of this turn&#x27;s assaults here is called “Iron Brigade (Meredith)”" in not_driven_back
+    assert "That loser of this turn&#x27;s assaults is not one to choose here" in not_driven_back
     itself = pass_through(client, game, cutler, (cutler, "1"))
     assert "A loser does not pass through itself." in itself.content.decode()
     other_side = pass_through(client, game, archer, (cutler, "1"))
-    assert "No unit of that side here is called" in other_side.content.decode()
+    assert "That unit of that side is not one to choose here" in other_side.content.decode()
     no_distance = pass_through(client, game, iron, (cutler, ""))
     assert "How far was it?" in no_distance.content.decode()
     assert not Event.objects.filter(game=game, kind="LinesPassedThrough").exists()
@@ -95,7 +96,7 @@ def test_a_loser_that_did_not_lose_both_rolls_gives_no_hits(client, game, two):
     post_round(client, game, seq, die="9", die2="10")  # 9 to 2: defender 1B 3P carry; natural roll lost by Davis
     assert fresh(cutler).forced_move == "F"
     assert (
-        "Cutler&#x27;s Brigade: Shaken, must fall back (did not lose both rolls: no pass-through hits)"
+        ">Cutler&#x27;s Brigade<small>Shaken, must fall back (did not lose both rolls: no pass-through hits)</small>"
         in assault_page(client, game)
     )
     iron = brigade(game, "Iron Brigade (Meredith)")

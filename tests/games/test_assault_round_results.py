@@ -2,6 +2,8 @@
 bonus of an All Out win, Panic 4 and a must-breakthrough, break off, surrender, a battery forced back; and a
 result read from the players' printed chart."""
 
+import re
+
 from republic.games.events.assault import AssaultRoundResolved
 from republic.games.models import Command, Event
 from republic.games.text.assault import round_orders
@@ -226,7 +228,10 @@ def test_a_supporting_brigade_takes_its_hit_when_the_primary_defender_retreats(c
     iron = brigade(game, "Iron Brigade (Meredith)")
     declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])
     page = assault_page(client, game)
-    assert 'aria-label="A supporting brigade\'s hit"' in page and '<option value="Cutler&#x27;s Brigade">' in page
+    assert 'aria-label="A supporting brigade\'s hit"' in page
+    # the primary defender supported is chosen among this turn's assaults' primary defenders
+    primaries = re.search(r'data-pick="supporting-primary".*?</fieldset>', page, re.S).group(0)
+    assert ">Cutler&#x27;s Brigade<small>" in primaries and "Iron Brigade" not in primaries
     assert "Supporting brigade (5.5)" not in page  # no longer left to the table's corrections
     response = supporting(client, game, iron, cutler, bases="4")
     assert "4 of 7 bases is not a minority" in response.content.decode()

@@ -79,7 +79,7 @@ def test_charge_disorder_bad_input_nothing_to_apply_and_stale(client, demo):
     game = at_disorder(demo)
     version = game.version
     response = disorder_post(client, game, also=[cutler.piece.name])  # a defender's unit is not offered
-    assert "Select a valid choice" in response.content.decode()
+    assert "That unit is not one to choose here" in response.content.decode()
     response = disorder_post(client, game)
     assert "No unit suffers charge disorder this turn." in response.content.decode()
     response = client.post(f"/games/{game.pk}/act/charge-disorder/game-{game.pk}/", {}, **HTMX)
@@ -106,11 +106,12 @@ def test_charge_disorder_outside_its_step_is_refused_and_undo_takes_it_back(clie
     assert state_matches_events(game)
 
 
-def test_a_club_battle_offers_its_many_units_as_a_list_to_pick_from(client, db):
+def test_a_club_battle_offers_its_many_units_by_division_with_a_filter(client, db):
     game = at_step(create_game(parse_scenario(club_scenario(100))), "charge_disorder")
     body = client.get(f"/games/{game.pk}/").content.decode()
-    assert re.search(r'<select [^>]*name="disorder-also"[^>]* multiple>', body)
-    assert 'type="checkbox" name="disorder-also"' not in body
+    picker = re.search(r'data-pick="disorder-also".*?</fieldset>', body, re.S).group(0)
+    assert 'class="form-control pick-filter' in picker and '<details class="pick-group"><summary>Division 1' in picker
+    assert 'type="checkbox" name="disorder-also"' in picker and "<select" not in picker
     charged = Unit.objects.filter(game=game, division__side=game.first_attacker, kind="infantry").first()
     disorder_post(client, game, also=[charged.piece.name])
     assert fresh(charged).m_hits == 1 and fresh(charged).charge_bonus_used

@@ -9,8 +9,8 @@ from republic.charts import shipped_chart
 from republic.games.models import Game
 from republic.games.steps import demoralized_panic, division_panic
 from republic.rules.panic_phase import PanicTrigger
-from tests.games.assault_helpers import PARTS
-from tests.games.conftest import brigade, set_state
+from tests.games.assault_helpers import PARTS, declared
+from tests.games.conftest import brigade, rolled_for_assault, set_state
 
 OTHER_VALUES = {
     "maneuver_modifiers": 3,
@@ -62,6 +62,8 @@ def test_the_assault_cases_follow_another_chart(client, demo, other_chart):
     assert 'within 5" (horse 5") behind it gives them 3M if Shaken, 3M if Demoralized' in shown
     # a supporting brigade's hit is the game's chart's too
     cutler, iron = brigade(demo, "Cutler's Brigade"), brigade(demo, "Iron Brigade (Meredith)")
+    # Cutler's, the primary defender Iron supported, retreats from its assault
+    declared(client, rolled_for_assault(demo), [(brigade(demo, "Davis's Brigade"), "all_out")], [(cutler, "all_out")])
     set_state(demo, cutler, forced_move="Re")
     demo.refresh_from_db()
     data = {

@@ -258,13 +258,7 @@ def test_the_assault_rounds_losses_and_surrenders_count_and_a_base_put_back_is_t
     archer, iron = brigade(game, "Archer's Brigade"), brigade(game, "Iron Brigade (Meredith)")
     client.post(
         f"/games/{game.pk}/act/declare-assault/game-{game.pk}/",
-        {
-            "declare-version": game.version,
-            "declare-a1": archer.name,
-            "declare-a1_contact": "all_out",
-            "declare-d1": iron.name,
-            "declare-d1_contact": "all_out",
-        },
+        {"declare-version": game.version, "declare-attackers": [archer.key], "declare-defenders": [iron.key]},
         **HTMX,
     )
     seq = last(game, "AssaultDeclared").seq

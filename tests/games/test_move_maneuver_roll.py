@@ -208,7 +208,7 @@ def test_a_leader_of_the_other_side_is_not_a_choice(client, demo):
     game = at_move(demo)
     reynolds = leader(game, "John F. Reynolds")
     response = roll_post(client, game, archer, leaders_within_2=[str(reynolds.pk)])
-    assert "Select a valid choice" in text(response)
+    assert "That leader is not one to choose here" in text(response)
     assert not Event.objects.filter(game=game, kind="ManeuverRolled").exists()
 
 

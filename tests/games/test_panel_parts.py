@@ -16,10 +16,10 @@ def test_a_folded_part_is_drawn_only_once_opened(client, game, two):
     address = f"/games/{game.pk}/parts/declare-assault/"
     # an assault is open: the declaration of another is folded, its summary and its address alone
     assert 'id="part-declare-assault"' in page and f'hx-get="{address}"' in page
-    assert DECLARE_FORM not in page and "declare-a-units" not in page
+    assert DECLARE_FORM not in page and 'data-pick="declare-attackers"' not in page
     opened = client.get(address, **HTMX).content.decode()
     assert opened.lstrip().startswith('<details class="declare" id="part-declare-assault" data-part open>')
-    assert DECLARE_FORM in opened and '<datalist id="declare-a-units">' in opened
+    assert DECLARE_FORM in opened and 'data-pick="declare-attackers"' in opened
     # without scripts, the summary's link draws the page with the part open
     assert DECLARE_FORM in client.get(f"/games/{game.pk}/?open=declare-assault").content.decode()
 

@@ -2,6 +2,8 @@
 unit about to leave its arc of fire. Its hits land at once, its saved fire is used, and it neither fires nor saves
 fire in that turn's artillery step. htmx and plain POST, bad input, refusals, undo."""
 
+import re
+
 import pytest
 
 from republic.games.ledger import undo_last
@@ -62,9 +64,12 @@ def test_each_defending_battery_that_may_fire_is_a_row_of_the_move_step(client, 
     assert 'id="passing-fire"' in body
     opened = opened_row(client, game, hall)
     assert 'aria-label="Passing fire 2nd Maine Light, Battery B (Hall)"' in opened
-    # its targets are the attacker's units in play, listed once for the three target fields; no joint fire
-    assert opened.count("<datalist") == 1 and '<option value="Davis&#x27;s Brigade">' in opened
-    assert '<option value="Iron Brigade (Meredith)">' not in opened and "Joint battery fire" not in opened
+    # its targets are the attacker's units in play, each chosen by a tap; no joint fire
+    main = re.search(r'data-pick="passing-unit-\d+-target".*?</fieldset>', opened, re.S).group(0)
+    assert ">Davis&#x27;s Brigade<small>" in main and "Iron Brigade (Meredith)" not in main
+    assert "<datalist" not in opened and "Joint battery fire" not in opened
+    fold = client.get(f"/games/{game.pk}/rows/unit-{hall.pk}/?fold=secondary-targets", HTTP_HX_REQUEST="true")
+    assert f'data-pick="passing-unit-{hall.pk}-tandem"' in fold.content.decode()
     # the defending players are told the step is the attacker's, but for their batteries' passing fire
     union = seated_device(game, "Union").get(f"/games/{game.pk}/").content.decode()
     assert "your phone follows it as they play. Your batteries may make passing fire at their units (4.5)." in union
@@ -147,8 +152,8 @@ FRIENDLY = "Iron Brigade (Meredith)"  # the firing battery's own side
         ({"die": ""}, "Tap the die you rolled (1-10), or press Roll for me."),
         ({"rng": ""}, "This field is required."),
         ({"rng": "30"}, "no battery reaches"),
-        ({"target": ""}, "This field is required."),
-        ({"target": FRIENDLY}, "No unit here is called"),
+        ({"target": ""}, "Choose one from the list."),
+        ({"target": FRIENDLY}, "No enemy unit to choose here is called “Iron Brigade (Meredith)”"),
         ({"printed": "2P"}, "not P"),
         ({"tandem": "Davis's Brigade"}, "another unit than the main target"),
         ({"cover": "deep"}, "Select a valid choice"),

@@ -6,7 +6,7 @@ every action; and played again with plain posts, whose answer is the page itself
 
 from republic.games.models import Event
 from tests.games.assault_helpers import declare_data, units
-from tests.games.phone_screen import Screen, seen
+from tests.games.phone_screen import NS, Screen, seen
 from tests.games.playthrough_game_turn_1 import confederate_turn_1, union_turn_1
 from tests.games.playthrough_game_turn_2 import confederate_turn_2, union_turn_2
 from tests.games.playthrough_table import Table
@@ -26,6 +26,11 @@ def same_screen(phone: dict, reload: dict) -> list[str]:
     return differences
 
 
+def typed_names(live) -> list:
+    """The text boxes a name would be typed into (an input suggesting from a list): none, every unit is picked."""
+    return [e for e in live.iter() if e.tag in (f"{NS}datalist",) or (e.tag == f"{NS}input" and e.get("list"))]
+
+
 class PhoneTable(Table):
     """The playthrough's players on one phone: every form sent from the phone's screen as htmx sends it."""
 
@@ -33,6 +38,7 @@ class PhoneTable(Table):
         super().__init__(client, game)
         self.screen = Screen(client, self.url())
         self.actions = 0
+        self.picked = 0  # the pickers the phone's screen showed, after each action
 
     def post(self, tail: str, data: dict, htmx: bool = False, events: int = 1) -> Event:
         before = self.version
@@ -41,6 +47,8 @@ class PhoneTable(Table):
         assert after == before + events, f"{tail} recorded {after - before} events: {self.screen.seen()['error']}"
         differences = same_screen(self.screen.seen(), seen(self.screen.drawn()))
         assert not differences, f"after {tail}:\n" + "\n".join(differences)
+        assert not typed_names(self.screen.live), f"after {tail}: a text box for a name"
+        self.picked += sum(1 for e in self.screen.live.iter(f"{NS}fieldset") if "pick" in e.get("class", "").split())
         self.actions += 1
         return self.game.events.get(seq=after)
 
@@ -52,6 +60,7 @@ def test_after_every_action_of_two_game_turns_the_phone_shows_what_a_reload_show
     confederate_turn_2(t)
     union_turn_2(t)
     assert t.actions > 60
+    assert t.picked  # units were chosen on the phone's screen, by tap
 
 
 def test_a_second_assault_declared_after_closing_the_first_from_its_card_is_accepted(client, game):

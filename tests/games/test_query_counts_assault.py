@@ -111,9 +111,9 @@ def test_assaults_cost_the_same_at_every_size(costs):
         data = {
             "passage-version": t.game.version,
             "passage-side": side,
-            "passage-unit": friend.name,
-            "passage-passer_1": loser.name,
-            "passage-distance_1": "2",
+            "passage-unit": friend.key,
+            "passage-passers": [loser.key],
+            f"passage-distance-{loser.piece.name}": "2",
         }
         return t.post(f"act/passage-of-lines/game-{t.game.pk}/", data)
 

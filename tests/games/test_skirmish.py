@@ -160,7 +160,7 @@ def test_block_roll_for_me_rolls_every_die(client, screens):
 def test_a_declaration_naming_a_marker_that_is_not_there_is_refused(client, screens):
     game, iron = screens, brigade(screens, "Iron Brigade (Meredith)")
     response = declare(client, game, {iron: "unit:999#1"})
-    assert "No attacking marker here is called “unit:999#1”" in response.content.decode()
+    assert "That attacking marker is not one to choose here" in response.content.decode()
     assert not Event.objects.filter(game=game, kind="SkirmishBlocksDeclared").exists()
 
 
@@ -227,7 +227,7 @@ FRIENDLY = "friendly:Archer's Brigade"  # a brigade of the attacker's own side: 
         ("range", "", "This field is required."),
         ("range", "-1", "Ensure this value is greater than or equal to 0"),
         ("range", "6", "skirmish fire reaches 5&quot; at the medium scale"),
-        ("target", FRIENDLY, "No unit here is called"),  # Archer's: a friendly brigade
+        ("target", FRIENDLY, "That enemy unit is not one to choose here"),  # Archer's: a friendly brigade
     ],
 )
 def test_bad_skirmish_attacks_change_nothing(client, screens, field, value, message):

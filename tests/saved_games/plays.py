@@ -129,9 +129,9 @@ def demo_assault_aftermath() -> Game:
     passage = {
         "passage-version": fresh(game).version,
         "passage-side": "defender",
-        "passage-unit": iron.name,
-        "passage-passer_1": cutler.name,
-        "passage-distance_1": "2.5",
+        "passage-unit": iron.key,
+        "passage-passers": [cutler.key],
+        f"passage-distance-{cutler.piece.name}": "2.5",
     }
     _sent(game, lambda: client.post(f"/games/{game.pk}/act/passage-of-lines/game-{game.pk}/", passage, **HTMX))
     follow = {

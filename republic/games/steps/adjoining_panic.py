@@ -8,10 +8,8 @@ is set out in republic.rules.panic_phase), so only the panicked division's own s
 from collections.abc import Sequence
 from typing import Any
 
-from django import forms
-
 from republic.games.events.panic import AdjoiningDeclared
-from republic.games.forms import VersionForm, filled, offer_many
+from republic.games.forms import Pick, PicksField, VersionForm, filled, offer_picks
 from republic.games.ledger import Action, ActionRefused, act
 from republic.games.models import Command, Event, Game
 from republic.games.pieces import Piece
@@ -40,17 +38,17 @@ def pending(s: PanicState) -> list[str]:
 
 
 class AdjoiningForm(VersionForm):
-    adjoining = forms.MultipleChoiceField(
+    adjoining = PicksField(
         label="Divisions adjoining it",
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        what="division of its side",
         help_text="Its own side's divisions whose closest units are within 3\" of its closest units, or within "
         "line of sight if that is less (6.2): panic spreads to its own side. Leave all unchosen if none adjoins it.",
     )
 
     def __init__(self, *args: Any, choices: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer_many(self, "adjoining", list(choices))
+        offer_picks(self, ["adjoining"], [Pick(key, name) for key, name in choices])
 
 
 def _choices(s: PanicState, division_id: str) -> list[tuple[str, str]]:

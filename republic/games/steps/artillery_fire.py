@@ -278,6 +278,7 @@ STEP = Step(
     leave,
     rows=rows,
     form="games/rows/fire_artillery.html",
+    folds=("secondary-targets",),
     opened=opened,
     fill=fill,
     actions=(

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events.payload import NamedUnit
-from republic.games.forms import DiceForm, NameChoiceField, die_field, inches_field, offer_many, offer_names
+from republic.games.forms import DiceForm, Pick, PickField, PicksField, die_field, inches_field, offer_picks
 from republic.games.models import Game, Unit, UnitChoice
 from republic.games.text.terms import inches, signed, unit_options
 from republic.rules.artillery import ArtilleryFireInput, ArtilleryFireResult, point_blank_limits, resolve_artillery_fire
@@ -40,14 +40,14 @@ TARGET_FIELDS = tuple(name for _, name in ROLE_FIELDS)
 
 
 class ArtilleryFireForm(DiceForm):
-    joined = forms.MultipleChoiceField(
+    joined = PicksField(
         label="Joint battery fire with",
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        what="battery of the side",
         help_text="Batteries firing at the same target at the same range (4.2). The group fires as this "
         "battery's type and range: the others downgrade to join.",
     )
-    target = NameChoiceField(label="Main target")
+    target = PickField(label="Main target", what="enemy unit")
     range = inches_field("Range to the main target (inches)")
     deep_target = forms.BooleanField(
         label='Deep target: three or more combat bases within 4" depth, in the open', required=False
@@ -77,12 +77,17 @@ class ArtilleryFireForm(DiceForm):
         help_text="Set for you when the target brigade is in open order; not taken when another target named is not "
         "(4.5).",
     )
-    tandem = NameChoiceField(label="Tandem target (within 3\" of the main target's front, in the open)", required=False)
-    adjacent = NameChoiceField(label="Adjacent target (next to the main target, same range bracket)", required=False)
-    compound = NameChoiceField(
+    tandem = PickField(
+        label="Tandem target (within 3\" of the main target's front, in the open)", required=False, what="enemy unit"
+    )
+    adjacent = PickField(
+        label="Adjacent target (next to the main target, same range bracket)", required=False, what="enemy unit"
+    )
+    compound = PickField(
         label='Another enemy battery within 1" of the main target battery, fired at with it as one target',
         required=False,
         help_text="The two share the fire's hits, the odd hit to the main target (4.5).",
+        what="enemy battery",
     )
     die = die_field()
     printed = forms.CharField(
@@ -102,10 +107,20 @@ class ArtilleryFireForm(DiceForm):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["deep_range"].help_text = point_blank
-        offer_many(self, "joined", [(b.key, f"{b.name} ({b.battery_label})") for b in partners])
-        self.targets = unit_options(targets)
-        self.targets_list = self.add_prefix("targets")
-        offer_names(self, TARGET_FIELDS, self.targets, self.targets_list)
+        offer_picks(
+            self, ["joined"], [Pick(b.key, b.name, b.division.name, f"{b.battery_label} battery") for b in partners]
+        )
+        # the enemy's units in play; only a battery is fired at with another as one compound target (4.5)
+        picks = [Pick(*option) for option in unit_options(targets)]
+        offer_picks(self, TARGET_FIELDS[:-1], picks)
+        batteries = {t.key for t in targets if t.battery}
+        offer_picks(self, ["compound"], [p for p in picks if p.key in batteries])
+
+    @property
+    def secondary_sent(self) -> bool:
+        """A secondary or compound target was sent, or refused: its fold is drawn open."""
+        names = TARGET_FIELDS[1:]
+        return self.is_bound and any(self[name].value() or self.errors.get(name) for name in names)
 
     def clean_printed(self) -> Hits | None:
         text = self.cleaned_data.get("printed", "").strip()

@@ -7,11 +7,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django import forms
 from django.db.models import Q
 
 from republic.games.events.assault import ChargeDisorderApplied, Disordered
-from republic.games.forms import VersionForm, filled, offer_many
+from republic.games.forms import Pick, PicksField, VersionForm, filled, offer_picks
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
@@ -81,17 +80,17 @@ def reasons(why: DisorderInput) -> str:
 
 
 class DisorderForm(VersionForm):
-    also = forms.MultipleChoiceField(
+    also = PicksField(
         label="Also used charge movement this turn",
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        what="unit",
         help_text="Units that spent any of their assault bonus move, in the maneuver phase or to carry a position "
         "or break through (5.5, 5.6).",
     )
 
     def __init__(self, *args: Any, candidates: Sequence[UnitChoice] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer_many(self, "also", [(u.piece.name, u.name) for u in candidates])
+        offer_picks(self, ["also"], [Pick(u.piece.name, u.name, u.division_name) for u in candidates])
 
 
 def disorder_form(s: DisorderState, data: Any = None) -> DisorderForm:

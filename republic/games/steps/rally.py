@@ -19,7 +19,17 @@ from django import forms
 
 from republic.games.events.command import LeaderMoved, RallyResolved
 from republic.games.events.payload import named_in, read_all
-from republic.games.forms import DiceForm, VersionForm, die_field, filled, inches_field, offer, offer_many
+from republic.games.forms import (
+    DiceForm,
+    Pick,
+    PicksField,
+    VersionForm,
+    die_field,
+    filled,
+    inches_field,
+    offer,
+    offer_picks,
+)
 from republic.games.ledger import ActionRefused, act, acting_on, this_turn
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
@@ -84,10 +94,10 @@ def pending(s: RallyState) -> list[str]:
 
 class RallyForm(DiceForm):
     division_leader_distance = inches_field("Distance to the division leader (inches)", initial=0)
-    leaders_within_4 = forms.MultipleChoiceField(
+    leaders_within_4 = PicksField(
         label='Other leaders within 4"',
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        what="leader",
         help_text="Corps and army leaders of the chain count; rating 2 and 3 leaders also reach further (2.2).",
     )
     die = die_field()
@@ -97,7 +107,7 @@ class RallyForm(DiceForm):
 
     def __init__(self, *args: Any, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer_many(self, "leaders_within_4", [(str(leader.pk), str(leader)) for leader in leaders])
+        offer_picks(self, ["leaders_within_4"], [Pick(str(leader.pk), str(leader)) for leader in leaders])
 
 
 def prefix(unit: Unit) -> str:

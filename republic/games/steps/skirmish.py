@@ -13,7 +13,7 @@ from django.db.models import Q
 
 from republic.games.events.fire import DeclaredBlock, SkirmishAttacked, SkirmishBlocksDeclared, SkirmishBlocksRolled
 from republic.games.events.payload import payload_of
-from republic.games.forms import DiceForm, NameChoiceField, VersionForm, die_field, filled, inches_field, offer_names
+from republic.games.forms import DiceForm, Pick, PickField, VersionForm, die_field, filled, inches_field, offer_picks
 from republic.games.ledger import ActionRefused, act, this_turn
 from republic.games.models import Event, Game, Side, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
@@ -156,22 +156,19 @@ def pending(s: SkirmishState) -> list[str]:
 
 
 class DeclareBlocksForm(VersionForm):
-    """A field per defending marker naming the attacking marker it tries to block (empty: no block), chosen
-    by name from one list of the attacking markers."""
+    """A picker per defending marker choosing the attacking marker it tries to block (none: no block)."""
 
     def __init__(
         self, *args: Any, blockers: Sequence[Marker] = (), targets: Sequence[Marker] = (), **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
         for marker in blockers:
-            self.fields[marker.field] = NameChoiceField(
+            self.fields[marker.field] = PickField(
                 label=f"{marker.label} ({marker.brigade.to_rules().skirmisher_type.value}) tries to block",
                 required=False,
                 what="attacking marker",
             )
-        self.targets = [(t.id, t.label, "") for t in targets]
-        self.targets_list = self.add_prefix("targets")
-        offer_names(self, [m.field for m in blockers], self.targets, self.targets_list)
+        offer_picks(self, [m.field for m in blockers], [Pick(t.id, t.label, t.brigade.division.name) for t in targets])
 
 
 def declare_form(s: SkirmishState, data: Any = None) -> DeclareBlocksForm:
@@ -253,16 +250,14 @@ def roll_blocks(game: Game, form: BlockRollsForm, actor: str) -> Event:
 
 
 class SkirmishAttackForm(DiceForm):
-    target = NameChoiceField(label="Target unit (enemy combat bases in line of sight)")
+    target = PickField(label="Target unit (enemy combat bases in line of sight)", what="enemy unit")
     range = inches_field("Range to the target (inches)")
     die = die_field()
     printed = forms.ChoiceField(label="Or: result from your printed chart", required=False, choices=PRINTED_ATTACK)
 
     def __init__(self, *args: Any, targets: Sequence[UnitChoice] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.targets = unit_options(targets)
-        self.targets_list = self.add_prefix("targets")
-        offer_names(self, ["target"], self.targets, self.targets_list)
+        offer_picks(self, ["target"], [Pick(*option) for option in unit_options(targets)])
 
 
 def attack_form(s: SkirmishState, brigade: Unit, data: Any = None) -> SkirmishAttackForm:

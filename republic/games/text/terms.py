@@ -124,9 +124,9 @@ def allowance(result: MovementResult, scale: str) -> dict[str, Any]:
     }
 
 
-def unit_options(units: Iterable[UnitChoice]) -> list[tuple[str, str, str]]:
-    """Units as a list to choose from by name: (key, the name as typed, its division and how it stands now,
-    which phones also match as the player types). A name two units share is told apart by its division."""
+def unit_options(units: Iterable[UnitChoice]) -> list[tuple[str, str, str, str]]:
+    """Units as choices: (key, the name as the app shows it, its division, how it stands now). A name two units
+    share is told apart by its division."""
     units = list(units)
     seen: dict[str, int] = {}
     for unit in units:
@@ -135,7 +135,8 @@ def unit_options(units: Iterable[UnitChoice]) -> list[tuple[str, str, str]]:
         (
             u.key,
             u.name if seen[u.name] == 1 else f"{u.name} ({u.division_name})",
-            f"{u.division_name} · {unit_label(u).removeprefix(u.name).strip(' ()')}",
+            u.division_name,
+            unit_label(u).removeprefix(u.name).strip(" ()"),
         )
         for u in units
     ]

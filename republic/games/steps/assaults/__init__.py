@@ -1,6 +1,7 @@
 """Resolve all assaults (1.7, 5.1-5.5): declare each assault, resolve it round by round, end it when contact
 ends. An assault once declared is work left until it ends."""
 
+from functools import partial
 from typing import Any
 
 from republic.games.pieces import Piece
@@ -104,28 +105,22 @@ def _passages(s: AssaultState, bound: Bound) -> list[dict[str, Any]]:
 
 
 def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
-    declare = bound.get("declare") or declare_form(s)
     return {
         "open_assaults": len(s.open()),
         "rows_placed": True,  # the open assaults come before the declaration of another
         "nothing": "",
         "ended_assaults": [describe(a.ended_event) for a in s.assaults if a.ended_event is not None],
-        "declare": declare,
+        # the declaration's offer reads both sides: drawn only once its part is open
+        "declare": bound.get("declare") or partial(declare_form, s),
         "declare_url": address(s.game, "declare-assault", s.game.piece),
         "supporting": bound.get("supporting") or supporting_form(s),
         "supporting_url": address(s.game, "supporting-hit", s.game.piece),
-        "primaries": sorted({m.unit.name for a in s.assaults for m in a.defenders}),
         "passages": _passages(s, bound),
         "passage_errors": "passage" in bound,
         "breakthrough": bound.get("breakthrough")
         or (None if any(a.rounds for a in s.assaults) else local_breakthrough_form(s)),
         "breakthrough_url": address(s.game, "local-breakthrough", s.game.piece),
         "passage_url": address(s.game, "passage-of-lines", s.game.piece),
-        "declare_sides": [
-            (f"Attacking units ({s.game.attacker})", declare.slots("a"), declare.lists["a"]),
-            (f"Defending units ({s.game.defender})", declare.slots("d"), declare.lists["d"]),
-        ],
-        "busy": sorted({s.units[key].name for key in s.busy()}),
         "declare_open": bool(bound.get("declare")) or not s.open(),
         "passage_rule": passage_rule(s.game.chart, s.game.scale),
     }

@@ -1,12 +1,17 @@
 """Declaring an assault (5.1) and ending one (5.1 Follow-up Assaults)."""
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from republic.games.events.assault import AssaultDeclared, AssaultEnded
 from republic.games.events.assault import Member as Declared
-from republic.games.forms import NameChoiceField, VersionForm, filled, offer_names
+from republic.games.forms import Pick, PickField, PicksField, Refused, VersionForm, filled, offer_picks
+from republic.games.forms import offer as offer_choices
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit, UnitChoice
 from republic.games.pieces import Piece
@@ -16,137 +21,181 @@ from republic.games.text.terms import unit_options
 from republic.play import assault as play
 from republic.rules.assault_sides import Contact
 from republic.rules.errors import RulesInputError
-from republic.rules.maneuver import assault_refusal
+from republic.rules.maneuver import assault_refusal, roll_refusal
 from republic.rules.sequence import StepKey
 
 SELECT = forms.Select(attrs={"class": "form-select"})
-CONTACT_CHOICES = [
-    ("", "—"),
-    (Contact.ALL_OUT.value, 'all-out, within 2"'),
-    (Contact.GENERAL.value, 'general, 2" to 4"'),
-]
+GENERAL = 'General contact, 2" to 4"'  # all-out, within 2", unless the table ticks this (5.1)
 
 
-SLOTS = 6  # units a side may commit to one assault, as the form offers them
+def _general(field: str, ticked: set[str]) -> Callable[[Pick, bool], SafeString]:
+    """A chosen unit's contact: all-out unless ticked general, one tap."""
+
+    def aside(pick: Pick, chosen: bool) -> SafeString:
+        # each follows its unit's own box: a club battle's 200 defenders would repeat their names in a hidden word
+        return format_html(
+            '<label class="pick-aside"><input type="checkbox" name="{}" value="{}"{}>{}</label>',
+            field,
+            pick.key,
+            mark_safe(" checked") if pick.key in ticked else "",
+            GENERAL,
+        )
+
+    return aside
 
 
 class DeclareForm(VersionForm):
-    """Up to six units a side, each named (typed, or picked from the side's free units) with its contact,
-    and the primary defender."""
+    """The attacking and defending units, each chosen by a tap among those that may take that part, with its
+    contact (all-out unless ticked general) and, when several defend, the primary defender among them."""
 
-    primary = NameChoiceField(
-        label="Primary defender",
-        required=False,
-        help_text="The unit the attackers have the greatest contact frontage with (5.1).",
-        what="defending unit",
+    attackers = PicksField(
+        label="Attacking units",
+        what="attacking unit",
+        refusal="{name} may not assault: {why}.",
+        error_messages={"required": "Choose at least one attacking unit."},
     )
+    defenders = PicksField(
+        label="Defending units",
+        what="defending unit",
+        refusal="{name} is {why}: only the attacker splits a unit between two assaults (5.2).",
+        error_messages={"required": "Choose at least one defending unit."},
+    )
+    general = forms.MultipleChoiceField(required=False)
+    primary = PickField(required=False, what="defending unit")
     bridging = forms.BooleanField(
         label="Split a bridging formation (5.2)",
         required=False,
-        help_text="An attacking unit already in an open assault that also faces these defenders: name it here too "
+        help_text="An attacking unit already in an open assault that also faces these defenders: choose it here too "
         "and give its bases in each assault's rounds. Only the attacker splits a unit, and into two assaults at most.",
     )
 
-    def __init__(
-        self,
-        *args: Any,
-        game: Game,
-        attackers: list[UnitChoice],
-        defenders: list[UnitChoice],
-        busy: dict[str, Assault],
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, *args: Any, game: Game, offer: "Offer", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.busy = busy
-        self.order = [u.key for u in (*attackers, *defenders)]  # the order of battle
-        self.lists = {}
-        for side, units in (("a", attackers), ("d", defenders)):
-            names = [f"{side}{n}" for n in range(1, SLOTS + 1)]
-            for name in names:
-                self.fields[name] = NameChoiceField(
-                    label="Unit", required=False, what="attacking unit" if side == "a" else "defending unit"
-                )
-                self.fields[name].widget.attrs["class"] = "form-control"
-                self.fields[f"{name}_contact"] = forms.ChoiceField(
-                    label="Contact", choices=CONTACT_CHOICES, required=False, widget=SELECT
-                )
-            options = unit_options(units)
-            listed = self.add_prefix(f"{side}-units")
-            offer_names(self, [*names, *(["primary"] if side == "d" else [])], options, listed)
-            self.lists[side] = (listed, [o for o in options if o[0] not in busy])
+        self.busy = offer.busy
+        self.fields["attackers"].label = f"Attacking units ({game.attacker})"
+        self.fields["defenders"].label = f"Defending units ({game.defender})"
+        offer_picks(self, ["attackers"], offer.attackers, offer.refused)
+        offer_picks(self, ["defenders", "primary"], offer.defenders, offer.busy_defenders)
+        offer_choices(self, "general", [(p.key, p.name) for p in (*offer.attackers, *offer.defenders)])
+        ticked, named = set(self["general"].value() or ()), self.add_prefix("general")
+        primary = self.fields["primary"]
+        assert isinstance(primary, PickField)
+        chosen = primary.key_of(str(self["primary"].value() or "")) or ""
+        self.fields["attackers"].aside = _general(named, ticked)  # type: ignore[attr-defined]
+        self.fields["defenders"].aside = _defender(named, ticked, self["primary"].html_name, chosen)  # type: ignore[attr-defined]
 
-    def slots(self, side: str) -> list[dict[str, Any]]:
-        return [
-            {"number": n, "unit": self[f"{side}{n}"], "contact": self[f"{side}{n}_contact"]}
-            for n in range(1, SLOTS + 1)
-        ]
-
-    def _named(self, cleaned: dict[str, Any]) -> dict[str, Unit]:
-        """The units the slots name, read as rows: a dozen at most, not the two sides."""
-        keys = [cleaned.get(f"{side}{n}") for side in ("a", "d") for n in range(1, SLOTS + 1)]
-        pks = [Piece.at(key).pk for key in keys if key]
+    def _named(self, keys: list[str]) -> dict[str, Unit]:
+        """The units chosen, read as rows: a dozen at most, not the two sides."""
+        pks = [Piece.at(key).pk for key in keys]
         return {u.key: u for u in Unit.objects.filter(game=self.game, pk__in=pks).select_related("division")}
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        units = self._named(cleaned)
-        chosen: dict[str, list[Member]] = {}
-        named: set[str] = set()
-        slot_of: dict[str, str] = {}
-        for side in ("a", "d"):
-            chosen[side] = []
-            for n in range(1, SLOTS + 1):
-                key, contact = cleaned.get(f"{side}{n}"), cleaned.get(f"{side}{n}_contact")
-                if not key:
-                    continue
-                unit = units[key]
-                if key in named:
-                    self.add_error(f"{side}{n}", f"{unit.name} is named twice.")
-                elif not contact:
-                    self.add_error(f"{side}{n}_contact", f"Say how close {unit.name} is: all-out or general.")
-                elif key in self.busy and not (side == "a" and cleaned.get("bridging")):
+        keys = {side: list(cleaned.get(side) or []) for side in ("attackers", "defenders")}
+        units = self._named([*keys["attackers"], *keys["defenders"]])
+        general = set(cleaned.get("general") or ())
+        chosen = {
+            side: [Member(units[key], Contact.GENERAL if key in general else Contact.ALL_OUT) for key in found]
+            for side, found in keys.items()
+        }
+        for side in ("attackers", "defenders"):
+            for member in chosen[side]:
+                key = member.unit.key
+                if key in self.busy and not (side == "attackers" and cleaned.get("bridging")):
                     self.add_error(
-                        None,
-                        f"{unit.name} is already in open assault {self.busy[key].number}: a unit is in one assault "
-                        "at a time, unless the attacker splits a bridging formation (5.2).",
+                        side,
+                        f"{member.unit.name} is already in open assault {self.busy[key].number}: a unit is in one "
+                        "assault at a time, unless the attacker splits a bridging formation (5.2).",
                     )
-                else:
-                    chosen[side].append(Member(unit, Contact(contact)))
-                    slot_of[key] = f"{side}{n}"
-                named.add(key)
-        for members in chosen.values():  # in the order of battle, whatever order the table named them in
-            members.sort(key=lambda m: self.order.index(m.unit.key))
-        if not chosen["a"]:
-            self.add_error(None, "Choose at least one attacking unit and how close it is.")
-        elif all(m.battery for m in chosen["a"]):
-            self.add_error(None, "Artillery alone does not initiate an assault (5.1): add a brigade.")
-        if not chosen["d"]:
-            self.add_error(None, "Choose at least one defending unit and how close it is.")
-        primary = cleaned.get("primary")
-        defenders = chosen["d"]
-        if primary and defenders:
+        if "attackers" in self.errors or "defenders" in self.errors:
+            return cleaned
+        if not chosen["attackers"]:
+            self.add_error("attackers", "Choose at least one attacking unit.")
+        elif all(m.battery for m in chosen["attackers"]):
+            self.add_error("attackers", "Artillery alone does not initiate an assault (5.1): add a brigade.")
+        defenders = chosen["defenders"]
+        primary = cleaned.get("primary") or (defenders[0].unit.key if len(defenders) == 1 else "")
+        if not defenders:
+            self.add_error("defenders", "Choose at least one defending unit.")
+        elif not primary:
+            self.add_error("primary", "Choose the primary defender: the unit with the greatest contact frontage.")
+        else:
             first = [m for m in defenders if m.unit.key == primary]
             if not first:
-                self.add_error("primary", "The primary defender must be one of the defending units chosen above.")
+                self.add_error("primary", "The primary defender must be one of the defending units chosen.")
             else:
                 defenders = first + [m for m in defenders if m is not first[0]]
-        elif len(defenders) > 1:
-            self.add_error("primary", "Name the primary defender: the unit with the greatest contact frontage.")
-        cleaned["attackers"], cleaned["defenders"], cleaned["slots"] = chosen["a"], defenders, slot_of
+        cleaned["attackers"], cleaned["defenders"] = chosen["attackers"], defenders
         return cleaned
 
 
+def _defender(general: str, ticked: set[str], field: str, primary: str) -> Callable[[Pick, bool], SafeString]:
+    """A chosen defender's contact and, among several, whether it is the primary defender."""
+    contact = _general(general, ticked)
+
+    def aside(pick: Pick, chosen: bool) -> SafeString:
+        return format_html(
+            '{}<label class="pick-aside"><input type="radio" name="{}" value="{}"{}>Primary defender</label>',
+            contact(pick, chosen),
+            field,
+            pick.key,
+            mark_safe(" checked") if pick.key == primary else "",
+        )
+
+    return aside
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the declaration offers: the attacking units that may initiate or join an assault, those that may not
+    with why, the defending units, and the units already in an open assault."""
+
+    attackers: list[Pick]
+    refused: list[Refused]
+    defenders: list[Pick]
+    busy_defenders: list[Refused]
+    busy: dict[str, Assault]
+
+
+def offer(s: AssaultState) -> Offer:
+    """The attacking side's units whose condition and maneuver roll this turn let them assault (a battery joins
+    any), and the defending side's units not in an open assault. Whether a brigade may assault these defenders
+    (infantry against horse or guns, 2.3) is known once they are chosen: the declaration refuses it then."""
+    busy = s.busy()
+    rolls = move_state(s.game).rolls
+    units = s.side_units("attacker")
+    rolled = {u.key: rolls[u.key].result.actions for u in units if not u.battery and u.key in rolls}
+    # the condition is read whole only for the brigades whose roll allows an assault: a handful, not the side
+    may = [Piece.at(key).pk for key, allowed in rolled.items() if not roll_refusal(allowed)]
+    states = {u.key: u.to_rules() for u in Unit.objects.filter(game=s.game, pk__in=may)}
+    attackers, refused = [], []
+    for pick, unit in zip(_picks(units), units, strict=True):
+        why = "" if unit.battery else roll_refusal(rolled.get(unit.key))
+        if not why and unit.key in states:
+            why = assault_refusal(states[unit.key], rolled[unit.key], ())
+        if why:
+            refused.append(Refused(pick.key, pick.name, why))
+        elif unit.key in busy:
+            note = f"in open assault {busy[unit.key].number}: only to split a bridging formation (5.2)"
+            attackers.append(Pick(pick.key, pick.name, pick.group, note))
+        else:
+            attackers.append(pick)
+    defenders, busy_defenders = [], []
+    for pick in _picks(s.side_units("defender")):
+        if pick.key in busy:
+            busy_defenders.append(Refused(pick.key, pick.name, f"already in open assault {busy[pick.key].number}"))
+        else:
+            defenders.append(pick)
+    return Offer(attackers, refused, defenders, busy_defenders, busy)
+
+
+def _picks(units: list[UnitChoice]) -> list[Pick]:
+    return [Pick(*option) for option in unit_options(units)]
+
+
 def declare_form(s: AssaultState, data: Any = None) -> DeclareForm:
-    return DeclareForm(
-        data,
-        prefix="declare",
-        initial={"version": s.game.version},
-        game=s.game,
-        attackers=s.side_units("attacker"),
-        defenders=s.side_units("defender"),
-        busy=s.busy(),
-    )
+    return DeclareForm(data, prefix="declare", initial={"version": s.game.version}, game=s.game, offer=offer(s))
 
 
 def take_declare(game: Game, piece: Game, data: Any, actor: str) -> Event:
@@ -173,7 +222,7 @@ def declare_assault(game: Game, form: DeclareForm, actor: str) -> Event:
             rolled = rolls.get(member.unit.key)
             refusal = assault_refusal(member.unit.to_rules(), rolled.result.actions if rolled else None, assaulted)
             if refusal:
-                raise RulesInputError(data["slots"][member.unit.key], f"{member.unit.name} may not assault: {refusal}.")
+                raise RulesInputError("attackers", f"{member.unit.name} may not assault: {refusal}.")
         attackers, defenders = (
             tuple(Declared(m.unit.key, m.unit.name, m.contact) for m in data[side])
             for side in ("attackers", "defenders")

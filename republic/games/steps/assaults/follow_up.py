@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events.assault import AssaultFollowedUp, LocalBreakthroughDeclared, UnitFollowUp
-from republic.games.forms import NameChoiceField, VersionForm, filled, offer_names
+from republic.games.forms import Pick, PickField, VersionForm, filled, offer_picks
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
@@ -19,8 +19,6 @@ from republic.play import follow_up as play
 from republic.rules.assault_moves import FollowUp
 from republic.rules.sequence import StepKey
 from republic.rules.units import UnitState
-
-ATTACKERS_LIST = "declare-a-units"  # the declaration's list of the attacking side's units, drawn beside it
 
 
 @dataclass(frozen=True)
@@ -105,14 +103,14 @@ def follow_up(game: Game, seq: int, form: FollowUpForm, actor: str) -> Event:
 
 
 class LocalBreakthroughForm(VersionForm):
-    unit = NameChoiceField(label="Attacking unit", datalist=ATTACKERS_LIST, what="attacking unit")
+    unit = PickField(label="Attacking brigade", what="attacking brigade")
     used_bonus = forms.BooleanField(label="It uses its assault move bonus", required=False)
 
 
 def local_breakthrough_form(s: AssaultState, data: Any = None) -> LocalBreakthroughForm:
     form = LocalBreakthroughForm(data, prefix="breakthrough", initial={"version": s.game.version})
-    if data is not None:
-        offer_names(form, ["unit"], unit_options(s.side_units("attacker")), ATTACKERS_LIST)
+    brigades = [u for u in s.side_units("attacker") if not u.battery]  # a battery makes no breakthrough
+    offer_picks(form, ["unit"], [Pick(*option) for option in unit_options(brigades)])
     return form
 
 

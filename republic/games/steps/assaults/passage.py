@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from republic.games.events.assault import LinesPassedThrough
 from republic.games.events.payload import NamedUnit
-from republic.games.forms import NameChoiceField, VersionForm, filled, inches_field, offer_names
+from republic.games.forms import Pick, PickField, PicksField, VersionForm, filled, inches_field, offer_picks
 from republic.games.ledger import ActionRefused, act, acting_side
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
@@ -27,9 +29,6 @@ from republic.play.passage import SIDES
 from republic.rules.assault_fixed_hits import passage_blocked
 from republic.rules.forced_moves import ForcedMove, resolve_blocked_move
 from republic.rules.sequence import StepKey
-
-PASSERS = 3  # losers named at once: only the two worst of each kind count, a third shows which did not
-FRIENDS_LIST = {"attacker": "declare-a-units", "defender": "declare-d-units"}  # drawn by the declaration
 
 
 @dataclass(frozen=True)
@@ -50,56 +49,80 @@ def losers(s: AssaultState) -> dict[str, list[Loser]]:
     return {side: [Loser(s.units[loser.unit], loser.lost_both_rolls) for loser in found[side]] for side in SIDES}
 
 
-class PassageForm(VersionForm):
-    side = forms.ChoiceField(choices=[(side, side) for side in SIDES], widget=forms.HiddenInput)
-    unit = NameChoiceField(label="Friendly unit passed through", what="unit of that side")
+NO_HITS = " (did not lose both rolls: no pass-through hits)"
 
-    def __init__(self, *args: Any, side: str, **kwargs: Any) -> None:
+
+class PassageForm(VersionForm):
+    """The friend passed through, and the losers that passed through it, each ticked with how far it was: the form
+    grows by one loser at a time, and the engine counts the two worst of each kind however many passed."""
+
+    side = forms.ChoiceField(choices=[(side, side) for side in SIDES], widget=forms.HiddenInput)
+    unit = PickField(label="Friendly unit passed through", what="unit of that side")
+    passers = PicksField(
+        label="Losers passing through it",
+        what="loser of this turn's assaults",
+        error_messages={"required": "Tick each loser that passed through it."},
+    )
+
+    def __init__(self, *args: Any, side: str, losers: list[Loser], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.whose = side  # the side whose form it is: both sides' forms share a prefix
-        for n in range(1, PASSERS + 1):
-            self.fields[f"passer_{n}"] = NameChoiceField(
-                label=f"Loser {n} passing through", required=n == 1, what="loser of this turn's assaults"
+        for loser in losers:
+            self.fields[_distance(loser.unit.key)] = inches_field(
+                "Its front edge to the friend's front edge (inches)", help_text="", required=False
             )
-            self.fields[f"distance_{n}"] = inches_field(
-                f"Loser {n}: its front edge to the friend's front edge", required=False
-            )
-        self.fields["unit"].widget.attrs["list"] = FRIENDS_LIST[side]
+        picks = [
+            Pick(loser.unit.key, loser.unit.name, note=loser.standing + ("" if loser.lost_both_rolls else NO_HITS))
+            for loser in losers
+        ]
+        offer_picks(self, ["passers"], picks)
+        self.fields["passers"].aside = self._distance  # type: ignore[attr-defined]
+
+    def _distance(self, pick: Pick, chosen: bool) -> SafeString:
+        """A ticked loser's distance, typed as measured."""
+        field = self[_distance(pick.key)]
+        errors = " ".join(str(error) for error in field.errors)
+        return format_html(
+            '<div class="pick-aside pick-measure">{}{}{}</div>',
+            field.label_tag(),
+            field.as_widget(
+                attrs={"class": "form-control is-invalid" if errors else "form-control", "inputmode": "decimal"}
+            ),
+            format_html('<div class="invalid-feedback d-block">{}</div>', errors) if errors else "",
+        )
 
     def pairs(self) -> list[tuple[str, Any]]:
         data = self.cleaned_data
-        return [(data[f"passer_{n}"], data[f"distance_{n}"]) for n in range(1, PASSERS + 1) if data[f"passer_{n}"]]
+        return [(key, data[_distance(key)]) for key in data["passers"]]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        named = []
-        for n in range(1, PASSERS + 1):
-            passer, distance = cleaned.get(f"passer_{n}"), cleaned.get(f"distance_{n}")
-            if passer and distance is None and f"distance_{n}" not in self.errors:
-                self.add_error(f"distance_{n}", "How far was it? Measure front edge to front edge.")
-            if passer and passer in named:
-                self.add_error(f"passer_{n}", "That loser is named already.")
-            if passer and passer == cleaned.get("unit"):
-                self.add_error(f"passer_{n}", "A loser does not pass through itself.")
-            named.append(passer)
+        for key in cleaned.get("passers") or ():
+            if cleaned.get(_distance(key)) is None and _distance(key) not in self.errors:
+                self.add_error(_distance(key), "How far was it? Measure front edge to front edge.")
+            if key == cleaned.get("unit"):
+                self.add_error("passers", "A loser does not pass through itself.")
         return cleaned
 
 
+def _distance(key: str) -> str:
+    """The field of a loser's distance, named after it."""
+    return f"distance-{Piece.at(key).name}"
+
+
 def passage_form(s: AssaultState, side: str, data: Any = None) -> PassageForm:
-    """One side's form; bound to a POST, it reads that side's units and losers to find the names typed."""
+    """One side's form, offering that side's units in play and its losers."""
     form = PassageForm(
         data,
         side=side,
+        losers=losers(s)[side],
         prefix="passage",
         auto_id=f"id_passage_{side}_%s",
         initial={"version": s.game.version, "side": side},
     )
-    if data is not None:
-        owner = s.game.attacker if side == "attacker" else s.game.defender
-        friends = Unit.objects.filter(game=s.game).in_play().of_side(owner).in_battle_order().choices()
-        offer_names(form, ["unit"], unit_options(friends), FRIENDS_LIST[side])
-        passers = [loser.unit.key for loser in losers(s)[side]]
-        offer_names(form, [f"passer_{n}" for n in range(1, PASSERS + 1)], _named(s, passers), f"losers-{side}")
+    owner = s.game.attacker if side == "attacker" else s.game.defender
+    friends = Unit.objects.filter(game=s.game).in_play().of_side(owner).in_battle_order().choices()
+    offer_picks(form, ["unit"], [Pick(*option) for option in unit_options(friends)])
     return form
 
 
@@ -109,10 +132,6 @@ def sent_form(s: AssaultState, data: Any) -> PassageForm:
     if side not in SIDES:
         raise ActionRefused("Nothing was changed: say which side's losers passed through.")
     return passage_form(s, side, data)
-
-
-def _named(s: AssaultState, keys: list[str]) -> list[tuple[str, str, str]]:
-    return [(key, s.units[key].name, "") for key in keys]
 
 
 def _blocked_offer(game: Game, loser: Unit) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from republic.games.events.assault import SupportingBrigadeHit
-from republic.games.forms import NameChoiceField, VersionForm, filled, offer_names
+from republic.games.forms import Pick, PickField, VersionForm, filled, offer_picks
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
@@ -19,19 +19,17 @@ from republic.play.refusal import Refused
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.sequence import StepKey
 
-DEFENDERS_LIST = "declare-d-units"  # the declaration's list of the defending side's units, drawn beside it
-PRIMARIES = "supporting-primaries"  # the defenders of this turn's assaults
 MOVES = [(m.value, m.title.capitalize()) for m in ForcedMove if m.faces_enemy]
 
 
 class SupportingForm(VersionForm):
-    unit = NameChoiceField(label="Supporting unit", datalist=DEFENDERS_LIST, what="defending unit")
+    unit = PickField(label="Supporting unit", what="defending unit")
     supporting_bases = forms.IntegerField(
         label="Its bases in the attacker's assault window",
         min_value=1,
         help_text="A minority of its bases: with half or more it takes part in the assault instead.",
     )
-    primary = NameChoiceField(label="The primary defender it supported", datalist=PRIMARIES, what="defending unit")
+    primary = PickField(label="The primary defender it supported", what="defending unit")
     move = forms.ChoiceField(label="Its move if it is hit", choices=MOVES, initial=ForcedMove.DISENGAGE.value)
 
     def clean(self) -> dict[str, Any]:
@@ -42,10 +40,12 @@ class SupportingForm(VersionForm):
 
 
 def supporting_form(s: AssaultState, data: Any = None) -> SupportingForm:
-    """The form; bound to a POST, it reads the defending side's units to find the names typed."""
+    """The form, offering the defending side's units in play, and as the primary defender supported each of this
+    turn's assaults' primary defenders: only a primary defender's retreat or rout hits its supports (R:1784-1792)."""
     form = SupportingForm(data, prefix="supporting", initial={"version": s.game.version})
-    if data is not None:
-        offer_names(form, ["unit", "primary"], unit_options(s.side_units("defender")), DEFENDERS_LIST)
+    offer_picks(form, ["unit"], [Pick(*option) for option in unit_options(s.side_units("defender"))])
+    primaries = {a.defenders[0].unit.key: a.defenders[0].unit for a in s.assaults if a.defenders}
+    offer_picks(form, ["primary"], [Pick(key, unit.name, note=unit.division.name) for key, unit in primaries.items()])
     return form
 
 

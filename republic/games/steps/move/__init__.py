@@ -186,6 +186,7 @@ STEP = Step(
     panel,
     rows=rows,
     form="games/rows/move.html",
+    folds=("secondary-targets",),
     opened=opened,
     fill=fill,
     actions=(

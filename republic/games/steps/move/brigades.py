@@ -25,7 +25,7 @@ from republic.games.events.maneuver import (
     MountChanged,
     SkirmishersDeployed,
 )
-from republic.games.forms import DiceForm, VersionForm, count_field, die_field, filled, offer_many
+from republic.games.forms import DiceForm, Pick, PicksField, VersionForm, count_field, die_field, filled, offer_picks
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.steps.base import current
@@ -55,9 +55,7 @@ class ManeuverForm(DiceForm):
     acting_together = forms.ChoiceField(
         label='Other friendly brigades within 2" doing the same action', required=False, choices=TOGETHER_CHOICES
     )
-    leaders_within_2 = forms.MultipleChoiceField(
-        label='Friendly leaders within 2"', required=False, widget=forms.CheckboxSelectMultiple
-    )
+    leaders_within_2 = PicksField(label='Friendly leaders within 2"', required=False, what="leader")
     die = die_field()
     printed = forms.MultipleChoiceField(
         label="Or: the actions your printed chart allows",
@@ -69,7 +67,7 @@ class ManeuverForm(DiceForm):
 
     def __init__(self, *args: Any, chart: Chart, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer_many(self, "leaders_within_2", [(str(leader.pk), str(leader)) for leader in leaders])
+        offer_picks(self, ["leaders_within_2"], [Pick(str(leader.pk), str(leader)) for leader in leaders])
         together, proficient, energetic = (
             signed(chart.entry("maneuver_modifiers", key)[0])
             for key in ("acting_together", "proficient_leader_within_2", "energetic_leader_within_2")

@@ -1,0 +1,131 @@
+"""A picker (``forms.PickField``) drawn in one pass: a fire row offers a side's 200 units, and a template loop over
+200 choices costs more than the rest of the form. Each choice is a radio or check box with its name as its label;
+many are grouped by division, each group folded, with a filter a script lets the player type into
+(static/js/pick.js); those not offered are listed with why, one tap away."""
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from django import template
+from django.forms import BoundField
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from republic.games.forms import PICK_GROUPS, Pick, PickField, Refused
+
+register = template.Library()
+
+
+def _items(field: BoundField, picks: Sequence[Pick], chosen: set[str], grouped: bool) -> SafeString:
+    spec: PickField = field.field  # type: ignore[assignment]
+    kind = "checkbox" if spec.widget.many else "radio"  # type: ignore[attr-defined]
+    name = field.html_name
+    aside = spec.aside
+    return format_html_join(
+        "",
+        '<div class="pick-item"><label><input type="{}" name="{}" value="{}"{}>{}{}</label>{}</div>',
+        (
+            (
+                kind,
+                name,
+                p.key,
+                mark_safe(" checked") if p.key in chosen else "",
+                p.name,
+                _note(p, grouped),
+                aside(p, p.key in chosen) if aside else "",
+            )
+            for p in picks
+        ),
+    )
+
+
+def _note(pick: Pick, grouped: bool) -> SafeString:
+    """How it stands, under its name; its division too when the list is not grouped by division."""
+    words = pick.note if grouped else " · ".join(filter(None, (pick.group, pick.note)))
+    return format_html("<small>{}</small>", words) if words else mark_safe("")
+
+
+def _not_offered(refused: Sequence[Refused]) -> SafeString:
+    """Those not offered, one line for each reason: a club battle's side may leave 190 units out for one."""
+    if not refused:
+        return mark_safe("")
+    reasons = ((why[:1].upper() + why[1:], ", ".join(names)) for why, names in _by([(r.name, r.why) for r in refused]))
+    lines = format_html_join("", "<li><strong>{}</strong>: {}</li>", reasons)
+    return format_html(
+        '<details class="pick-not small"><summary>Not offered ({})</summary><ul class="mb-1 ps-3">{}</ul></details>',
+        len(refused),
+        lines,
+    )
+
+
+T = TypeVar("T")
+
+
+def _by(found: Sequence[tuple[T, str]]) -> list[tuple[str, list[T]]]:
+    """What was found, by the second of each pair, in the order each first came: brigades come before batteries in
+    an order of battle, and a division's batteries join its brigades."""
+    grouped: dict[str, list[T]] = {}
+    for item, key in found:
+        grouped.setdefault(key, []).append(item)
+    return list(grouped.items())
+
+
+def _chosen(field: BoundField) -> set[str]:
+    value = field.value()
+    values = value if isinstance(value, list | tuple) else [value]
+    spec: PickField = field.field  # type: ignore[assignment]
+    keys = {str(v) for v in values if v}
+    # a name sent by an older page is shown chosen as its key
+    return {spec.key_of(k) or k for k in keys}
+
+
+@register.simple_tag
+def pick(field: BoundField) -> SafeString:
+    """The field's picker, with its label, help, errors and those not offered."""
+    spec: PickField = field.field  # type: ignore[assignment]
+    chosen = _chosen(field)
+    errors = " ".join(str(error) for error in field.errors)
+    picks = list(spec.picks)
+    if len(picks) > PICK_GROUPS and any(p.group for p in picks):
+        groups = _by([(p, p.group) for p in picks])
+        body = format_html(
+            '<input type="search" class="form-control pick-filter mb-1" hidden aria-label="Filter: {}" '
+            'placeholder="Type a few letters of a name" autocomplete="off">{}',
+            field.label,
+            format_html_join(
+                "",
+                '<details class="pick-group"{}><summary>{} ({})</summary>{}</details>',
+                (
+                    (
+                        mark_safe(" open") if any(p.key in chosen for p in found) else "",
+                        group or "Others",
+                        len(found),
+                        _items(field, found, chosen, True),
+                    )
+                    for group, found in groups
+                ),
+            ),
+        )
+    else:
+        body = _items(field, picks, chosen, False)
+    none = ""
+    if not spec.required and not spec.widget.many:  # type: ignore[attr-defined]
+        none = format_html(
+            '<div class="pick-item"><label><input type="radio" name="{}" value=""{}>None</label></div>',
+            field.html_name,
+            mark_safe(" checked") if not chosen else "",
+        )
+    return format_html(
+        '<fieldset class="pick mb-3{}" data-pick="{}" id="pick-{}"><legend class="form-label">{}</legend>{}{}{}{}{}{}'
+        "</fieldset>",
+        " is-invalid" if field.errors else "",
+        field.html_name,
+        field.html_name,
+        field.label,
+        format_html('<div class="form-text mt-0 mb-1">{}</div>', field.help_text) if field.help_text else "",
+        format_html('<div class="invalid-feedback d-block">{}</div>', errors) if errors else "",
+        none,
+        body,
+        mark_safe('<p class="small text-muted mb-1">Nothing to choose here now.</p>') if not picks else "",
+        _not_offered(spec.refused),
+    )
