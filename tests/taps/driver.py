@@ -5,8 +5,7 @@ text box (counted as a name typed)."""
 
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from playwright.sync_api import Locator, Page
 
@@ -34,17 +33,22 @@ class Device:
     def counting(self) -> Count:
         return self.tally.count(self.kind)
 
-    @contextmanager
-    def action(self, kind: str) -> Iterator[None]:
-        """One action a player takes, of a kind: its taps, typing and time are counted under that kind."""
+    def act(self, kind: str, gestures: Callable[[], None]) -> None:
+        """One action a player takes, of a kind: its taps, typing and time are counted under that kind. Refused
+        because the game moved on under the form (counted as not caused by the player), it is done again once, as
+        the player does with the form drawn afresh."""
         self.kind = kind
         self.catch_up()
         began = time.monotonic()
         self.counting.actions += 1
-        yield
-        self.settle()
+        for _ in range(2):
+            gestures()
+            self.settle()
+            if not self.refused_moved_on():
+                break
+        else:
+            raise PlanFailed(f"{self.who} ({kind}): refused twice as the game moved on")
         self.counting.seconds += time.monotonic() - began
-        self.check_refusal()
         self.tally.latest = max(self.tally.latest, self.version())
 
     def version(self) -> int:
@@ -60,18 +64,21 @@ class Device:
     def settle(self) -> None:
         self.page.wait_for_function(SETTLED)
 
-    def check_refusal(self) -> None:
+    def refused_moved_on(self) -> bool:
+        """Whether the answer refused the action as the game moved on; any other refusal, or a form drawn again
+        with its errors, stops the plan."""
         shown = self.page.locator("#refusal:visible, #error:visible")
         text = " ".join(shown.all_inner_texts()).strip()
         if text and moved_on(text):
             self.counting.not_caused += 1
-            self.tally.refusals.append(f"{self.who} ({self.kind}): {text}")
-            return
+            self.tally.refusals.append(f"{self.who} ({self.kind} at {self.title()}): {text}")
+            return True
         if text:
             raise PlanFailed(f"{self.who} was refused ({self.kind}): {text}")
         problems = [t.strip() for t in self.page.locator(PROBLEMS).all_inner_texts() if t.strip()]
         if problems:
             raise PlanFailed(f"{self.who} ({self.kind}): {' | '.join(problems)}")
+        return False
 
     def reach(self, target: Locator) -> None:
         """Count the screens a thumb scrolls to bring the control into view."""
@@ -113,14 +120,14 @@ class Device:
             self.tap(target)
 
     def next_step(self) -> None:
-        with self.action("next step"):
+        before = self.title()
+
+        def press() -> None:
             self.counting.next_steps += 1
-            before = self.page.locator("#step-title").inner_text()
-            for _ in range(2):  # once more after a refusal that the game moved on (counted as not caused)
-                self.tap(self.page.get_by_role("button", name="Next step"), posts=True)
-                if self.title() != before.strip():
-                    return
-                self.check_refusal()
+            self.tap(self.page.get_by_role("button", name="Next step"), posts=True)
+
+        self.act("next step", press)
+        if self.title() == before:
             raise PlanFailed(f"{self.who}: Next step did not move on from '{before}'")
 
     # --- the page -------------------------------------------------------------------------------------------

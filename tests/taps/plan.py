@@ -8,6 +8,7 @@ the game master's device follows the game page."""
 
 import re
 from dataclasses import dataclass
+from functools import partial
 
 from playwright.sync_api import Locator
 
@@ -75,8 +76,10 @@ class Steps:
 
 
 def maneuver(device: Device, unit: str, face: int) -> None:
-    with device.action("maneuver roll"):
+    def gestures() -> None:
         device.die(device.form(f"Maneuver roll for {unit}", row=unit), face)
+
+    device.act("maneuver roll", gestures)
 
 
 def field(form: Locator, name: str) -> Locator:
@@ -85,7 +88,7 @@ def field(form: Locator, name: str) -> Locator:
 
 
 def skirmishers(device: Device, unit: str, deployed: int) -> None:
-    with device.action("skirmishers"):
+    def gestures() -> None:
         row = device.open_row(unit)
         form = row.get_by_role("form", name=f"Skirmishers of {unit}")
         if not form.is_visible():
@@ -93,17 +96,21 @@ def skirmishers(device: Device, unit: str, deployed: int) -> None:
         device.type(field(form, "deployed"), str(deployed))
         device.tap(form.get_by_role("button", name="Set skirmishers"), posts=True)
 
+    device.act("skirmishers", gestures)
+
 
 def fire(device: Device, kind: str, unit: str, form: str, target: str, inches: str, face: int) -> None:
-    with device.action(kind):
+    def gestures() -> None:
         found = device.form(f"{form} {unit}", row=unit)
         device.pick(found, target, "target")
         device.type(field(found, "range"), inches)
         device.die(found, face)
 
+    device.act(kind, gestures)
+
 
 def declare(device: Device, attackers: list[str], defenders: list[str]) -> None:
-    with device.action("assault declaration"):
+    def gestures() -> None:
         fold = device.page.locator("details.declare")
         if not fold.evaluate("d => d.open"):
             device.tap(fold.locator("summary"))
@@ -117,27 +124,48 @@ def declare(device: Device, attackers: list[str], defenders: list[str]) -> None:
                     device.choose(contact.first, ALL_OUT)
         device.tap(form.get_by_role("button", name="Declare the assault"), posts=True)
 
+    device.act("assault declaration", gestures)
+
 
 def assault_round(device: Device, number: int, attacker: int, defender: int) -> None:
-    with device.action("assault round"):
+    def gestures() -> None:
         card = f"Assault {number}"
         form = device.page.get_by_role("form", name=f"Round 1 of assault {number}")
         if not form.count():
             device.open_row(card)
         device.die(form.first, attacker, defender)
 
+    device.act("assault round", gestures)
+
 
 def close_assault(device: Device, number: int) -> None:
-    with device.action("assault closed"):
+    def gestures() -> None:
         button = device.page.get_by_role("button", name=re.compile(rf"[Cc]lose assault {number}$"))
         if not button.count():
             device.open_row(f"Assault {number}")
         device.tap(button.first, posts=True)
 
+    device.act("assault closed", gestures)
+
 
 def named(title: str, item: str) -> bool:
     """Whether an item left to do is about the row of that title (a leader's row adds his rating: "(E3)")."""
-    return title.strip() in item or re.sub(r" \([A-Z]\d\)$", "", title.strip()) in item
+    return title.strip() in item or title_name(title) in item
+
+
+def title_name(title: str) -> str:
+    """A row's title without the rating a leader's row adds to his name."""
+    return re.sub(r" \([A-Z]\d\)$", "", title.strip())
+
+
+def do_row(device: Device, title: str, faces: tuple[int, ...]) -> None:
+    """A row opened and done: its dice, or its one button."""
+    row = device.open_row(title)
+    form = row.locator(".work-form form").first
+    if form.locator(".die-pad, .die-input").count():
+        device.die(form, *faces)
+    else:
+        device.tap(form.locator("button[type=submit]").first, posts=True)
 
 
 def rows_to_do(table: Table, kind: str, faces: dict[str, tuple[int, ...]] | None = None) -> None:
@@ -155,14 +183,8 @@ def rows_to_do(table: Table, kind: str, faces: dict[str, tuple[int, ...]] | None
         device = table.owner(title)
         device.wait_for_row(title)
         table.last = device
-        with device.action(kind):
-            row = device.open_row(title)
-            form = row.locator(".work-form form").first
-            if form.locator(".die-pad, .die-input").count():
-                rolled = [f for name, f in (faces or {}).items() if title.startswith(name)]
-                device.die(form, *(rolled[0] if rolled else FACES[kind]))
-            else:
-                device.tap(form.locator("button[type=submit]").first, posts=True)
+
+        device.act(kind, partial(do_row, device, title, (faces or {}).get(title_name(title), FACES[kind])))
 
 
 def confederate_turn(t: Table, at: Steps) -> None:
@@ -233,13 +255,18 @@ def union_turn(t: Table, at: Steps) -> None:
 
 
 def replace(device: Device, leader: str) -> None:
-    with device.action("leader replaced"):
+    def gestures() -> None:
         device.tap(device.page.get_by_role("button", name=f"Replace {leader}"), posts=True)
+
+    device.act("leader replaced", gestures)
 
 
 def charge_disorder(device: Device) -> None:
     """Charge disorder applied, when the step lists it as left to do."""
     button = device.page.locator("#step-head form button[type=submit]")
     if button.count() and device.page.locator("#step-bar .step-left").count():
-        with device.action("charge disorder"):
+
+        def gestures() -> None:
             device.tap(button.first, posts=True)
+
+        device.act("charge disorder", gestures)
