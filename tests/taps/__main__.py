@@ -24,7 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.taps.counts import Tally
 from tests.taps.driver import Device, PlanFailed
-from tests.taps.plan import Steps, Table, confederate_turn, union_turn
+from tests.taps.plan import DIE_ENTRIES, Steps, Table, confederate_turn, union_turn
 from tests.taps.tree import GM_PASSWORD, GM_USER, Served, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,6 +92,13 @@ def play(served: Served) -> tuple[Tally, float]:
 
 def report(tree: Path, tally: Tally, elapsed: float) -> str:
     lines = [f"One game turn of the demo on {tree}", "", tally.table(), ""]
+    whole = tally.total()
+    lines.append(
+        f"Goals: names typed {whole.names_typed} (none); most taps of one die entry from the step's page "
+        f"{tally.most_taps(DIE_ENTRIES)} (2, one die; 3, two); taps of the 2 v 1 assault declared "
+        f"{tally.most_taps({'assault declared, 2 v 1'})} (6); taps of the game turn {whole.taps} (half of the "
+        f"old code's); refusals not caused {whole.not_caused} (none)"
+    )
     lines.append("Given as: " + ", ".join(f"{n} {way}" for way, n in sorted(tally.ways.items())))
     lines.append(f"Elapsed, with the phones waiting for each other's news and axe's checks: {elapsed:.0f} s")
     below: dict[str, list[str]] = {}

@@ -47,6 +47,7 @@ class Tally:
     below_fold: list[str] = field(default_factory=list)  # steps whose first work row was off the first screen
     axe: dict[str, list[str]] = field(default_factory=dict)  # page (device · step) -> its axe problems
     refusals: list[str] = field(default_factory=list)
+    taps_of: list[tuple[str, int]] = field(default_factory=list)  # each action's kind and taps, in order
     steps: int = 0  # steps the turn passed through
     latest: int = 0  # the game's version after the last action of any device
     ways: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # how dice and names were given
@@ -55,6 +56,10 @@ class Tally:
         if kind not in self.order:
             self.order.append(kind)
         return self.kinds[kind]
+
+    def most_taps(self, kinds: set[str]) -> int:
+        """The most taps one action of those kinds took."""
+        return max((taps for kind, taps in self.taps_of if kind in kinds), default=0)
 
     def total(self) -> Count:
         whole = Count()

@@ -41,6 +41,7 @@ class Device:
         self.catch_up()
         began = time.monotonic()
         self.counting.actions += 1
+        taps = self.counting.taps
         for _ in range(2):
             gestures()
             self.settle()
@@ -49,6 +50,7 @@ class Device:
         else:
             raise PlanFailed(f"{self.who} ({kind}): refused twice as the game moved on")
         self.counting.seconds += time.monotonic() - began
+        self.tally.taps_of.append((kind, self.counting.taps - taps))
         self.tally.latest = max(self.tally.latest, self.version())
 
     def version(self) -> int:
@@ -172,6 +174,7 @@ class Device:
         # as the accessibility tests run it: the page at its top (where the sticky step bar covers nothing the
         # check would read through it), and no pointer hovering where the last tap was, which a phone does not keep
         self.page.mouse.move(0, 0)
+        self.page.wait_for_timeout(300)  # the control left fades from its hover colours (0.15 s)
         scrolled = self.page.evaluate("() => { const y = window.scrollY; window.scrollTo(0, 0); return y; }")
         self.tally.axe[key] = axe_problems(self.page)
         self.page.evaluate("y => window.scrollTo(0, y)", scrolled)
@@ -216,8 +219,9 @@ class Device:
         first when closed), or its name typed into the text box of that field."""
         pickers = form.locator("fieldset.pick")
         if pickers.count():
-            label = pickers.locator("label", has_text=re.compile(rf"^\s*{re.escape(name)}")).first
-            group = form.locator("details.pick-group", has=label)
+            starts = re.compile(rf"^\s*{re.escape(name)}")
+            label = pickers.locator("label", has_text=starts).first
+            group = pickers.locator("details.pick-group", has=self.page.locator("label", has_text=starts))
             if group.count() and not group.first.evaluate("d => d.open"):
                 self.tap(group.first.locator("summary"))
             box = form.locator(f"#{label.get_attribute('for')}") if label.get_attribute("for") else None

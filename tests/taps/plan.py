@@ -28,6 +28,7 @@ CONFEDERATE = (
     "Third Corps",
 )
 STEPS_A_TURN = 13
+DIE_ENTRIES = {"maneuver roll", "rally", "leader check", "panic test"}  # actions whose only input is dice
 ALL_OUT = 'all-out, within 2"'
 # the faces rolled where the dice decide nothing the plan depends on: a rally, a leader's check (never a double),
 # a panic test, an adjoining division's test
@@ -124,7 +125,7 @@ def declare(device: Device, attackers: list[str], defenders: list[str]) -> None:
                     device.choose(contact.first, ALL_OUT)
         device.tap(form.get_by_role("button", name="Declare the assault"), posts=True)
 
-    device.act("assault declaration", gestures)
+    device.act(f"assault declared, {len(attackers)} v {len(defenders)}", gestures)
 
 
 def assault_round(device: Device, number: int, attacker: int, defender: int) -> None:
