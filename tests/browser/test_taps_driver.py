@@ -20,6 +20,10 @@ CONTRACT = f"""<div id="live"><span id="poll" hidden hx-get="/games/1/poll/?sinc
       <input type="checkbox" id="a2" name="attackers" value="unit-3"><label for="a2">Pettigrew's Brigade</label>
     </details>
   </fieldset>
+  <fieldset><legend>Contact</legend>
+    <input type="radio" id="c1" name="unit-2_contact" value="general"><label for="c1">General, 2" to 4"</label>
+    <input type="radio" id="c2" name="unit-2_contact" value="all_out"><label for="c2">All-out, within 2"</label>
+  </fieldset>
 </form>
 <form method="post" action="{SENT}" aria-label="Maneuver roll for Davis's Brigade">
   <div class="die-pad" role="group" aria-label="Die">{PAD}</div>
@@ -27,6 +31,8 @@ CONTRACT = f"""<div id="live"><span id="poll" hidden hx-get="/games/1/poll/?sinc
 TYPED = f"""<div id="live"><form method="post" action="{SENT}" aria-label="Rally Cutler's Brigade">
   <label for="d">Die (1-10)</label><input id="d" name="rally-die" class="die-input" inputmode="numeric">
   <input name="rally-target" list="units" aria-label="Target">
+  <select name="rally-cover" aria-label="Cover"><option value="">—</option><option value="none">none</option>
+    <option value="light">light cover</option></select>
   <button type="submit" name="roll" value="typed">Resolve</button>
 </form></div>"""
 
@@ -52,11 +58,14 @@ def test_a_die_on_its_pad_is_one_tap_that_sends_it_and_a_picked_name_types_nothi
     declaring = device.page.get_by_role("form", name="Declare an assault")
     device.pick(declaring, "Davis's Brigade", "a1")
     assert declaring.locator("#a1").is_checked() and not declaring.locator("#a2").is_checked()
+    device.choose(declaring.locator("[name$='_contact']").first, "all-out")
+    device.choose(declaring.locator("[name$='_contact']").first, "all-out")  # chosen already: no tap
+    assert declaring.locator("#c2").is_checked()
     device.kind = "maneuver roll"
     device.die(device.page.get_by_role("form", name="Maneuver roll for Davis's Brigade"), 7)
     assert device.page.sent == [{"die": ["7"]}]
     picked, rolled = device.tally.kinds["assault declaration"], device.tally.kinds["maneuver roll"]
-    assert (picked.taps, picked.typed, picked.names_typed) == (2, 0, 0)  # the division opened, the name tapped
+    assert (picked.taps, picked.typed, picked.names_typed) == (3, 0, 0)  # the division opened, the name, its contact
     assert (rolled.taps, rolled.typed) == (1, 0)
     assert device.tally.ways == {"names picked": 1, "dice tapped on a pad": 1}
 
@@ -66,8 +75,11 @@ def test_a_typed_die_and_name_are_counted_as_typed(device):
     device.kind = "rally"
     form = device.page.get_by_role("form", name="Rally Cutler's Brigade")
     device.pick(form, "Cutler's Brigade", "target")
+    device.choose(form.locator("[name=rally-cover]"), "light")
     device.die(form, 10)
-    assert device.page.sent == [{"rally-die": ["10"], "rally-target": ["Cutler's Brigade"], "roll": ["typed"]}]
+    assert device.page.sent == [
+        {"rally-die": ["10"], "rally-target": ["Cutler's Brigade"], "rally-cover": ["light"], "roll": ["typed"]}
+    ]
     rally = device.tally.kinds["rally"]
-    assert (rally.taps, rally.typed, rally.names_typed) == (3, 18, 1)  # two boxes tapped into, and Resolve
+    assert (rally.taps, rally.typed, rally.names_typed) == (5, 18, 1)  # two boxes, a select (open, choose), Resolve
     assert device.tally.ways == {"names typed": 1, "dice typed": 1}

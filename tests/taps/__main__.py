@@ -24,7 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.taps.counts import Tally
 from tests.taps.driver import Device, PlanFailed
-from tests.taps.plan import DIE_ENTRIES, Steps, Table, confederate_turn, union_turn
+from tests.taps.plan import ONE_DIE, TWO_DICE, Steps, Table, confederate_turn, union_turn
 from tests.taps.tree import GM_PASSWORD, GM_USER, Served, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,9 +94,9 @@ def report(tree: Path, tally: Tally, elapsed: float) -> str:
     lines = [f"One game turn of the demo on {tree}", "", tally.table(), ""]
     whole = tally.total()
     lines.append(
-        f"Goals: names typed {whole.names_typed} (none); most taps of one die entry from the step's page "
-        f"{tally.most_taps(DIE_ENTRIES)} (2, one die; 3, two); taps of the 2 v 1 assault declared "
-        f"{tally.most_taps({'assault declared, 2 v 1'})} (6); taps of the game turn {whole.taps} (half of the "
+        f"Goals: names typed {whole.names_typed} (none); most taps of a die entry from the step's page "
+        f"{tally.most_taps(ONE_DIE)} (2), of two dice {tally.most_taps(TWO_DICE)} (3); taps of the 2 v 1 assault "
+        f"declared {tally.most_taps({'assault declared, 2 v 1'})} (6); taps of the game turn {whole.taps} (half of the "
         f"old code's); refusals not caused {whole.not_caused} (none)"
     )
     lines.append("Given as: " + ", ".join(f"{n} {way}" for way, n in sorted(tally.ways.items())))

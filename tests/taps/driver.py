@@ -111,15 +111,26 @@ class Device:
         target.fill(text)
 
     def choose(self, target: Locator, label: str) -> None:
-        """A choice in a native select (open it, tap the choice: 2 taps), or a radio button's label (1 tap)."""
+        """A choice by the words it starts with: in a native select (open it, tap the choice: 2 taps), or among
+        radio buttons (their group is the target's name: the label's tap), none when it is already chosen."""
+        starts = re.compile(rf"^\s*{re.escape(label)}", re.IGNORECASE)
         if target.evaluate("el => el.tagName") == "SELECT":
-            if target.evaluate("el => el.options[el.selectedIndex]?.text.trim()") == label:
+            options = [o.strip() for o in target.locator("option").all_inner_texts()]
+            wanted = next(o for o in options if starts.match(o))
+            if target.evaluate("el => el.options[el.selectedIndex]?.text.trim()") == wanted:
                 return
             self.reach(target)
             self.counting.taps += 2
-            target.select_option(label=label)
-        else:
-            self.tap(target)
+            target.select_option(label=wanted)
+            return
+        name = target.get_attribute("name")
+        for radio in self.page.locator(f"input[type=radio][name='{name}']").all():
+            words = self.page.locator(f"label[for='{radio.get_attribute('id')}']")
+            if words.count() and starts.match(words.first.inner_text()):
+                if not radio.is_checked():
+                    self.tap(words.first)
+                return
+        raise PlanFailed(f"{self.who}: no choice '{label}' for {name}")
 
     def next_step(self) -> None:
         before = self.title()

@@ -28,8 +28,9 @@ CONFEDERATE = (
     "Third Corps",
 )
 STEPS_A_TURN = 13
-DIE_ENTRIES = {"maneuver roll", "rally", "leader check", "panic test"}  # actions whose only input is dice
-ALL_OUT = 'all-out, within 2"'
+# actions whose only input is dice: one die, or two (a leader's check)
+ONE_DIE, TWO_DICE = {"maneuver roll", "rally", "panic test"}, {"leader check"}
+ALL_OUT = "all-out"  # an assaulting unit's contact, as its choice's words begin
 # the faces rolled where the dice decide nothing the plan depends on: a rally, a leader's check (never a double),
 # a panic test, an adjoining division's test
 FACES = {"rally": (6,), "leader check": (3, 7), "panic test": (9,)}
