@@ -13,6 +13,7 @@ and axe-core's findings on every page it passed. Exit status 1 when the plan cou
 problem."""
 
 import argparse
+import shutil
 import sys
 import tempfile
 import time
@@ -117,7 +118,7 @@ def report(tree: Path, tally: Tally, elapsed: float) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.taps", description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="the tree to serve and measure (default: this one)")
-    parser.add_argument("--keep", action="store_true", help="keep the database, server log and screenshots")
+    parser.add_argument("--keep", action="store_true", help="keep the database and the server's log")
     args = parser.parse_args(argv)
     tree = args.tree.resolve()
     work = Path(tempfile.mkdtemp(prefix="taps-"))
@@ -131,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         served.stop()
     print(report(tree, tally, elapsed))
+    if args.keep:
+        print(f"The database and the server's log are in {work}")
+    else:
+        shutil.rmtree(work)  # kept when the plan stops, for its screenshots
     return 1 if any(tally.axe.values()) else 0
 
 
