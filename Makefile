@@ -5,6 +5,8 @@
 #   make saved-games  plays and saves the games tests/saved_games lacks for the format the app saves today
 #   make bench  prints the queries, bytes and server time of every page and action at three sizes of battle,
 #               on SQLite and PostgreSQL (SIZES="13 150" for fewer sizes; 13 is the demo battle)
+#   make taps   plays one game turn of the demo in chromium on two phones and the game master's device and prints
+#               the taps, typing and scrolling of each kind of action (TREE=dir measures another worktree's code)
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,7 +14,7 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run dev test bench saved-games system-packages
+.PHONY: run dev test bench taps saved-games system-packages
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
@@ -37,6 +39,10 @@ test: $(INSTALLED) system-packages
 bench: $(INSTALLED) system-packages
 	$(BIN)/python -m tests.bench
 	.ci/with-postgres $(BIN)/python -m tests.bench
+
+TREE ?= .
+taps: $(INSTALLED) system-packages
+	$(BIN)/python -m tests.taps --tree $(TREE)
 
 saved-games: $(INSTALLED)
 	$(BIN)/python -m tests.saved_games
