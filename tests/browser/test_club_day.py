@@ -1,5 +1,5 @@
 """A player's phone joins a game by its link and plays his side: the join page, the game page on his command,
-a refusal of the other side's action shown where he looks; the game master's seats page with the QR code and
+the other side's rows with who acts on them and no form; the game master's seats page with the QR code and
 his dashboard. axe on each, and screenshots at phone size for a person to look at (left in the test's temporary
 folder), the game master's pages at 1024 px too."""
 
@@ -13,7 +13,7 @@ from tests.games.conftest import at_step
 TABLET = {"width": 1024, "height": 768}  # the game master's screen
 
 
-def test_a_phone_joins_and_the_other_sides_action_is_refused_in_view(browser, live_server, demo_game, tmp_path):
+def test_a_phone_joins_and_sees_the_other_sides_rows_without_their_forms(browser, live_server, demo_game, tmp_path):
     game = at_step(demo_game, "move")
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
     context.set_default_timeout(5_000)
@@ -28,14 +28,12 @@ def test_a_phone_joins_and_the_other_sides_action_is_refused_in_view(browser, li
     page.get_by_role("button", name="Take this seat").click()
     expect(page.locator("#actor-line")).to_contain_text("Playing as Ann · Union")
     assert Seat.objects.get(game=game).side.name == "Union"
-    # the move step is the attacker's: a Union phone that opens a Confederate row and rolls is refused, in view
-    page.locator(".work-row", has_text="Archer's Brigade").locator("a.work-open").first.click()
-    page.locator(".work-form").first.wait_for()
-    page.locator(".work-form button[name=roll][value=app]").first.click()
-    refusal = page.locator("#refusal")
-    expect(refusal).to_contain_text("other side")
-    expect(refusal).to_be_focused()
-    page.screenshot(path=tmp_path / "refused-360.png", full_page=True)
+    # the move step is the attacker's: a Union phone sees a Confederate row and who acts on it, with nothing to open
+    archer = page.locator(".work-row", has_text="Archer's Brigade")
+    expect(archer).to_contain_text("For the Confederate players")
+    expect(archer.locator("a.work-open")).to_have_count(0)
+    expect(page.locator(".work-form")).to_have_count(0)
+    page.screenshot(path=tmp_path / "others-360.png", full_page=True)
     context.close()
 
 

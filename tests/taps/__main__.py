@@ -108,6 +108,7 @@ def report(tree: Path, tally: Tally, elapsed: float) -> str:
         below.setdefault(step, []).append(who.split()[0])
     lines.append(f"Steps whose first work lies below a phone's first screen: {len(below)} of {tally.steps}")
     lines.extend(f"  {step} ({', '.join(who)})" for step, who in below.items())
+    lines.append(f"Steps the app passed by itself: {len(tally.passed)}" + "".join(f"\n  {s}" for s in tally.passed))
     lines.append("Refusals the player did not cause: " + ("; ".join(tally.refusals) if tally.refusals else "none"))
     problems = {page: found for page, found in tally.axe.items() if found}
     lines.append(f"axe: {len(tally.axe)} pages, {sum(map(len, problems.values()))} problems")

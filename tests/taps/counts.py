@@ -49,6 +49,7 @@ class Tally:
     refusals: list[str] = field(default_factory=list)
     taps_of: list[tuple[str, int]] = field(default_factory=list)  # each action's kind and taps, in order
     steps: int = 0  # steps the turn passed through
+    passed: list[str] = field(default_factory=list)  # steps the app passed by itself, nobody having work in them
     latest: int = 0  # the game's version after the last action of any device
     ways: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # how dice and names were given
 
