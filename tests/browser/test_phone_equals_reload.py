@@ -40,7 +40,7 @@ def test_a_second_assault_after_closing_the_first_from_its_card(phone, live_serv
     page.evaluate("window.__noReload = 'still here'")
     declare(page, "Davis's Brigade", "Cutler's Brigade")
     card = page.locator(".work-row", has_text="Assault 1")
-    card.locator("a.work-open").click()
+    expect(card.get_by_role("form", name="Round 1 of assault 1")).to_be_visible()  # the new card opens at its round
     card.get_by_role("button", name="Call off assault 1").click()
     expect(page.locator("#step-head")).to_contain_text("Assaults over this turn")
     declare(page, "Archer's Brigade", "Iron Brigade (Meredith)")

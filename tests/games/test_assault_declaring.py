@@ -115,6 +115,8 @@ def test_declaring_over_htmx_records_the_assault_with_the_primary_defender_first
     assert [(a.unit, a.contact) for a in declaration.attackers] == [(archer.key, "general"), (davis.key, "all_out")]
     assert event.changes == [] and "Assault 1 declared" in summary(event)
     assert "Assault 1 · round 1" in body
+    assert 'aria-label="Round 1 of assault 1"' in body  # the new assault's card is drawn open at its first round
+    assert body.count('aria-label="Round 1 of assault') == 1
     assert "finish assault 1" in body  # pending
     response = client.post(f"/games/{game.pk}/next/", {"version": event.seq}, **HTMX)
     assert "Not yet: finish assault 1" in response.content.decode()

@@ -66,6 +66,27 @@ def test_a_step_with_work_does_not_pass(demo):
     assert payload(game.events.get(seq=before + 1)).by_itself == ()
 
 
+def test_a_skirmish_step_without_an_attacking_marker_passes_by_itself(demo):
+    game = at_step(demo, "move")
+    before = game.version
+    body = press_next(seated_device(game, "Confederate"), game)
+    game = fresh(game)
+    assert (game.step, game.version) == ("artillery_fire", before + 2)
+    assert payload(game.events.get(seq=before + 2)).by_itself[-1] == PassedStep(
+        StepKey.SKIRMISH, "no attacking skirmish marker is out"
+    )
+    assert "Skirmish fire: no attacking skirmish marker is out" in card(body)
+
+
+def test_a_skirmish_step_with_an_attacking_marker_out_waits(demo):
+    game = at_step(demo, "move")
+    set_state(game, brigade(game, "Davis's Brigade"), skirmishers_deployed=1)
+    before = fresh(game).version
+    press_next(seated_device(game, "Confederate"), game)
+    game = fresh(game)
+    assert (game.step, game.version) == ("skirmish", before + 1)
+
+
 def test_the_fire_phase_s_checks_pass_and_the_assaults_wait(client, demo):
     game = at_step(demo, "artillery_fire")
     before = game.version

@@ -136,6 +136,9 @@ class Step(Generic[S]):
     # why nobody has anything to do in the step ('no leader lost'), '' while anyone may still act in it: a step the
     # table arrives at idle passes by itself (``walk.move_on``); a step without it always waits for Next step
     idle: Callable[[S], str] | None = None
+    # the row an action sent from its panel brings to life ('' for none), drawn open in the answer, since it is
+    # where the player goes next: a declared assault's card, its first round to fight
+    opens: Callable[[Event], str] | None = None
 
 
 def nothing_pending(state: Any) -> list[str]:

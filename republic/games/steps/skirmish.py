@@ -373,6 +373,12 @@ def take_skirmish_attack(game: Game, brigade: Unit, data: Any, actor: str) -> Ev
         return skirmish_attack(game, brigade, sent, actor)
 
 
+def idle(s: SkirmishState) -> str:
+    """No attacking skirmish marker out: the defenders block only attacking markers (4.1), so nobody has anything
+    to do in the step and it passes by itself."""
+    return "no attacking skirmish marker is out" if not s.attackers and not s.done else ""
+
+
 STEP = Step(
     "games/steps/fire_skirmish.html",
     state,
@@ -381,6 +387,7 @@ STEP = Step(
     rows=rows,
     form="games/rows/fire_skirmish.html",
     opened=opened,
+    idle=idle,
     actions=(
         # the defenders declare every block before any die (4.1)
         Act("declare-blocks", "game", Who.DEFENDING, take_declare_blocks, DECLARE_ELSEWHERE),

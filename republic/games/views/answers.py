@@ -141,8 +141,11 @@ def done(request: HtmxHttpRequest, game: Game, event: Event, taken: str = "") ->
         fresh = games().filter(pk=game.pk).annotate(letter=readable_letter(request)).get()
         row = row_target(request)
         if row is None:
-            # sent from the step's panel or the step bar: the live part as it stands, as a reload draws it
-            return redraw(request, fresh, None, None, event=event, parts=parts_open(request) - {taken})
+            # sent from the step's panel or the step bar: the live part as it stands, as a reload draws it, with the
+            # row the action brought to life open
+            opens = step_of(fresh).opens
+            born = opens(event) if opens is not None and fresh.in_progress else ""
+            return redraw(request, fresh, None, None, event=event, parts=parts_open(request) - {taken}, born=born)
         # a request that does not say what its screen shows is answered with what its own action changed
         since, letter = drawn_at(request) or (event.seq - 1, newest_letter(fresh))
         return redraw(request, fresh, since, letter, row, event, parts_open(request) - {taken})
@@ -178,6 +181,7 @@ def redraw(
     acted: str | None = None,
     event: Event | None = None,
     parts: set[str] | None = None,
+    born: str = "",
 ) -> HttpResponse:
     """What changed on a phone's screen since it was drawn at version ``since`` with the newest message
     ``letter``: the answer to the page's poll and to the player's own action alike (``acted``: the step row the
@@ -185,14 +189,14 @@ def redraw(
     happened at the rows of the step the screen shows: those rows, the step's panel, the latest result and the step
     bar, each in place; otherwise the live part as it stands, with the rows the phone has open still open. ``game``
     comes annotated with its newest ``letter`` this device reads; ``parts``: the folded parts of the step's panel
-    drawn open (by default those the phone has open)."""
+    drawn open (by default those the phone has open); ``born``: a row the action brought to life, drawn open."""
     recent = Event.objects.filter(game=game).select_related("undoes").order_by("-seq")
     if event is not None and since == event.seq - 1:
         later = [event]  # nobody else acted since the screen was drawn
     else:
         later = list(recent.filter(seq__gt=since)[: NEWS_MOST + 1])[::-1] if since is not None else []
-    shown = shown_subjects(request) | ({acted} if acted else set())
-    opened = set(request.headers.get(OPEN_HEADER, "").split()) & shown
+    shown = shown_subjects(request) | {row for row in (acted, born) if row}
+    opened = set(request.headers.get(OPEN_HEADER, "").split()) & shown | ({born} if born else set())
     if later and len(later) <= NEWS_MOST and letter == newest_letter(game):
         pieces = _pieces(request, game, later, shown, opened, acted, parts)
         if pieces is not None:

@@ -4,6 +4,9 @@ ends. An assault once declared is work left until it ends."""
 from functools import partial
 from typing import Any
 
+from republic.games.events.assault import AssaultDeclared
+from republic.games.events.payload import payload_of
+from republic.games.models import Event
 from republic.games.pieces import Piece
 from republic.games.steps.assaults.declare import END_ELSEWHERE, declare_form, end_assault, take_declare
 from republic.games.steps.assaults.follow_up import (
@@ -126,6 +129,11 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
     }
 
 
+def opens(event: Event) -> str:
+    """A declaration's answer opens the new assault's card: its first round is the next thing to do."""
+    return Piece("assault", event.seq).name if isinstance(payload_of(event), AssaultDeclared) else ""
+
+
 STEP = Step(
     "games/steps/assault.html",
     state,
@@ -136,6 +144,7 @@ STEP = Step(
     opened=opened,
     parts=("declare-assault", "local-breakthrough", "supporting-hit", "passage-of-lines"),
     folds=("rare", "attacker-leaders", "defender-leaders"),
+    opens=opens,
     actions=(
         Act("declare-assault", "game", Who.PHASING, take_declare, ELSEWHERE),
         Act("assault-round", "assault", Who.SEATED, take_round, ROUND_ELSEWHERE),
