@@ -121,3 +121,18 @@ def test_after_an_action_the_next_row_is_still_on_the_first_screen(phone, live_s
     expect(page.locator("#result")).to_be_visible()
     first = page.evaluate(FIRST_WORK)
     assert first["scrolled"] == 0 and first["bottom"] <= first["screen"], first
+
+
+@pytest.mark.parametrize("side", ["Confederate", "Union"])
+def test_the_steps_passed_by_themselves_leave_the_next_steps_work_on_the_first_screen(
+    phone, live_server, demo_game, side
+):
+    game = at_step(demo_game, "messages")
+    seat(phone, live_server, game, side)
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    # another phone's Next step: the rally and the leaders' replacement pass by themselves; the poll brings it
+    seated_device(game, "Confederate", name="Carl").post(f"/games/{game.pk}/next/", {"version": game.version})
+    expect(phone.locator("#step-title")).to_contain_text("Attacker moves units", timeout=10_000)
+    expect(phone.locator("#result")).to_contain_text("Passed by themselves")
+    first = phone.evaluate(FIRST_WORK)
+    assert first["scrolled"] == 0 and first["bottom"] <= first["screen"], first

@@ -46,7 +46,7 @@ def test_the_command_phase_with_nothing_to_rally_or_replace_passes_to_the_moves_
     # each event is stamped with the step it left, as any Next step's
     assert [e.step for e in events_since(game, before)] == ["messages", "rally", "replace_leaders"]
     said = card(body)
-    assert "Passed by themselves, nobody having anything to do:" in said
+    assert "Passed by themselves, nobody having anything to do: 2 steps" in said
     assert "Attacker rallies units: no attacking unit has morale hits to rally" in said
     assert "Attacker replaces hors de combat leaders: no attacking leader is hors de combat" in said
     # another phone, drawn before the tap, meets the same card at its next poll
