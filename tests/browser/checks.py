@@ -2,6 +2,7 @@
 an element is on screen; and a tap the tests share."""
 
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 AXE = Axe()  # axe-core as the package bundles it: nothing is fetched
 
@@ -99,3 +100,12 @@ def pick(within, field: str, name: str) -> None:
     if group.count() and not group.evaluate("d => d.open"):
         group.locator("summary").click()
     item.click()
+
+
+def take_seat(page, join: str, side: str, name: str) -> None:
+    """Take a seat of the whole side with the game's join link, as a player's phone does."""
+    page.goto(join)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_label(f"{side}: the whole side").check()
+    page.get_by_role("button", name="Take this seat").click()
+    expect(page.locator("#actor-line")).to_contain_text(f"Playing as {name}")

@@ -5,7 +5,6 @@ Makefile's system-packages target installs where it is missing.
 """
 
 import os
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -14,17 +13,7 @@ from playwright.sync_api import sync_playwright
 from republic.games.models import Game
 from republic.games.scenario import create_game, parse_scenario
 from republic.scenarios import DEMO_SCENARIO
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 360, "height": 740}
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
 
 
 @pytest.fixture(scope="module")

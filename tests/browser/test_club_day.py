@@ -6,7 +6,7 @@ folder), the game master's pages at 1024 px too."""
 from playwright.sync_api import expect
 
 from republic.games.models import Seat
-from tests.browser.checks import axe_problems, open_row, roll_for_me, small_targets, tap_face
+from tests.browser.checks import axe_problems, open_row, roll_for_me, small_targets, take_seat, tap_face
 from tests.browser.conftest import PHONE
 from tests.games.conftest import at_step
 
@@ -76,11 +76,7 @@ def seated_phone(browser, live_server, game, side: str, name: str):
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
     context.set_default_timeout(5_000)
     page = context.new_page()
-    page.goto(f"{live_server.url}/join/{game.join_code}/")
-    page.get_by_label("Your name").fill(name)
-    page.get_by_label(f"{side}: the whole side").check()
-    page.get_by_role("button", name="Take this seat").click()
-    expect(page.locator("#actor-line")).to_contain_text(f"Playing as {name}")
+    take_seat(page, f"{live_server.url}/join/{game.join_code}/", side, name)
     return page
 
 

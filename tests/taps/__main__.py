@@ -20,26 +20,17 @@ import time
 import traceback
 from pathlib import Path
 
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.browser.checks import take_seat
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.taps.counts import Tally
 from tests.taps.driver import Device, PlanFailed
 from tests.taps.plan import ONE_DIE, TWO_DICE, Steps, Table, confederate_turn, union_turn
 from tests.taps.tree import GM_PASSWORD, GM_USER, Served, serve
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-# as the browser tests launch it (tests/browser/conftest.py)
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
 
 
@@ -47,11 +38,7 @@ def seated(browser: Browser, served: Served, side: str, name: str, tally: Tally)
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
     context.set_default_timeout(10_000)
     page = context.new_page()
-    page.goto(f"{served.address}/join/{served.join_code}/")
-    page.get_by_label("Your name").fill(name)
-    page.get_by_label(f"{side}: the whole side").check()
-    page.get_by_role("button", name="Take this seat").click()
-    expect(page.locator("#actor-line")).to_contain_text(f"Playing as {name}")
+    take_seat(page, f"{served.address}/join/{served.join_code}/", side, name)
     return Device(page, tally, f"{name} ({side})")
 
 
@@ -70,7 +57,7 @@ def game_master(browser: Browser, served: Served, tally: Tally) -> Device:
 def play(served: Served) -> tuple[Tally, float]:
     tally = Tally()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         ann = seated(browser, served, "Confederate", "Ann", tally)
         bob = seated(browser, served, "Union", "Bob", tally)
         gm = game_master(browser, served, tally)

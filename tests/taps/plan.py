@@ -233,13 +233,18 @@ def confederate_turn(t: Table, at: Steps) -> None:
     declare(ann, ["Archer's Brigade"], ["Iron Brigade (Meredith)"])
     assault_round(ann, 2, 5, 5)
     close_assault(ann, 2)
-    if at.step("Hors de combat checks", ann):
+    after_the_assaults(t, at, ann)
+
+
+def after_the_assaults(t: Table, at: Steps, mover: Device) -> None:
+    """The steps of a player turn after its assaults: what their losses and charges leave to do."""
+    if at.step("Hors de combat checks", mover):
         rows_to_do(t, "leader check")
-    if at.step("Attacker applies charge disorder", ann):
-        charge_disorder(ann)
-    if at.step("Divisional panic tests", ann):
+    if at.step("Attacker applies charge disorder", mover):
+        charge_disorder(mover)
+    if at.step("Divisional panic tests", mover):
         rows_to_do(t, "panic test")
-    if at.step("Inter-divisional panic tests", ann):
+    if at.step("Inter-divisional panic tests", mover):
         rows_to_do(t, "panic test")
 
 
@@ -263,14 +268,7 @@ def union_turn(t: Table, at: Steps) -> None:
     declare(bob, ["Iron Brigade (Meredith)"], ["Archer's Brigade"])
     assault_round(bob, 1, 1, 10)
     close_assault(bob, 1)
-    if at.step("Hors de combat checks", bob):
-        rows_to_do(t, "leader check")
-    if at.step("Attacker applies charge disorder", bob):
-        charge_disorder(bob)
-    if at.step("Divisional panic tests", bob):
-        rows_to_do(t, "panic test")
-    if at.step("Inter-divisional panic tests", bob):
-        rows_to_do(t, "panic test")
+    after_the_assaults(t, at, bob)
     at.finish(bob)
 
 

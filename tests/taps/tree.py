@@ -5,7 +5,6 @@ local port. Only the tree's manage.py is run, so an old commit is measured with 
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,14 +12,10 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.served import free_port
+
 GM_USER = "gm"
 GM_PASSWORD = "taps-only-not-secret"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def python_of(tree: Path) -> str:
