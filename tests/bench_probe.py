@@ -90,7 +90,14 @@ class Probe:
     _fragments: set[tuple[str, str]] = field(default_factory=set)
 
     def _once(
-        self, method: str, url: str, data: dict[str, Any] | None, htmx: bool, target: str = "", shown: str = ""
+        self,
+        method: str,
+        url: str,
+        data: dict[str, Any] | None,
+        htmx: bool,
+        target: str = "",
+        shown: str = "",
+        device: Client | None = None,
     ) -> tuple[Any, int, float]:
         sent_from = {"HTTP_HX_TARGET": target, "HTTP_ROWS_SHOWN": shown} if target else {}
         extra = {**HTMX, **sent_from} if htmx else {}
@@ -105,10 +112,11 @@ class Probe:
         reset_queries()
         with CaptureQueriesContext(connection) as queries:
             start = perf_counter()
+            sender = device or self.client
             response = (
-                self.client.get(url, **extra)  # type: ignore[arg-type]
+                sender.get(url, **extra)  # type: ignore[arg-type]
                 if method == "GET"
-                else self.client.post(url, data or {}, **extra)  # type: ignore[arg-type]
+                else sender.post(url, data or {}, **extra)  # type: ignore[arg-type]
             )
             ms = (perf_counter() - start) * 1000
         return response, len(queries), ms
@@ -129,9 +137,12 @@ class Probe:
         self.rows.append(row)
         return row
 
-    def get(self, step: str, request: str, url: str, kind: str = PAGE, htmx: bool = False) -> str:
-        """GET ``url`` ``repeat`` times and keep the run of median time; the body, "" when it failed."""
-        runs = [self._once("GET", url, None, htmx) for _ in range(self.repeat)]
+    def get(
+        self, step: str, request: str, url: str, kind: str = PAGE, htmx: bool = False, device: Client | None = None
+    ) -> str:
+        """GET ``url`` ``repeat`` times (from ``device``, else the probe's client) and keep the run of median time;
+        the body, "" when it failed."""
+        runs = [self._once("GET", url, None, htmx, device=device) for _ in range(self.repeat)]
         response, queries, ms = sorted(runs, key=lambda run: run[2])[len(runs) // 2]
         if not all(self._checked(step, request, "GET", url, r) for r, _, _ in runs):
             return ""
@@ -147,10 +158,12 @@ class Probe:
         dice: bool = False,
         target: str = "",
         shown: str = "",
+        device: Client | None = None,
     ) -> str | None:
-        """POST as htmx does, once, from the element ``target`` (a step's row) when given, by a phone that shows
-        the rows ``shown`` (their subjects, as its script lists them); the answer's body, None when it failed."""
-        response, queries, ms = self._once("POST", url, data, htmx=True, target=target, shown=shown)
+        """POST as htmx does, once, from the element ``target`` (a step's row) when given, by a phone (``device``,
+        else the probe's client) that shows the rows ``shown`` (their subjects, as its script lists them); the
+        answer's body, None when it failed."""
+        response, queries, ms = self._once("POST", url, data, htmx=True, target=target, shown=shown, device=device)
         if not self._checked(step, request, "POST", url, response):
             return None
         self._row(step, request, DICE if dice else ACTION, response, queries, ms)

@@ -95,6 +95,9 @@ class Walker:
     step: str = ""
     shown: str = ""  # the rows the step's page drew, which a phone lists when it sends from a row
     visited: list[StepKey] = field(default_factory=list)
+    # a phone seated on each side (by the side's pk): a row is acted on from its side's phone, whose answer opens
+    # the player's next work (views.page.next_work), as at a club; the rest from the game master's device
+    phones: dict[int, Client] = field(default_factory=dict)
 
     def fresh(self) -> Game:
         return fresh(self.game)
@@ -124,23 +127,37 @@ class Walker:
         division) when given, as a phone does once it has tapped the row open; the event it recorded, None when
         it recorded none (the answer's message is noted: the state did not allow it)."""
         before = self.fresh().version
-        target = ""
+        target, phone = "", None
         if row is not None:
             name = row if isinstance(row, str) else row.piece.name
-            target = f"row-{name}"
-            self.probe.get(self.step, f"open: {request}", self.url("row", name), kind=FRAGMENT, htmx=True)
+            target, phone = f"row-{name}", self.phones.get(self.side_of(name))
+            opening = self.url("row", name)
+            self.probe.get(self.step, f"open: {request}", opening, kind=FRAGMENT, htmx=True, device=phone)
         data = form_data(form, **(fields or {}))
-        body = self.probe.post(self.step, request, url, data, dice=dice, target=target, shown=self.shown)
+        body = self.probe.post(self.step, request, url, data, dice=dice, target=target, shown=self.shown, device=phone)
         if body is None:
             return None
         self.probe.fragments(self.step, body)
         after = self.fresh()
         if not records:
             return None
-        if after.version != before + 1:
+        if after.version == before:
             self.skip(request, f"refused: {problems(body)}")
             return None
-        return Event.objects.get(game=after, seq=after.version)
+        # its event, and the steps that passed by themselves after it when it left nothing to do
+        return Event.objects.get(game=after, seq=before + 1)
+
+    def side_of(self, subject: str) -> int | None:
+        """The side whose players act on a row: its unit's, leader's or division's; an assault's, the attacker's."""
+        piece = Piece.of(subject)
+        if piece is None or piece.kind == "assault":
+            attacker = self.fresh().attacker
+            return attacker.pk if attacker else None
+        if piece.kind == "unit":
+            return Unit.objects.filter(pk=piece.pk).values_list("division__side_id", flat=True).first()
+        if piece.kind == "leader":
+            return Leader.objects.filter(pk=piece.pk).values_list("command__side_id", flat=True).first()
+        return Command.objects.filter(pk=piece.pk).values_list("side_id", flat=True).first()
 
     def version(self) -> VersionForm:
         return VersionForm(initial={"version": self.fresh().version})
@@ -408,13 +425,24 @@ WORK: dict[StepKey, Callable[[Walker], None]] = {
 }
 
 
+def seated(game: Game) -> dict[int, Client]:
+    """A player's phone for each side of the game, seated with its join link."""
+    phones = {}
+    for side in game.sides.all():
+        phone = Client(enforce_csrf_checks=False, raise_request_exception=False)
+        taken = {"name": f"{side.name} player", "seat": f"side-{side.pk}"}
+        phone.post(reverse("games:join", args=[game.join_code]), taken)
+        phones[side.pk] = phone
+    return phones
+
+
 def walk(
     game: Game, client: Client, repeat: int = 3, say: Callable[[str], None] = print, settle: bool = True
 ) -> Walker:
     """Walk the attacker's player turn from the first step to the next player turn; the walker holds the
     measured rows, the steps visited, what was skipped and any failure (which ends the walk). ``repeat`` GETs
     of each page; ``settle`` collects the garbage before each timed request (steadier times, a slower walk)."""
-    w = Walker(game, Probe(client, repeat, say, settle))
+    w = Walker(game, Probe(client, repeat, say, settle), phones=seated(game))
     if w.fresh().step_key is not STEPS[0].key or not w.fresh().in_progress:
         raise BenchFailure(f"the walk starts at the first step of a game in play, not at {w.fresh().step}")
     try:
@@ -427,7 +455,8 @@ def walk(
             w.shown = rows_shown(page)
             w.probe.fragments(w.step, page)
             WORK.get(step.key, lambda w: None)(w)
-            w.next_step()
+            if w.fresh().step_key is step.key:  # else it passed by itself once its work was done
+                w.next_step()
     except BenchFailure as exc:
         w.probe.failures.append(str(exc))
         say(f"FAILED {exc}")

@@ -100,8 +100,8 @@ class _Reader(HTMLParser):
                     maximum=a.get("max", ""),
                 )
             )
-        elif tag == "button" and a.get("type", "submit") == "submit":
-            self._form.buttons.append((a["name"], a.get("value", "")))
+        elif tag == "button" and a.get("type", "submit") == "submit" and "disabled" not in a:
+            self._form.buttons.append((a["name"], a.get("value", "")))  # a disabled one is never sent
         elif tag == "select":
             self._select = Field(a["name"], "select", multiple="multiple" in a)
             self._form.fields.append(self._select)

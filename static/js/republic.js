@@ -63,8 +63,9 @@
     var shown = field && el.getBoundingClientRect().bottom - field.getBoundingClientRect().top < innerHeight ? field : el;
     // below the bars that stay on screen: the site's, and the phases with the step's name
     var top = 8 + stuckHeight(document.querySelector("body > nav")) + stuckHeight(document.getElementById("step-name"));
-    var bar = document.getElementById("step-bar");
-    var bottom = bar && stuckHeight(bar) ? bar.getBoundingClientRect().top : innerHeight;
+    // above the step bar, stuck to the screen's foot (where it stands now may be elsewhere: a swap can leave the
+    // page scrolled to its end)
+    var bottom = innerHeight - stuckHeight(document.getElementById("step-bar"));
     var box = shown.getBoundingClientRect();
     var row = shown.closest(".work-row");
     if (thumb !== null && row) {

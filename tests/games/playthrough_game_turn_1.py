@@ -194,10 +194,11 @@ def union_turn_1(t: Table) -> None:
 
     # Wadsworth comes back one rating lower
     assert pending_text(t) == "replace James S. Wadsworth, hors de combat"
-    replaced = t.replace_leader(wadsworth)
+    # the only one: nobody has anything left to do in the step, which passes by itself
+    replaced = t.replace_leader(wadsworth, passes=1)
     assert summary(replaced) == "James S. Wadsworth returns to Wadsworth's Division as E0"
     assert_state(wadsworth, hors_de_combat=False, rating=0, replaced_this_turn=True)
-    t.next_step("move", htmx=True)
+    assert t.game.step == "move"
 
     # maneuver: Iron (Crack) rolls 5, +1 Energetic commander, -3 for its leader just replaced: 3, Crack assault
     roll = t.roll_maneuver(iron, die=5, htmx=True)

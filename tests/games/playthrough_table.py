@@ -103,8 +103,11 @@ class Table:
             division_leader_distance=distance,
         )
 
-    def replace_leader(self, leader: Leader, htmx: bool = False) -> Event:
-        return self.post(f"act/replace-leader/leader-{leader.pk}/", {"version": self.version}, htmx)
+    def replace_leader(self, leader: Leader, htmx: bool = False, passes: int = 0) -> Event:
+        """The leader replaced (its event returned); ``passes``: the steps that then pass by themselves, the last
+        fallen leader replaced."""
+        moved = self.post(f"act/replace-leader/leader-{leader.pk}/", {"version": self.version}, htmx, 1 + passes)
+        return self.game.events.get(seq=moved.seq - passes)
 
     # maneuver phase
 

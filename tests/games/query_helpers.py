@@ -36,6 +36,7 @@ class Table:
     game: Game
     client: Client = field(default_factory=master_device)
     setting: bool = False
+    shown: str = ""  # the rows the phone lists (its script sends them with a row's form), when it says
 
     def path(self, tail: str) -> str:
         return f"/games/{self.game.pk}/{tail}"
@@ -45,6 +46,8 @@ class Table:
         division's page 'division-3', as a phone sends it), or a plain one while setting."""
         if not self.setting:
             headers = {**HTMX, **({"HTTP_HX_TARGET": target} if target else {})}
+            if target and self.shown:
+                headers["HTTP_ROWS_SHOWN"] = self.shown
             return lambda: self.client.post(self.path(tail), data, **headers)
 
         def setting_up() -> HttpResponse:

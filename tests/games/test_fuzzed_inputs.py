@@ -170,7 +170,8 @@ class FormsFuzzed(TestCase):
             # going back to the latest event has nothing to take back: going back to the start has
             action = re.sub(r"/back/\d+/$", "/back/0/", drawn.form.action)
             dice = {f.name: f.value or "5" for f in drawn.form.fields if f.kind == "number"}
-            sent = {**as_sent(drawn.form), **dice, "roll": "typed"}
+            # the button tapped, where the form's choice is its buttons (the skirmish markers out)
+            sent = {**as_sent(drawn.form), **dict(drawn.form.buttons[:1]), **dice, "roll": "typed"}
             name = next(f.name for f in drawn.form.fields if f.name.endswith("version"))
             ahead = {**sent, name: str(int(str(sent[name])) + 5)}
             _, said, _ = checked(self.master, action, ahead, True, drawn.form.target)

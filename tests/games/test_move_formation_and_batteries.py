@@ -1,6 +1,8 @@
 """The attacker's move step at the table, formation, skirmishers (2.3) and battery functions (3.5): each change an
 event that undoes, refused with the rules' reason when they forbid it; stale and foreign forms."""
 
+import re
+
 import pytest
 
 from republic.games.models import Event
@@ -78,6 +80,29 @@ def test_skirmishers_deploy_and_recall_within_the_allowance(client, demo):
     davis.refresh_from_db()
     assert davis.skirmishers_deployed == 2
     assert state_matches_events(game)
+
+
+def counts_of(card: str, unit) -> list[tuple[str, bool]]:
+    """The skirmish markers' counts the card offers as buttons, each with whether it is the one out now."""
+    name = f"skirmishers-{unit.piece.name}-deployed"
+    found = re.findall(rf'<button class="die-face" name="{name}" value="(\d+)"( aria-pressed="true" disabled)?>', card)
+    return [(value, bool(pressed)) for value, pressed in found]
+
+
+def test_the_markers_out_are_a_count_tapped_once_the_one_out_now_pressed(client, demo):
+    davis = brigade(demo, "Davis's Brigade")  # 2 skirmishers
+    game = at_move(demo)
+    card = card_of(opened_page(client, game, davis), davis)
+    assert counts_of(card, davis) == [("0", True), ("1", False), ("2", False)]
+    assert "Set skirmishers" not in card  # one tap: the count is the button
+    skirmish_post(client, game, davis, "2")
+    card = card_of(opened_page(client, fresh(game), davis), davis)
+    assert counts_of(card, davis) == [("0", False), ("1", False), ("2", True)]
+    set_state(demo, davis, m_hits=2)  # rattled: it may only recall them
+    card = card_of(opened_page(client, fresh(game), davis), davis)
+    assert counts_of(card, davis) == [("0", False), ("1", False), ("2", True)]
+    set_state(demo, davis, skirmishers_deployed=1)
+    assert counts_of(card_of(opened_page(client, fresh(game), davis), davis), davis) == [("0", False), ("1", True)]
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,8 @@
 army leader gives way to the best-rated leader next in his chain of command. htmx and plain POST, refusals,
 undo."""
 
+import re
+
 import pytest
 
 from republic.games.models import Command, Event, Game, Leader
@@ -152,3 +154,35 @@ def test_a_stale_or_incomplete_replacement_changes_nothing_and_undo_brings_him_b
     heth.refresh_from_db()
     assert (heth.hors_de_combat, heth.rating) == (True, 1)
     assert state_matches_events(game)
+
+
+def card_of(page: str) -> str:
+    """The result card of a page or an answer, without the token its Undo form carries."""
+    card = page[page.index('id="result"') : page.index("</section>", page.index('id="result"'))]
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", card)
+
+
+def test_the_last_leader_replaced_moves_the_game_on_and_undo_takes_both_back(client, demo):
+    """Nobody has anything left to do in the step once its last fallen leader is replaced: it passes by itself, as
+    it would have on arrival, and the result card says what was done, then that the step passed."""
+    hill, heth = leader(demo, "A. P. Hill"), leader(demo, "Henry Heth")
+    set_state(demo, hill, hors_de_combat=True)
+    set_state(fresh_game(demo), heth, hors_de_combat=True)
+    game = at_replace(fresh_game(demo))
+    replace(client, game, heth)
+    assert fresh_game(game).step == "replace_leaders"  # Hill still to replace: the step waits
+    assert "the game goes on to the moves by itself" in client.get(f"/games/{game.pk}/").content.decode()
+    body = replace(client, game, hill).content.decode()
+    game = fresh_game(game)
+    assert game.step == "move"
+    assert [e.kind for e in Event.objects.filter(game=game).order_by("-seq")[:2]] == ["StepAdvanced", "LeaderReplaced"]
+    card = card_of(body)
+    assert "Henry Heth takes over Third Corps from A. P. Hill" in card
+    assert "Passed by itself, nobody having anything to do: 1 step" in card
+    assert "no attacking leader is hors de combat" in card
+    assert card == card_of(client.get(f"/games/{game.pk}/").content.decode())  # a reload shows the same card
+    client.post(f"/games/{game.pk}/undo/", {"version": game.version}, **HTMX)
+    game = fresh_game(game)
+    hill.refresh_from_db()
+    assert game.step == "replace_leaders" and hill.hors_de_combat and not hill.removed
+    assert pending(game) == ["replace A. P. Hill, hors de combat"] and state_matches_events(game)

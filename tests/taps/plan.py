@@ -59,6 +59,7 @@ class Steps:
         self.table, self.tally = table, tally
         self.first = True
         self.landed = ""  # the step a Next step landed on when the steps before it passed by themselves
+        self.at = ""  # the step the table is working in
 
     def step(self, title: str, mover: Device) -> bool:
         """Whether the step was reached for its work: False when the app passed it by itself (nobody had anything to
@@ -72,11 +73,13 @@ class Steps:
                 return False
             self.landed = ""
         else:
-            mover.next_step()
+            if self.at in mover.title():  # else the step's last action moved the game on by itself
+                mover.next_step()
             if title not in mover.title():
                 self.landed = mover.title()
                 self.tally.passed.append(self.named(title))
                 return False
+        self.at = title
         self.table.last = mover
         for device in self.table.devices:
             device.wait_for_step(title)
@@ -113,6 +116,10 @@ def skirmishers(device: Device, unit: str, deployed: int) -> None:
         form = row.get_by_role("form", name=f"Skirmishers of {unit}")
         if not form.is_visible():
             device.tap(row.locator("summary", has_text="skirmishers"))
+        count = form.locator(".count-pad button", has_text=re.compile(rf"^{deployed}$"))
+        if count.count():  # the markers out as a count to tap
+            device.tap(count.first, posts=True)
+            return
         device.type(field(form, "deployed"), str(deployed))
         device.tap(form.get_by_role("button", name="Set skirmishers"), posts=True)
 

@@ -218,7 +218,11 @@ def leave(action: Action, s: ArtilleryState) -> dict[str, Any]:
 
 
 def rows(s: ArtilleryState) -> list[Row]:
-    return [Row(Piece("unit", pk).name, "", command=division) for pk, (division, _) in s.ready.items()]
+    # a battery with no function left to fire may still save its fire: not work that is due
+    return [
+        Row(Piece("unit", pk).name, "", command=division, due=pk not in s.spent)
+        for pk, (division, _) in s.ready.items()
+    ]
 
 
 def fill(s: ArtilleryState, rows: list[Row]) -> None:

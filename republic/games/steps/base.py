@@ -49,6 +49,10 @@ class Row:
     symbol: MapSymbol | None = None  # a unit's map symbol
     bases: str = ""  # a brigade's bases ('6/8 bases')
     theirs: str = ""  # who acts on it, drawn for a device that may not (set by the page): its form is not drawn
+    # it still asks for its step's main work (a die, a fire): the first such row a seated player may act on is drawn
+    # open on his phone by itself, his next die one tap away (``views.page.next_work``)
+    due: bool = False
+    by_itself: bool = False  # drawn open as the next work, not by a tap: the answer's focus stays where he tapped
 
     @property
     def condition_words(self) -> str:
@@ -60,8 +64,8 @@ def row_of(row: Row, among: Iterable[U]) -> U:
     return next(found for found in among if found.piece.name == row.subject)
 
 
-def unit_row(unit: Unit, facts: str = "", verb: str = "", title: str = "") -> Row:
-    return shows_unit(Row(unit.piece.name, title or unit.name, facts, verb, command=unit.division_id), unit)
+def unit_row(unit: Unit, facts: str = "", verb: str = "", title: str = "", due: bool = False) -> Row:
+    return shows_unit(Row(unit.piece.name, title or unit.name, facts, verb, command=unit.division_id, due=due), unit)
 
 
 def shows_unit(row: Row, unit: Unit) -> Row:
@@ -136,6 +140,9 @@ class Step(Generic[S]):
     # why nobody has anything to do in the step ('no leader lost'), '' while anyone may still act in it: a step the
     # table arrives at idle passes by itself (``walk.move_on``); a step without it always waits for Next step
     idle: Callable[[S], str] | None = None
+    # an action that leaves it idle moves the game on by itself (``walk.after_action``): a step whose every piece
+    # of work is one action nobody may add to (a fallen leader replaced), not one the table may still act in
+    done_passes: bool = False
     # the row an action sent from its panel brings to life ('' for none), drawn open in the answer, since it is
     # where the player goes next: a declared assault's card, its first round to fight
     opens: Callable[[Event], str] | None = None

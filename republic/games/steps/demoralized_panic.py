@@ -131,7 +131,7 @@ def panic_test(game: Game, unit: Unit, form: DemoralizedPanicForm, actor: str) -
 
 def rows(s: PanicTestState) -> list[Row]:
     return [
-        unit_row(unit, f"{unit.division.side.name} · Panic {panic_level_read(unit.p_hits_turn)}", "Test")
+        unit_row(unit, f"{unit.division.side.name} · Panic {panic_level_read(unit.p_hits_turn)}", "Test", due=True)
         for unit in s.to_test
     ]
 

@@ -266,7 +266,9 @@ def panic_rows(s: PanicState) -> list[Row]:
         triggers = " and ".join(t.value for t in test.triggers)
         grade = average_grade(s.phase[test.division].units)
         facts = f"{division.side_name} · {triggers} panic test · average grade {grade.value}"
-        rows.append(Row(Piece("command", division.pk).name, division.name, facts, "Test", command=division.pk))
+        rows.append(
+            Row(Piece("command", division.pk).name, division.name, facts, "Test", command=division.pk, due=True)
+        )
     return rows
 
 

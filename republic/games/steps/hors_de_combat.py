@@ -208,7 +208,7 @@ def rows(s: CheckState) -> list[Row]:
     action, who rolls only if within 4" of a unit that lost bases."""
     must = {leader.pk for leader in s.must}
     return [
-        Row(Piece("leader", pk).name, "", command=command)
+        Row(Piece("leader", pk).name, "", command=command, due=pk in must)
         for pk, command in sorted(s.to_check.items(), key=lambda found: found[0] not in must)
     ]
 

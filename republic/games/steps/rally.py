@@ -222,7 +222,8 @@ def idle(s: RallyState) -> str:
 
 def rows(s: RallyState) -> list[Row]:
     return [
-        unit_row(unit, f"{unit.grade_label}, {unit.m_hits} M · {unit.division.name}", "Rally") for unit in s.to_rally
+        unit_row(unit, f"{unit.grade_label}, {unit.m_hits} M · {unit.division.name}", "Rally", due=True)
+        for unit in s.to_rally
     ]
 
 

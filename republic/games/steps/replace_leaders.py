@@ -146,4 +146,5 @@ STEP = Step(
     panel,
     actions=(versioned("replace-leader", "leader", Who.OWNER, replace_leader),),
     idle=idle,
+    done_passes=True,
 )

@@ -304,6 +304,7 @@ def rows(s: SkirmishState) -> list[Row]:
             brigade,
             f"{left} marker{'s' if left > 1 else ''} to fire · {brigade.to_rules().skirmisher_type.value} skirmishers",
             "Fire",
+            due=True,
         )
         for brigade, left in s.attacks_left()
     ]

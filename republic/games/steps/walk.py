@@ -3,12 +3,14 @@
 A step the app knows nobody has anything to do in passes by itself (``move_on``): the table's Next step moves on,
 and every step it then comes to that is idle (``Step.idle``: a rally with no unit to rally, no leader to replace,
 no leader at risk of hors de combat, no demoralized unit to test, no division to test) is left at once, each by
-its own StepAdvanced event, naming why, in the same transaction. A step in which the table may still act waits
-for Next step even when the app sees nothing due: the fire steps (the table decides who fires), the moves, the
-assaults (the table declares them), charge disorder (the table may name other units that charged) and the
-defenders' messages; so does a step with work for one side only. Undo takes a Next step back with the steps that
-passed by themselves after it (``undo``); going back to an event (``undo_to``) undoes event by event, and may stop
-at a step that passed by itself, which waits there for Next step."""
+its own StepAdvanced event, naming why, in the same transaction; so is a step that an action leaves with nobody
+having anything to do in it, where its work is only actions nobody may add to (``after_action``: the last fallen
+leader replaced). A step in which the table may
+still act waits for Next step even when the app sees nothing due: the fire steps (the table decides who fires),
+the moves, the assaults (the table declares them), charge disorder (the table may name other units that charged)
+and the defenders' messages; so does a step with work for one side only. Undo takes a Next step, or the action,
+back with the steps that passed by themselves after it (``undo``); going back to an event (``undo_to``) undoes
+event by event, and may stop at a step that passed by itself, which waits there for Next step."""
 
 from typing import Any
 
@@ -16,7 +18,7 @@ from django.db import transaction
 
 from republic.games.events.game import PassedStep, StepAdvanced
 from republic.games.events.payload import payload_of
-from republic.games.ledger import Action, ActionRefused, act, undo_last
+from republic.games.ledger import Action, ActionRefused, StaleGame, act, undo_last
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
 from republic.games.steps.base import Step
@@ -54,14 +56,30 @@ def move_on(game: Game, version: int | None, actor: str = "", *, anyway: bool = 
     """The table's Next step: ``advance``, then past every idle step it comes to, one event a step, all or nothing
     in one transaction. The last event is returned: its words name every step that passed by itself."""
     with transaction.atomic():
-        event = advance(game, version, actor, anyway=anyway)
-        passed: tuple[PassedStep, ...] = ()
-        while True:
-            try:
-                event = _pass_by_itself(game, event.seq, actor, passed)
-            except _Waits:
-                return event
-            passed = _passes(event)
+        return _past_idle(game, advance(game, version, actor, anyway=anyway), actor)
+
+
+def after_action(game: Game, event: Event, actor: str = "") -> Event:
+    """An action that left its step with nothing for anybody to do (``Step.done_passes``: the last fallen leader
+    replaced) moves the game on as a Next step would: past that step and every idle one after it, each by its own
+    event after the action's, so that Undo takes them back with it. When another device acted meanwhile, the step
+    stays and waits for Next step."""
+    try:
+        with transaction.atomic():
+            return _past_idle(game, event, actor)
+    except StaleGame:
+        return event
+
+
+def _past_idle(game: Game, event: Event, actor: str) -> Event:
+    """Past every idle step from the one ``event`` left the game at, all or nothing; the last event."""
+    passed: tuple[PassedStep, ...] = ()
+    while True:
+        try:
+            event = _pass_by_itself(game, event.seq, actor, passed)
+        except _Waits:
+            return event
+        passed = _passes(event)
 
 
 def _pass_by_itself(game: Game, version: int, actor: str, passed: tuple[PassedStep, ...]) -> Event:

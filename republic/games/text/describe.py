@@ -85,14 +85,34 @@ def _phase_of(event: Event, payload: Payload) -> str:
     return f"{step_for(StepKey(event.step)).phase.value.capitalize()} phase"
 
 
+def _began(event: Event, passes: int) -> Event | None:
+    """The action a run of steps that passed by themselves followed, when it was not a Next step (``walk``): the
+    event just before the run."""
+    before = Event.objects.filter(game=event.game_id, seq=event.seq - passes).select_related("undoes").first()
+    return before if before is not None and not isinstance(payload_of(before), StepAdvanced) else None
+
+
 def _moved(payload: StepAdvanced, event: Event) -> str:
     return step_advanced(replace(payload, by_itself=()), event.game_turn, event.player_turn)
 
 
+def last_result(event: Event | None) -> dict[str, Any] | None:
+    """The game page's card of its last result. When an action left its step with nothing to do and the game moved
+    on by itself (``walk.after_action``), the action's result, then the steps that passed: the page shows what the
+    player did, not only where the game went."""
+    card = result_card(event)
+    if event is None or card is None or not card["passed"]:
+        return card
+    began = _began(event, len(card["passed"]))
+    return card if began is None else {**_card(began), "passed": card["passed"], "moved": ""}
+
+
 def result_card(event: Event | None) -> dict[str, Any] | None:
     """An event as the result card and the log show it: words, dice, modifiers, chart cells, notes."""
-    if event is None:
-        return None
+    return None if event is None else _card(event)
+
+
+def _card(event: Event) -> dict[str, Any]:
     payload = payload_of(event)
     found = results(payload)
     notes = [note for r in found for note in r.notes]

@@ -160,6 +160,11 @@ class Mine:
     def __contains__(self, action: str) -> bool:
         return action in self.acts
 
+    @property
+    def seated(self) -> bool:
+        """A player's device, which acts for his side; the game master's follows the whole game."""
+        return self.role is not None and not self.role.master and self.role.seat is not None
+
     def row(self, actions: Iterable[Act], row: Row) -> bool:
         """Whether it may act on the row: take one of the step's actions about the row's kind of piece."""
         found = self.sides.get(row.command) if row.command is not None else None

@@ -2,7 +2,8 @@
 the step's declaration (``steps.base.Act``) says who may take it and what it is about, so access is decided here,
 once, from it; then the step takes it in one call (``Act.take``: its form bound with the factory the step draws it
 with, checked, and the action recorded), and the view answers as every action is answered (``answers.done``, or
-``answers.refused`` for a form not filled in, a stale page or a refusal). An action of a step the game is not at
+``answers.refused`` for a form not filled in, a stale page or a refusal); a step the action left with nothing to
+do passes by itself first (``walk.after_action``). An action of a step the game is not at
 is refused before its form is read: its errors would be drawn in a step panel the page no longer shows. An action
 may be offered by more than one step (a division's panic test, in both panic steps); a form factory refuses
 (``ActionRefused``) when its piece has nothing of the kind to do now."""
@@ -14,7 +15,7 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from republic.games.forms import Unfilled
 from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
 from republic.games.pieces import Piece
-from republic.games.steps import ACTIONS, acting_step
+from republic.games.steps import ACTIONS, acting_step, walk
 from republic.games.steps.assaults.state import declared_in
 from republic.games.steps.base import Act
 from republic.games.views import answers, lookup
@@ -53,6 +54,8 @@ def _taken(request: HtmxHttpRequest, game_id: int, declared: Act, about: Piece) 
             event = declared.take(game, target, request.POST, lookup.actor_of(request))
     except (Unfilled, StaleGame, ActionRefused) as exc:
         return answers.refused(request, game, exc, row)
+    if at.done_passes:
+        event = walk.after_action(game, event, lookup.actor_of(request))
     return answers.done(request, game, event, declared.name)
 
 

@@ -21,7 +21,7 @@ from republic.games.models import Event, Game
 from republic.games.pieces import Piece
 from republic.games.steps import acting_step, step_of
 from republic.games.steps.base import Row
-from republic.games.text.describe import describe, result_card
+from republic.games.text.describe import describe, last_result
 from republic.games.views.access import HtmxHttpRequest, Mine, may_move_on, mine
 from republic.games.views.follow import followed
 from republic.games.views.lookup import actor_of, command_of, game_or_404, games, row_target
@@ -229,7 +229,8 @@ def _pieces(
             return None
         subjects |= {piece.name for key in event.about if (piece := Piece.of(key))}
     yours = own(request, game)
-    news = step_news(game, followed(request, game), subjects, shown, opened, acted, yours)
+    order = request.headers.get(SHOWN_HEADER, "").split()
+    news = step_news(game, followed(request, game), subjects, shown, opened, acted, yours, order)
     if news is None:
         return None
     context = {
@@ -249,7 +250,7 @@ def _pieces(
         "main": news.redrawn.get(acted) if acted else None,
         "others": [(name, news.redrawn.get(name)) for name in sorted(news.again - {acted})],
         "row_form": news.form,
-        "result": result_card(later[-1]),
+        "result": last_result(later[-1]),
         "bar": news.bar,
         "rows_left": news.left,
         "rows_more": min(news.left, ROWS_SHOWN),

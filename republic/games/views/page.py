@@ -3,7 +3,7 @@
 The order of battle and the turn log have pages of their own: the game page grows with the step's work,
 never with the battle."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -15,7 +15,7 @@ from republic.games.models.charts import loaded
 from republic.games.steps import first_attacker, game_over, step_of
 from republic.games.steps.base import Bound, Row
 from republic.games.steps.walk import not_in_play
-from republic.games.text.describe import result_card
+from republic.games.text.describe import last_result
 from republic.games.views.access import Mine
 from republic.games.views.follow import EVERYTHING, Followed
 from republic.rules.results import Provenance
@@ -61,6 +61,31 @@ def drawn(
     return rows
 
 
+def next_work(game: Game, rows: Iterable[Row], own: Mine | None, after: str = "", order: Sequence[str] = ()) -> str:
+    """The first of these rows a seated player may act on that still asks for the step's main work (``Row.due``):
+    his phone draws it open by itself, so that his next die is one tap; '' for none, and on the game master's
+    device, which follows the game rather than plays it. After an action on the row ``after``, the first such row
+    below it, as a table goes down its list (``order``: the rows as the phone lists them, the row acted on among
+    them though it may be gone now), then from the top."""
+    if own is None or not own.seated:
+        return ""
+    actions, rows = step_of(game).actions, list(rows)
+    found = [row for row in rows if row.due and own.row(actions, row)]
+    place = {subject: i for i, subject in enumerate(order or [row.subject for row in rows])}
+    at = place.get(after, -1)
+    found.sort(key=lambda row: place.get(row.subject, at) <= at)  # stable: those below it first, in their order
+    return found[0].subject if found else ""
+
+
+def by_itself(rows: Iterable[Row], subject: str, opened: Iterable[str]) -> None:
+    """Marks the row drawn open as the next work rather than by a tap (its form takes no focus)."""
+    if subject in set(opened):
+        return
+    for row in rows:
+        if row.subject == subject:
+            row.by_itself = True
+
+
 def first_rows(rows: list[Row], shown: int = ROWS_SHOWN, opened: Iterable[str] = ()) -> tuple[list[Row], int]:
     """The first ``shown`` rows (and any open row further down), and how many are left after them."""
     wanted = set(opened)
@@ -95,6 +120,7 @@ def step_news(
     opened: set[str],
     acted: str | None,
     own: Mine | None = None,
+    order: Sequence[str] = (),
 ) -> StepNews | None:
     """The step drawn again for the news of ``subjects`` (the rows the events since a phone's screen was drawn
     are about), read once; None when only the live part will do: a step without rows, or a row the step gained,
@@ -109,10 +135,16 @@ def step_news(
     if (subjects - shown) & {row.subject for row in rows} and not placed:
         return None
     keep_open = opened | ({acted} if acted else set())
+    # the answer to a player's own action, once it leaves the row no work due, opens his next work down the list
+    ready = ""
+    if acted and not any(row.subject == acted and row.due for row in rows):
+        ready = next_work(game, (row for row in rows if row.subject in shown), own, acted, order)
+    keep_open |= {ready} - {""}
     if placed:
         # the rows are drawn in the step's panel, which comes again whole with them
         listed, left = first_rows(rows, max(ROWS_SHOWN, len(shown)), keep_open)
         drawn(game, state, listed, {}, keep_open, own)
+        by_itself(listed, ready, opened | {acted or ""})
         again, redrawn, kept = set(), {}, len(listed)
     else:
         # the acting phone's open rows come again too, at the game's new version: its screen is then a reload's
@@ -120,6 +152,7 @@ def step_news(
         redrawn = {
             r.subject: r for r in drawn(game, state, [r for r in rows if r.subject in again], {}, keep_open, own)
         }
+        by_itself(redrawn.values(), ready, opened | {acted or ""})
         listed, kept = [], sum(row.subject in shown for row in rows)
         left = len(rows) - kept
     todo = step_bar(game, handler.pending(state))
@@ -152,7 +185,9 @@ def page_context(
         state = handler.state(game)
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
         rows, left = first_rows(work(game, state, follow), shown, opened)
-        drawn(game, state, rows, forms, opened, own)
+        ready = next_work(game, rows, own)
+        drawn(game, state, rows, forms, (*opened, ready) if ready else opened, own)
+        by_itself(rows, ready, opened)
         row_form = handler.form
     elif game.over:
         todo, template, panel = not_in_play(game), "games/steps/game_over.html", game_over.panel(game)
@@ -177,7 +212,7 @@ def page_context(
         "rows_after": len(rows),
         "following": follow.name,
         "row_form": row_form,
-        "result": result_card(event),
+        "result": last_result(event),
         "chart_provisional": has_provisional_cells(game.chart_checksum, game.chart_version),
         "actor": actor,
         "error": error,

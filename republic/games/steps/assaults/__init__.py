@@ -81,7 +81,7 @@ def _title(s: AssaultState, a: Assault) -> str:
 def rows(s: AssaultState) -> list[Row]:
     """Each open assault, its round form opened on tap."""
     return [
-        Row(Piece("assault", a.seq).name, _title(s, a), a.title, "Close" if a.contact_ended else "Fight")
+        Row(Piece("assault", a.seq).name, _title(s, a), a.title, "Close" if a.contact_ended else "Fight", due=True)
         for a in s.open()
     ]
 

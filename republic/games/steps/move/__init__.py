@@ -68,13 +68,14 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         **_mounting(s, unit, here, may, bound),
         "skirmishers_refused": may.skirmishers,
         "skirmisher_limit": may.skirmisher_limit,
+        "skirmisher_counts": sorted({*range(may.may_set + 1), unit.skirmishers_deployed}),
         "move_form": bound.get(move) or brigades.movement_form(game, unit, changes=s.formation_changes[key]),
         "move_result": _allowance(s, bound, move),
         "move_open": move in bound,
         "formation_form": bound.get(formation) or brigades.formation_form(game, unit),
         "skirmisher_form": bound.get(skirmishers) or brigades.skirmisher_form(game, unit, may.may_set),
         "show_skirmishers": may.shows_skirmishers,
-        "formation_open": formation in bound or skirmishers in bound or mount in bound,
+        "formation_open": formation in bound or mount in bound,
         "holding": _holding(unit),
     }
     if rolled is None:
@@ -130,7 +131,10 @@ def _battery_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
 def rows(s: MoveState) -> list[Row]:
     divisions = {**s.units, **s.passing}
     found = play.MoveStep(tuple(map(_key, s.units)), passing=tuple(map(_key, s.passing)))
-    return [Row(piece.name, "", command=divisions[piece.pk]) for piece in map(Piece.at, play.rows(found))]
+    return [
+        Row(piece.name, "", command=divisions[piece.pk], due=piece.pk in s.brigades and piece.key not in s.rolls)
+        for piece in map(Piece.at, play.rows(found))
+    ]
 
 
 def _key(pk: int) -> str:

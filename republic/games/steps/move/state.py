@@ -17,6 +17,7 @@ from republic.play import move as play
 from republic.play.refusal import Refused
 from republic.rules.maneuver import ManeuverAction
 from republic.rules.sequence import StepKey
+from republic.rules.troops import UnitKind
 
 ELSEWHERE = "Units move in the attacker's move step; the game is not there now."
 ROW_FIELDS = (
@@ -72,12 +73,21 @@ class MoveState:
     game: Game
 
     @cached_property
-    def units(self) -> dict[int, int]:
-        """The attacker's units in play, brigades first, in battle order: each one's division."""
+    def _attacking(self) -> list[tuple[int, int, str]]:
         # every attacking unit is a row, but only the rows a request draws read what they show (``rows.fill``),
         # and only an opened row or an action reads its unit whole, with its division and leader (``moving``)
         attacking = Unit.objects.filter(game=self.game).of_side(self.game.attacker).in_play()
-        return dict(attacking.in_battle_order().select_related(None).values_list("pk", "division_id"))
+        return list(attacking.in_battle_order().select_related(None).values_list("pk", "division_id", "kind"))
+
+    @cached_property
+    def units(self) -> dict[int, int]:
+        """The attacker's units in play, brigades first, in battle order: each one's division."""
+        return {pk: division for pk, division, _ in self._attacking}
+
+    @cached_property
+    def brigades(self) -> frozenset[int]:
+        """The attacker's units in play that make a maneuver roll: all but its batteries, which record functions."""
+        return frozenset(pk for pk, _, kind in self._attacking if kind != UnitKind.ARTILLERY)
 
     @cached_property
     def keys(self) -> frozenset[str]:

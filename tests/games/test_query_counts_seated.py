@@ -1,0 +1,84 @@
+"""A player's phone, seated on the attacking side, costs the same number of queries at every size: its step's page
+draws his next work open (``views.page.next_work``), and the answer to a die from a row opens the next row down his
+list, whatever the battle's size."""
+
+import re
+
+import pytest
+from django.http import HttpResponse
+
+from tests.bench_probe import rows_shown
+from tests.devices import seated_device
+from tests.games.conftest import fresh
+from tests.games.query_helpers import Costs, Send, Table, batteries_of, battles, brigades_of, go_to, set_each
+from tests.games.test_query_counts import rally_post, roll_post, to_rally
+from tests.games.test_query_counts_fire import fire_post, under_fire
+
+
+@pytest.fixture
+def seated(db) -> Costs:
+    return Costs(battles())
+
+
+def listing(t: Table) -> None:
+    """The work set up (by the game master's device), a phone seated on the attacking side takes over: its page
+    drawn, the rows it lists, which it names with a row's form, and its next work open."""
+    attacker = fresh(t.game).attacker
+    assert attacker is not None
+    t.client = seated_device(t.game, attacker.name)
+    page = t.client.get(t.path("")).content.decode()
+    t.shown = rows_shown(page)
+    assert len(re.findall(r'class="work-row[^"]*is-open', page)) == 1, "the next work is not open"
+
+
+def opening_the_next(send: Send) -> Send:
+    """The request, whose answer must open the next row down the list: the row acted on answers, another comes
+    open (read from the answer, not the database: the query count is the request's)."""
+
+    def sent() -> HttpResponse:
+        response = send()
+        body = response.content.decode()
+        opened = re.findall(r'class="work-row[^"]*is-open[^"]*" id="row-[a-z]+-\d+" hx-swap-oob', body)
+        assert len(opened) == 1, body[:300]
+        return response
+
+    return sent
+
+
+def test_a_rally_from_a_seated_phone_costs_the_same_at_every_size(seated):
+    def shaken(t: Table) -> None:
+        set_each(t.game, brigades_of(t.game, "attacker"), m_hits=1)
+        go_to(t.game, "rally")
+        listing(t)
+
+    seated.each(shaken)
+    seated.pages("rally, seated")
+    seated.measure("a rally, the next opened", lambda t: opening_the_next(rally_post(t, to_rally(t)[0])))
+    seated.check()
+
+
+def test_a_maneuver_roll_from_a_seated_phone_costs_the_same_at_every_size(seated):
+    def moving(t: Table) -> None:
+        go_to(t.game, "move")
+        listing(t)
+
+    seated.each(moving)
+    seated.pages("move, seated")
+    first = lambda t: brigades_of(t.game, "attacker")[0]  # noqa: E731
+    seated.measure("a maneuver roll, the next opened", lambda t: opening_the_next(roll_post(t, first(t))))
+    seated.check()
+
+
+def test_a_fire_from_a_seated_phone_costs_the_same_at_every_size(seated):
+    def firing(t: Table) -> None:
+        # a third battery of the attacker's at each size: the battery opened after a fire has others to join it
+        # (with none, its form's partners are not read at all)
+        set_each(t.game, brigades_of(t.game, "attacker")[-1:], kind="artillery", battery_type="m_rifle")
+        under_fire(t, every=0)
+        listing(t)
+
+    seated.each(firing)
+    seated.pages("artillery fire, seated")
+    first = lambda t: batteries_of(t.game, "attacker")[0]  # noqa: E731
+    seated.measure("a battery fires, the next opened", lambda t: opening_the_next(fire_post(t, first(t))))
+    seated.check()
