@@ -178,7 +178,9 @@ class Probe:
                 continue
             self._fragments.add((step, pattern))
             try:
-                name = resolve(url.split("?")[0]).url_name or pattern
+                found = resolve(url.split("?")[0])
+                # a fold of the step's panel by its part, so that each is held to its own 13-unit figure
+                name = " ".join(filter(None, (found.url_name or pattern, found.kwargs.get("part"))))
             except Resolver404:
                 name = pattern
             self.get(step, f"GET {name}", url, kind=FRAGMENT, htmx=True)

@@ -451,7 +451,10 @@ def walk(
                 raise BenchFailure(f"expected the game at {step.key}, found it at {w.fresh().step}")
             w.step = step.key.value
             w.visited.append(step.key)
-            page = w.probe.get(w.step, "page", w.url("game"))
+            # the page as the attacking side's player has it, his next work drawn open
+            attacker = w.fresh().attacker
+            player = w.phones.get(attacker.pk) if attacker else None
+            page = w.probe.get(w.step, "page", w.url("game"), device=player)
             w.shown = rows_shown(page)
             w.probe.fragments(w.step, page)
             WORK.get(step.key, lambda w: None)(w)

@@ -126,7 +126,8 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var from = event.detail.elt;
-    if (from && from.id === "poll") return;
+    // the poll, and the player's next work fetched open by itself, are not his taps
+    if (from && (from.id === "poll" || from.hasAttribute("data-next"))) return;
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     var tapped = (cause && cause.submitter) || from;
     var row = tapped && tapped.closest && tapped.closest(".work-row");
@@ -140,9 +141,10 @@
     placeBefore = place ? place.id : null;
   });
   document.addEventListener("htmx:afterSettle", function (event) {
-    // what another phone did, brought by the page's poll (live.js), leaves this player where he is
+    // what another phone did, brought by the page's poll (live.js), leaves this player where he is; so does his
+    // next work fetched open by itself
     var from = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (from && from.id === "poll") return;
+    if (from && (from.id === "poll" || from.hasAttribute("data-next"))) return;
     if (settled.push(event.target) === 1) setTimeout(follow, 0);
   });
 

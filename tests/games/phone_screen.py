@@ -190,8 +190,14 @@ class Screen:
             else:
                 del piece.attrib["hx-swap-oob"]
                 self._replace(piece.get("id", ""), [piece])
-        if swap == "none":
-            return
+        if swap != "none":
+            self._into(target, swap, main)
+        for ahead in [e for e in self.live.iter() if e.get("data-next") is not None and e.get("hx-trigger") == "load"]:
+            # the player's next work, which the phone fetches open as it arrives (hx-trigger="load")
+            ident = ahead.get("id", "")
+            self.swap(self.client.get(ahead.get("hx-get"), **self.headers(ident)), ident, "outerHTML")
+
+    def _into(self, target: str, swap: str, main: list[ET.Element]) -> None:
         assert swap in ("outerHTML", "innerHTML"), swap
         if swap == "outerHTML":
             self._replace(target, main)

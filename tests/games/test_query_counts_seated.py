@@ -1,6 +1,6 @@
 """A player's phone, seated on the attacking side, costs the same number of queries at every size: its step's page
-draws his next work open (``views.page.next_work``), and the answer to a die from a row opens the next row down his
-list, whatever the battle's size."""
+draws his next work open (``views.page.next_work``), and the answer to a die from a row brings the next row down his
+list for his phone to fetch open, whatever the battle's size."""
 
 import re
 
@@ -32,13 +32,14 @@ def listing(t: Table) -> None:
 
 
 def opening_the_next(send: Send) -> Send:
-    """The request, whose answer must open the next row down the list: the row acted on answers, another comes
-    open (read from the answer, not the database: the query count is the request's)."""
+    """The request, whose answer must open the next row down the list: the row acted on answers, and the next row's
+    head comes for the phone to fetch open (read from the answer, not the database: the query count is the
+    request's; the fetch is a row opened, measured with the pages)."""
 
     def sent() -> HttpResponse:
         response = send()
         body = response.content.decode()
-        opened = re.findall(r'class="work-row[^"]*is-open[^"]*" id="row-[a-z]+-\d+" hx-swap-oob', body)
+        opened = re.findall(r'id="row-[a-z]+-\d+" hx-swap-oob="true" data-next hx-get="[^"]+\?next=1"', body)
         assert len(opened) == 1, body[:300]
         return response
 

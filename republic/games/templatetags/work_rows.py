@@ -45,11 +45,17 @@ def row_head(row: Row, oob: bool = False) -> SafeString:
             row.theirs,
         )
     verb = format_html('<span class="work-verb">{}</span>', "Close" if opened else row.verb) if row.verb else ""
+    attributes = mark_safe(' hx-swap-oob="true"') if oob else SafeString("")
+    if row.by_itself and not opened:
+        # the player's next work, its head drawn in an answer to his action: his phone fetches it open at once
+        attributes += format_html(
+            ' data-next hx-get="{}?next=1" hx-trigger="load" hx-target="this" hx-swap="outerHTML"', row.address
+        )
     return format_html(
         _HEAD,
         classes,
         row.subject,
-        mark_safe(' hx-swap-oob="true"') if oob else "",
+        attributes,
         f"?{'' if opened else f'open={row.subject}'}#row-{row.subject}",
         row.address + ("?close=1" if opened else ""),
         row.subject,

@@ -77,11 +77,13 @@ def context(
     opened: tuple[str, ...] = (),
     shown: int = ROWS_SHOWN,
     parts: set[str] | None = None,
+    fetched: bool = False,
 ) -> dict[str, Any]:
     last = event or _last_event(request, game)
     role = getattr(request, "role", None)
     yours = own(request, game)
-    found = page_context(game, actor_of(request), last, forms, error, opened, followed(request, game), shown, yours)
+    follows = followed(request, game)
+    found = page_context(game, actor_of(request), last, forms, error, opened, follows, shown, yours, fetched)
     letters = dispatch_context(bool(role and role.master), role.seat if role else None, game)
     parts = (parts_open(request) if parts is None else parts) | set(opened)
     folds = set(request.GET.getlist("fold"))  # a page drawn without scripts, with a row's fold open
@@ -206,7 +208,9 @@ def redraw(
     whole = render(
         request,
         "games/game.html#live",
-        context(request, game, latest, opened=kept, shown=max(ROWS_SHOWN, len(shown)), parts=parts),
+        context(
+            request, game, latest, opened=kept, shown=max(ROWS_SHOWN, len(shown)), parts=parts, fetched=bool(acted)
+        ),
     )
     return retarget(reswap(whole, "outerHTML"), "#live") if acted else whole
 
@@ -299,13 +303,20 @@ def invalid(
 
 
 def open_row(
-    request: HtmxHttpRequest, game: Game, row: str, bound: dict[str, Any] | None = None, closed: bool = False
+    request: HtmxHttpRequest,
+    game: Game,
+    row: str,
+    bound: dict[str, Any] | None = None,
+    closed: bool = False,
+    by_itself: bool = False,
 ) -> HttpResponse:
     """One of the step's rows with its form drawn (bound to a failed POST's data when there was one), or
-    closed again; a row the step no longer has answers with the whole live part, saying so."""
+    closed again; a row the step no longer has answers with the whole live part, saying so. ``by_itself``: opened
+    as the player's next work (``views.page.next_work``), not by his tap: its form takes no focus."""
     found = _row_drawn(game, row, bound or {}, () if closed else (row,), own(request, game))
     if found is None:
         return stale(request, game, NO_ROW)
+    found.by_itself = by_itself
     context = {"game": game, "row": found, "row_form": step_of(game).form, "mine": own(request, game)}
     return render(request, "games/parts/row.html", context)
 

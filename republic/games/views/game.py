@@ -77,13 +77,14 @@ def more_rows(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @allowed(Who.SEATED)
 def game_row(request: HtmxHttpRequest, game_id: int, row: str) -> HttpResponse:
-    """One row of the step's work, its form open (or closed again with ``?close=1``), or one fold of its form
-    (``?fold=rare``)."""
+    """One row of the step's work, its form open (or closed again with ``?close=1``; ``?next=1``: opened as the
+    player's next work, by itself), or one fold of its form (``?fold=rare``)."""
     game = lookup.game_or_404(game_id)
     fold = request.GET.get("fold")
     if fold is not None:
         return answers.open_fold(request, game, row, fold)
-    return answers.open_row(request, game, row, closed=query.flag(request.GET, "close"))
+    closed, by_itself = query.flag(request.GET, "close"), query.flag(request.GET, "next")
+    return answers.open_row(request, game, row, closed=closed, by_itself=by_itself)
 
 
 @allowed(Who.SEATED)

@@ -78,7 +78,8 @@ def next_work(game: Game, rows: Iterable[Row], own: Mine | None, after: str = ""
 
 
 def by_itself(rows: Iterable[Row], subject: str, opened: Iterable[str]) -> None:
-    """Marks the row drawn open as the next work rather than by a tap (its form takes no focus)."""
+    """Marks the row opened as the next work rather than by a tap: drawn open, its form takes no focus; drawn
+    closed, the phone fetches it open (``templatetags.work_rows``)."""
     if subject in set(opened):
         return
     for row in rows:
@@ -135,11 +136,11 @@ def step_news(
     if (subjects - shown) & {row.subject for row in rows} and not placed:
         return None
     keep_open = opened | ({acted} if acted else set())
-    # the answer to a player's own action, once it leaves the row no work due, opens his next work down the list
+    # the answer to a player's own action, once it leaves the row no work due, opens his next work down the list:
+    # the row's head comes, and his phone fetches its form (held to few bytes, the answer to a die)
     ready = ""
     if acted and not any(row.subject == acted and row.due for row in rows):
         ready = next_work(game, (row for row in rows if row.subject in shown), own, acted, order)
-    keep_open |= {ready} - {""}
     if placed:
         # the rows are drawn in the step's panel, which comes again whole with them
         listed, left = first_rows(rows, max(ROWS_SHOWN, len(shown)), keep_open)
@@ -148,7 +149,7 @@ def step_news(
         again, redrawn, kept = set(), {}, len(listed)
     else:
         # the acting phone's open rows come again too, at the game's new version: its screen is then a reload's
-        again = (subjects & shown) | (keep_open if acted else set())
+        again = (subjects & shown) | (keep_open if acted else set()) | ({ready} - {""})
         redrawn = {
             r.subject: r for r in drawn(game, state, [r for r in rows if r.subject in again], {}, keep_open, own)
         }
@@ -174,7 +175,10 @@ def page_context(
     follow: Followed = EVERYTHING,
     shown: int = ROWS_SHOWN,
     own: Mine | None = None,
+    fetched: bool = False,
 ) -> dict[str, Any]:
+    """The game page's context. ``fetched``: the player's next work is fetched by his phone rather than drawn
+    open, in an answer to his action (held to few bytes)."""
     forms = forms or {}
     step = step_for(game.step_key)
     in_progress = game.in_progress
@@ -186,7 +190,7 @@ def page_context(
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
         rows, left = first_rows(work(game, state, follow), shown, opened)
         ready = next_work(game, rows, own)
-        drawn(game, state, rows, forms, (*opened, ready) if ready else opened, own)
+        drawn(game, state, rows, forms, (*opened, ready) if ready and not fetched else opened, own)
         by_itself(rows, ready, opened)
         row_form = handler.form
     elif game.over:
