@@ -75,6 +75,7 @@ def open_row(page, title: str) -> None:
     """Tap the step's row of that title (a unit's name) open, as a player does to get its form, unless it is open
     already: a player's next work is drawn open by itself."""
     row = page.locator(".work-row", has=page.locator(".work-title", has_text=title))
+    page.wait_for_function("() => !document.querySelector('[data-next]')")  # the next work fetched open, if any
     if not row.locator(".work-form").count():
         row.locator("a.work-open").click()
     row.locator(".work-form").wait_for()
