@@ -3,6 +3,7 @@ draws his next work open (``views.page.next_work``), and the answer to a die fro
 list for his phone to fetch open, whatever the battle's size."""
 
 import re
+from collections.abc import Callable
 
 import pytest
 from django.http import HttpResponse
@@ -46,28 +47,31 @@ def opening_the_next(send: Send) -> Send:
     return sent
 
 
+def played_seated(costs: Costs, step: str, setup: Callable[[Table], None], what: str, send: Callable[[Table], Send]):
+    """The work set up, then the seated phone's pages of the step and its action measured at both sizes."""
+
+    def set_up(t: Table) -> None:
+        setup(t)
+        listing(t)
+
+    costs.each(set_up)
+    costs.pages(f"{step}, seated")
+    costs.measure(what, lambda t: opening_the_next(send(t)))
+    costs.check()
+
+
 def test_a_rally_from_a_seated_phone_costs_the_same_at_every_size(seated):
     def shaken(t: Table) -> None:
         set_each(t.game, brigades_of(t.game, "attacker"), m_hits=1)
         go_to(t.game, "rally")
-        listing(t)
 
-    seated.each(shaken)
-    seated.pages("rally, seated")
-    seated.measure("a rally, the next opened", lambda t: opening_the_next(rally_post(t, to_rally(t)[0])))
-    seated.check()
+    played_seated(seated, "rally", shaken, "a rally, the next opened", lambda t: rally_post(t, to_rally(t)[0]))
 
 
 def test_a_maneuver_roll_from_a_seated_phone_costs_the_same_at_every_size(seated):
-    def moving(t: Table) -> None:
-        go_to(t.game, "move")
-        listing(t)
-
-    seated.each(moving)
-    seated.pages("move, seated")
     first = lambda t: brigades_of(t.game, "attacker")[0]  # noqa: E731
-    seated.measure("a maneuver roll, the next opened", lambda t: opening_the_next(roll_post(t, first(t))))
-    seated.check()
+    moving = lambda t: go_to(t.game, "move")  # noqa: E731
+    played_seated(seated, "move", moving, "a maneuver roll, the next opened", lambda t: roll_post(t, first(t)))
 
 
 def test_a_fire_from_a_seated_phone_costs_the_same_at_every_size(seated):
@@ -76,10 +80,8 @@ def test_a_fire_from_a_seated_phone_costs_the_same_at_every_size(seated):
         # (with none, its form's partners are not read at all)
         set_each(t.game, brigades_of(t.game, "attacker")[-1:], kind="artillery", battery_type="m_rifle")
         under_fire(t, every=0)
-        listing(t)
 
-    seated.each(firing)
-    seated.pages("artillery fire, seated")
     first = lambda t: batteries_of(t.game, "attacker")[0]  # noqa: E731
-    seated.measure("a battery fires, the next opened", lambda t: opening_the_next(fire_post(t, first(t))))
-    seated.check()
+    played_seated(
+        seated, "artillery fire", firing, "a battery fires, the next opened", lambda t: fire_post(t, first(t))
+    )
