@@ -57,7 +57,8 @@ TRACKED: dict[str, type[models.Model]] = {
 _KEY = {model: key for key, model in TRACKED.items()}
 # the join code says who may take a seat, not how the battle stands: the game master changes it outside events;
 # the chart's name and checksum are fixed when the game is made, and each event records the checksum it read; when
-# a game was loaded from a file is this server's, like when it was made
+# a game was loaded from a file is this server's, like when it was made; the day's last turn and end time are the
+# club's timetable, which the game master sets outside the battle's events
 _UNTRACKED = {
     "id",
     "game_id",
@@ -67,6 +68,8 @@ _UNTRACKED = {
     "created",
     "updated",
     "loaded_at",
+    "last_turn",
+    "day_ends",
     "chart_name",
     "chart_checksum",
 }

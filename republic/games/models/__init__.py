@@ -1,12 +1,12 @@
-"""A game's records: the battle as it stands (``battle``) and the seats of the players who fight it (``seats``);
-and the version of the game master's sign-in (``sign_in``)."""
+"""A game's records: the battle as it stands (``battle``), the record of play (``events``), the seats of the players
+who fight it (``seats``), the room's big screen (``room``) and the version of the game master's sign-in
+(``sign_in``)."""
 
 from republic.games.models.battle import (
     ADVANCED_RULES,
     BATTERY_LABELS,
     IN_PLAY,
     Command,
-    Event,
     Game,
     Leader,
     LeaderQuerySet,
@@ -17,7 +17,9 @@ from republic.games.models.battle import (
     new_join_code,
 )
 from republic.games.models.charts import ChartIdentity, ClubChart
+from republic.games.models.events import Event
 from republic.games.models.objectives import Objective
+from republic.games.models.room import RoomLink
 from republic.games.models.seats import Dispatch, Seat
 from republic.games.models.sign_in import SignInVersion
 
@@ -34,6 +36,7 @@ __all__ = [
     "Leader",
     "LeaderQuerySet",
     "Objective",
+    "RoomLink",
     "Seat",
     "Side",
     "SignInVersion",
