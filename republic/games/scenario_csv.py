@@ -5,7 +5,8 @@ problem is reported with its line and column, and nothing is created."""
 import csv
 import io
 
-from republic.games.scenario import LEVELS, Reader, Scenario, ScenarioError
+from republic.games.scenario_reader import LEVELS, Reader, ScenarioError
+from republic.games.scenario_specs import Scenario
 from republic.rules.scale import GroundScale
 
 CSV_COLUMNS = (

@@ -49,6 +49,15 @@ class CommandSpec:
         """Its brigades and batteries and those of every command under it."""
         return len(self.brigades) + len(self.batteries) + sum(c.units() for c in self.commands)
 
+    def count(self, brigades: bool) -> int:
+        """Its brigades (or its batteries) and those of every command under it."""
+        own = len(self.brigades) if brigades else len(self.batteries)
+        return own + sum(c.count(brigades) for c in self.commands)
+
+    def levels(self, level: str) -> int:
+        """The commands of this level it is or holds."""
+        return (self.level == level) + sum(c.levels(level) for c in self.commands)
+
 
 @dataclass(frozen=True)
 class ObjectiveSpec:
@@ -74,3 +83,18 @@ class Scenario:
     first_attacker: str = ""
     advanced_rules: tuple[str, ...] = field(default_factory=tuple)
     objectives: tuple[ObjectiveSpec, ...] = ()
+    turns: int | None = None  # the game turns the day holds, 40 minutes each (1.1)
+    sources: tuple[str, ...] = ()
+
+    def brigades(self) -> int:
+        return sum(c.count(brigades=True) for side in self.sides for c in side.commands)
+
+    def batteries(self) -> int:
+        return sum(c.count(brigades=False) for side in self.sides for c in side.commands)
+
+    def players(self) -> tuple[int, int]:
+        """The fewest and most players the order of battle seats, besides the game master: a side needs one
+        player for each corps (one in all where it has none), and takes at most one for each division."""
+        fewest = sum(max(1, sum(c.levels("corps") for c in side.commands)) for side in self.sides)
+        most = sum(c.levels("division") for side in self.sides for c in side.commands)
+        return fewest, max(fewest, most)

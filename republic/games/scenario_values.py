@@ -13,6 +13,18 @@ MOST_UNITS = 2_000
 """Brigades and batteries in one battle: a club's largest is 400, and five times that is no battle a table plays."""
 
 
+MEN_A_BASE = 275
+MEN_A_HORSE_BASE = 150
+"""The men a combat base stands for (1.1): a foot base 275, a horse base 150; dismounted cavalry keeps its horse
+bases, as the rules' dismounted base is the mounted one on foot."""
+
+
+def bases_of_men(men: int, horse: bool) -> int:
+    """The bases of a brigade of ``men``, at the rules' scale, rounded to the nearest base (a half base up)."""
+    a_base = MEN_A_HORSE_BASE if horse else MEN_A_BASE
+    return (2 * men + a_base) // (2 * a_base)
+
+
 def bases_problem(bases: int) -> str:
     if bases > MOST_BASES:
         return f"a brigade has at most {MOST_BASES} bases (8,250 infantry or 4,500 cavalry, 1.1), got {bases}"

@@ -23,6 +23,7 @@ app_name = "games"
 urlpatterns = [
     path("", game.game_list, name="home"),
     path("games/new/", game.new_game, name="new_game"),
+    path("games/new/<slug:key>/", game.start_scenario, name="start_scenario"),
     path("games/load/", archive.load_game, name="load_game"),
     path("join/<str:code>/", seats.join, name="join"),
     path("dashboard/", dashboard.dashboard, name="dashboard"),

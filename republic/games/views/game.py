@@ -17,6 +17,7 @@ from republic.games.ledger import ActionRefused, StaleGame, standing, undo_to
 from republic.games.models import Event, Game, Objective
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
+from republic.games.shipped_scenarios import shipped, shipped_one
 from republic.games.steps import anytime, game_over, step_of, walk
 from republic.games.steps.base import Row, Who
 from republic.games.text.describe import describe
@@ -38,7 +39,8 @@ def game_list(request: HtmxHttpRequest) -> HttpResponse:
     games = Game.objects.prefetch_related("sides").order_by("-updated")
     if not is_master(request):
         games = games.filter(pk__in=[int(pk) for pk in request.session.get(SEATS_KEY, {})])
-    return render(request, "games/list.html", {"games": listed(games), "upload": ScenarioUploadForm()})
+    context = {"games": listed(games), "upload": ScenarioUploadForm(), "shipped": shipped()}
+    return render(request, "games/list.html", context)
 
 
 def listed(games: "QuerySet[Game]") -> list[tuple[Game, str]]:
@@ -289,4 +291,16 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             game = create_game(scenario, form.cleaned_data["name"], chosen_chart(form.cleaned_data["chart"]))
             return answers.client_redirect(request, reverse("games:game", args=[game.pk]))
     games = Game.objects.prefetch_related("sides").order_by("-updated")
-    return render(request, "games/list.html", {"games": listed(games), "upload": form})
+    return render(request, "games/list.html", {"games": listed(games), "upload": form, "shipped": shipped()})
+
+
+@master_only
+@require_POST
+def start_scenario(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """A game of a scenario shipped with the app, in one tap."""
+    found = shipped_one(key)
+    if found is None or found.scenario is None:
+        messages.error(request, found.problem if found else f"No scenario called {key!r} ships with the app.")
+        return answers.client_redirect(request, reverse("games:home"))
+    game = create_game(found.scenario)
+    return answers.client_redirect(request, reverse("games:game", args=[game.pk]))
