@@ -174,7 +174,8 @@ class Walker:
     def next_step(self) -> None:
         before = self.fresh()
         body = self.probe.post(self.step, "next step", self.url("next_step"), form_data(self.version()))
-        if body is None or self.fresh().version != before.version + 1:
+        # more than one event when the steps after it had nothing to do and passed by themselves
+        if body is None or self.fresh().version <= before.version:
             raise BenchFailure(f"{self.step}: the game did not move on: {'; '.join(pending(self.fresh()))}")
 
 
@@ -445,10 +446,17 @@ def walk(
     w = Walker(game, Probe(client, repeat, say, settle), phones=seated(game))
     if w.fresh().step_key is not STEPS[0].key or not w.fresh().in_progress:
         raise BenchFailure(f"the walk starts at the first step of a game in play, not at {w.fresh().step}")
+    turn = (w.fresh().game_turn, w.fresh().player_turn)
+    order = [step.key for step in STEPS]
     try:
         for step in STEPS:
-            if w.fresh().step_key is not step.key:
-                raise BenchFailure(f"expected the game at {step.key}, found it at {w.fresh().step}")
+            now = w.fresh()
+            if now.step_key is not step.key and _passed(now, turn, order, step.key):
+                w.visited.append(step.key)
+                w.probe.note(step.key.value, "passed by itself: nothing to do in this battle")
+                continue
+            if now.step_key is not step.key:
+                raise BenchFailure(f"expected the game at {step.key}, found it at {now.step}")
             w.step = step.key.value
             w.visited.append(step.key)
             # the page as the attacking side's player has it, his next work drawn open
@@ -464,3 +472,11 @@ def walk(
         w.probe.failures.append(str(exc))
         say(f"FAILED {exc}")
     return w
+
+
+def _passed(game: Game, turn: tuple[int, int], order: list[StepKey], step: StepKey) -> bool:
+    """The game went through ``step`` by itself: it stands at a later step of the walked player turn, or in the
+    next player turn."""
+    if (game.game_turn, game.player_turn) != turn:
+        return True
+    return order.index(game.step_key) > order.index(step)
