@@ -5,6 +5,8 @@ A scenario file (JSON is read as YAML, so both give line numbers)::
     scenario: Gettysburg, the morning of July 1, 1863
     ground_scale: medium            # small, medium or large
     first_attacker: Confederate     # optional: otherwise the sides roll for it (1.6)
+    turns: 18                       # optional: the game turns the day holds, 40 minutes each (1.1)
+    sources: [Official Records, vol. 27]   # optional: the texts the figures follow
     sides:
       - name: Union
         players: Ann, Bob
@@ -18,8 +20,12 @@ A scenario file (JSON is read as YAML, so both give line numbers)::
                 leader: {name: James S. Wadsworth, value: P1}
                 brigades:
                   - {name: Iron Brigade, grade: crack, bases: 7, skirmishers: 2}
+                  - {name: Cutler's Brigade, grade: veteran, men: 2025}   # men or bases
                 batteries:
                   - {name: 2nd Maine, type: m_rifle}
+
+A brigade's ``men`` become bases at the rules' scale (1.1): 275 a foot base, 150 a horse base (cavalry, mounted or
+dismounted), rounded to the nearest base, a half base up; men too few for one base are refused.
 
 A CSV sheet (scenario_csv.py) becomes the same data. Every problem is reported with its line and field, and
 nothing is created.

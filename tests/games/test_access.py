@@ -94,6 +94,7 @@ STEP_ACTIONS: dict[str, tuple[str, ...]] = {
 OTHER_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:home": ("yes", "yes", "yes", "yes", "yes"),
     "games:new_game": ("no", "no", "no", "no", "yes"),
+    "games:start_scenario": ("no", "no", "no", "no", "yes"),
     "games:load_game": ("no", "no", "no", "no", "yes"),
     "games:join": ("yes", "yes", "yes", "yes", "yes"),
     "games:dashboard": ("no", "no", "no", "no", "yes"),
@@ -154,6 +155,7 @@ def address(name: str, game: Game) -> str:
         "part": "declare-assault",
         "change": "m_plus",
         "code": game.join_code,
+        "key": "shiloh-1862-04-06",
         "chart_id": 1,  # the game master is refused nothing: no such chart is his 404
     }
     pattern = next(p for p in _all_patterns() if p[0] == name)[1]
