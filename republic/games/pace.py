@@ -57,6 +57,7 @@ class Pace:
     projection: Projection | None = None
     day_ends: datetime | None = None
     last_turn: int | None = None
+    turns: dict[Turn, timedelta] = field(default_factory=dict)  # each player turn's time, the one played so far
 
 
 def pace_of(
@@ -108,6 +109,7 @@ def pace_of(
         sorted(((side, spent) for side, spent in sides.items() if spent), key=lambda s: s[1], reverse=True),
         day_ends=day_ends,
         last_turn=last_turn,
+        turns=dict(turns),
     )
     if at is None or per_game_turn is None or not per_game_turn:
         return pace
