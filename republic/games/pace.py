@@ -5,13 +5,13 @@ games (``paces``), then worked out by a pure function (``pace_of``).
 A step's time runs from the event that began it to the event that ended it: each stretch between two events is
 the time of the step the game stood at, which the later event records as its own. Every event marks the clock,
 an action later undone and the undo itself as much as any: the table spent that time at that step. The clock starts
-at the choice of the first attacker (the time spent setting up is not play) and stops at the game's end; the step
-being played runs until now. The time of a step goes to the side the rules give it (1.7), to both sides where both
-act: the events record who pressed, not whom the table waited on."""
+at the choice of the first attacker (the time spent setting up is not play) and stops at the game's end (an undo
+of the end starts it again); the step being played runs until now. The time of a step goes to the side the rules
+give it (1.7), to both sides where both act: the events record who pressed, not whom the table waited on."""
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from republic.games.events.game import FirstAttackerChosen, GameEnded
@@ -75,9 +75,8 @@ def pace_of(
     started = next((i for i, mark in enumerate(marks) if mark[4] == FirstAttackerChosen.__name__), 0)
     stretches: list[tuple[timedelta, int, int, str]] = []
     for before, mark in zip(marks[started:], marks[started + 1 :], strict=False):
-        stretches.append((mark[0] - before[0], mark[1], mark[2], mark[3]))
-        if mark[4] == GameEnded.__name__:
-            break
+        if before[4] != GameEnded.__name__:  # after the end, until its undo, nobody plays
+            stretches.append((mark[0] - before[0], mark[1], mark[2], mark[3]))
     if at is not None and marks[started:]:
         stretches.append((max(now - marks[-1][0], timedelta(0)), *at))
     turns: dict[Turn, timedelta] = defaultdict(timedelta)
@@ -89,10 +88,10 @@ def pace_of(
         games[game_turn] += spent
         steps[(game_turn, player_turn, step)] += spent
         sides[_side(step, player_turn, attackers)] += spent
-    current: Turn = (at[0], at[1]) if at else (10**6, 0)
-    done = [spent for turn, spent in turns.items() if turn < current]
+    current: Turn | None = (at[0], at[1]) if at else None
+    done = [spent for turn, spent in turns.items() if current is None or turn < current]
     per_player_turn = _mean(done)
-    per_game_turn = _mean([spent for turn, spent in games.items() if turn < current[0]])
+    per_game_turn = _mean([spent for turn, spent in games.items() if current is None or turn < current[0]])
     if per_game_turn is None and per_player_turn is not None:
         per_game_turn = per_player_turn * 2
     step_times = _step_times(steps, at)
@@ -102,7 +101,7 @@ def pace_of(
         over,
         len(done),
         per_player_turn,
-        turns.get(current, timedelta(0)),
+        turns.get(current, timedelta(0)) if current else timedelta(0),
         per_game_turn,
         step_times,
         sorted(step_times, key=lambda s: s.mean, reverse=True)[:SLOWEST],
@@ -114,7 +113,7 @@ def pace_of(
     if at is None or per_game_turn is None or not per_game_turn:
         return pace
     projected = _projection(at[0], games[at[0]], per_game_turn, now, day_ends, last_turn)
-    return Pace(**{**pace.__dict__, "projection": projected})
+    return replace(pace, projection=projected)
 
 
 def _projection(

@@ -89,7 +89,7 @@ def test_an_undone_action_and_its_undo_are_time_spent_at_their_step():
         assert pace.per_player_turn == timedelta(minutes=20)
 
 
-def test_the_clock_starts_at_the_first_attacker_and_stops_at_the_end():
+def test_the_clock_starts_at_the_first_attacker_and_stops_at_the_end_until_it_is_undone():
     marks = [
         at(-60, 1, 1, "messages", "CorrectionMade"),
         at(0, 1, 1, "messages", CHOSEN),
@@ -99,6 +99,9 @@ def test_the_clock_starts_at_the_first_attacker_and_stops_at_the_end():
     pace = pace_of(marks, None, SIDES, START + timedelta(minutes=400), over=True)
     assert [(s.step, s.total) for s in pace.steps] == [(MESSAGES, timedelta(minutes=10))]
     assert words(pace) == ""
+    taken_back = [*marks[:3], at(300, 1, 1, "messages", "EventUndone"), at(305, 1, 1, "messages")]
+    pace = pace_of(taken_back, (1, 1, "rally"), SIDES, START + timedelta(minutes=310))
+    assert [(s.step, s.total) for s in pace.steps] == [(MESSAGES, timedelta(minutes=15)), (RALLY, timedelta(minutes=5))]
 
 
 def test_at_this_pace_the_turn_reached_by_the_days_end_and_when_it_ends():
