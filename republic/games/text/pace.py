@@ -47,3 +47,10 @@ def projection(planned: Projection | None, now: datetime, in_progress: bool) -> 
     elif planned.last_ends is not None and planned.turn < planned.last_turn:
         words.append(f"game turn {planned.last_turn} would end {clock(planned.last_ends, now)}")
     return " · ".join(words)
+
+
+def day_set(game: str, ends: datetime | None, last_turn: int | None, now: datetime) -> str:
+    """What the game master set: 'Gettysburg: the day ends 18:00; the last game turn is 12.'"""
+    day = f"the day ends {clock(ends, now)}" if ends else NO_DAY_END
+    last = f"the last game turn is {last_turn}" if last_turn else NO_LAST_TURN
+    return f"{game}: {day}; {last}."

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from republic.games.models import Game
 from republic.games.steps.base import Who
-from republic.games.text.pace import clock
+from republic.games.text.pace import clock, day_set
 from republic.games.views.access import HtmxHttpRequest, allowed
 
 BACK = {"dashboard": "games:dashboard", "game": "games:game"}
@@ -81,10 +81,5 @@ def set_day(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return target
     ends, last = form.cleaned_data["day_ends"], form.cleaned_data["last_turn"]
     Game.objects.filter(pk=game.pk).update(day_ends=ends, last_turn=last)
-    messages.success(
-        request,
-        f"{game.name}: "
-        + ("the day ends " + clock(ends, now) if ends else "no end of the day set")
-        + (f"; the last game turn is {last}." if last else "; no last turn set."),
-    )
+    messages.success(request, day_set(game.name, ends, last, now))
     return target
