@@ -19,8 +19,3 @@ def projection(pace: Pace) -> str:
 def minutes(spent: timedelta | None) -> str:
     return words.minutes(spent)
 
-
-@register.filter
-def clock(pace: Pace) -> str:
-    """The day's end in the club's time."""
-    return words.clock(pace.day_ends, pace.now) if pace.day_ends else ""
