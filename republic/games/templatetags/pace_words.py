@@ -18,4 +18,3 @@ def projection(pace: Pace) -> str:
 @register.filter
 def minutes(spent: timedelta | None) -> str:
     return words.minutes(spent)
-
