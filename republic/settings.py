@@ -138,7 +138,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+# the club's clock: the day's end the game master types and the pace's projection read in it (e.g. Europe/London)
+TIME_ZONE = os.environ.get("REPUBLIC_TIME_ZONE", "UTC")
 USE_I18N = False
 USE_TZ = True
 

@@ -43,6 +43,7 @@ GAME_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:division": ("no", "yes", "yes", "no", "yes"),
     "games:go_back": ("no", "no", "no", "no", "yes"),
     "games:end_game": ("no", "no", "no", "no", "yes"),
+    "games:set_day": ("no", "no", "no", "no", "yes"),
     "games:correct_unit": ("no", "yes", "no", "no", "yes"),
     "games:blocked_move": ("no", "yes", "no", "no", "yes"),
     "games:set_orders": ("no", "yes", "no", "no", "yes"),

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from republic.games.models import IN_PLAY, Event, Game, Leader, Seat, Side, Unit
+from republic.games.pace import Pace, paces
 from republic.games.text.game import game_result
 from republic.games.views.access import master_only
 from republic.games.views.seats import join_link
@@ -47,6 +48,7 @@ class GameLine:
     hors_de_combat: int  # leaders hors de combat
     waiting_on: str  # whose players the step waits on
     join_link: str
+    pace: Pace
 
     @property
     def step(self) -> str:
@@ -89,6 +91,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
     last = dict(Event.objects.filter(game__in=games).values_list("game_id").annotate(Max("created")).order_by())
     now = timezone.now()
+    timed = paces(games, now)
     lines = []
     for game in games:
         sides = [strengths[(game.pk, s.pk)] for s in game.sides.all()]
@@ -104,6 +107,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 fallen.get(game.pk, 0),
                 _waiting_on(game, sides),
                 join_link(request, game),
+                timed[game.pk],
             )
         )
     return render(request, "games/dashboard.html", {"lines": lines})

@@ -10,11 +10,13 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from republic.games.forms import MOST_WHOLE, VersionForm
 from republic.games.ledger import ActionRefused, StaleGame, standing, undo_to
 from republic.games.models import Event, Game, Objective
+from republic.games.pace import paces
 from republic.games.scenario import ScenarioError, create_game, parse_scenario
 from republic.games.scenario_csv import parse_csv
 from republic.games.shipped_scenarios import shipped, shipped_one
@@ -58,7 +60,8 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     count = query.whole(request.GET, "shown", ROWS_SHOWN, most=10_000)
     context = answers.context(request, game, opened=opened, shown=count)
     link = join_link(request, game)
-    return render(request, "games/game.html", {**context, "join_link": link, "join_qr": qr_code(link)})
+    pace = paces([game], timezone.now())[game.pk]
+    return render(request, "games/game.html", {**context, "join_link": link, "join_qr": qr_code(link), "pace": pace})
 
 
 @allowed(Who.SEATED)

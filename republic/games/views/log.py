@@ -8,9 +8,11 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
+from republic.games.pace import paces
 from republic.games.steps.base import Who
 from republic.games.views import lookup, query
 from republic.games.views.access import HtmxHttpRequest, Role, allowed
@@ -39,7 +41,9 @@ def game_log(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     shown = pages.get_page(query.whole(request.GET, "page", pages.num_pages))
     found = list(shown)
     told = letters(game, role.master, role.side_id, asked, found, last=not shown.has_next())
-    context = {"game": game, "turns": grouped(game, found, told), "shown": shown, "filters": asked, "role": role}
+    pace = paces([game], timezone.now())[game.pk]
+    turns = grouped(game, found, told, pace.turns)
+    context = {"game": game, "turns": turns, "shown": shown, "filters": asked, "role": role, "pace": pace}
     return render(request, "games/log.html", context)
 
 
@@ -53,7 +57,9 @@ def game_log_pdf(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     found = list(events(game, asked))
     told = letters(game, role.master, role.side_id, asked, found, last=True)
     copy = "game master" if role.master else role.seat.side.name if role.seat else ""
-    context = {"game": game, "turns": grouped(game, found, told), "filters": asked, "role": role, "copy": copy}
+    pace = paces([game], timezone.now())[game.pk]
+    turns = grouped(game, found, told, pace.turns)
+    context = {"game": game, "turns": turns, "filters": asked, "role": role, "copy": copy, "pace": pace}
     html = render_to_string("games/log_pdf.html", context, request=request)
     pdf = _pdf(html, query.choice(request.GET, "paper", PAPERS, "A4"))
     if pdf is None:

@@ -6,8 +6,10 @@ from typing import Any
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 from republic.games.models import Game
+from republic.games.pace import paces
 from republic.games.report.charts import line_chart, stack_chart
 from republic.games.report.walk import BattleReport, read
 from republic.games.steps.base import Who
@@ -34,7 +36,8 @@ def report_of(game: Game) -> BattleReport:
 def battle_report(request: HttpRequest, game_id: int) -> HttpResponse:
     game = lookup.game_or_404(game_id)
     report = report_of(game)
-    return render(request, "games/report.html", {"game": game, **context(game, report)})
+    pace = paces([game], timezone.now())[game.pk]
+    return render(request, "games/report.html", {"game": game, "pace": pace, **context(game, report)})
 
 
 def context(game: Game, report: BattleReport) -> dict[str, Any]:

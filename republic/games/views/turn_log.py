@@ -7,6 +7,7 @@ division's number), matched in the payload's text by one pattern. An undo is kep
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -164,13 +165,25 @@ def _attackers(game: Game) -> dict[int, str]:
     return {1: first, 2: other} if first else {}
 
 
-def _player_turn(player_turn: int, attackers: dict[int, str]) -> dict[str, Any]:
-    return {"number": player_turn, "attacker": attackers.get(player_turn, ""), "phases": [], "letters": []}
+def _player_turn(
+    game: Game, game_turn: int, player_turn: int, attackers: dict[int, str], times: dict[tuple[int, int], timedelta]
+) -> dict[str, Any]:
+    return {
+        "number": player_turn,
+        "attacker": attackers.get(player_turn, ""),
+        "spent": times.get((game_turn, player_turn)),
+        "playing": game.in_progress and (game.game_turn, game.player_turn) == (game_turn, player_turn),
+        "phases": [],
+        "letters": [],
+    }
 
 
-def grouped(game: Game, found: Iterable[Event], letters: Iterable[Dispatch]) -> list[dict[str, Any]]:
+def grouped(
+    game: Game, found: Iterable[Event], letters: Iterable[Dispatch], times: dict[tuple[int, int], timedelta]
+) -> list[dict[str, Any]]:
     """The events as game turns of player turns of phases of result cards; each message is put at the head of its
-    player turn, a player turn with no event shown yet added after the last."""
+    player turn, a player turn with no event shown yet added after the last. Each player turn says how long the
+    table took over it (``times``, from the day's pace)."""
     attackers = _attackers(game)
     turns: list[dict[str, Any]] = []
     for event in found:
@@ -180,7 +193,7 @@ def grouped(game: Game, found: Iterable[Event], letters: Iterable[Dispatch]) -> 
             turns.append({"number": event.game_turn, "player_turns": []})
         player_turns = turns[-1]["player_turns"]
         if not player_turns or player_turns[-1]["number"] != event.player_turn:
-            player_turns.append(_player_turn(event.player_turn, attackers))
+            player_turns.append(_player_turn(game, event.game_turn, event.player_turn, attackers, times))
         phases = player_turns[-1]["phases"]
         if not phases or phases[-1]["name"] != card["phase"]:
             phases.append({"name": card["phase"], "entries": []})
@@ -199,7 +212,7 @@ def grouped(game: Game, found: Iterable[Event], letters: Iterable[Dispatch]) -> 
         if place is None:
             if not turns or turns[-1]["number"] != letter.game_turn:
                 turns.append({"number": letter.game_turn, "player_turns": []})
-            place = _player_turn(letter.player_turn, attackers)
+            place = _player_turn(game, letter.game_turn, letter.player_turn, attackers, times)
             turns[-1]["player_turns"].append(place)
         place["letters"].append(letter)
     return turns
