@@ -50,9 +50,9 @@ def test_a_last_turn_before_the_one_being_played_is_refused(client, demo):
     set_state(demo, demo, game_turn=5)
     page = day(client, demo, last_turn="4").content.decode()
     assert "Game turn 5 is already being played: the last turn can be 5 or later." in page
-    assert fresh(demo).last_turn is None
-    day(client, demo, last_turn="5")
-    assert fresh(demo).last_turn == 5
+    assert fresh(demo).last_turn == 5  # the scenario's
+    day(client, demo, last_turn="6")
+    assert fresh(demo).last_turn == 6
 
 
 @pytest.mark.parametrize(
@@ -79,7 +79,7 @@ def test_a_player_may_not_set_the_day(client, demo):
     phone = seated_device(demo, "Confederate")
     response = phone.post(f"/games/{demo.pk}/day/", {"day_ends": LATE, "last_turn": "3"})
     assert response.status_code == 403 and "Only the game master" in response.content.decode()
-    assert fresh(demo).last_turn is None and fresh(demo).day_ends is None
+    assert fresh(demo).last_turn == 5 and fresh(demo).day_ends is None  # the scenario's turns, no end set
     assert 'name="last_turn"' not in phone.get(f"/games/{demo.pk}/").content.decode()
 
 
