@@ -52,14 +52,14 @@ def test_a_game_just_finished_is_shown_as_over(client, demo):
     assert 'class="room-card room-over"' in page and "Game over" in page
 
 
-def test_anyone_else_without_a_link_is_sent_to_sign_in_or_refused(demo):
-    for device in (Client(), seated_device(at_step(demo, "rally"), "Union")):
-        response = device.get("/room/")
-        assert response.status_code == 302 and response["Location"] == "/accounts/login/?next=/room/"
+def test_anyone_else_without_a_link_is_refused_and_offered_to_sign_in(demo):
     signed_in = Client()
     signed_in.force_login(get_user_model().objects.create_user("ann"))
-    response = signed_in.get("/room/")
-    assert response.status_code == 403 and MASTER_ONLY in response.content.decode()
+    for device in (Client(), seated_device(at_step(demo, "rally"), "Union"), signed_in):
+        response = device.get("/room/")
+        text = response.content.decode()
+        assert response.status_code == 403 and MASTER_ONLY in text and demo.name not in text
+    assert 'href="/accounts/login/?next=/room/"' in Client().get("/room/").content.decode()
 
 
 def test_a_live_link_shows_the_screen_and_one_taken_back_says_so_and_nothing_else(client, demo):

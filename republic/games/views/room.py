@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.views import redirect_to_login
 from django.db.models import Exists, F, OuterRef, Q, Window
 from django.db.models.functions import RowNumber
 from django.http import HttpRequest, HttpResponse
@@ -18,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from republic.games.models import Event, Game, RoomLink
 from republic.games.text.describe import describe
-from republic.games.views.access import MASTER_ONLY, is_master, master_only, refused
+from republic.games.views.access import master_only
 from republic.games.views.dashboard import GameLine, game_lines
 
 LATEST = 3  # results a game's card shows
@@ -34,12 +33,9 @@ class RoomCard:
     pace: Any = None  # the game's pace (``games/parts/pace.html``), once there is one to show
 
 
+@master_only
 def room(request: HttpRequest) -> HttpResponse:
-    """The room screen for the signed-in game master."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if not is_master(request):
-        return refused(request, MASTER_ONLY, seated=False)
+    """The room screen for the signed-in game master (anyone else is refused, with a link to sign in)."""
     return _screen(request)
 
 
@@ -54,15 +50,15 @@ def room_by_link(request: HttpRequest, key: str) -> HttpResponse:
     return _screen(request)
 
 
-@require_POST
 @master_only
+@require_POST
 def make_room_link(request: HttpRequest) -> HttpResponse:
     RoomLink.objects.create()
     return redirect("games:dashboard")
 
 
-@require_POST
 @master_only
+@require_POST
 def revoke_room_link(request: HttpRequest, link_id: int) -> HttpResponse:
     RoomLink.objects.filter(pk=link_id, revoked=None).update(revoked=timezone.now())
     return redirect("games:dashboard")
