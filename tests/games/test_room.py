@@ -131,3 +131,14 @@ def test_the_screen_costs_the_same_at_13_and_400_units_and_for_one_game_or_five(
     for _ in range(3):
         at_step(demo_game(), "move")
     assert queries(client, path) == one
+
+
+def test_a_result_taken_back_leaves_the_screen_and_its_undo_shows(client, demo):
+    game = at_step(demo, "rally")
+    for hits in (1, 2):
+        set_state(game, brigade(game, "Davis's Brigade"), m_hits=hits)
+    assert client.post(f"/games/{game.pk}/undo/", {"version": Game.objects.get(pk=game.pk).version}).status_code == 302
+    page = client.get("/room/").content.decode()
+    results = page[page.index('class="room-results"') : page.index("</ol>")]
+    assert results.count("M hits 2") == 1 and "<li>Undone: Correction: Davis&#x27;s Brigade: M hits 2" in results
+    assert "M hits 1" in results
