@@ -2,7 +2,8 @@
 where it stands, whose seats it waits on and its latest results, redrawn every five seconds. It is read-only and
 shows nothing a side keeps to itself. The game master opens it signed in, or hands out a read-only link
 (``RoomLink``) that he can take back: the next redraw through a link taken back says so and shows nothing else.
-Its queries are the dashboard's and one more for the results, whatever the number of games and units."""
+Its queries are the dashboard's grouped figures and one for the latest results, whatever the number of games and
+units."""
 
 from dataclasses import dataclass
 from datetime import timedelta
