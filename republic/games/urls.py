@@ -15,6 +15,7 @@ from republic.games.views import (
     log,
     maneuver,
     report,
+    room,
     seats,
     units,
 )
@@ -28,6 +29,10 @@ urlpatterns = [
     path("games/load/", archive.load_game, name="load_game"),
     path("join/<str:code>/", seats.join, name="join"),
     path("dashboard/", dashboard.dashboard, name="dashboard"),
+    path("dashboard/room-links/", room.make_room_link, name="make_room_link"),
+    path("dashboard/room-links/<int:link_id>/revoke/", room.revoke_room_link, name="revoke_room_link"),
+    path("room/", room.room, name="room"),
+    path("room/<str:key>/", room.room_by_link, name="room_by_link"),
     path("games/<int:game_id>/seats/", seats.seats_page, name="seats"),
     path("games/<int:game_id>/seats/<int:seat_id>/revoke/", seats.revoke_seat, name="revoke_seat"),
     path("games/<int:game_id>/seats/new-code/", seats.new_code, name="new_join_code"),

@@ -99,6 +99,10 @@ OTHER_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:load_game": ("no", "no", "no", "no", "yes"),
     "games:join": ("yes", "yes", "yes", "yes", "yes"),
     "games:dashboard": ("no", "no", "no", "no", "yes"),
+    "games:make_room_link": ("no", "no", "no", "no", "yes"),
+    "games:revoke_room_link": ("no", "no", "no", "no", "yes"),
+    "games:room": ("no", "no", "no", "no", "yes"),
+    "games:room_by_link": ("yes", "yes", "yes", "yes", "yes"),  # an unknown link is a 404 to all, a live one open
     "chart": ("yes", "yes", "yes", "yes", "yes"),
     "club_charts": ("no", "no", "no", "no", "yes"),
     "club_chart": ("no", "no", "no", "no", "yes"),
@@ -156,7 +160,8 @@ def address(name: str, game: Game) -> str:
         "part": "declare-assault",
         "change": "m_plus",
         "code": game.join_code,
-        "key": "shiloh-1862-04-06",
+        "link_id": 1,
+        "key": "shiloh-1862-04-06",  # a shipped battle's, and no room link's: the room's screen is a 404 to all
         "chart_id": 1,  # the game master is refused nothing: no such chart is his 404
     }
     pattern = next(p for p in _all_patterns() if p[0] == name)[1]

@@ -18,8 +18,9 @@ from tests.games.conftest import fresh, set_state
 from tests.games.query_helpers import Costs, Table, brigades_of, go_to, set_each
 
 # the dashboard's queries for any number of games before the pace (the same walk on the commit before it, a
-# device signed in afresh), and the one query that reads every game's events' times
-DASHBOARD_BEFORE_PACE = 15
+# device signed in afresh: 15, and one for the room screen's live links), and the one query that reads every
+# game's events' times
+DASHBOARD_BEFORE_PACE = 16
 PACE_QUERIES = 1
 
 

@@ -9,19 +9,21 @@ from datetime import datetime, timedelta
 from django.db.models import Count, Max, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 
-from republic.games.models import IN_PLAY, Event, Game, Leader, Seat, Side, Unit
+from republic.games.models import IN_PLAY, Event, Game, Leader, RoomLink, Seat, Side, Unit
 from republic.games.pace import Pace, paces
 from republic.games.text.game import game_result
 from republic.games.views.access import master_only
-from republic.games.views.seats import join_link
+from republic.games.views.seats import join_link, qr_code
 from republic.rules.morale import Condition, condition_for
 from republic.rules.sequence import step_for
 from republic.rules.troops import UnitKind
 
 IDLE = timedelta(minutes=5)  # a game without an action for this long stands out
 JUST_NOW = timedelta(minutes=1)  # an action this recent is "just now": "0 minutes ago" reads as a fault
+ROOM_QR = "The room screen's read-only link"
 
 
 @dataclass
@@ -62,7 +64,19 @@ class GameLine:
 
 @master_only
 def dashboard(request: HttpRequest) -> HttpResponse:
-    games = list(Game.objects.prefetch_related("sides").select_related("first_attacker", "winner").order_by("-updated"))
+    games = Game.objects.prefetch_related("sides").select_related("first_attacker", "winner").order_by("-updated")
+    links = RoomLink.objects.filter(revoked=None)
+    room = [(link, room_link(request, link)) for link in links]
+    context = {"lines": game_lines(request, list(games)), "room_links": [(k, u, qr_code(u, ROOM_QR)) for k, u in room]}
+    return render(request, "games/dashboard.html", context)
+
+
+def room_link(request: HttpRequest, link: RoomLink) -> str:
+    return request.build_absolute_uri(reverse("games:room_by_link", args=[link.key]))
+
+
+def game_lines(request: HttpRequest, games: list[Game]) -> list[GameLine]:
+    """Each game's line, from one grouped query a figure over all the games (the room's screen reads them too)."""
     strengths = {(s.game_id, s.pk): SideStrength(s) for g in games for s in g.sides.all()}
     units = Unit.objects.filter(game__in=games)
     # the battle report's count: the bases of the brigades in play, out of all the brigades had (batteries apart)
@@ -110,7 +124,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 timed[game.pk],
             )
         )
-    return render(request, "games/dashboard.html", {"lines": lines})
+    return lines
 
 
 def _waiting_on(game: Game, sides: list[SideStrength]) -> str:

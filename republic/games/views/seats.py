@@ -72,13 +72,11 @@ def join_link(request: HttpRequest, game: Game) -> str:
 
 
 @lru_cache(maxsize=64)
-def qr_code(link: str) -> str:
-    """The join link as an SVG QR code a phone's camera reads off the game master's screen: drawn in a page, or
-    served as an image of its own (with its namespace, it is both)."""
+def qr_code(link: str, title: str = "The game's join link") -> str:
+    """A link (the join link, or the room screen's) as an SVG QR code a phone's camera reads off the game master's
+    screen: drawn in a page, or served as an image of its own (with its namespace, it is both)."""
     drawn = io.BytesIO()
-    segno.make(link, error="m").save(
-        drawn, kind="svg", scale=5, dark="#1f3a5f", title="The game's join link", xmldecl=False
-    )
+    segno.make(link, error="m").save(drawn, kind="svg", scale=5, dark="#1f3a5f", title=title, xmldecl=False)
     return drawn.getvalue().decode()
 
 
