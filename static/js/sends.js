@@ -13,10 +13,12 @@
     return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
   }
 
+  // what sent the request: an answer that swapped it away is announced on an element still on the page, so the
+  // request's own record of it is read first
   function sender(event) {
-    var elt = event.detail.elt || event.detail.requestConfig && event.detail.requestConfig.elt;
-    var verb = event.detail.verb || event.detail.requestConfig && event.detail.requestConfig.verb;
-    return elt && elt.id !== "poll" && verb === "post" ? elt : null;
+    var config = event.detail.requestConfig || event.detail;
+    var elt = config.elt;
+    return elt && elt.id !== "poll" && config.verb === "post" ? elt : null;
   }
 
   function noteOf(elt) {
@@ -45,7 +47,7 @@
     note.setAttribute("role", "alert");
     var words = document.createElement("span");
     words.className = "flex-grow-1";
-    words.textContent = "Not sent: the network dropped. Nothing was lost.";
+    words.textContent = "Not sent: the network dropped.";
     var again = document.createElement("button");
     again.type = "button";
     again.className = "btn btn-warning send-again";
