@@ -59,6 +59,8 @@
     note.appendChild(words);
     note.appendChild(again);
     elt.insertAdjacentElement("afterend", note);
+    // a form waiting to be sent again is kept by the poll as a typed one is (static/js/live.js)
+    if (elt.tagName === "FORM") elt.setAttribute("data-typed", "");
   }
 
   document.addEventListener("htmx:configRequest", function (event) {
