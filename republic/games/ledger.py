@@ -77,6 +77,7 @@ _UNTRACKED = {
 _UNIT_STATE = [f.name for f in fields(UnitState) if f.name not in ("id", "grade")]
 _SIDE: ContextVar[int | None] = ContextVar("republic_side", default=None)
 _SUBJECT: ContextVar[str] = ContextVar("republic_subject", default="")
+_SENT: ContextVar[str] = ContextVar("republic_sent", default="")
 
 
 class StaleGame(Exception):
@@ -233,7 +234,10 @@ class Action:
             printed_chart=printed,
             chart_checksum=loaded(game.chart_checksum, game.chart_version)[1],
             undoes=undoes,
+            sent=_SENT.get(),
         )
+        # the send made this event: the steps that pass by themselves after it are not the send's
+        _SENT.set("")
         return self.event
 
 
@@ -333,6 +337,17 @@ def acting_on(subject: str | None) -> Iterator[None]:
         yield
     finally:
         _SUBJECT.reset(token)
+
+
+@contextmanager
+def sending(key: str) -> Iterator[None]:
+    """The first event recorded inside keeps the phone's key of the send that made it ('': none), so that the same
+    send arriving again finds it instead of applying twice (``views.sends``)."""
+    token = _SENT.set(key)
+    try:
+        yield
+    finally:
+        _SENT.reset(token)
 
 
 @contextmanager

@@ -1,7 +1,8 @@
 /* Live tables: the game page asks every few seconds whether the game moved on (#poll, in the step bar). The
    answer is either the pieces that changed (rows, the step's panel, the result, the step bar; all out of band,
    HX-Reswap none) or the whole live part. A form the player is typing into is never wiped: a piece holding one
-   is left as it is, or the whole live part is not swapped in, and a note says the game moved on. */
+   is left as it is, or the whole live part is not swapped in, and a note says the game moved on. The poll rests
+   while the page is hidden. */
 (function () {
   "use strict";
   function movedOn(shown) {
@@ -37,6 +38,18 @@
     event.detail.shouldSwap = false;
     if (polled) movedOn(true);
   });
+
+  // a hidden page (a phone asleep in a pocket) does not poll; shown again, or back on the network, it asks at once
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "poll" && document.hidden) event.preventDefault();
+  });
+
+  function pollNow() {
+    var poll = document.getElementById("poll");
+    if (poll && !document.hidden) htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll });
+  }
+  document.addEventListener("visibilitychange", pollNow);
+  window.addEventListener("online", pollNow);
 
   // the player's own action brought the game as it stands: the note is spent once no typed form is left
   document.addEventListener("htmx:afterSettle", function (event) {

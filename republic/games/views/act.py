@@ -10,15 +10,16 @@ may be offered by more than one step (a division's panic test, in both panic ste
 
 from typing import Any
 
+from django.db import IntegrityError
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 
 from republic.games.forms import Unfilled
-from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
+from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on, sending
 from republic.games.pieces import Piece
 from republic.games.steps import ACTIONS, acting_step, walk
 from republic.games.steps.assaults.state import declared_in
 from republic.games.steps.base import Act
-from republic.games.views import answers, lookup
+from republic.games.views import answers, lookup, sends
 from republic.games.views.access import HtmxHttpRequest, admitted
 
 NOT_HERE = "That is not done at this step: nothing was changed. Here is the game as it stands."
@@ -42,6 +43,13 @@ def _taken(request: HtmxHttpRequest, game_id: int, declared: Act, about: Piece) 
         return HttpResponseNotAllowed(["POST"])
     game = lookup.game_or_404(game_id)
     target = _target(game, about)
+    key = sends.send_key(request)
+    if key is None:
+        return sends.bad_key()
+    first = sends.sent_before(game, key)
+    if first is not None:
+        # the same send again: its first answer was lost on the way; the player sees what it did
+        return answers.done(request, game, first, declared.name)
     if game.over:
         return answers.stale(request, game, GAME_OVER)
     at = acting_step(game)
@@ -50,9 +58,15 @@ def _taken(request: HtmxHttpRequest, game_id: int, declared: Act, about: Piece) 
         return answers.stale(request, game, elsewhere or NOT_HERE)
     row = about.name if about.kind != "game" else None
     try:
-        with acting_on(row or lookup.row_target(request)):
+        with acting_on(row or lookup.row_target(request)), sending(key):
             event = declared.take(game, target, request.POST, lookup.actor_of(request))
-    except (Unfilled, StaleGame, ActionRefused) as exc:
+    except (Unfilled, StaleGame, ActionRefused, IntegrityError) as exc:
+        # the same send arriving twice at once: the one that waited for the other's lock is answered as it was
+        first = sends.sent_before(game, key)
+        if first is not None:
+            return answers.done(request, game, first, declared.name)
+        if isinstance(exc, IntegrityError):
+            raise
         return answers.refused(request, game, exc, row)
     if at.done_passes:
         event = walk.after_action(game, event, lookup.actor_of(request))

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
+from django.db import IntegrityError
 from django.db.models import Max
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -16,12 +17,13 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from republic.games.dispatches import dispatch_context, readable
 from republic.games.forms import Unfilled, VersionForm, filled, whole_number
-from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on
+from republic.games.ledger import GAME_OVER, ActionRefused, StaleGame, acting_on, sending
 from republic.games.models import Event, Game
 from republic.games.pieces import Piece
 from republic.games.steps import acting_step, step_of
 from republic.games.steps.base import Row
 from republic.games.text.describe import describe, last_result
+from republic.games.views import sends
 from republic.games.views.access import HtmxHttpRequest, Mine, may_move_on, mine
 from republic.games.views.follow import followed
 from republic.games.views.lookup import actor_of, command_of, game_or_404, games, row_target
@@ -412,10 +414,22 @@ def form_action(
 ) -> HttpResponse:
     """Run ``act`` with a form filled in as it needs (``forms.filled``), and answer as every action does
     (``done``, or ``refused``)."""
+    key = sends.send_key(request)
+    if key is None:
+        return sends.bad_key()
+    first = sends.sent_before(game, key)
+    if first is not None:
+        return done(request, game, first)
     try:
-        with acting_on(row or row_target(request)), filled(form):
+        with acting_on(row or row_target(request)), sending(key), filled(form):
             event = act()
-    except (Unfilled, StaleGame, ActionRefused) as exc:
+    except (Unfilled, StaleGame, ActionRefused, IntegrityError) as exc:
+        # a send repeated applies once (views.sends): the same send arriving twice at once is answered as the first
+        first = sends.sent_before(game, key)
+        if first is not None:
+            return done(request, game, first)
+        if isinstance(exc, IntegrityError):
+            raise
         return refused(request, game, exc, row)
     return done(request, game, event)
 
