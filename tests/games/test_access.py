@@ -104,6 +104,8 @@ OTHER_ADDRESSES: dict[str, tuple[str, ...]] = {
     "games:room": ("no", "no", "no", "no", "yes"),
     "games:room_by_link": ("yes", "yes", "yes", "yes", "yes"),  # an unknown link is a 404 to all, a live one open
     "chart": ("yes", "yes", "yes", "yes", "yes"),
+    "manifest": ("yes", "yes", "yes", "yes", "yes"),
+    "worker": ("yes", "yes", "yes", "yes", "yes"),
     "club_charts": ("no", "no", "no", "no", "yes"),
     "club_chart": ("no", "no", "no", "no", "yes"),
 }
