@@ -30,15 +30,15 @@
     navigator.vibrate([200, 100, 200]);
   }
 
-  function banner(text, link) {
+  function banner(kind, text, link) {
     var box = document.getElementById("told");
     if (!box) {
       box = document.createElement("div");
       box.id = "told";
       box.className = "alert alert-info told d-flex align-items-center gap-2 no-print";
       box.setAttribute("role", "status");
-      var words = document.createElement("p");
-      words.className = "told-text mb-0 flex-grow-1";
+      var said = document.createElement("p");
+      said.className = "told-text mb-0 flex-grow-1";
       var close = document.createElement("button");
       close.type = "button";
       close.className = "btn-close told-close";
@@ -46,18 +46,19 @@
       close.addEventListener("click", function () {
         box.remove();
       });
-      box.appendChild(words);
+      box.appendChild(said);
       box.appendChild(close);
       var main = document.querySelector("main");
       main.insertBefore(box, main.firstChild);
     }
-    var text_ = box.querySelector(".told-text");
-    text_.textContent = text + " ";
+    box.setAttribute("data-kind", kind);
+    var words = box.querySelector(".told-text");
+    words.textContent = text + " ";
     if (link) {
       var jump = document.createElement("a");
       jump.href = link;
       jump.textContent = "Read it";
-      text_.appendChild(jump);
+      words.appendChild(jump);
     }
   }
 
@@ -72,9 +73,12 @@
     if (work > 0 && stored(stepKey) !== step) {
       store(stepKey, step);
       acted = false;
-      banner("Your turn: " + title + " — " + work + " to do.");
+      banner("turn", "Your turn: " + title + " — " + work + " to do.");
       vibrate();
     }
+    // the step moved on without him, or his work in it is done: his turn is no news any more
+    var told = document.querySelector("#told[data-kind=turn]");
+    if (work === 0 && told) told.remove();
     document.title = work > 0 && !acted && stored(stepKey) === step ? "● Your turn · " + title + " · Republic" : baseTitle;
 
     var letters = document.querySelectorAll("[data-told-letter]");
@@ -86,7 +90,7 @@
     var letterKey = "republic-told-letter-" + game;
     if (newest && parseInt(newest.getAttribute("data-told-letter"), 10) > (parseInt(stored(letterKey), 10) || 0)) {
       store(letterKey, newest.getAttribute("data-told-letter"));
-      banner("Message from " + newest.getAttribute("data-told-from") + ": " + newest.getAttribute("data-told-text"), "#dispatches-title");
+      banner("letter", "Message from " + newest.getAttribute("data-told-from") + ": " + newest.getAttribute("data-told-text"), "#dispatches-title");
       vibrate();
     }
   }

@@ -70,9 +70,13 @@ def test_a_friends_message_and_a_step_with_work_are_told_once_on_the_phone_it_co
     expect(cat).to_have_title(TOLD_TITLE)
     expect(cat.locator("#told")).to_have_count(0)
     assert vibrations(cat) == []
-    # once she acts, the title goes back
+    # once she acts, the title goes back; on Ann's phone, told of the step by her own Next step, the banner goes
+    # within a poll: nothing waits on her any more
+    expect(ann.locator("#told")).to_contain_text("Your turn: Attacker rallies units")
     roll_for_me(cat, "Rally Davis's Brigade", "Davis's Brigade")
     expect(cat).not_to_have_title(TOLD_TITLE)
+    expect(ann.locator("#told")).to_have_count(0, timeout=4_000)
+    expect(ann).not_to_have_title(TOLD_TITLE)
 
 
 def test_the_banner_is_dismissed_and_reads_at_night(browser, live_server, demo_game, tmp_path):
