@@ -156,13 +156,29 @@ def step_news(
         by_itself(redrawn.values(), ready, opened | {acted or ""})
         listed, kept = [], sum(row.subject in shown for row in rows)
         left = len(rows) - kept
-    todo = step_bar(game, handler.pending(state))
+    pending = handler.pending(state)
+    todo = step_bar(game, pending, seat_work(game, rows, own, pending))
     emptied = not rows and not placed
     return StepNews(handler.template, handler.form, panel, placed, listed, redrawn, again, left, kept, emptied, todo)
 
 
-def step_bar(game: Game, todo: list[str]) -> dict[str, Any]:
-    return {"pending": todo[:PENDING_SHOWN], "more": max(0, len(todo) - PENDING_SHOWN), "count": len(todo)}
+def step_bar(game: Game, todo: list[str], yours: int = 0) -> dict[str, Any]:
+    """What the step bar says is left; ``yours``: how much of it is this seat's, which his phone tells him of."""
+    pending = todo[:PENDING_SHOWN]
+    return {"pending": pending, "more": max(0, len(todo) - PENDING_SHOWN), "count": len(todo), "yours": yours}
+
+
+def seat_work(game: Game, rows: Iterable[Row], own: Mine | None, todo: Sequence[str]) -> int:
+    """How much of the step's work waits on this seat: the rows due that he may act on (all the step's rows, not
+    only those drawn) or, in a step without rows, what is left when his side acts in it; 0 on the game master's
+    device, which follows the game rather than plays it."""
+    if own is None or not own.seated or own.role is None:
+        return 0
+    handler = step_of(game)
+    if handler.rows is not None:
+        return sum(1 for row in rows if row.due and own.row(handler.actions, row))
+    acting = game.acting_side
+    return len(todo) if acting is None or acting.pk == own.role.side_id else 0
 
 
 def page_context(
@@ -183,12 +199,14 @@ def page_context(
     step = step_for(game.step_key)
     in_progress = game.in_progress
     rows: list[Row] = []
-    row_form, left = "", 0
+    row_form, left, yours = "", 0, 0
     if in_progress:
         handler = step_of(game)
         state = handler.state(game)
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
-        rows, left = first_rows(work(game, state, follow), shown, opened)
+        every = work(game, state, follow)
+        yours = seat_work(game, every, own, todo)
+        rows, left = first_rows(every, shown, opened)
         ready = next_work(game, rows, own)
         drawn(game, state, rows, forms, (*opened, ready) if ready and not fetched else opened, own)
         by_itself(rows, ready, opened)
@@ -207,7 +225,7 @@ def page_context(
         "attacker": game.attacker,
         "defender": game.defender,
         "in_progress": in_progress,
-        "bar": step_bar(game, todo),
+        "bar": step_bar(game, todo, yours),
         "step_template": template,
         "panel": panel,
         "rows": rows,
