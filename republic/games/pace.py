@@ -104,7 +104,8 @@ def pace_of(
         turns.get(current, timedelta(0)) if current else timedelta(0),
         per_game_turn,
         step_times,
-        sorted(step_times, key=lambda s: s.mean, reverse=True)[:SLOWEST],
+        # a step the table passes in less than a minute is no step it waits on
+        sorted((s for s in step_times if s.mean >= timedelta(minutes=1)), key=lambda s: s.mean, reverse=True)[:SLOWEST],
         sorted(((side, spent) for side, spent in sides.items() if spent), key=lambda s: s[1], reverse=True),
         day_ends=day_ends,
         last_turn=last_turn,

@@ -148,3 +148,10 @@ def test_minutes_read_as_the_table_says_them():
     assert minutes(timedelta(minutes=52, seconds=20)) == "52 min"
     assert minutes(timedelta(minutes=65)) == "1 h 05"
     assert minutes(None) == "–"
+
+
+def test_a_step_passed_in_less_than_a_minute_is_not_among_the_slowest():
+    marks = [at(0, 1, 1, "messages", CHOSEN), *turn(0, 1, 1, 0.5, 16, 10), *turn(26.5, 1, 2, 0.5, 24, 20)]
+    pace = pace_of(marks, (2, 1, "messages"), SIDES, START + timedelta(minutes=90))
+    assert [s.step for s in pace.slowest] == [MOVE, PANIC]
+    assert RALLY in {s.step for s in pace.steps}  # still timed, in the table of every step

@@ -40,7 +40,7 @@ def test_the_game_master_sees_each_game_in_progress_with_its_step_its_waiting_se
     assert "Game turn 1 · player turn 1 · attacker Confederate" in card
     assert "Attacker rallies units" in card and "Waiting on Confederate (Ann)" in card
     assert card.count("<li>") == 3  # the latest three results, in the turn log's words
-    assert 'aria-label="Pace of the day"' in card and "A player turn:" in card and "<table" not in card
+    assert '<p class="room-pace">Pace known after the first player turn</p>' in card  # the pace, in one line
     assert f'id="room-game-{setting_up.pk}"' not in page
     assert 'hx-get="/room/" hx-trigger="every 5s"' in page
 
