@@ -1,8 +1,8 @@
 """A club's hall Wi-Fi drops: a die whose send was cut, whose answer was lost, or which waited too long is marked
 "Not sent" with one tap to send it again, and applies once however often it went; a phone back on the network or
 shown again asks for the game at once, and rests while hidden; what a player typed survives a reload. Real chromium:
-requests aborted with page.route, the context taken offline, a slow network emulated through the DevTools
-protocol."""
+requests aborted with page.route, the context taken offline, an answer held back past the page's timeout; and the
+app served over plain HTTP at a club network's name, where the browser allows no worker and no wake lock."""
 
 import re
 import time
@@ -15,6 +15,8 @@ from republic.games.models import Event, Game
 from republic.games.steps.walk import advance
 from tests.browser.checks import open_row, tap_face
 from tests.browser.test_club_day import seated_phone
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.devices import seated_device
 from tests.games.conftest import at_step, brigade, fresh, set_state
 
 UNIT = "Davis's Brigade"
@@ -197,3 +199,33 @@ def test_the_app_installs_from_a_manifest_and_its_worker_keeps_no_game_page(phon
     kept = "caches.keys().then(n => Promise.all(n.map(k => caches.open(k).then(c => c.keys()))))"
     urls = phone.evaluate(f"{kept}.then(found => found.flat().map(request => request.url))")
     assert not [url for url in urls if "/static/" not in url], urls
+
+
+def test_over_plain_http_on_the_club_network_the_page_plays_without_a_worker(browser, live_server, demo_game, settings):
+    """chromium counts localhost as secure; a phone on the hall's Wi-Fi reaches the laptop at a name or address that
+    is not, over plain HTTP: a chromium that resolves such a name to this machine sees the page as that phone does."""
+    game = rallying(demo_game)
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "laptop.club"]
+    port = live_server.url.rsplit(":", 1)[1]
+    device = seated_device(game, "Confederate", name="Ann")
+    session = device.cookies[settings.SESSION_COOKIE_NAME].value
+    rules = "--host-resolver-rules=MAP laptop.club 127.0.0.1"
+    chromium = browser.browser_type.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, rules])
+    try:
+        context = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        url = f"http://laptop.club:{port}"
+        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": url}])
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{url}/games/{game.pk}/")
+        assert page.evaluate("window.isSecureContext") is False
+        assert page.evaluate("'serviceWorker' in navigator || 'wakeLock' in navigator") is False
+        form = page.get_by_role("form", name=f"Rally {UNIT}")
+        if not form.count():
+            open_row(page, UNIT)
+        tap_face(form, 7)
+        expect(page.locator("main")).to_contain_text(f"{UNIT} rallies")
+        assert [payload_of(e).inputs.roll.faces for e in rallies(game)] == [(7,)] and errors == []
+    finally:
+        chromium.close()
