@@ -47,8 +47,21 @@ WRONG = [
     "on",
     HUGE,
 ]
-# the actions that record no event when they work: the answer shows what was worked out, or a page to go to
-RECORD_NOTHING = {"maneuver_movement", "follow", "join", "new_game", "send_message", "revoke_seat", "new_join_code"}
+# the actions that record no event when they work: the answer shows what was worked out, or a page to go to (the
+# day's end and last turn are the club's timetable, the room screen's links the game master's: no battle's events)
+RECORD_NOTHING = {
+    "maneuver_movement",
+    "follow",
+    "join",
+    "new_game",
+    "start_scenario",
+    "send_message",
+    "revoke_seat",
+    "new_join_code",
+    "set_day",
+    "make_room_link",
+    "revoke_room_link",
+}
 _MESSAGE = re.compile(
     r'(?:alert-danger[^>]*>|invalid-feedback[^>]*>|class="errorlist[^>]*>|<h1>)(.*?)</(?:div|ul|h1)>', re.S
 )

@@ -43,7 +43,10 @@ def test_the_game_master_ends_the_game_and_every_screen_says_who_won(client, dem
     assert describe(event) == said and result_card(event)["step"] == "Game over"
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "<strong>Game over:</strong> Union won (" + escape(NOTE) + ")" in page
-    assert "Next step" not in page and "Attacker moves units" not in page and "/end/" not in page
+    # no step to play and no way to move on: the steps are named only in the pace of the day, after the play
+    played = page.split('aria-label="Pace of the day"')[0]
+    assert "Next step" not in page and "Attacker moves units" not in played and "/end/" not in page
+    assert "Pace of the day" in page
     assert escape(said) in client.get(f"/games/{game.pk}/log/").content.decode()
     dashboard = client.get("/dashboard/").content.decode()
     assert "<strong>Game over:</strong> Union won (" + escape(NOTE) + ") · after game turn 1" in dashboard
