@@ -48,8 +48,11 @@
       });
       box.appendChild(said);
       box.appendChild(close);
-      var main = document.querySelector("main");
-      main.insertBefore(box, main.firstChild);
+      // over the site's bar at the top of the page, which it covers while it is shown: it pushes none of the step's
+      // work down, whose first row must stay on a phone's first screen
+      var nav = document.querySelector("body > nav");
+      document.body.insertBefore(box, document.body.firstChild);
+      if (nav) box.style.minHeight = nav.offsetHeight + "px";
     }
     box.setAttribute("data-kind", kind);
     var words = box.querySelector(".told-text");
