@@ -16,6 +16,7 @@ def test_how_a_step_works_is_folded_and_kept_as_the_player_leaves_it(phone, live
     expect(instructions).to_be_hidden()
     how.locator("summary").click()
     expect(instructions).to_be_visible()
+    kept_as(page, "open")
     page.reload()
     expect(page.locator("details.how-step p.now")).to_be_visible()
     # an answer that draws the live part again keeps it open
@@ -23,6 +24,13 @@ def test_how_a_step_works_is_folded_and_kept_as_the_player_leaves_it(phone, live
     expect(page.locator("#step-title")).not_to_contain_text("Rally")
     expect(page.locator("details.how-step p.now")).to_be_visible()
     page.locator("details.how-step summary").click()
+    kept_as(page, "closed")
     page.reload()
     expect(page.locator("details.how-step p.now")).to_be_hidden()
     assert not page.problems, page.problems
+
+
+def kept_as(page, fold):
+    """A details element tells of its tap in a toggle event a moment after it: a reload in between would
+    come before the device has kept the fold."""
+    page.wait_for_function(f"localStorage.getItem('republic-how-step') === '{fold}'")
