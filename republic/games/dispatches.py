@@ -55,15 +55,17 @@ def dispatch_context(master: bool, seat: Seat | None, game: Game) -> dict[str, A
     return {"dispatches": shown, "dispatch_form": form, "last_letter": max((d.pk for d in shown), default=0)}
 
 
-def readable(seat: Seat | None) -> Q:
-    """The game's dispatches a device reads, as a condition on the game's ``dispatches``: a player his own, the
-    game master (no seat) all."""
-    return Q(dispatches__recipient=seat) | Q(dispatches__sender=seat) if seat is not None else Q()
+def readable(seat: int | None) -> Q:
+    """The game's dispatches a device reads, as a condition on the game's ``dispatches``: a player (by his seat's
+    key) his own, the game master (no seat) all."""
+    return Q(dispatches__recipient_id=seat) | Q(dispatches__sender_id=seat) if seat is not None else Q()
 
 
 def last_letter(seat: Seat | None, game: Game) -> int:
     """The newest dispatch this device reads (0: none), which its poll asks from."""
-    found = Game.objects.filter(pk=game.pk).aggregate(last=Max("dispatches__pk", filter=readable(seat)))["last"]
+    found = Game.objects.filter(pk=game.pk).aggregate(
+        last=Max("dispatches__pk", filter=readable(seat.pk if seat else None))
+    )["last"]
     return int(found or 0)
 
 

@@ -1,18 +1,23 @@
-"""Live tables: a phone's poll costs two queries and answers 204 with no body while the game stands still; once
+"""Live tables: a phone's poll costs one query and answers 204 with no body while the game stands still; once
 another phone acted at the step's rows, with just the rows it changed, the step's panel, the result and the step
 bar; after anything else, with the live part."""
 
 import html
+import itertools
 import re
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from republic.games.ledger import acting_on
 from republic.games.models import Dispatch, Seat
+from republic.games.scenario import create_game, parse_scenario
+from republic.games.views.access import SEATS_KEY
 from republic.games.views.answers import NEWS_MOST
-from tests.devices import seated_device
+from tests.club_battle import club_scenario
+from tests.devices import master_device, seated_device
 from tests.games.conftest import HTMX, at_step, brigade, fresh, set_state
 from tests.games.move_helpers import roll_post
 from tests.games.test_rally import rally_post
@@ -24,13 +29,50 @@ def moving(demo):
 
 
 @pytest.mark.parametrize("who", ["player", "master"])
-def test_a_poll_while_the_game_stands_still_is_two_queries_and_no_body(client, moving, who):
+def test_a_poll_while_the_game_stands_still_is_one_query_and_no_body(client, moving, who):
     device = seated_device(moving, "Union") if who == "player" else client
     poll = f"/games/{moving.pk}/poll/?since={moving.version}&letter=0"
     with CaptureQueriesContext(connection) as queries:
         response = device.get(poll, **HTMX)
     assert response.status_code == 204 and response.content == b""
-    assert len(queries) <= 2, [q["sql"] for q in queries.captured_queries]
+    assert len(queries) == 1, [q["sql"] for q in queries.captured_queries]
+
+
+@pytest.mark.parametrize("who", ["player", "master"])
+def test_a_still_poll_is_one_query_at_every_size_and_with_many_phones_and_messages(db, who):
+    for units in (20, 60):
+        game = create_game(parse_scenario(club_scenario(units)))
+        phones = [seated_device(game, side) for side in ("Union", "Confederate") * 3]
+        seats = list(Seat.objects.filter(game=game))
+        for sender, recipient in itertools.pairwise(seats):
+            Dispatch.objects.create(
+                game=game, game_turn=1, player_turn=1, sender=sender, recipient=recipient, text="Hold the ridge"
+            )
+        device = phones[0] if who == "player" else master_device()
+        page = device.get(f"/games/{game.pk}/").content.decode()
+        poll = html.unescape(re.search(r'id="poll"[^>]*hx-get="([^"]+)"', page).group(1))
+        with CaptureQueriesContext(connection) as queries:
+            response = device.get(poll, **HTMX)
+        assert response.status_code == 204, (units, poll)
+        assert len(queries) == 1, (units, [q["sql"] for q in queries.captured_queries])
+
+
+@pytest.mark.parametrize("whose", ["revoked", "another game's"])
+def test_a_still_poll_from_a_seat_the_game_does_not_hold_is_refused_as_any_request(moving, whose):
+    if whose == "revoked":
+        device = seated_device(moving, "Union", revoked=True)
+        reason = "taken this device's seat away"
+    else:
+        other = create_game(parse_scenario(club_scenario(20)))
+        device = seated_device(other, "Union")
+        seats = device.session[SEATS_KEY]
+        session = device.session
+        session[SEATS_KEY] = {str(moving.pk): seats[str(other.pk)]}
+        session.save()
+        device.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+        reason = "no seat in this game"
+    response = device.get(f"/games/{moving.pk}/poll/?since={moving.version}&letter=0", **HTMX)
+    assert response.status_code == 403 and reason in html.unescape(response.content.decode())
 
 
 def test_a_poll_after_another_phones_action_brings_the_live_part_and_its_result(client, moving):

@@ -169,7 +169,7 @@ def drawn_at(request: HtmxHttpRequest) -> tuple[int, int] | None:
 def readable_letter(request: HtmxHttpRequest) -> Max:
     """The newest dispatch this device reads, read with the game in one query."""
     role = getattr(request, "role", None)
-    return Max("dispatches__pk", filter=readable(role.seat if role is not None else None))
+    return Max("dispatches__pk", filter=readable(role.seat.pk if role is not None and role.seat else None))
 
 
 def newest_letter(game: Game) -> int:
