@@ -112,6 +112,16 @@ TEMPLATES = [
     }
 ]
 
+# the news polls share (views/shared_news.py): each process its own, keyed by the game's version
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "news": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "news",
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    },
+}
+
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),

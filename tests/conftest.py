@@ -1,4 +1,5 @@
 import pytest
+from django.core.cache import caches
 from hypothesis import settings
 
 from republic.games.readings import forget_shared
@@ -20,8 +21,10 @@ def client(db):
 
 @pytest.fixture(autouse=True)
 def readings_of_other_tests_forgotten():
-    """A test's database is made afresh: what this process read from the last one's games is not kept for it."""
+    """A test's database is made afresh: what this process read from the last one's games, and the news it drew
+    for their phones, are not kept for it (a game of the same key and version may be another game now)."""
     forget_shared()
+    caches["news"].clear()
 
 
 def pytest_configure(config):

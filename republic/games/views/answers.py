@@ -37,6 +37,7 @@ SHOWN_HEADER = "Rows-Shown"  # the header a phone lists its step rows in (static
 OPEN_HEADER = "Rows-Open"  # the step rows a phone has open
 PARTS_HEADER = "Parts-Open"  # the folded parts of the step's panel a phone has open (steps.base.Step.parts)
 DRAWN_HEADER = "Drawn"  # the version and newest message its screen shows: "<version> <letter>"
+DRAWN_FROM = (SHOWN_HEADER, OPEN_HEADER, PARTS_HEADER)  # what of a phone's screen its news is drawn for
 NEWS_MOST = 20  # events since the screen was drawn that its answer redraws piece by piece; after more, the live part
 DIVISION = "division-"
 F = TypeVar("F", bound=forms.Form)

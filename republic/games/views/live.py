@@ -1,68 +1,95 @@
 """Live tables: the game page asks every few seconds whether its game moved on (``#poll`` in the step bar).
 Nothing changed: 204 and no body, for one query. It changed: what changed on the page since it was drawn, drawn as
-the answer to a player's own action is (``answers.redraw``). The phone keeps any form a player is typing into
-and says the game moved on (static/js/live.js).
+the answer to a player's own action is (``answers.redraw``), and shared with every phone that asks the same at
+the same version (``shared_news``): for most phones that too is one query. The phone keeps any form a player is
+typing into and says the game moved on (static/js/live.js).
 
 Polling, not server-sent events: a phone on a club's flaky Wi-Fi that drops a request simply asks again three
 seconds later, and the server keeps no connection open per phone."""
 
+from dataclasses import dataclass
+
 from django.contrib.auth import SESSION_KEY, get_user_model
-from django.db.models import Exists, Max, OuterRef, Value
+from django.db.models import Exists, IntegerField, Max, OuterRef, Subquery, Value
 from django.http import Http404, HttpResponse
 
 from republic.games.dispatches import readable
 from republic.games.models import Game, Seat
 from republic.games.steps.base import Who
-from republic.games.views import answers, lookup, query
+from republic.games.views import answers, lookup, query, shared_news
 from republic.games.views.access import SEATS_KEY, HtmxHttpRequest, admitted
+
+
+@dataclass(frozen=True)
+class Glance:
+    """What one query tells of a game and a device that may follow it: the game's version, the newest message the
+    device reads, and who it is there (``shared_news.who``)."""
+
+    version: int
+    letter: int
+    who: str
 
 
 def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """``since``: the game's version the page was drawn at; ``letter``: the newest dispatch it shows."""
     since, letter = query.optional_whole(request.GET, "since"), query.optional_whole(request.GET, "letter")
-    if since is not None and letter is not None and _standing_still(request, game_id, since, letter):
-        return HttpResponse(status=204)
+    glance = _glance(request, game_id) if since is not None and letter is not None else None
+    if glance is not None and since is not None and letter is not None:
+        if (glance.version, glance.letter) == (since, letter):
+            return HttpResponse(status=204)
+        seen = shared_news.Seen(game_id, glance.version, glance.letter, since, letter, glance.who)
+        kept = shared_news.kept(request, seen)
+        if kept is not None:
+            return kept
     return _news(request, game_id, since, letter)
 
 
-def _standing_still(request: HtmxHttpRequest, game_id: int, since: int, letter: int) -> bool:
-    """Whether the game is still at the version and the newest message this device's screen shows, and the device
-    may follow it: its account is the game master's, or its seat (from the session, a signed cookie) is this
-    game's and not taken away. One query, the seat and the account read in it: the poll of most phones most of
-    the time. Anything else, a refusal included, is the whole poll's to answer (``_news``), which also checks the
-    session's password: an answer of no news tells nothing of the game."""
+def _glance(request: HtmxHttpRequest, game_id: int) -> Glance | None:
+    """The game as this device may follow it, in one query: its account is the game master's, or its seat (from
+    the session, a signed cookie) is this game's and not taken away; None otherwise, and the whole poll
+    (``_news``) answers, with the refusal if there is one. The session's password check is also the whole poll's:
+    a glance only ever answers what a device following the game is told anyway, no news or news shared with its
+    side."""
     seat = request.session.get(SEATS_KEY, {}).get(str(game_id))
+    seat = seat if isinstance(seat, int) else None
     account = request.session.get(SESSION_KEY)
-    if not isinstance(seat, int) and account is None:
-        return False
-    seated = Seat.objects.filter(pk=seat, game_id=OuterRef("pk"), revoked=False) if isinstance(seat, int) else None
-    masters = get_user_model().objects.filter(pk=account, is_staff=True, is_active=True) if account else None
+    if seat is None and account is None:
+        return None
+    sides = Seat.objects.filter(pk=seat or 0, game_id=OuterRef("pk"), revoked=False).values("side_id")[:1]
+    masters = get_user_model().objects.filter(pk=account or 0, is_staff=True, is_active=True)
     found = (
         Game.objects.filter(pk=game_id)
         .annotate(
-            seated=Exists(seated) if seated is not None else Value(False),
-            master=Exists(masters) if masters is not None else Value(False),
+            side=Subquery(sides) if seat is not None else Value(None, IntegerField()),
+            master=Exists(masters) if account is not None else Value(False),
             every=Max("dispatches__pk"),
-            own=Max("dispatches__pk", filter=readable(seat if isinstance(seat, int) else None)),
+            own=Max("dispatches__pk", filter=readable(seat)),
         )
-        .values_list("version", "seated", "master", "every", "own")
+        .values_list("version", "side", "master", "every", "own")
         .first()
     )
     if found is None:
-        return False
-    version, seated_here, master, every, own = found
-    newest = every if master else own if seated_here else None
-    return (master or seated_here) and (version, newest or 0) == (since, letter)
+        return None
+    version, side, master, every, own = found
+    if master:
+        return Glance(version, every or 0, shared_news.MASTER)
+    return Glance(version, own or 0, shared_news.side(side)) if side is not None else None
 
 
 def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int | None) -> HttpResponse:
-    """The whole poll: this device's role checked as on every address of the game, then its news."""
+    """The whole poll: this device's role checked as on every address of the game, then its news, shared with
+    the phones that ask the same when it is shared work (``shared_news``)."""
     with admitted(request, game_id, Who.SEATED, {}) as refusal:
         if refusal:
             return refusal
         game = lookup.games().filter(pk=game_id).annotate(letter=answers.readable_letter(request)).first()
         if game is None:
             raise Http404("No such game.")
-        if (since, letter) == (game.version, answers.newest_letter(game)):
+        newest = answers.newest_letter(game)
+        if (since, letter) == (game.version, newest):
             return HttpResponse(status=204)
-        return answers.redraw(request, game, since, letter)
+        answer = answers.redraw(request, game, since, letter)
+        if since is not None and letter is not None:
+            who = shared_news.MASTER if request.role.master else shared_news.side(request.role.side_id)
+            shared_news.keep(request, shared_news.Seen(game.pk, game.version, newest, since, letter, who), answer)
+        return answer

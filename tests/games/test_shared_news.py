@@ -1,0 +1,117 @@
+"""The news a poll brings is drawn once for the phones that ask the same (views/shared_news.py): the second phone
+of a side with the same screen gets the first one's answer for one query, at every size; each device's answer is
+what it would be drawn alone, whoever asked first; another side, another screen or a seat taken away never gets
+an answer kept for someone else."""
+
+import html
+import itertools
+import re
+
+from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from republic.games.models import Seat, Unit
+from republic.games.scenario import create_game, parse_scenario
+from tests.club_battle import club_scenario
+from tests.devices import master_device, seated_device
+from tests.games.conftest import HTMX, at_step
+from tests.games.move_helpers import roll_post
+from tests.games.test_live import rows_on
+
+
+def moving(units: int):
+    return at_step(create_game(parse_scenario(club_scenario(units))), "move")
+
+
+def screen(device, game) -> tuple[str, list[str]]:
+    """The address a device's page polls and the rows it lists."""
+    page = device.get(f"/games/{game.pk}/").content.decode()
+    return html.unescape(re.search(r'id="poll"[^>]*hx-get="([^"]+)"', page).group(1)), rows_on(page)
+
+
+def polled(device, poll: str, shown: list[str], opened: list[str] = ()):
+    headers = {**HTMX, "HTTP_ROWS_SHOWN": " ".join(shown), "HTTP_ROWS_OPEN": " ".join(opened)}
+    return device.get(poll, **headers)
+
+
+def tokens(content: bytes) -> set[bytes]:
+    return set(re.findall(rb'name="csrfmiddlewaretoken" value="([^"]*)"', content))
+
+
+def untokened(content: bytes) -> bytes:
+    """An answer with its forms' security tokens left out: each drawing masks the device's token anew."""
+    return re.sub(rb'name="csrfmiddlewaretoken" value="[^"]*"', b"", content)
+
+
+def a_die_rolled(game, shown: list[str]) -> None:
+    unit = Unit.objects.get(pk=int(shown[0].split("-")[1]))
+    assert roll_post(master_device(), game, unit, die="7").status_code == 200
+
+
+def test_phones_of_a_side_with_the_same_screen_share_one_drawing_for_one_query_at_every_size(db):
+    for units in (20, 60):
+        game = moving(units)
+        first, second = seated_device(game, "Confederate"), seated_device(game, "Confederate")
+        poll, shown = screen(first, game)
+        a_die_rolled(game, shown)
+        drawn = polled(first, poll, shown)
+        assert drawn.status_code == 200 and drawn["HX-Reswap"] == "none" and rows_on(drawn.content.decode())
+        with CaptureQueriesContext(connection) as queries:
+            shared = polled(second, poll, shown)
+        assert untokened(shared.content) == untokened(drawn.content) and shared["HX-Reswap"] == "none"
+        assert len(queries) == 1, (units, [q["sql"] for q in queries.captured_queries])
+
+
+def test_each_device_is_given_what_it_would_be_drawn_alone_whoever_asked_first(db):
+    game = moving(20)
+    devices = {
+        "master": master_device(),
+        "confederate": seated_device(game, "Confederate"),
+        "confederate with a row open": seated_device(game, "Confederate"),
+        "union": seated_device(game, "Union"),
+    }
+    poll, shown = screen(devices["confederate"], game)
+    opened = {"confederate with a row open": [shown[1]]}
+    a_die_rolled(game, shown)
+    alone = {}
+    for name, device in devices.items():
+        caches["news"].clear()
+        alone[name] = untokened(polled(device, poll, shown, opened.get(name, [])).content)
+    assert alone["union"] != alone["confederate"]
+    for order in itertools.permutations(devices):
+        caches["news"].clear()
+        for name in order:
+            assert untokened(polled(devices[name], poll, shown, opened.get(name, [])).content) == alone[name], order
+
+
+def test_a_seat_taken_away_is_refused_though_its_side_has_news_kept(db):
+    game = moving(20)
+    kept, revoked = seated_device(game, "Confederate"), seated_device(game, "Confederate")
+    poll, shown = screen(kept, game)
+    a_die_rolled(game, shown)
+    assert polled(kept, poll, shown).status_code == 200
+    seat = Seat.objects.filter(game=game).latest("pk")
+    seat.revoked = True
+    seat.save()
+    refused = polled(revoked, poll, shown)
+    assert refused.status_code == 403 and "taken this device's seat away" in html.unescape(refused.content.decode())
+
+
+def test_a_shared_answer_holds_the_asking_devices_own_security_token_never_the_first_ones(db):
+    game = moving(20)
+    first = seated_device(game, "Confederate")
+    second = seated_device(game, "Confederate")
+    second.handler.enforce_csrf_checks = True
+    poll, shown = screen(first, game)
+    screen(second, game)  # the page gives the device its token's secret, as a phone's browser keeps it
+    a_die_rolled(game, shown)
+    drawn, shared = polled(first, poll, shown).content, polled(second, poll, shown).content
+    assert tokens(drawn) and tokens(shared) and not tokens(drawn) & tokens(shared)
+    assert untokened(drawn) == untokened(shared)
+    undo = re.search(rb'hx-post="(/games/\d+/undo/)"[^>]*>(.*?)</form>', shared, re.S)
+    fields = dict(re.findall(rb'<input type="hidden" name="([^"]+)" value="([^"]*)"', undo.group(2)))
+    sent = {k.decode(): v.decode() for k, v in fields.items()}
+    assert second.post(undo.group(1).decode(), sent).status_code == 302  # taken: the token is its own
+    sent["csrfmiddlewaretoken"] = next(iter(tokens(drawn))).decode()
+    assert second.post(undo.group(1).decode(), sent).status_code == 403  # the first phone's is not
