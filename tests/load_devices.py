@@ -118,6 +118,9 @@ class _Forms(HTMLParser):
                     form.fields.append((name, a.get("value", "on")))
             elif kind not in ("submit", "button") and a.get("value"):
                 form.fields.append((name, a["value"]))
+        elif tag == "button" and _DIE.search(name):
+            if name not in form.dice:  # a pad of the ten faces: a tap on one sends its form with that die
+                form.dice.append(name)
         elif tag == "button" and name and form.button is None and a.get("type", "submit") == "submit":
             form.button = (name, a.get("value", ""))
         elif tag == "select" and name:
@@ -219,10 +222,15 @@ class Table:
             due += RATE.interval
             gevent.sleep(max(0.0, due - time.monotonic()))
 
+    def next_step(self, device: "Device") -> None:
+        if device.post_version(f"/games/{self.game}/next/", "next step", self.version):
+            self.done.clear()
+            self.rolled.clear()
+
     def _act(self, device: "Device") -> None:
         try:
             if not self.rows:
-                device.post_version(f"/games/{self.game}/next/", "next step", self.version)
+                self.next_step(device)
                 return
             for subject in [r for r in self.rows if r not in self.done and r not in self.claimed][:3]:
                 self.claimed.add(subject)
@@ -235,11 +243,14 @@ class Table:
                         return
                 finally:
                     self.claimed.discard(subject)
+            if not all(r in self.done for r in self.rows):
+                return
+            if not self.rolled:
+                # a step whose rows take no die (a leader's move): the table moves on to one whose rows do
+                self.next_step(device)
+                return
             # every row shown has its die: undo the last and roll its row again, so that the game goes on
-            undone = all(r in self.done for r in self.rows) and device.post_version(
-                f"/games/{self.game}/undo/", "undo", self.version
-            )
-            if undone and self.rolled:
+            if device.post_version(f"/games/{self.game}/undo/", "undo", self.version):
                 self.done.discard(self.rolled.pop())
         finally:
             self.in_flight -= 1

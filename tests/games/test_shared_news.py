@@ -1,7 +1,8 @@
 """The news a poll brings is drawn once for the phones that ask the same (views/shared_news.py): the second phone
 of a side with the same screen gets the first one's answer for one query, at every size; each device's answer is
 what it would be drawn alone, whoever asked first; another side, another screen or a seat taken away never gets
-an answer kept for someone else."""
+an answer kept for someone else. News of rows below a phone's full screen is the step's pieces, shared too, not
+its whole live part."""
 
 import html
 import itertools
@@ -13,11 +14,14 @@ from django.test.utils import CaptureQueriesContext
 
 from republic.games.models import Seat, Unit
 from republic.games.scenario import create_game, parse_scenario
+from republic.games.views.page import ROWS_SHOWN
 from tests.club_battle import club_scenario
 from tests.devices import master_device, seated_device
 from tests.games.conftest import HTMX, at_step
 from tests.games.move_helpers import roll_post
+from tests.games.phone_screen import Screen, seen
 from tests.games.test_live import rows_on
+from tests.games.test_phone_equals_reload import same_screen
 
 
 def moving(units: int):
@@ -115,3 +119,23 @@ def test_a_shared_answer_holds_the_asking_devices_own_security_token_never_the_f
     assert second.post(undo.group(1).decode(), sent).status_code == 302  # taken: the token is its own
     sent["csrfmiddlewaretoken"] = next(iter(tokens(drawn))).decode()
     assert second.post(undo.group(1).decode(), sent).status_code == 403  # the first phone's is not
+
+
+def test_news_of_rows_below_a_full_screen_is_the_step_pieces_and_leaves_the_phone_as_a_reload(db):
+    """At 400 units the defender's phone lists its own batteries first, a full screen of them, and the attacker's
+    brigades below: a die for one of those changes its counts and the step bar, not its list."""
+    game = moving(400)
+    union = seated_device(game, "Union")
+    phone = Screen(union, f"/games/{game.pk}/")
+    theirs = screen(seated_device(game, "Confederate"), game)[1]
+    listed = [row.get("id", "")[4:] for row in phone.rows()]
+    assert len(listed) == ROWS_SHOWN and theirs[0] not in listed
+    a_die_rolled(game, theirs)
+    poll = phone.by_id("poll").get("hx-get")
+    answer = union.get(poll, **phone.headers(None))
+    assert answer["HX-Reswap"] == "none" and not rows_on(answer.content.decode())
+    phone.swap(answer, None, "none")
+    # a poll brings the latest result to every phone, which a reload shows only to the device that acted
+    shows, reload = phone.seen(), seen(phone.drawn())
+    assert "1st Brigade, Division 1" in shows["result"] and not reload["result"]
+    assert not same_screen({**shows, "result": "", "versions": []}, {**reload, "versions": []})
