@@ -10,11 +10,11 @@ seconds later, and the server keeps no connection open per phone."""
 from dataclasses import dataclass
 
 from django.contrib.auth import SESSION_KEY, get_user_model
-from django.db.models import Exists, IntegerField, Max, OuterRef, Subquery, Value
+from django.db import connection
 from django.http import Http404, HttpResponse
 
-from republic.games.dispatches import readable
-from republic.games.models import Game, Seat
+from republic.games.forms import whole_number
+from republic.games.models import Dispatch, Game, Seat
 from republic.games.steps.base import Who
 from republic.games.views import answers, lookup, query, shared_news
 from republic.games.views.access import SEATS_KEY, HtmxHttpRequest, admitted
@@ -52,28 +52,33 @@ def _glance(request: HtmxHttpRequest, game_id: int) -> Glance | None:
     side."""
     seat = request.session.get(SEATS_KEY, {}).get(str(game_id))
     seat = seat if isinstance(seat, int) else None
-    account = request.session.get(SESSION_KEY)
+    account = whole_number(str(request.session.get(SESSION_KEY, "")))
     if seat is None and account is None:
         return None
-    sides = Seat.objects.filter(pk=seat or 0, game_id=OuterRef("pk"), revoked=False).values("side_id")[:1]
-    masters = get_user_model().objects.filter(pk=account or 0, is_staff=True, is_active=True)
-    found = (
-        Game.objects.filter(pk=game_id)
-        .annotate(
-            side=Subquery(sides) if seat is not None else Value(None, IntegerField()),
-            master=Exists(masters) if account is not None else Value(False),
-            every=Max("dispatches__pk"),
-            own=Max("dispatches__pk", filter=readable(seat)),
-        )
-        .values_list("version", "side", "master", "every", "own")
-        .first()
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_GLANCE, [seat, False, account, True, True, seat, seat, game_id])
+        found = cursor.fetchone()
     if found is None:
         return None
     version, side, master, every, own = found
     if master:
         return Glance(version, every or 0, shared_news.MASTER)
     return Glance(version, own or 0, shared_news.side(side)) if side is not None else None
+
+
+# The poll of most phones most of the time, written out: the ORM would spend more building it than the database
+# spends answering it (about 1.5 ms against 0.1).
+_GLANCE = f"""
+SELECT game.version,
+  (SELECT seat.side_id FROM {Seat._meta.db_table} seat
+    WHERE seat.id = %s AND seat.game_id = game.id AND seat.revoked = %s),
+  EXISTS (SELECT 1 FROM {get_user_model()._meta.db_table} account
+    WHERE account.id = %s AND account.is_staff = %s AND account.is_active = %s),
+  (SELECT MAX(letter.id) FROM {Dispatch._meta.db_table} letter WHERE letter.game_id = game.id),
+  (SELECT MAX(letter.id) FROM {Dispatch._meta.db_table} letter
+    WHERE letter.game_id = game.id AND (letter.recipient_id = %s OR letter.sender_id = %s))
+FROM {Game._meta.db_table} game WHERE game.id = %s
+"""
 
 
 def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int | None) -> HttpResponse:
