@@ -10,9 +10,10 @@ import re
 
 from django.core.cache import caches
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from republic.games.models import Seat, Unit
+from republic.games.models import Command, Seat, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.views.page import ROWS_SHOWN
 from tests.club_battle import club_scenario
@@ -53,26 +54,38 @@ def a_die_rolled(game, shown: list[str]) -> None:
     assert roll_post(master_device(), game, unit, die="7").status_code == 200
 
 
-def test_phones_of_a_side_with_the_same_screen_share_one_drawing_for_one_query_at_every_size(db):
+def commanding(game, division: Command) -> Client:
+    """A player's phone seated on one division with the join link: it follows its division, listed first."""
+    device = Client()
+    device.post(f"/join/{game.join_code}/", {"name": f"For {division.name}", "seat": f"command-{division.pk}"})
+    return device
+
+
+def test_phones_of_a_side_following_other_divisions_share_one_drawing_for_two_queries_at_every_size(db):
     for units in (20, 60):
         game = moving(units)
-        first, second = seated_device(game, "Confederate"), seated_device(game, "Confederate")
-        poll, shown = screen(first, game)
+        divisions = Command.objects.filter(game=game, side__name="Confederate", parent__isnull=False)
+        first, second = (commanding(game, division) for division in divisions.order_by("-pk")[:2])
+        (poll, shown), (_, listed) = screen(first, game), screen(second, game)
+        assert shown != listed  # each lists his own division first
         a_die_rolled(game, shown)
         drawn = polled(first, poll, shown)
         assert drawn.status_code == 200 and drawn["HX-Reswap"] == "none" and rows_on(drawn.content.decode())
         with CaptureQueriesContext(connection) as queries:
-            shared = polled(second, poll, shown)
+            shared = polled(second, poll, listed)
         assert untokened(shared.content) == untokened(drawn.content) and shared["HX-Reswap"] == "none"
-        assert len(queries) == 1, (units, [q["sql"] for q in queries.captured_queries])
+        # the glance at the game, and the rows the events since the screen was drawn are about
+        assert len(queries) == 2, (units, [q["sql"] for q in queries.captured_queries])
 
 
 def test_each_device_is_given_what_it_would_be_drawn_alone_whoever_asked_first(db):
     game = moving(20)
+    confederate_division = Command.objects.filter(game=game, side__name="Confederate", parent__isnull=False).last()
     devices = {
         "master": master_device(),
         "confederate": seated_device(game, "Confederate"),
         "confederate with a row open": seated_device(game, "Confederate"),
+        "a confederate division": commanding(game, confederate_division),
         "union": seated_device(game, "Union"),
     }
     poll, shown = screen(devices["confederate"], game)

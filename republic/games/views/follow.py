@@ -2,6 +2,7 @@
 page lists that command's work first. A player commanding a corps from a phone sees his own brigades at the
 top of a 400-unit battle."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.http import HttpRequest
@@ -30,11 +31,17 @@ def command_tree(game: Game) -> list[tuple[int, int | None, int, str, str]]:
 
 def followed(request: HttpRequest, game: Game) -> Followed:
     chosen = request.session.get(FOLLOW_KEY, {}).get(str(game.pk), "")
+    return following(chosen, lambda: command_tree(game))
+
+
+def following(chosen: str, tree: Callable[[], list[tuple[int, int | None, int, str, str]]]) -> Followed:
+    """What a device follows, by its choice ('side-3', 'command-12') in the game's ``tree`` of commands (read
+    only when it follows one)."""
     kind, _, written = chosen.partition("-")
     number = whole_number(written)
     if kind not in ("side", "command") or number is None:
         return EVERYTHING
-    commands = command_tree(game)
+    commands = tree()
     if kind == "side":
         names = [side for _, _, side_id, _, side in commands if side_id == int(number)]
         found = {pk for pk, _, side_id, _, _ in commands if side_id == int(number)}

@@ -28,6 +28,7 @@ class Glance:
     version: int
     letter: int
     who: str
+    here: tuple[int, int, str]  # the game turn, player turn and step the game is at
 
 
 def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
@@ -37,8 +38,9 @@ def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if glance is not None and since is not None and letter is not None:
         if (glance.version, glance.letter) == (since, letter):
             return HttpResponse(status=204)
-        seen = shared_news.Seen(game_id, glance.version, glance.letter, since, letter, glance.who)
-        kept = shared_news.kept(request, seen)
+        seen = shared_news.Seen(game_id, glance.version, glance.letter, since, letter, glance.who, glance.here)
+        key = shared_news.key_of(request, seen)
+        kept = shared_news.kept(request, key) if key is not None else None
         if kept is not None:
             return kept
     return _news(request, game_id, since, letter)
@@ -60,10 +62,10 @@ def _glance(request: HtmxHttpRequest, game_id: int) -> Glance | None:
         found = cursor.fetchone()
     if found is None:
         return None
-    version, side, master, every, own = found
+    version, side, master, every, own, *here = found
     if master:
-        return Glance(version, every or 0, shared_news.MASTER)
-    return Glance(version, own or 0, shared_news.side(side)) if side is not None else None
+        return Glance(version, every or 0, shared_news.MASTER, tuple(here))
+    return Glance(version, own or 0, shared_news.side(side), tuple(here)) if side is not None else None
 
 
 # The poll of most phones most of the time, written out: the ORM would spend more building it than the database
@@ -76,7 +78,8 @@ SELECT game.version,
     WHERE account.id = %s AND account.is_staff = %s AND account.is_active = %s),
   (SELECT MAX(letter.id) FROM {Dispatch._meta.db_table} letter WHERE letter.game_id = game.id),
   (SELECT MAX(letter.id) FROM {Dispatch._meta.db_table} letter
-    WHERE letter.game_id = game.id AND (letter.recipient_id = %s OR letter.sender_id = %s))
+    WHERE letter.game_id = game.id AND (letter.recipient_id = %s OR letter.sender_id = %s)),
+  game.game_turn, game.player_turn, game.step
 FROM {Game._meta.db_table} game WHERE game.id = %s
 """
 
@@ -93,8 +96,14 @@ def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int
         newest = answers.newest_letter(game)
         if (since, letter) == (game.version, newest):
             return HttpResponse(status=204)
+        if since is None or letter is None:
+            return answers.redraw(request, game, since, letter)
+        who = shared_news.MASTER if request.role.master else shared_news.side(request.role.side_id)
+        here = (game.game_turn, game.player_turn, str(game.step))
+        seen = shared_news.Seen(game.pk, game.version, newest, since, letter, who, here)
+        shared_news.remember_step(game, seen)
         answer = answers.redraw(request, game, since, letter)
-        if since is not None and letter is not None:
-            who = shared_news.MASTER if request.role.master else shared_news.side(request.role.side_id)
-            shared_news.keep(request, shared_news.Seen(game.pk, game.version, newest, since, letter, who), answer)
+        key = shared_news.key_of(request, seen)
+        if key is not None:
+            shared_news.keep(key, answer)
         return answer

@@ -133,7 +133,7 @@ def step_news(
     panel = handler.panel(state, {})
     rows = work(game, state, follow)
     placed = bool(panel.get("rows_placed"))
-    if not placed and _gained(rows, subjects - shown, shown):
+    if not placed and gained([row.subject for row in rows], subjects - shown, shown):
         return None
     keep_open = opened | ({acted} if acted else set())
     # the answer to a player's own action, once it leaves the row no work due, opens his next work down the list:
@@ -162,14 +162,15 @@ def step_news(
     return StepNews(handler.template, handler.form, panel, placed, listed, redrawn, again, left, kept, emptied, todo)
 
 
-def _gained(rows: list[Row], unshown: set[str], shown: set[str]) -> bool:
+def gained(listed: Sequence[str], unshown: set[str], shown: set[str]) -> bool:
     """Whether news about rows a phone does not show brings one onto its screen, which only the whole list puts in
-    its place. A row listed below a full screen of rows is off it (its screen's "more" count says it), as the
-    other side's rows are at 400 units, listed after the phone's own."""
-    places = [i for i, row in enumerate(rows) if row.subject in unshown]
+    its place (``listed``: the step's rows in the order the phone lists them). A row listed below a full screen of
+    rows is off it (its screen's "more" count says it), as the other side's rows are at 400 units, listed after
+    the phone's own."""
+    places = [i for i, subject in enumerate(listed) if subject in unshown]
     if not places:
         return False
-    on_screen = [i for i, row in enumerate(rows) if row.subject in shown]
+    on_screen = [i for i, subject in enumerate(listed) if subject in shown]
     return len(on_screen) < ROWS_SHOWN or min(places) < max(on_screen)
 
 

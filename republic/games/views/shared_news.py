@@ -1,40 +1,52 @@
 """The news a poll brings, drawn once for every phone that asks for the same. At a club's table forty phones
-poll the same game every few seconds; after an action each of them asks what changed since the version its
-screen shows, and most ask the same question: the same version, the same rows on the screen, the same side.
-The first phone's answer is kept and the others are given it, for the one query that tells the poll the game
-moved on (``live._glance``).
+poll the same game every few seconds; after an action each asks what changed since the version its screen shows.
+Each player follows his own corps or division, so no two screens list the same rows, but the news is mostly the
+same for all: the step's panel, the result and the step bar again, and no row of their screens, since the row
+acted on is on few of them. The first phone's answer is kept and the others that ask the same are given it.
 
-What a kept answer is for is its key, and the key holds everything the answer is drawn from:
-- the game, its version (every event raises it) and the newest message the device reads;
-- the version and the message its screen shows (``since``, ``letter``);
+What a kept answer is for is its key (``key_of``), and the key holds everything the answer is drawn from:
+- the game, its version (every event raises it), the newest message the device reads, the version and the
+  message its screen shows (``since``, ``letter``);
 - the device's role: the game master, or a seat's side (a seat's forms and the rows it may act on are its
   side's: ``access.Mine``), never another side's answer;
-- the rows its screen lists and has open, and the panel's parts it has open (the request's headers), and the
-  part of the battle it follows (its session).
-An answer at a version is the same at every later moment: a kept one is never stale, only unused, and
+- of its screen: the rows the events since it was drawn changed that it shows, and which of them are open; how
+  many of the step's rows it shows and how many the step has (its "more" count); the panel's parts it has open;
+  and where the step draws its rows in its panel, every row it shows and the order it lists them in.
+A device whose events since include anything but a row's action at this step (another step, an undo), or that a
+row would be added to, is answered alone, with the live part or its pieces as ``answers.redraw`` draws them.
+An answer at a version is the same at every later moment: a kept one is never stale, only unused, and is
 forgotten after a minute. Each server process keeps its own (Django's local memory cache, ``CACHES["news"]``),
 so several processes, or several hosts on one PostgreSQL, are each right on their own: none depends on
-another's. Only the pieces of a step are kept (``answers.redraw`` answers them with nothing swapped in place).
-Never kept is what belongs to one device: the whole live part, which holds its messages; the security token of
-its forms (kept blank, and each device given its own as it is served); and anything drawn for an action it
+another's. Never kept is what belongs to one device: the whole live part, which holds its messages; the security
+token of its forms (kept blank, and each device given its own as it is served); anything drawn for an action it
 took."""
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 
 from django.core.cache import caches
+from django.db import connection
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 
+from republic.games.models import Event, Game
+from republic.games.pieces import Piece
+from republic.games.steps import step_of
 from republic.games.views import answers
 from republic.games.views.access import HtmxHttpRequest
-from republic.games.views.follow import FOLLOW_KEY
+from republic.games.views.follow import FOLLOW_KEY, command_tree, following
+from republic.games.views.page import gained
 
 KEPT_SECONDS = 60
 KEPT_HEADERS = ("Content-Type", "HX-Reswap", "HX-Retarget")
 MASTER = "master"
 TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+_CHANGED = f"""
+SELECT subject, about, undoes_id, game_turn, player_turn, step FROM {Event._meta.db_table}
+WHERE game_id = %s AND seq > %s ORDER BY seq LIMIT %s
+"""
 
 
 def side(side_id: int | None) -> str:
@@ -43,8 +55,8 @@ def side(side_id: int | None) -> str:
 
 @dataclass(frozen=True)
 class Seen:
-    """A poll's question: the game at its version and newest message for this device, what the device's screen
-    shows (``since``, ``letter``), and who asks (``MASTER`` or a ``side``)."""
+    """A poll's question: the game at its version and step, its newest message for this device, what the
+    device's screen shows (``since``, ``letter``), and who asks (``MASTER`` or a ``side``)."""
 
     game: int
     version: int
@@ -52,17 +64,73 @@ class Seen:
     since: int
     letter: int
     who: str
+    here: tuple[int, int, str]  # the game turn, player turn and step the game is at
 
 
-def _key(request: HtmxHttpRequest, seen: Seen) -> str:
-    follows = request.session.get(FOLLOW_KEY, {}).get(str(seen.game), "")
-    drawn = (request.headers.get(name, "") for name in answers.DRAWN_FROM)
-    said = [str(part) for part in (*vars(seen).values(), follows, *drawn)]
+def key_of(request: HtmxHttpRequest, seen: Seen) -> str | None:
+    """The key of the news this device's screen is drawn, None where it is drawn for it alone."""
+    changed = _changed(seen) if seen.letter == seen.newest else None
+    step = caches["news"].get(_step_key(seen)) if changed is not None else None
+    if changed is None or not isinstance(step, tuple):
+        return None
+    placed, rows, tree = step
+    commands = following(request.session.get(FOLLOW_KEY, {}).get(str(seen.game), ""), lambda: tree).commands
+    # in the order the device lists them (``page.work``): the rows of what it follows first
+    listed = [subject for subject, command in sorted(rows, key=lambda row: row[1] not in commands)]
+    shown = set(request.headers.get(answers.SHOWN_HEADER, "").split())
+    opened = set(request.headers.get(answers.OPEN_HEADER, "").split()) & shown
+    if not placed and gained(listed, changed - shown, shown):
+        return None
+    again = changed & shown
+    said = [
+        *map(str, (seen.game, seen.version, seen.newest, seen.since, seen.letter, seen.who, *seen.here)),
+        request.headers.get(answers.PARTS_HEADER, ""),
+        " ".join(sorted(again)),
+        " ".join(sorted(opened & again)),
+        str(sum(subject in shown for subject in listed)),
+        str(len(listed)),
+    ]
+    if placed:
+        said += [request.headers.get(answers.SHOWN_HEADER, ""), " ".join(sorted(opened)), " ".join(listed)]
     return "republic:news:" + hashlib.sha256("\n".join(said).encode()).hexdigest()
 
 
-def kept(request: HtmxHttpRequest, seen: Seen) -> HttpResponse | None:
-    found = caches["news"].get(_key(request, seen))
+def _changed(seen: Seen) -> set[str] | None:
+    """The rows the events since the screen was drawn are about; None unless each is a row's action at the step
+    the game is at (as ``answers.redraw`` draws its pieces), one query written out, as the poll's glance is."""
+    with connection.cursor() as cursor:
+        cursor.execute(_CHANGED, [seen.game, seen.since, answers.NEWS_MOST + 1])
+        events = cursor.fetchall()
+    if not events or len(events) > answers.NEWS_MOST:
+        return None
+    subjects: set[str] = set()
+    for subject, about, undoes, game_turn, player_turn, step in events:
+        if not subject or undoes is not None or (game_turn, player_turn, step) != seen.here:
+            return None
+        keys = json.loads(about) if isinstance(about, str) else about
+        subjects |= {piece.name for key in keys or () if (piece := Piece.of(key))}
+    return subjects
+
+
+def _step_key(seen: Seen) -> str:
+    return f"republic:news-step:{seen.game}:{seen.version}"
+
+
+def remember_step(game: Game, seen: Seen) -> None:
+    """The step's rows with their commands, whether the step draws them in its panel, and the game's commands,
+    kept for the version: what ``key_of`` reads to tell whether the news changes a screen's list."""
+    key = _step_key(seen)
+    handler = step_of(game)
+    if caches["news"].get(key) is not None or handler.rows is None or handler.opened is None:
+        return
+    state = handler.state(game)
+    placed = bool(handler.panel(state, {}).get("rows_placed"))
+    rows = [(row.subject, row.command) for row in handler.rows(state)]
+    caches["news"].set(key, (placed, rows, command_tree(game)), KEPT_SECONDS)
+
+
+def kept(request: HtmxHttpRequest, key: str) -> HttpResponse | None:
+    found = caches["news"].get(key)
     if not isinstance(found, tuple):
         return None
     content, headers = found
@@ -73,9 +141,9 @@ def kept(request: HtmxHttpRequest, seen: Seen) -> HttpResponse | None:
     return answer
 
 
-def keep(request: HtmxHttpRequest, seen: Seen, answer: HttpResponse) -> None:
+def keep(key: str, answer: HttpResponse) -> None:
     """Kept when it is the step's pieces, answered with nothing swapped in place."""
     if answer.status_code != 200 or answer.get("HX-Reswap") != "none":
         return
     headers = tuple((name, answer[name]) for name in KEPT_HEADERS if name in answer)
-    caches["news"].set(_key(request, seen), (TOKEN.sub(rb"\1\2", answer.content), headers), KEPT_SECONDS)
+    caches["news"].set(key, (TOKEN.sub(rb"\1\2", answer.content), headers), KEPT_SECONDS)
