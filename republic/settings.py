@@ -1,5 +1,6 @@
 """Settings come from the environment; the defaults serve a club's day on an SQLite file, with debug off."""
 
+import hashlib
 import os
 import secrets
 from datetime import timedelta
@@ -112,16 +113,6 @@ TEMPLATES = [
     }
 ]
 
-# the news polls share (views/shared_news.py): each process its own, keyed by the game's version
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "news": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "news",
-        "OPTIONS": {"MAX_ENTRIES": 5000},
-    },
-}
-
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
@@ -129,6 +120,20 @@ DATABASES = {
         # a connection kept across requests is checked before use: after PostgreSQL restarts, the next tap works
         conn_health_checks=True,
     )
+}
+
+# The news a poll brings, drawn once for every phone that asks the same (views/shared_news.py): one store on this
+# machine's disk for all the server's processes, a folder for each database, its answers forgotten after a minute.
+_DATABASE = DATABASES["default"]
+_NEWS_FOLDER = hashlib.sha256(f"{_DATABASE.get('HOST')}:{_DATABASE.get('PORT')}:{_DATABASE['NAME']}".encode())
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "news": {
+        "BACKEND": "diskcache.DjangoCache",
+        "LOCATION": str(VAR_DIR / "news" / _NEWS_FOLDER.hexdigest()[:16]),
+        "TIMEOUT": 60,
+        "OPTIONS": {"size_limit": 2**28},
+    },
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # a database host that does not answer at all is given up on in seconds, and the player told so, instead of

@@ -29,6 +29,7 @@ class Glance:
     letter: int
     who: str
     here: tuple[int, int, str]  # the game turn, player turn and step the game is at
+    made: str  # shared_news.made
 
 
 def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
@@ -38,7 +39,9 @@ def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if glance is not None and since is not None and letter is not None:
         if (glance.version, glance.letter) == (since, letter):
             return HttpResponse(status=204)
-        seen = shared_news.Seen(game_id, glance.version, glance.letter, since, letter, glance.who, glance.here)
+        seen = shared_news.Seen(
+            game_id, glance.made, glance.version, glance.letter, since, letter, glance.who, glance.here
+        )
         key = shared_news.key_of(request, seen)
         kept = shared_news.kept(request, key) if key is not None else None
         if kept is not None:
@@ -62,10 +65,11 @@ def _glance(request: HtmxHttpRequest, game_id: int) -> Glance | None:
         found = cursor.fetchone()
     if found is None:
         return None
-    version, side, master, every, own, *here = found
+    version, side, master, every, own, game_turn, player_turn, step, created = found
+    here, made = (game_turn, player_turn, step), shared_news.made(created)
     if master:
-        return Glance(version, every or 0, shared_news.MASTER, tuple(here))
-    return Glance(version, own or 0, shared_news.side(side), tuple(here)) if side is not None else None
+        return Glance(version, every or 0, shared_news.MASTER, here, made)
+    return Glance(version, own or 0, shared_news.side(side), here, made) if side is not None else None
 
 
 # The poll of most phones most of the time, written out: the ORM would spend more building it than the database
@@ -79,7 +83,7 @@ SELECT game.version,
   (SELECT MAX(letter.id) FROM {Dispatch._meta.db_table} letter WHERE letter.game_id = game.id),
   (SELECT MAX(letter.id) FROM {Dispatch._meta.db_table} letter
     WHERE letter.game_id = game.id AND (letter.recipient_id = %s OR letter.sender_id = %s)),
-  game.game_turn, game.player_turn, game.step
+  game.game_turn, game.player_turn, game.step, game.created
 FROM {Game._meta.db_table} game WHERE game.id = %s
 """
 
@@ -100,7 +104,7 @@ def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int
             return answers.redraw(request, game, since, letter)
         who = shared_news.MASTER if request.role.master else shared_news.side(request.role.side_id)
         here = (game.game_turn, game.player_turn, str(game.step))
-        seen = shared_news.Seen(game.pk, game.version, newest, since, letter, who, here)
+        seen = shared_news.Seen(game.pk, shared_news.made(game.created), game.version, newest, since, letter, who, here)
         shared_news.remember_step(game, seen)
         answer = answers.redraw(request, game, since, letter)
         key = shared_news.key_of(request, seen)

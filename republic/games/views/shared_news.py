@@ -15,21 +15,26 @@ What a kept answer is for is its key (``key_of``), and the key holds everything 
 A device whose events since include anything but a row's action at this step (another step, an undo), or that a
 row would be added to, is answered alone, with the live part or its pieces as ``answers.redraw`` draws them.
 An answer at a version is the same at every later moment: a kept one is never stale, only unused, and is
-forgotten after a minute. Each server process keeps its own (Django's local memory cache, ``CACHES["news"]``),
-so several processes, or several hosts on one PostgreSQL, are each right on their own: none depends on
-another's. Never kept is what belongs to one device: the whole live part, which holds its messages; the security
-token of its forms (kept blank, and each device given its own as it is served); anything drawn for an action it
-took."""
+forgotten after a minute. The server's processes keep them in one store on the machine's disk (diskcache,
+``CACHES["news"]``), so that a phone's answer drawn by one process serves the phones another one answers;
+several hosts on one PostgreSQL each keep their own, right on its own, since none depends on another's. A game
+is known in the key by when it was made too: a test's database and the club's, or a database made afresh, may
+hold a game of the same id at the same version. Never kept is what belongs to one device: the whole live part,
+which holds its messages; the security token of its forms (kept blank, and each device given its own as it is
+served); anything drawn for an action it took."""
 
 import hashlib
 import json
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.core.cache import caches
 from django.db import connection
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
+from django.utils.dateparse import parse_datetime
+from django.utils.timezone import is_aware, make_aware
 
 from republic.games.models import Event, Game
 from republic.games.pieces import Piece
@@ -59,6 +64,7 @@ class Seen:
     device's screen shows (``since``, ``letter``), and who asks (``MASTER`` or a ``side``)."""
 
     game: int
+    made: str  # when the game was made (``made``)
     version: int
     newest: int
     since: int
@@ -83,7 +89,7 @@ def key_of(request: HtmxHttpRequest, seen: Seen) -> str | None:
         return None
     again = changed & shown
     said = [
-        *map(str, (seen.game, seen.version, seen.newest, seen.since, seen.letter, seen.who, *seen.here)),
+        *map(str, (seen.game, seen.made, seen.version, seen.newest, seen.since, seen.letter, seen.who, *seen.here)),
         request.headers.get(answers.PARTS_HEADER, ""),
         " ".join(sorted(again)),
         " ".join(sorted(opened & again)),
@@ -112,8 +118,16 @@ def _changed(seen: Seen) -> set[str] | None:
     return subjects
 
 
+def made(created: datetime | str) -> str:
+    """When a game was made, in microseconds since 1970, as the ORM reads it or a query written out does."""
+    moment = parse_datetime(created) if isinstance(created, str) else created
+    if moment is None:
+        return str(created)
+    return str(round((moment if is_aware(moment) else make_aware(moment, UTC)).timestamp() * 1_000_000))
+
+
 def _step_key(seen: Seen) -> str:
-    return f"republic:news-step:{seen.game}:{seen.version}"
+    return f"republic:news-step:{seen.game}:{seen.made}:{seen.version}"
 
 
 def remember_step(game: Game, seen: Seen) -> None:
