@@ -26,6 +26,7 @@ logged a traceback; goals missed are reported, not failed."""
 # locust patches the standard library for gevent when imported: before anything else opens a socket
 from locust.env import Environment  # isort: skip
 
+import itertools
 import os
 import re
 import shutil
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 
 import gevent
@@ -46,7 +48,8 @@ from tests.load_report import Stage, goal_table, memory_lines, news_lines, ramp_
 
 GOAL_P95_MS = 150.0
 LIMIT_P95_MS = 500.0
-DRAIN_SECONDS = 10.0  # after the goal run, the phones poll on without actions: its last actions reach them
+# after the goal run the phones poll on without actions until its last actions reached them all, this long at most
+DRAIN_SECONDS = 30.0
 CREATE_GAMES = """
 from django.contrib.auth.models import User
 from republic.games.models import RoomLink
@@ -138,13 +141,14 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 class Cpu:
-    """The processor time the server (its workers too), this process and the whole machine used: on a shared
-    machine a slow stage may be the server's own work or another program's."""
+    """The processor time the server (its workers too), this process, the whole machine and PostgreSQL used: on a
+    shared machine a slow stage may be the server's own work or another program's."""
 
-    def __init__(self, server: int):
+    def __init__(self, server: int, database: str):
         self.server = psutil.Process(server)
+        self.postmaster = _postmaster(database)
 
-    def sample(self) -> tuple[float, float, float, float]:
+    def sample(self) -> tuple[float, float, float, float, float]:
         # a worker gunicorn replaced (a timeout, a crash) took its time along: the master, which waited for it, keeps
         # it among its children's
         master = self.server.cpu_times()
@@ -158,11 +162,26 @@ class Cpu:
         own = psutil.Process().cpu_times()
         machine = psutil.cpu_times()
         busy = sum(machine) - machine.idle - getattr(machine, "iowait", 0.0)
-        return time.monotonic(), server, own.user + own.system, busy
+        return time.monotonic(), server, own.user + own.system, busy, self._database()
+
+    def _database(self) -> float:
+        """PostgreSQL's processor time: its postmaster, the backends and helpers it runs and those it ran."""
+        if self.postmaster is None:
+            return 0.0
+        times = self.postmaster.cpu_times()
+        used = times.user + times.system + times.children_user + times.children_system
+        for process in self.postmaster.children():
+            try:
+                times = process.cpu_times()
+                used += times.user + times.system
+            except psutil.NoSuchProcess:
+                pass
+        return used
 
     @staticmethod
-    def cores(start: tuple[float, ...], end: tuple[float, ...]) -> tuple[float, float, float]:
-        """Cores used between two samples: by the server, by the phones (this process), by the machine."""
+    def cores(start: tuple[float, ...], end: tuple[float, ...]) -> tuple[float, float, float, float]:
+        """Cores used between two samples: by the server, by the phones (this process), by the machine, by
+        PostgreSQL."""
         seconds = end[0] - start[0] or 1.0
         return tuple((b - a) / seconds for a, b in zip(start[1:], end[1:], strict=True))  # type: ignore[return-value]
 
@@ -176,6 +195,19 @@ class Cpu:
             except psutil.NoSuchProcess:
                 pass
         return found
+
+
+def _postmaster(database: str) -> psutil.Process | None:
+    """The PostgreSQL server of that DATABASE_URL on this machine, by the port it was started with (None on SQLite
+    or when it serves elsewhere)."""
+    if not database.startswith("postgres"):
+        return None
+    port = str(urllib.parse.urlsplit(database).port or 5432)
+    for process in psutil.process_iter(["name", "cmdline"]):
+        words = process.info["cmdline"] or []
+        if process.info["name"] == "postgres" and any(a == "-p" and b == port for a, b in itertools.pairwise(words)):
+            return process
+    return None
 
 
 def _run(address: str, tables: list[devices.Table], room_key: str, cpu: Cpu) -> tuple[Stage, list[Stage]]:
@@ -214,8 +246,7 @@ def _run(address: str, tables: list[devices.Table], room_key: str, cpu: Cpu) -> 
         )
         devices.TALLY.stage = -1
         gevent.killall(players)
-        print(f"the phones poll on without actions for {DRAIN_SECONDS:g} s: the goal run's last actions reach them")
-        gevent.sleep(DRAIN_SECONDS)
+        _drain(tables, goal)
         goal.memory = cpu.memory()
         players = [gevent.spawn(t.play) for t in tables]
         ramp: list[Stage] = []
@@ -234,6 +265,15 @@ def _run(address: str, tables: list[devices.Table], room_key: str, cpu: Cpu) -> 
         devices.TALLY.stage = -1  # what is still in flight belongs to no stage
         gevent.killall(players)
         runner.quit()
+
+
+def _drain(tables: list[devices.Table], goal: Stage) -> None:
+    started = time.monotonic()
+    end = goal.began + goal.seconds
+    while any(t.news.delays(goal.began, end)[1] for t in tables) and time.monotonic() - started < DRAIN_SECONDS:
+        gevent.sleep(1)
+    waited = time.monotonic() - started
+    print(f"the phones polled on without actions for {waited:.0f} s, for the goal run's last news to reach them")
 
 
 SERVER_LOG: list[Path] = []  # the server's access log, once it is started
@@ -288,7 +328,7 @@ def main() -> int:
             try:
                 _wait_until_served(process, port, folder)
                 print(f"load on {database_kind}: {', '.join(f'{t.units} units x {t.phones} phones' for t in tables)}")
-                goal, ramp = _run(f"http://127.0.0.1:{port}", tables, room_key, Cpu(process.pid))
+                goal, ramp = _run(f"http://127.0.0.1:{port}", tables, room_key, Cpu(process.pid, database))
             finally:
                 _stop(process)
         errors = goal.errors() + sum(s.errors() for s in ramp)

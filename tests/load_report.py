@@ -46,7 +46,7 @@ class Stage:
     seconds: float
     records: list[Record]
     unsent: int = 0
-    cores: tuple[float, float, float] = (0.0, 0.0, 0.0)  # used by the server, the phones, the whole machine
+    cores: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # by the server, phones, machine, PostgreSQL
     began: float = 0.0  # time.monotonic() at its start
     memory: list[tuple[str, int, float]] = field(default_factory=list)  # each server process: role, pid, MB
 
@@ -107,13 +107,16 @@ def goal_table(
     lines.append(f"requests sent again, every stage (their kept-alive connection closed before any answer): {resent}")
     reasons = "; ".join(f"{n} x {why}" for why, n in TALLY.reasons.most_common(4))
     lines.append(f"refusals, every stage: {reasons or 'none'}")
-    server, phones, machine = goal.cores
+    server, phones, machine, database = goal.cores
     per_request = server_ms_per_request(server, goal.seconds, served or len(goal.records))
     lines.append(
         f"processor: the server used {server:.2f} cores, {per_request:.1f} ms a request of the {served} it served "
         f"(goal at most {GOAL_SERVER_MS:g} ms: {_met(per_request <= GOAL_SERVER_MS)}), the phones {phones:.2f}, "
         f"the whole machine {machine:.2f} of {psutil.cpu_count()}"
     )
+    if database:
+        in_database = server_ms_per_request(database, goal.seconds, served or len(goal.records))
+        lines.append(f"processor of PostgreSQL beside it: {database:.2f} cores, {in_database:.1f} ms a request")
     if ramp:
         # the goal run is the ramp's first stage: its rate may be the highest under the limit
         lines.extend(ramp_verdict([goal, *ramp], limit_ms))
@@ -158,7 +161,7 @@ def memory_lines(memory: list[tuple[str, int, float]]) -> list[str]:
 def ramp_header() -> str:
     return (
         "| stage | asked/s | accepted/s | refused | not sent | errors | req/s | p50 ms | p95 ms | p99 ms "
-        "| p95 poll | p95 page | p95 action | cores: server, phones, machine |\n"
+        "| p95 poll | p95 page | p95 action | cores: server, phones, machine, PostgreSQL |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
 
