@@ -73,6 +73,15 @@ load: $(INSTALLED) system-packages
 	$(BIN)/python -m tests.load
 	.ci/with-postgres $(BIN)/python -m tests.load
 
+# make convention: a convention's day (ten battles of 400 units, 40 phones each, an action every 2 s at each, the
+# room screen and the game master's dashboard open) for five minutes against the real server, with no ramp, on
+# SQLite and PostgreSQL: the goals beside the figures (tests/load.py lists the settings; LOAD_SECONDS=60 for short)
+CONVENTION := LOAD_GAMES="$(strip $(foreach n,1 2 3 4 5 6 7 8 9 10,400:40))" LOAD_RAMP="" LOAD_ROOMS=1 LOAD_DASHBOARDS=1
+.PHONY: convention
+convention: $(INSTALLED) system-packages
+	$(CONVENTION) LOAD_SECONDS=$${LOAD_SECONDS:-300} $(BIN)/python -m tests.load
+	$(CONVENTION) LOAD_SECONDS=$${LOAD_SECONDS:-300} .ci/with-postgres $(BIN)/python -m tests.load
+
 # make faults: phones play while the server is killed outright (and, on PostgreSQL, while the database stops dead),
 # then every action the server acknowledged must be in the event log and the rows must replay (tests/faults.py)
 .PHONY: faults

@@ -5,21 +5,28 @@
 It makes a fresh database, migrates, imports one battle of 400 units and four of 80, serves the app in a
 process of its own on a free local port, and sends the phones of tests/load_devices.py at it with locust:
 40 on the big game and 6 on each small one, each seated with its game's join link, polling every 3 s, and
-one action every 2 s at each game. After that goal run it prints a table per kind of request, then raises
-the rate of actions stage by stage (shorter runs) until the 95th percentile of all requests passes 500 ms,
-and prints the rate it reached. The server's standard error is kept and its tracebacks are printed.
+one action every 2 s at each game; beside them the room screen and the game master's dashboard when asked
+(tests/load_screens.py). After that goal run the phones poll on for a few seconds without actions, and it
+prints a table per kind of request, the server's processor per request, how soon each battle's actions reached
+its other phones (tests/load_news.py) and each server process's resident memory, each beside its goal; then
+it raises the rate of actions stage by stage (shorter runs) until the 95th percentile of all requests passes
+500 ms, and prints the rate it reached. The server's standard error is kept and its tracebacks are printed.
 
 The environment sets the run (defaults in brackets): LOAD_SECONDS [120] the goal run, LOAD_INTERVAL [2]
 seconds between two actions at a game in it, LOAD_RAMP ["1 0.5 0.25 0.125 0.0625 0.03125"] the intervals of
 the ramp ("" for none), LOAD_RAMP_SECONDS [40] each ramp stage, LOAD_GAMES ["400:40 80:6 80:6 80:6 80:6"]
 units:phones of each game, LOAD_WORKERS and LOAD_THREADS the server's (serve's own defaults when unset),
-LOAD_RELOAD_SECONDS [120] how often a phone opens the page again, LOAD_KEEP=1 keeps the server's logs.
+LOAD_RELOAD_SECONDS [120] how often a phone opens the page again, LOAD_ROOMS and LOAD_DASHBOARDS [0] the
+room screens and the game master's dashboards open, LOAD_SPAWN_RATE [8] devices seated a second, LOAD_KEEP=1
+keeps the server's logs. ``make convention`` runs a convention's day: ten battles of 400 units and 40 phones,
+one room screen and one dashboard, five minutes, no ramp.
 The exit status is 1 when a request failed (a 5xx, a connection error, an unexpected status) or the server
 logged a traceback; goals missed are reported, not failed."""
 
 # locust patches the standard library for gevent when imported: before anything else opens a socket
 from locust.env import Environment  # isort: skip
 
+import itertools
 import os
 import re
 import shutil
@@ -28,23 +35,31 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 
 import gevent
 import psutil
 
 from tests import load_devices as devices
+from tests import load_screens as screens
 from tests.databases import ROOT, fresh_database, manage
-from tests.load_report import Stage, goal_table, ramp_header, ramp_line, server_problems
+from tests.load_report import Stage, goal_table, memory_lines, news_lines, ramp_header, ramp_line, server_problems
 
 GOAL_P95_MS = 150.0
 LIMIT_P95_MS = 500.0
+# after the goal run the phones poll on without actions until its last actions reached them all, this long at most
+DRAIN_SECONDS = 30.0
 CREATE_GAMES = """
+from django.contrib.auth.models import User
+from republic.games.models import RoomLink
 from republic.games.scenario import create_game, parse_scenario
 from tests.club_battle import club_scenario
 for number, units in enumerate({sizes}, 1):
     game = create_game(parse_scenario(club_scenario(units)), f"Load, game {{number}} of {{units}} units")
     print("game", game.pk, game.join_code, units)
+User.objects.create_user({master!r}, password={password!r}, is_staff=True)
+print("room", RoomLink.objects.create().key)
 """
 
 
@@ -53,6 +68,13 @@ def _number(name: str, default: float) -> float:
         return float(os.environ.get(name, default))
     except ValueError:
         raise SystemExit(f"{name} is a number of seconds; got {os.environ[name]!r}") from None
+
+
+def _count(name: str) -> int:
+    try:
+        return int(os.environ.get(name, 0))
+    except ValueError:
+        raise SystemExit(f"{name} is a number of screens; got {os.environ[name]!r}") from None
 
 
 def _games_asked() -> list[tuple[int, int]]:
@@ -119,14 +141,18 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 class Cpu:
-    """The processor time the server (its workers too), this process and the whole machine used: on a shared
-    machine a slow stage may be the server's own work or another program's."""
+    """The processor time the server (its workers too), this process, the whole machine and PostgreSQL used: on a
+    shared machine a slow stage may be the server's own work or another program's."""
 
-    def __init__(self, server: int):
+    def __init__(self, server: int, database: str):
         self.server = psutil.Process(server)
+        self.postmaster = _postmaster(database)
 
-    def sample(self) -> tuple[float, float, float, float]:
-        server = 0.0
+    def sample(self) -> tuple[float, float, float, float, float]:
+        # a worker gunicorn replaced (a timeout, a crash) took its time along: the master, which waited for it, keeps
+        # it among its children's
+        master = self.server.cpu_times()
+        server = master.children_user + master.children_system
         for process in [self.server, *self.server.children(recursive=True)]:
             try:
                 times = process.cpu_times()
@@ -136,42 +162,93 @@ class Cpu:
         own = psutil.Process().cpu_times()
         machine = psutil.cpu_times()
         busy = sum(machine) - machine.idle - getattr(machine, "iowait", 0.0)
-        return time.monotonic(), server, own.user + own.system, busy
+        return time.monotonic(), server, own.user + own.system, busy, self._database()
+
+    def _database(self) -> float:
+        """PostgreSQL's processor time: its postmaster, the backends and helpers it runs and those it ran."""
+        if self.postmaster is None:
+            return 0.0
+        times = self.postmaster.cpu_times()
+        used = times.user + times.system + times.children_user + times.children_system
+        for process in self.postmaster.children():
+            try:
+                times = process.cpu_times()
+                used += times.user + times.system
+            except psutil.NoSuchProcess:
+                pass
+        return used
 
     @staticmethod
-    def cores(start: tuple[float, ...], end: tuple[float, ...]) -> tuple[float, float, float]:
-        """Cores used between two samples: by the server, by the phones (this process), by the machine."""
+    def cores(start: tuple[float, ...], end: tuple[float, ...]) -> tuple[float, float, float, float]:
+        """Cores used between two samples: by the server, by the phones (this process), by the machine, by
+        PostgreSQL."""
         seconds = end[0] - start[0] or 1.0
         return tuple((b - a) / seconds for a, b in zip(start[1:], end[1:], strict=True))  # type: ignore[return-value]
 
+    def memory(self) -> list[tuple[str, int, float]]:
+        """Each server process's resident memory in MB: the master (gunicorn's, serving in manage.py serve) first."""
+        found = []
+        for process in [self.server, *self.server.children(recursive=True)]:
+            try:
+                role = "master" if process.pid == self.server.pid else "worker"
+                found.append((role, process.pid, process.memory_info().rss / 2**20))
+            except psutil.NoSuchProcess:
+                pass
+        return found
 
-def _run(address: str, tables: list[devices.Table], cpu: Cpu) -> tuple[Stage, list[Stage]]:
+
+def _postmaster(database: str) -> psutil.Process | None:
+    """The PostgreSQL server of that DATABASE_URL on this machine, by the port it was started with (None on SQLite
+    or when it serves elsewhere)."""
+    if not database.startswith("postgres"):
+        return None
+    port = str(urllib.parse.urlsplit(database).port or 5432)
+    for process in psutil.process_iter(["name", "cmdline"]):
+        words = process.info["cmdline"] or []
+        if process.info["name"] == "postgres" and any(a == "-p" and b == port for a, b in itertools.pairwise(words)):
+            return process
+    return None
+
+
+def _run(address: str, tables: list[devices.Table], room_key: str, cpu: Cpu) -> tuple[Stage, list[Stage]]:
     """The goal run, then the ramp; the stages measured."""
-    classes = [
+    classes: list[type[devices.Timed]] = [
         type(f"Game{t.game}", (devices.Device,), {"table": t, "fixed_count": t.phones, "abstract": False})
         for t in tables
     ]
     for user_class in classes:
         user_class.reload_seconds = _number("LOAD_RELOAD_SECONDS", 120)
+    rooms, dashboards = _count("LOAD_ROOMS"), _count("LOAD_DASHBOARDS")
+    classes.extend(screens.screens(room_key, rooms, dashboards))
     environment = Environment(user_classes=classes, host=address)
     runner = environment.create_local_runner()
     phones = sum(t.phones for t in tables)
     devices.RATE.interval = _number("LOAD_INTERVAL", 2)
     devices.TALLY.stage = 0  # seating: the joins and first pages, before any game moves
-    runner.start(phones, spawn_rate=_number("LOAD_SPAWN_RATE", 8))
-    deadline = time.monotonic() + 120
-    while sum(len(t.devices) for t in tables) < phones and time.monotonic() < deadline:
+    spawn_rate = _number("LOAD_SPAWN_RATE", 8)
+    runner.start(phones + rooms + dashboards, spawn_rate=spawn_rate)
+
+    def seated() -> int:
+        return sum(len(t.devices) for t in tables) + len(screens.SEATED)
+
+    deadline = time.monotonic() + 60 + (phones + rooms + dashboards) / spawn_rate
+    while seated() < phones + rooms + dashboards and time.monotonic() < deadline:
         gevent.sleep(0.5)
-    seated = sum(len(t.devices) for t in tables)
-    print(f"seated {seated} of {phones} phones", flush=True)
-    if seated < phones:
+    screens_seated = len(screens.SEATED)
+    print(f"seated {seated() - screens_seated} of {phones} phones, {screens_seated} of {rooms + dashboards} screens")
+    if seated() < phones + rooms + dashboards:
         runner.quit()
-        raise SystemExit(f"load: only {seated} of {phones} phones took a seat and opened their game (see above)")
+        raise SystemExit(f"load: only {seated()} of {phones} phones and screens opened their page (see above)")
     players = [gevent.spawn(t.play) for t in tables]
     try:
         goal = _stage(
             1, f"goal run, an action every {devices.RATE.interval:g} s a game", tables, "LOAD_SECONDS", 120, cpu
         )
+        devices.TALLY.stage = -1
+        gevent.killall(players)
+        _drain(tables, goal)
+        goal.memory = cpu.memory()
+        players = [gevent.spawn(t.play) for t in tables]
         ramp: list[Stage] = []
         intervals = [float(w) for w in os.environ.get("LOAD_RAMP", "1 0.5 0.25 0.125 0.0625 0.03125").split()]
         if intervals:
@@ -188,6 +265,15 @@ def _run(address: str, tables: list[devices.Table], cpu: Cpu) -> tuple[Stage, li
         devices.TALLY.stage = -1  # what is still in flight belongs to no stage
         gevent.killall(players)
         runner.quit()
+
+
+def _drain(tables: list[devices.Table], goal: Stage) -> None:
+    started = time.monotonic()
+    end = goal.began + goal.seconds
+    while any(t.news.delays(goal.began, end)[1] for t in tables) and time.monotonic() - started < DRAIN_SECONDS:
+        gevent.sleep(1)
+    waited = time.monotonic() - started
+    print(f"the phones polled on without actions for {waited:.0f} s, for the goal run's last news to reach them")
 
 
 SERVER_LOG: list[Path] = []  # the server's access log, once it is started
@@ -209,7 +295,8 @@ def _stage(number: int, title: str, tables: list[devices.Table], length: str, de
             SERVER_MS[number] = sorted(float(ms) for ms in _SERVER_TIME.findall(log.read()))
     records = [r for r in devices.TALLY.records if r.stage == number]
     asked = len(tables) / devices.RATE.interval
-    return Stage(title, asked, after[0] - before[0], records, devices.TALLY.unsent[number], Cpu.cores(before, after))
+    cores = Cpu.cores(before, after)
+    return Stage(title, asked, after[0] - before[0], records, devices.TALLY.unsent[number], cores, before[0])
 
 
 def main() -> int:
@@ -220,8 +307,17 @@ def main() -> int:
     try:
         with fresh_database(folder) as database:
             manage(database, "migrate", "--noinput", "-v0")
-            made = manage(database, "shell", "-c", CREATE_GAMES.format(sizes=[units for units, _ in games]))
+            started = time.monotonic()
+            sizes = [units for units, _ in games]
+            made = manage(
+                database,
+                "shell",
+                "-c",
+                CREATE_GAMES.format(sizes=sizes, master=screens.MASTER, password=screens.PASSWORD),
+            )
+            print(f"{len(sizes)} games made in {time.monotonic() - started:.0f} s", flush=True)
             found = re.findall(r"^game (\d+) (\S+) (\d+)$", made, re.M)
+            room_key = re.findall(r"^room (\S+)$", made, re.M)[0]
             tables = [
                 devices.Table(int(pk), code, int(units), phones)
                 for (pk, code, units), (_, phones) in zip(found, games, strict=True)
@@ -232,13 +328,15 @@ def main() -> int:
             try:
                 _wait_until_served(process, port, folder)
                 print(f"load on {database_kind}: {', '.join(f'{t.units} units x {t.phones} phones' for t in tables)}")
-                goal, ramp = _run(f"http://127.0.0.1:{port}", tables, Cpu(process.pid))
+                goal, ramp = _run(f"http://127.0.0.1:{port}", tables, room_key, Cpu(process.pid, database))
             finally:
                 _stop(process)
         errors = goal.errors() + sum(s.errors() for s in ramp)
         print()
-        print("\n".join(goal_table(goal, database_kind, GOAL_P95_MS, LIMIT_P95_MS, ramp)))
         inside = SERVER_MS.get(1, [])
+        print("\n".join(goal_table(goal, database_kind, GOAL_P95_MS, LIMIT_P95_MS, ramp, len(inside))))
+        print("\n".join(news_lines(goal, tables)))
+        print("\n".join(memory_lines(goal.memory)))
         if inside:
             p50, p95 = inside[len(inside) // 2], inside[min(len(inside) - 1, int(len(inside) * 0.95))]
             print(

@@ -9,7 +9,7 @@ phones never make.
 
 Each game's table plays at a rate the benchmark sets: one action every so many seconds, made by one of the
 attacking side's phones in turn, with the form the app draws for the step. Where the step has rows, a row is
-opened and its die entered from it, as a player types a die (the maneuver roll of the move step for a fresh
+opened and its die entered from it, as a player enters a die (the maneuver roll of the move step for a fresh
 club battle); a step without rows is moved on from; once every row shown has its die, the last action is
 undone and its row rolled again, so that a game is played for as long as the benchmark runs. Actions are
 sent on the clock, not after the previous answer: players do not wait for each other, so a slow server
@@ -17,20 +17,21 @@ gets more actions in flight (up to ``IN_FLIGHT`` a game; an action that would be
 Each table's clock starts at a moment of its own: tables do not play in step with each other either.
 """
 
-import html
 import random
 import re
 import time
 import urllib.parse
 from collections import Counter
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any
 
 import gevent
 from gevent.pool import Group
 from geventhttpclient.response import HTTPConnectionClosed
 from locust import FastHttpUser, task
+
+from tests.load_forms import forms_of, poll_address, refusal, version_in
+from tests.load_news import News
 
 POLL_SECONDS = 3.0  # hx-trigger="every 3s" on #poll (templates/games/parts/step_bar.html)
 IN_FLIGHT = 8
@@ -39,12 +40,9 @@ ATTACKER = "Confederate"  # tests/club_battle.py: the Confederates attack first
 JOIN, PAGE, POLL, ROW, ACTION = "join", "page", "poll", "open row", "action"
 OK, REFUSED, ERROR = "ok", "refused", "error"
 
-_POLL_URL = re.compile(r'id="poll"[^>]*?hx-get="([^"]+)"')
 _ROW = re.compile(r'<li class="work-row[^"]*" id="row-([a-z]+-\d+)"')
 _TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 _SEAT = re.compile(r'name="seat" value="((?:side|command)-\d+)".*?<label[^>]*>\s*([^<]+?)\s*</label>', re.S)
-_ERROR = re.compile(r'id="error"[^>]*>([^<]*)<')
-_DIE = re.compile(r"(?:^|-)die\d*$")
 
 
 @dataclass
@@ -82,78 +80,6 @@ TALLY = Tally()
 
 
 @dataclass
-class Form:
-    action: str
-    fields: list[tuple[str, str]] = field(default_factory=list)  # what the form sends as drawn
-    dice: list[str] = field(default_factory=list)
-    button: tuple[str, str] | None = None
-
-
-class _Forms(HTMLParser):
-    """The forms of a fragment with what a browser would send for each as drawn: hidden and filled fields,
-    checked boxes, each select's selected (or first) option, the first named submit button."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.forms: list[Form] = []
-        self._form: Form | None = None
-        self._select: str | None = None
-        self._options: list[tuple[str, bool]] = []
-
-    def handle_starttag(self, tag: str, attributes: list[tuple[str, str | None]]) -> None:
-        a = {name: value or "" for name, value in attributes}
-        if tag == "form":
-            self._form = Form(a.get("hx-post") or a.get("action", ""))
-            self.forms.append(self._form)
-        form = self._form
-        if form is None:
-            return
-        name = a.get("name", "")
-        if tag == "input" and name:
-            kind = a.get("type", "text")
-            if _DIE.search(name):
-                form.dice.append(name)
-            elif kind in ("checkbox", "radio"):
-                if "checked" in a:
-                    form.fields.append((name, a.get("value", "on")))
-            elif kind not in ("submit", "button") and a.get("value"):
-                form.fields.append((name, a["value"]))
-        elif tag == "button" and _DIE.search(name):
-            if name not in form.dice:  # a pad of the ten faces: a tap on one sends its form with that die
-                form.dice.append(name)
-        elif tag == "button" and name and form.button is None and a.get("type", "submit") == "submit":
-            form.button = (name, a.get("value", ""))
-        elif tag == "select" and name:
-            self._select, self._options = name, []
-        elif tag == "option" and self._select is not None:
-            self._options.append((a.get("value", ""), "selected" in a))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self._form = None
-        elif tag == "select" and self._select is not None and self._form is not None:
-            chosen = next(
-                (v for v, selected in self._options if selected), self._options[0][0] if self._options else ""
-            )
-            if chosen:
-                self._form.fields.append((self._select, chosen))
-            self._select = None
-
-
-def forms_of(text: str) -> list[Form]:
-    reader = _Forms()
-    reader.feed(text)
-    return reader.forms
-
-
-def refusal(text: str) -> str:
-    found = _ERROR.search(text)
-    if found:
-        return html.unescape(found.group(1)).strip()
-    return "a field in error" if "is-invalid" in text else ""
-
-
-@dataclass
 class Rate:
     """The seconds between two actions at each game, changed by the benchmark from stage to stage."""
 
@@ -181,6 +107,7 @@ class Table:
     acting: Group = field(default_factory=Group)  # the actions in flight, stopped with the table
     turn: int = 0
     numbers: int = 0
+    news: News = field(default_factory=News)
 
     def take_number(self) -> int:
         self.numbers += 1
@@ -193,11 +120,9 @@ class Table:
     def seen(self, text: str, full: bool, attacking: bool) -> None:
         """An answer drawn for this game: its version, and when it is the attacking side's whole live part (a
         page, or an answer or a poll that brought it), the rows its actions go by."""
-        found = _POLL_URL.search(text)
-        if found:
-            since = urllib.parse.parse_qs(urllib.parse.urlsplit(html.unescape(found.group(1))).query).get("since")
-            if since and since[0].isdigit():
-                self.version = max(self.version, int(since[0]))
+        version = version_in(text)
+        if version is not None:
+            self.version = max(self.version, version)
         if full and attacking:
             self.rows = _ROW.findall(text)
 
@@ -256,13 +181,54 @@ class Table:
             self.in_flight -= 1
 
 
-class Device(FastHttpUser):
+class Timed(FastHttpUser):
+    """A device whose requests are timed and tallied."""
+
+    abstract = True
+    network_timeout = 30.0
+    connection_timeout = 10.0
+    page_url = ""
+
+    def timed(self, kind: str, sub: str, method: str, url: str, **extra: Any) -> tuple[int, str, Any, float]:
+        start = time.perf_counter()
+        response = self.client.request(method, url, name=kind, **extra)
+        if isinstance(getattr(response, "error", None), HTTPConnectionClosed):
+            # the server closed a kept-alive connection (idle past its keep-alive) as the request went out, before
+            # any answer: a browser sends the request again on a fresh connection, whatever its method, and so do
+            # the phones here, counted (the server never read the first)
+            TALLY.resent[TALLY.stage] += 1
+            response = self.client.request(method, url, name=kind, **extra)
+        ms = (time.perf_counter() - start) * 1000
+        status = response.status_code or 0
+        text = response.text or "" if status else ""
+        if status == 0 or status >= 500:
+            TALLY.add(kind, sub, ms, ERROR, status, f"{kind}: {method} {url}: {status} {response.error or text[:300]}")
+        return status, text, response, ms
+
+    def _token(self) -> str:
+        return next((c.value for c in self.client.cookiejar if c.name == "csrftoken"), "")
+
+    def _htmx(self, target: str, trigger: str = "") -> dict[str, str]:
+        headers = {"HX-Request": "true", "HX-Current-URL": self.page_url}
+        if target:
+            headers["HX-Target"] = target
+        if trigger:
+            headers["HX-Trigger"] = trigger
+        return headers
+
+    def _form_headers(self) -> dict[str, str]:
+        return {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": self._token()}
+
+    @staticmethod
+    def _encoded(fields: list[tuple[str, str]]) -> str:
+        return urllib.parse.urlencode(fields)
+
+
+class Device(Timed):
     """A player's phone on one game; a subclass per game names its table and how many phones it has."""
 
     abstract = True
     table: Table
-    network_timeout = 30.0
-    connection_timeout = 10.0
     reload_seconds = 120.0  # a phone opens the page again about this often (its lock screen, a tap on a link)
 
     def on_start(self) -> None:
@@ -282,22 +248,6 @@ class Device(FastHttpUser):
         the phone, on the second)."""
         self.due += POLL_SECONDS
         return max(0.0, self.due - time.monotonic())
-
-    def timed(self, kind: str, sub: str, method: str, url: str, **extra: Any) -> tuple[int, str, Any, float]:
-        start = time.perf_counter()
-        response = self.client.request(method, url, name=kind, **extra)
-        if isinstance(getattr(response, "error", None), HTTPConnectionClosed):
-            # the server closed a kept-alive connection (idle past its keep-alive) as the request went out, before
-            # any answer: a browser sends the request again on a fresh connection, whatever its method, and so do
-            # the phones here, counted (the server never read the first)
-            TALLY.resent[TALLY.stage] += 1
-            response = self.client.request(method, url, name=kind, **extra)
-        ms = (time.perf_counter() - start) * 1000
-        status = response.status_code or 0
-        text = response.text or "" if status else ""
-        if status == 0 or status >= 500:
-            TALLY.add(kind, sub, ms, ERROR, status, f"{kind}: {method} {url}: {status} {response.error or text[:300]}")
-        return status, text, response, ms
 
     def join(self) -> None:
         status, text, _, ms = self.timed(JOIN, "", "GET", f"/join/{self.table.code}/")
@@ -332,11 +282,14 @@ class Device(FastHttpUser):
         elif status and status < 500:
             TALLY.add(PAGE, "", ms, ERROR, status, f"page: {status}")
 
-    def take(self, text: str, full: bool) -> None:
-        """The fresh state an answer brought: the poll's next address, and the rows when it is the live part."""
-        found = _POLL_URL.search(text)
-        if found:
-            self.poll_url = html.unescape(found.group(1))
+    def take(self, text: str, full: bool, acted: bool = False) -> None:
+        """The fresh state an answer brought: the poll's next address, the version it shows (``acted``: the answer
+        to this phone's accepted action), and the rows when it is the live part."""
+        self.poll_url = poll_address(text) or self.poll_url
+        version = version_in(text)
+        if version is not None:
+            record = self.table.news.acted if acted else self.table.news.hold
+            record(self.number, version, time.monotonic())
         if full:
             self.shown = _ROW.findall(text)
         self.table.seen(text, full, self.attacking)
@@ -375,7 +328,7 @@ class Device(FastHttpUser):
         if form is None or not form.action:
             return None
         fields = [*form.fields, *((name, str(random.randint(1, 10))) for name in form.dice)]
-        if form.button:
+        if form.button and not form.die_faces:
             fields.append(form.button)
         headers = {
             **self._htmx(f"row-{subject}"),
@@ -404,21 +357,5 @@ class Device(FastHttpUser):
             return False
         refused = refusal(text)
         TALLY.add(ACTION, sub, ms, REFUSED if refused else OK, status, f"{sub}: {refused}")
-        self.take(text, full='id="live"' in text)
+        self.take(text, full='id="live"' in text, acted=not refused)
         return not refused
-
-    def _token(self) -> str:
-        return next((c.value for c in self.client.cookiejar if c.name == "csrftoken"), "")
-
-    def _htmx(self, target: str, trigger: str = "") -> dict[str, str]:
-        headers = {"HX-Request": "true", "HX-Target": target, "HX-Current-URL": self.page_url}
-        if trigger:
-            headers["HX-Trigger"] = trigger
-        return headers
-
-    def _form_headers(self) -> dict[str, str]:
-        return {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": self._token()}
-
-    @staticmethod
-    def _encoded(fields: list[tuple[str, str]]) -> str:
-        return urllib.parse.urlencode(fields)
