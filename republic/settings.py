@@ -129,7 +129,7 @@ _NEWS_FOLDER = hashlib.sha256(f"{_DATABASE.get('HOST')}:{_DATABASE.get('PORT')}:
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "news": {
-        "BACKEND": "diskcache.DjangoCache",
+        "BACKEND": "republic.news_store.KeptOpen",
         "LOCATION": str(VAR_DIR / "news" / _NEWS_FOLDER.hexdigest()[:16]),
         "TIMEOUT": 60,
         "OPTIONS": {"size_limit": 2**28},
