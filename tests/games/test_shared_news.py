@@ -152,3 +152,24 @@ def test_news_of_rows_below_a_full_screen_is_the_step_pieces_and_leaves_the_phon
     shows, reload = phone.seen(), seen(phone.drawn())
     assert "1st Brigade, Division 1" in shows["result"] and not reload["result"]
     assert not same_screen({**shows, "result": "", "versions": []}, {**reload, "versions": []})
+
+
+def test_screens_drawn_at_other_versions_share_an_answer_only_where_it_is_theirs(db):
+    game = moving(20)
+    devices = [seated_device(game, "Confederate") for _ in range(3)]
+    poll, shown = screen(devices[0], game)
+    a_die_rolled(game, shown)
+    later = screen(devices[1], game)[0]  # drawn after the first die
+    unit = Unit.objects.get(pk=int(shown[1].split("-")[1]))
+    assert roll_post(master_device(), game, unit, die="4").status_code == 200
+    asked = [(devices[0], poll), (devices[1], later), (devices[2], poll)]
+    alone = []
+    for device, address in asked:
+        caches["news"].clear()
+        alone.append(untokened(polled(device, address, shown).content))
+    assert alone[0] != alone[1] and alone[0] == alone[2]  # two rows again, or one
+    for order in itertools.permutations(range(3)):
+        caches["news"].clear()
+        for i in order:
+            device, address = asked[i]
+            assert untokened(polled(device, address, shown).content) == alone[i], order

@@ -5,13 +5,13 @@ same for all: the step's panel, the result and the step bar again, and no row of
 acted on is on few of them. The first phone's answer is kept and the others that ask the same are given it.
 
 What a kept answer is for is its key (``key_of``), and the key holds everything the answer is drawn from:
-- the game, its version (every event raises it), the newest message the device reads, the version and the
-  message its screen shows (``since``, ``letter``);
+- the game, its version (every event raises it), the newest message the device reads and the one its screen
+  shows (``letter``);
 - the device's role: the game master, or a seat's side (a seat's forms and the rows it may act on are its
   side's: ``access.Mine``), never another side's answer;
-- of its screen: the rows the events since it was drawn changed that it shows, and which of them are open; how
-  many of the step's rows it shows and how many the step has (its "more" count); the panel's parts it has open;
-  and where the step draws its rows in its panel, every row it shows and the order it lists them in.
+- of its screen: the rows the events since it was drawn (``since``) changed that it shows, and which of them
+  are open; how many of the step's rows it shows and how many the step has (its "more" count); the panel's parts
+  it has open; and where the step draws its rows in its panel, every row it shows and the order it lists them in.
 A device whose events since include anything but a row's action at this step (another step, an undo), or that a
 row would be added to, is answered alone, with the live part or its pieces as ``answers.redraw`` draws them.
 An answer at a version is the same at every later moment: a kept one is never stale, only unused, and is
@@ -89,7 +89,9 @@ def key_of(request: HtmxHttpRequest, seen: Seen) -> str | None:
         return None
     again = changed & shown
     said = [
-        *map(str, (seen.game, seen.made, seen.version, seen.newest, seen.since, seen.letter, seen.who, *seen.here)),
+        # not ``since``: the events since a screen was drawn change its answer only by the rows of it they are
+        # about (``again``), the result being the latest event's
+        *map(str, (seen.game, seen.made, seen.version, seen.newest, seen.letter, seen.who, *seen.here)),
         request.headers.get(answers.PARTS_HEADER, ""),
         " ".join(sorted(again)),
         " ".join(sorted(opened & again)),
