@@ -29,7 +29,7 @@ PAGE_KB = 200  # a page, a fragment or an answer
 DICE_KB = 20  # the answer to one dice entry
 MAX_MS = 300.0
 TIMES_DEMO = 2.0  # at most this many times the demo battle's server time
-IMPORT_S = 2.0
+IMPORT_S = 3.0  # a 1,000-unit battle
 WALKS = 3  # each size walked this many times, the sizes in turn, and each row's fastest time kept
 HISTORY_EVENTS = (50, 5000)
 HISTORY_SLACK = 1.25  # "as fast": the long history within a quarter of the short one's time, for noise
@@ -161,6 +161,25 @@ def table(measured: Measured, demo: dict[tuple[str, str], Row]) -> list[str]:
         lines.append(_line(cells))
         step = row.step
     return lines
+
+
+def against_goals(measured: Measured, demo: dict[tuple[str, str], Row]) -> str:
+    """The size's worst figure for each goal, against the goal: how far it stands from each, not only whether."""
+    rows = measured.rows
+    baseline = [(row, demo[(row.step, row.request)]) for row in rows if (row.step, row.request) in demo]
+    compared = measured.size != DEMO_SIZE and baseline
+    more = max((row.queries - base.queries for row, base in baseline), default=0) if compared else 0
+    ratio = max((row.ms / base.ms for row, base in baseline if base.ms), default=0.0) if compared else 0.0
+    page = max((r.raw for r in rows if r.kind != DICE), default=0) / KB
+    dice = max((r.raw for r in rows if r.kind == DICE), default=0) / KB
+    figures = [
+        f"queries +{more} (goal +0)" if compared else "queries: the baseline",
+        f"largest page {page:.1f} KB (goal {PAGE_KB})",
+        f"largest dice answer {dice:.1f} KB (goal {DICE_KB})",
+        f"slowest against 13 units x{ratio:.1f} (goal x{TIMES_DEMO:g})" if compared else "",
+        f"import {measured.import_s:.2f} s (goal under {IMPORT_S:g})",
+    ]
+    return f"{measured.label} against the goals: " + ", ".join(filter(None, figures))
 
 
 def summary(measured: Measured) -> str:
@@ -305,6 +324,7 @@ def run(sizes: tuple[int, ...]) -> int:
         print(f"\n== {measured.label} ({measured.title}) on {vendor} ==")
         print("\n".join(table(measured, demo)))
         print(summary(measured))
+        print(against_goals(measured, demo))
         for note in measured.notes:
             print(f"  not walked: {note}")
     if not demo:

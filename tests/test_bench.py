@@ -11,7 +11,7 @@ from republic.games.scenario import create_game, parse_scenario
 from republic.rules.sequence import STEPS
 from republic.scenarios import DEMO_SCENARIO
 from tests.bench_probe import DICE, FRAGMENT, PAGE, Probe, Row
-from tests.bench_report import Measured, dashboard, dashboard_lines, fastest
+from tests.bench_report import Measured, against_goals, dashboard, dashboard_lines, fastest
 from tests.bench_walk import prepare, walk
 
 
@@ -62,3 +62,15 @@ def test_the_dashboard_is_measured_with_five_games_and_fifty_and_held_to_its_goa
     assert dashboard_lines(slow)[1] == [
         f"dashboard: 3 games against 1: over, {rows[0].queries + 1} queries against {rows[0].queries}, 301 ms"
     ]
+
+
+def test_each_size_s_figures_are_printed_against_the_goals():
+    demo = Measured(13, 13, "the demo battle", 0.02, [Row("move", "page", PAGE, 7, 20_000, 3_000, 10.0)], [])
+    rows = [Row("move", "page", PAGE, 8, 210_000, 9_000, 25.0), Row("move", "roll", DICE, 20, 21_500, 900, 9.0)]
+    club = Measured(1000, 1000, "a club battle", 3.5, rows, [])
+    baseline = {(r.step, r.request): r for r in demo.rows}
+    assert against_goals(club, baseline) == (
+        "1000 units against the goals: queries +1 (goal +0), largest page 210.0 KB (goal 200), largest dice answer "
+        "21.5 KB (goal 20), slowest against 13 units x2.5 (goal x2), import 3.50 s (goal under 3)"
+    )
+    assert against_goals(demo, baseline).startswith("13 units against the goals: queries: the baseline, largest")
