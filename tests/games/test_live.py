@@ -20,6 +20,8 @@ from tests.club_battle import club_scenario
 from tests.devices import master_device, seated_device
 from tests.games.conftest import HTMX, at_step, brigade, fresh, set_state
 from tests.games.move_helpers import roll_post
+from tests.games.phone_screen import Screen, seen
+from tests.games.test_phone_equals_reload import same_screen
 from tests.games.test_rally import rally_post
 
 
@@ -168,7 +170,7 @@ def test_a_row_another_phone_finished_is_taken_away_and_a_redrawn_page_keeps_its
     assert f"rally-{pettigrew.piece.name}-die" not in body
 
 
-@pytest.mark.parametrize("change", ["next step", "undo", "a row the page lacks", "too many"])
+@pytest.mark.parametrize("change", ["next step", "an undo back over a step", "a row the page lacks", "too many"])
 def test_what_a_page_cannot_take_in_place_redraws_the_live_part(client, demo, change):
     game = at_step(demo, "rally")
     archer, davis = brigade(game, "Archer's Brigade"), brigade(game, "Davis's Brigade")
@@ -177,9 +179,11 @@ def test_what_a_page_cannot_take_in_place_redraws_the_live_part(client, demo, ch
     since = fresh(game).version
     if change == "next step":
         set_state(game, game, step="move")
-    elif change == "undo":
+    elif change == "an undo back over a step":
         rally_post(client, fresh(game), archer)
+        client.post(f"/games/{game.pk}/next/", {"version": fresh(game).version}, **HTMX)
         client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
+        assert fresh(game).step == "rally"
     elif change == "a row the page lacks":
         with acting_on(f"unit-{archer.pk}"):  # entered at Archer's row, it gives Davis a rally to make
             set_state(game, davis, m_hits=2)
@@ -189,3 +193,20 @@ def test_what_a_page_cannot_take_in_place_redraws_the_live_part(client, demo, ch
     response = poll_from(seated_device(fresh(game), "Confederate"), game, since, shown)
     assert response.status_code == 200 and response.content.decode().lstrip().startswith('<div id="live"')
     assert "HX-Reswap" not in response
+
+
+def test_another_phones_action_undone_redraws_its_row_in_place_and_leaves_the_screen_as_a_reload(client, demo):
+    game = at_step(demo, "rally")
+    archer = brigade(game, "Archer's Brigade")
+    set_state(game, archer, m_hits=2)
+    confederate = seated_device(fresh(game), "Confederate")
+    phone = Screen(confederate, f"/games/{game.pk}/")
+    rally_post(client, fresh(game), archer)
+    client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
+    assert fresh(game).events.last().undoes_id is not None
+    answer = confederate.get(phone.by_id("poll").get("hx-get"), **phone.headers(None))
+    assert answer["HX-Reswap"] == "none" and rows_on(answer.content.decode()) == [f"unit-{archer.pk}"]
+    phone.swap(answer, None, "none")
+    shows, reload = phone.seen(), seen(phone.drawn())
+    assert "Undone: Archer's Brigade rallies" in shows["result"]  # which a reload shows its actor alone
+    assert not same_screen({**shows, "result": "", "versions": []}, {**reload, "result": "", "versions": []})

@@ -173,3 +173,18 @@ def test_screens_drawn_at_other_versions_share_an_answer_only_where_it_is_theirs
         for i in order:
             device, address = asked[i]
             assert untokened(polled(device, address, shown).content) == alone[i], order
+
+
+def test_the_news_of_an_undone_die_is_shared_too(db):
+    game = moving(20)
+    first, second = seated_device(game, "Confederate"), seated_device(game, "Confederate")
+    poll, shown = screen(first, game)
+    a_die_rolled(game, shown)
+    master = master_device()
+    assert master.post(f"/games/{game.pk}/undo/", {"version": game.events.count()}, **HTMX).status_code == 200
+    assert game.events.last().undoes_id is not None
+    drawn = polled(first, poll, shown)
+    assert drawn["HX-Reswap"] == "none" and rows_on(drawn.content.decode()) == [shown[0]]
+    with CaptureQueriesContext(connection) as queries:
+        shared = polled(second, poll, shown)
+    assert untokened(shared.content) == untokened(drawn.content) and len(queries) == 2

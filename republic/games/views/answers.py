@@ -218,6 +218,39 @@ def redraw(
     return retarget(reswap(whole, "outerHTML"), "#live") if acted else whole
 
 
+Place = tuple[int, int, str]  # a game turn, a player turn and a step
+Told = tuple[str, list[str], Place, tuple[str, Place] | None]
+
+
+def told(event: Event) -> Told:
+    """What a phone's news reads of an event: its row, what it is about, where in the game it was taken, and the
+    row and place of the event it undid, if it undid one (``rows_told``)."""
+    undone = event.undoes
+    at = (event.game_turn, event.player_turn, event.step)
+    return (
+        event.subject,
+        event.about,
+        at,
+        (undone.subject, (undone.game_turn, undone.player_turn, undone.step)) if undone else None,
+    )
+
+
+def rows_told(later: list[Told], here: Place, game: str) -> set[str] | None:
+    """The rows the events since a screen was drawn are about; None unless each is a row's action at the step the
+    game is at (``here``), or the undoing of one that changed nothing of the game's own (``game``: its key): after
+    another step, an event from no row or an undo that went back a step, only the live part will do."""
+    subjects: set[str] = set()
+    for subject, about, at, undone in later:
+        if undone is not None:
+            subject, undone_at = undone
+            if game in about or undone_at != here:
+                return None
+        if not subject or at != here:
+            return None
+        subjects |= {piece.name for key in about if (piece := Piece.of(key))}
+    return subjects
+
+
 def _pieces(
     request: HtmxHttpRequest,
     game: Game,
@@ -228,13 +261,12 @@ def _pieces(
     parts: set[str] | None,
 ) -> HttpResponse | None:
     """The pieces of the screen the events since it was drawn changed (see ``redraw``); None when only the live
-    part will do: another step, an undo, an event from no row, or a row the step gained, which only the whole list
-    puts in its place (a step whose rows are placed in its panel draws the panel whole, with them)."""
-    here, subjects = (game.game_turn, game.player_turn, game.step), set()
-    for event in later:
-        if not event.subject or event.undoes_id is not None or (event.game_turn, event.player_turn, event.step) != here:
-            return None
-        subjects |= {piece.name for key in event.about if (piece := Piece.of(key))}
+    part will do (``rows_told``), or for a row the step gained, which only the whole list puts in its place (a
+    step whose rows are placed in its panel draws the panel whole, with them)."""
+    here = (game.game_turn, game.player_turn, str(game.step))
+    subjects = rows_told([told(event) for event in later], here, Piece("game", game.pk).key)
+    if subjects is None:
+        return None
     yours = own(request, game)
     order = request.headers.get(SHOWN_HEADER, "").split()
     news = step_news(game, followed(request, game), subjects, shown, opened, acted, yours, order)

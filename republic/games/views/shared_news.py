@@ -12,8 +12,8 @@ What a kept answer is for is its key (``key_of``), and the key holds everything 
 - of its screen: the rows the events since it was drawn (``since``) changed that it shows, and which of them
   are open; how many of the step's rows it shows and how many the step has (its "more" count); the panel's parts
   it has open; and where the step draws its rows in its panel, every row it shows and the order it lists them in.
-A device whose events since include anything but a row's action at this step (another step, an undo), or that a
-row would be added to, is answered alone, with the live part or its pieces as ``answers.redraw`` draws them.
+A device whose events since include anything but a row's action at this step or its undoing (another step), or
+that a row would be added to, is answered alone, with the live part or its pieces as ``answers.redraw`` draws them.
 An answer at a version is the same at every later moment: a kept one is never stale, only unused, and is
 forgotten after a minute. The server's processes keep them in one store on the machine's disk (diskcache,
 ``CACHES["news"]``), so that a phone's answer drawn by one process serves the phones another one answers;
@@ -49,8 +49,10 @@ KEPT_HEADERS = ("Content-Type", "HX-Reswap", "HX-Retarget")
 MASTER = "master"
 TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _CHANGED = f"""
-SELECT subject, about, undoes_id, game_turn, player_turn, step FROM {Event._meta.db_table}
-WHERE game_id = %s AND seq > %s ORDER BY seq LIMIT %s
+SELECT event.subject, event.about, event.game_turn, event.player_turn, event.step,
+  undone.subject, undone.game_turn, undone.player_turn, undone.step
+FROM {Event._meta.db_table} event LEFT JOIN {Event._meta.db_table} undone ON undone.id = event.undoes_id
+WHERE event.game_id = %s AND event.seq > %s ORDER BY event.seq LIMIT %s
 """
 
 
@@ -104,20 +106,19 @@ def key_of(request: HtmxHttpRequest, seen: Seen) -> str | None:
 
 
 def _changed(seen: Seen) -> set[str] | None:
-    """The rows the events since the screen was drawn are about; None unless each is a row's action at the step
-    the game is at (as ``answers.redraw`` draws its pieces), one query written out, as the poll's glance is."""
+    """The rows the events since the screen was drawn are about, or None, as ``answers.rows_told`` reads them for
+    the pieces ``answers.redraw`` draws; one query written out, as the poll's glance is."""
     with connection.cursor() as cursor:
         cursor.execute(_CHANGED, [seen.game, seen.since, answers.NEWS_MOST + 1])
         events = cursor.fetchall()
     if not events or len(events) > answers.NEWS_MOST:
         return None
-    subjects: set[str] = set()
-    for subject, about, undoes, game_turn, player_turn, step in events:
-        if not subject or undoes is not None or (game_turn, player_turn, step) != seen.here:
-            return None
+    later: list[answers.Told] = []
+    for subject, about, game_turn, player_turn, step, undone, *undone_at in events:
         keys = json.loads(about) if isinstance(about, str) else about
-        subjects |= {piece.name for key in keys or () if (piece := Piece.of(key))}
-    return subjects
+        target = (undone, (undone_at[0], undone_at[1], undone_at[2])) if undone is not None else None
+        later.append((subject, keys or [], (game_turn, player_turn, step), target))
+    return answers.rows_told(later, seen.here, Piece("game", seen.game).key)
 
 
 def made(created: datetime | str) -> str:
