@@ -4,12 +4,12 @@ master's holds them all, each marked with its side. The PDF is the whole log (or
 the page, with its title line, read back with pdftotext."""
 
 import re
-import sys
 
 import pytest
 
 from republic.games.models import Dispatch
 from republic.games.text.describe import result_card
+from republic.games.views import log_pdf
 from tests.games.conftest import HTMX, division
 from tests.games.log_helpers import SECRET, Played, pdf_info, pdf_text, play
 from tests.games.test_access import GAME_ADDRESSES, OTHER_ADDRESSES, address
@@ -111,8 +111,8 @@ def test_the_pdf_is_read_with_get_alone(played):
     assert played.master.post(f"/games/{played.game.pk}/log/pdf/").status_code == 405
 
 
-def test_a_server_that_cannot_make_the_pdf_says_so_and_serves_the_page(played, monkeypatch):
-    monkeypatch.setitem(sys.modules, "weasyprint", None)  # as where pango is missing: the import fails
+def test_a_server_that_cannot_make_the_pdf_says_so_and_serves_the_page(played, monkeypatch, tmp_path):
+    monkeypatch.setattr(log_pdf, "FONTS", tmp_path)  # as where fonts-dejavu-core is missing: no font to read
     response = played.master.get(f"/games/{played.game.pk}/log/pdf/")
     assert response.status_code == 503 and "make system-packages" in response.content.decode()
     assert played.master.get(f"/games/{played.game.pk}/log/").status_code == 200
