@@ -86,7 +86,7 @@ def _styles() -> dict[str, ParagraphStyle]:
 
 
 def _text(words: str) -> str:
-    """Words as a paragraph's markup: ReportLab reads <, > and & as its own."""
+    """Words as a paragraph's markup: ReportLab reads <, > and & as its own, and would fetch an <img> someone wrote."""
     return escape(words)
 
 
