@@ -54,9 +54,9 @@ $(INSTALLED): pyproject.toml
 	touch $@
 
 # Debian packages the tests use; installed only where missing (needs root, as on the project's machines):
-# PostgreSQL for the second pass, chromium for the phone tests in tests/browser (Playwright drives it), pango,
-# harfbuzz and a font for WeasyPrint (the turn log's PDF), poppler-utils for the tests that read the PDF back.
-PDF_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fonts-dejavu-core poppler-utils
+# PostgreSQL for the second pass, chromium for the phone tests in tests/browser (Playwright drives it), the font
+# the turn log's PDF is set in, poppler-utils for the tests that read the PDF back.
+PDF_PACKAGES := fonts-dejavu-core poppler-utils
 system-packages:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)

@@ -1,7 +1,8 @@
 """How long a whole day's turn log takes as a PDF: a 400-unit club battle with about 3,000 events (each player
 turn's maneuver rolls, hits, lost bases and routs corrected on units all over the field, a message or two, the
 turn's end), its PDF asked for by the game master five times. Prints the events, the PDF's pages and size, and
-the seconds of the request, of its HTML and of WeasyPrint's drawing, best and median. A measurement, not a test:
+the seconds of the request, of its data (the queries and the groups) and of ReportLab's drawing, best and
+median. A measurement, not a test:
 
     python -m tests.log_pdf_timing            (a temporary SQLite file, removed afterwards)
     python -m tests.log_pdf_timing day.pdf    (the same, the last PDF kept in day.pdf to look at)
@@ -94,15 +95,15 @@ def measure(kept: str | None) -> None:
 
     game = _day()
     drawn: list[float] = []
-    drawing = log._pdf
+    drawing = log.drawn
 
-    def timed(html: str, paper: str) -> bytes | None:
+    def timed(copy, paper) -> bytes | None:
         started = time.perf_counter()
-        pdf = drawing(html, paper)
+        pdf = drawing(copy, paper)
         drawn.append(time.perf_counter() - started)
         return pdf
 
-    log._pdf = timed
+    log.drawn = timed
     device = master_device()
     whole = []
     for _ in range(RUNS):
@@ -113,12 +114,12 @@ def measure(kept: str | None) -> None:
         assert response.status_code == 200, response.status_code
     if kept:
         Path(kept).write_bytes(response.content)
-    html = [w - d for w, d in zip(whole, drawn, strict=True)]
+    data = [w - d for w, d in zip(whole, drawn, strict=True)]
     info = subprocess.run(["pdfinfo", "-"], input=response.content, capture_output=True, check=True, text=False)
     pages = next(line.split()[-1] for line in info.stdout.decode().splitlines() if line.startswith("Pages:"))
     print(f"{connection.vendor}: {UNITS} units, {game.events.count()} events, {game.dispatches.count()} messages")
     print(f"  PDF: {pages} pages, {len(response.content) / 1e6:.2f} MB, {len(queries)} queries")
-    for label, times in (("request", whole), ("HTML", html), ("PDF drawn", drawn)):
+    for label, times in (("request", whole), ("data", data), ("PDF drawn", drawn)):
         print(f"  {label}: best {min(times):.2f} s, median {statistics.median(times):.2f} s of {RUNS}")
 
 

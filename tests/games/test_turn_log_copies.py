@@ -4,12 +4,12 @@ master's holds them all, each marked with its side. The PDF is the whole log (or
 the page, with its title line, read back with pdftotext."""
 
 import re
-import sys
 
 import pytest
 
-from republic.games.models import Dispatch
+from republic.games.models import Dispatch, Seat
 from republic.games.text.describe import result_card
+from republic.games.views import log_pdf
 from tests.games.conftest import HTMX, division
 from tests.games.log_helpers import SECRET, Played, pdf_info, pdf_text, play
 from tests.games.test_access import GAME_ADDRESSES, OTHER_ADDRESSES, address
@@ -93,6 +93,10 @@ def test_the_pdf_is_the_whole_log_grouped_like_the_page_with_its_title_line(play
     buford = division(game, "Buford's Cavalry Division")
     short = pdf_text(played.master.get(f"/games/{game.pk}/log/pdf/?division={buford.pk}")).split("\f")
     assert "Game turn 1" in short[0] and "Game turn 2" not in short[0] and short[1].startswith("Game turn 2")
+    # each page says which it is of how many, at its foot
+    pages = [page for page in short if page]
+    feet = [found.groups() if (found := re.search(r"(\d+) ?/ ?(\d+)$", page)) else None for page in pages]
+    assert len(pages) > 1 and feet == [(str(n), str(len(pages))) for n in range(1, len(pages) + 1)]
     # nothing to tap on paper
     assert "Go back to here" not in text and "Show" not in text.split()
 
@@ -111,8 +115,17 @@ def test_the_pdf_is_read_with_get_alone(played):
     assert played.master.post(f"/games/{played.game.pk}/log/pdf/").status_code == 405
 
 
-def test_a_server_that_cannot_make_the_pdf_says_so_and_serves_the_page(played, monkeypatch):
-    monkeypatch.setitem(sys.modules, "weasyprint", None)  # as where pango is missing: the import fails
+def test_a_server_that_cannot_make_the_pdf_says_so_and_serves_the_page(played, monkeypatch, tmp_path):
+    monkeypatch.setattr(log_pdf, "FONTS", tmp_path)  # as where fonts-dejavu-core is missing: no font to read
     response = played.master.get(f"/games/{played.game.pk}/log/pdf/")
     assert response.status_code == 503 and "make system-packages" in response.content.decode()
     assert played.master.get(f"/games/{played.game.pk}/log/").status_code == 200
+
+
+def test_a_messages_words_are_printed_as_written_whatever_signs_they_hold(played):
+    game = played.game
+    bob, carl = Seat.objects.get(game=game, name="Bob"), Seat.objects.get(game=game, name="Carl")
+    words = "Guns < 3 & <b>hold</b> the ford’s bank\nthen fall back × 2"
+    Dispatch.objects.create(game=game, game_turn=2, player_turn=1, sender=bob, recipient=carl, text=words)
+    text = pdf_text(played.carl.get(f"/games/{game.pk}/log/pdf/"))
+    assert "Guns < 3 & <b>hold</b> the ford’s bank then fall back × 2" in text
