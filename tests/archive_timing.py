@@ -6,12 +6,10 @@ fastest of each printed with its file size and queries. A measurement, not a tes
 
 With DATABASE_URL (a throw-away PostgreSQL from .ci/with-postgres) it uses that database."""
 
-import os
-import shutil
 import sys
-import tempfile
 import time
-from pathlib import Path
+
+from tests.timing_setup import on_a_database
 
 UNITS, EVENTS, RUNS = 400, 2000, 3
 
@@ -52,27 +50,7 @@ def measure() -> None:
 
 
 def main() -> int:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "republic.settings")
-    os.environ.setdefault("REPUBLIC_SECRET_KEY", "timing-only-not-secret")
-    temporary = None
-    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        from tests.bench import _ensure_postgres_database
-
-        _ensure_postgres_database(os.environ["DATABASE_URL"])
-    if not os.environ.get("DATABASE_URL"):
-        temporary = Path(tempfile.mkdtemp(prefix="republic-timing-"))
-        os.environ["DATABASE_URL"] = f"sqlite:///{temporary / 'timing.sqlite3'}"
-    try:
-        import django
-        from django.core.management import call_command
-
-        django.setup()
-        call_command("migrate", verbosity=0)
-        measure()
-    finally:
-        if temporary:
-            shutil.rmtree(temporary)
-    return 0
+    return on_a_database(measure)
 
 
 if __name__ == "__main__":

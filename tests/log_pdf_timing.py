@@ -9,15 +9,14 @@ median. A measurement, not a test:
 
 With DATABASE_URL (a throw-away PostgreSQL from .ci/with-postgres) it uses that database."""
 
-import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from tests.timing_setup import corrections, on_a_database, turn_ended
 
 UNITS, EVENTS, RUNS = 400, 3000, 5
 ROLLS_A_TURN, HITS_A_TURN = 60, 125
@@ -26,8 +25,6 @@ ROLLS_A_TURN, HITS_A_TURN = 60, 125
 def _player_turn(game, rng: random.Random, turn: int) -> None:
     """One player turn as a day leaves it: the attacker's maneuver rolls, a message, hits and lost bases and
     routs on units of both sides, and the turn's end clearing what lasts a turn."""
-    from republic.games.events.game import CorrectionMade, FieldValue
-    from republic.games.ledger import act
     from republic.games.models import Dispatch, Game, Seat, Unit
     from tests.games.conftest import rolled_for_assault
 
@@ -45,29 +42,8 @@ def _player_turn(game, rng: random.Random, turn: int) -> None:
             recipient=seats[1],
             text=text,
         )
-    units = list(Unit.objects.filter(game=game).in_play().brigades())
-    for _ in range(HITS_A_TURN):
-        unit = rng.choice(units)
-        unit.refresh_from_db()
-        if unit.out_of_play:
-            continue
-        fields = {"m_hits": min(4, unit.m_hits + 1), "bases": max(0, unit.bases - rng.choice((0, 0, 1)))}
-        if rng.random() < 0.1:
-            fields["forced_move"] = "Rt"
-        if not fields["bases"]:
-            fields["destroyed"] = True
-        with act(game, None, "timing") as action:
-            for name, value in fields.items():
-                action.set(unit, name, value)
-            values = tuple(FieldValue(f, v) for f, v in fields.items())
-            action.record(CorrectionMade(unit.key, unit.name, None, values))
-    game = Game.objects.get(pk=game.pk)
-    with act(game, None, "timing") as action:
-        for unit in Unit.objects.filter(game=game).exclude(forced_move=""):
-            action.set(unit, "forced_move", "")
-        action.set(action.game, "player_turn", 2 if game.player_turn == 1 else 1)
-        action.set(action.game, "game_turn", game.game_turn + (1 if game.player_turn == 2 else 0))
-        action.record(CorrectionMade(f"game:{game.pk}", game.name, None, ()))
+    corrections(game, list(Unit.objects.filter(game=game).in_play().brigades()), rng, HITS_A_TURN, lost=(0, 0, 1))
+    turn_ended(game)
 
 
 def _day():
@@ -124,35 +100,7 @@ def measure(kept: str | None) -> None:
 
 
 def main() -> int:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "republic.settings")
-    os.environ.setdefault("REPUBLIC_DEBUG", "0")
-    os.environ.setdefault("REPUBLIC_SECRET_KEY", "timing-only-not-secret")
-    os.environ.setdefault("REPUBLIC_ALLOWED_HOSTS", "testserver")
-    temporary = None
-    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        from tests.bench import _ensure_postgres_database
-
-        _ensure_postgres_database(os.environ["DATABASE_URL"])
-    if not os.environ.get("DATABASE_URL"):
-        temporary = Path(tempfile.mkdtemp(prefix="republic-timing-"))
-        os.environ["DATABASE_URL"] = f"sqlite:///{temporary / 'timing.sqlite3'}"
-    try:
-        import django
-        from django.core.management import call_command
-
-        django.setup()
-        from tests.static_files import uncollected
-
-        uncollected()
-        call_command("migrate", verbosity=0)
-        measure(sys.argv[1] if len(sys.argv) > 1 else None)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        if temporary:
-            shutil.rmtree(temporary, ignore_errors=True)
-    return 0
+    return on_a_database(lambda: measure(sys.argv[1] if len(sys.argv) > 1 else None))
 
 
 if __name__ == "__main__":
