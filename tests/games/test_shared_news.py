@@ -2,7 +2,8 @@
 of a side with the same screen gets the first one's answer for one query, at every size; each device's answer is
 what it would be drawn alone, whoever asked first; another side, another screen or a seat taken away never gets
 an answer kept for someone else. News of rows below a phone's full screen is the step's pieces, shared too, not
-its whole live part."""
+its whole live part. The live part drawn whole after Next step is shared as well, with each device's own messages
+drawn into it."""
 
 import html
 import itertools
@@ -13,7 +14,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from republic.games.models import Command, Seat, Unit
+from republic.games.models import Command, Dispatch, Seat, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.views.page import ROWS_SHOWN
 from tests.club_battle import club_scenario
@@ -84,7 +85,6 @@ def test_each_device_is_given_what_it_would_be_drawn_alone_whoever_asked_first(d
     devices = {
         "master": master_device(),
         "confederate": seated_device(game, "Confederate"),
-        "confederate with a row open": seated_device(game, "Confederate"),
         "a confederate division": commanding(game, confederate_division),
         "union": seated_device(game, "Union"),
     }
@@ -188,3 +188,49 @@ def test_the_news_of_an_undone_die_is_shared_too(db):
     with CaptureQueriesContext(connection) as queries:
         shared = polled(second, poll, shown)
     assert untokened(shared.content) == untokened(drawn.content) and len(queries) == 2
+
+
+def test_after_next_step_each_device_gets_the_live_part_it_would_be_drawn_alone_with_its_own_messages(db):
+    game = moving(20)
+    devices = {
+        "master": master_device(),
+        "confederate": seated_device(game, "Confederate"),
+        "confederate with a message": seated_device(game, "Confederate"),
+        "a confederate division": commanding(game, Command.objects.filter(game=game, parent__isnull=False).last()),
+        "union": seated_device(game, "Union"),
+        "master with a row open": master_device(),
+    }
+    seats = list(Seat.objects.filter(game=game).order_by("pk"))  # in the order the devices above took them
+    Dispatch.objects.create(  # from the division's player to the second confederate
+        game=game, game_turn=1, player_turn=1, sender=seats[2], recipient=seats[1], text="Hold the sunken road"
+    )
+    screens = {name: screen(device, game) for name, device in devices.items()}
+    game.refresh_from_db()
+    assert master_device().post(f"/games/{game.pk}/next/", {"version": game.version}).status_code == 302
+    # a battery's row, open on the phone at the maneuver step, is a row of the artillery fire step too
+    now_listed = screen(master_device(), game)[1]
+    opened = {"master with a row open": [row for row in screens["master"][1] if row in now_listed][:1]}
+    assert opened["master with a row open"]
+
+    def asked(name):
+        poll, shown = screens[name]
+        return polled(devices[name], poll, shown, opened.get(name, []))
+
+    alone = {}
+    for name in devices:
+        caches["news"].clear()
+        drawn = asked(name)
+        assert drawn.status_code == 200 and b'id="live"' in drawn.content and "HX-Reswap" not in drawn, name
+        alone[name] = untokened(drawn.content)
+    assert len(set(alone.values())) == len(alone)  # each is its own: side, messages, open row, division, master
+    assert b"Hold the sunken road" in alone["confederate with a message"] and b"sunken" not in alone["confederate"]
+    for first in devices:
+        caches["news"].clear()
+        for name in [first, *(other for other in devices if other != first)]:
+            answer = asked(name)
+            assert untokened(answer.content) == alone[name], (first, name)
+    caches["news"].clear()
+    asked("confederate")
+    shared = polled(seated_device(game, "Confederate"), *screens["confederate"])
+    assert untokened(shared.content) == alone["confederate"]
+    assert [template.name for template in shared.templates] == ["games/parts/dispatches.html"]  # not drawn again

@@ -81,13 +81,16 @@ def context(
     shown: int = ROWS_SHOWN,
     parts: set[str] | None = None,
     fetched: bool = False,
+    letters: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The live part's context; ``letters``: the device's messages drawn apart from it (``shared_news``)."""
     last = event or _last_event(request, game)
     role = getattr(request, "role", None)
     yours = own(request, game)
     follows = followed(request, game)
     found = page_context(game, actor_of(request), last, forms, error, opened, follows, shown, yours, fetched)
-    letters = dispatch_context(bool(role and role.master), role.seat if role else None, game)
+    if letters is None:
+        letters = dispatch_context(bool(role and role.master), role.seat if role else None, game)
     parts = (parts_open(request) if parts is None else parts) | set(opened)
     folds = set(request.GET.getlist("fold"))  # a page drawn without scripts, with a row's fold open
     return {
@@ -208,12 +211,11 @@ def redraw(
             return pieces
     latest = event or (later[-1] if later else recent.first())
     kept = tuple(opened | {acted} if acted else opened)  # the row acted on stays open while it has work left
+    count = max(ROWS_SHOWN, len(shown))
     whole = render(
         request,
         "games/game.html#live",
-        context(
-            request, game, latest, opened=kept, shown=max(ROWS_SHOWN, len(shown)), parts=parts, fetched=bool(acted)
-        ),
+        context(request, game, latest, opened=kept, shown=count, parts=parts, fetched=bool(acted)),
     )
     return retarget(reswap(whole, "outerHTML"), "#live") if acted else whole
 

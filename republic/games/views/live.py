@@ -106,8 +106,11 @@ def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int
         here = (game.game_turn, game.player_turn, str(game.step))
         seen = shared_news.Seen(game.pk, shared_news.made(game.created), game.version, newest, since, letter, who, here)
         shared_news.remember_step(game, seen)
-        answer = answers.redraw(request, game, since, letter)
         key = shared_news.key_of(request, seen)
+        shared = shared_news.live_part(request, game, seen) if key is None and shared_news.whole(seen) else None
+        if shared is not None:
+            return shared
+        answer = answers.redraw(request, game, since, letter)
         if key is not None:
             shared_news.keep(key, answer)
         return answer

@@ -19,9 +19,10 @@ forgotten after a minute. The server's processes keep them in one store on the m
 ``CACHES["news"]``), so that a phone's answer drawn by one process serves the phones another one answers;
 several hosts on one PostgreSQL each keep their own, right on its own, since none depends on another's. A game
 is known in the key by when it was made too: a test's database and the club's, or a database made afresh, may
-hold a game of the same id at the same version. Never kept is what belongs to one device: the whole live part,
-which holds its messages; the security token of its forms (kept blank, and each device given its own as it is
-served); anything drawn for an action it took."""
+hold a game of the same id at the same version. Never kept is what belongs to one device: its messages (the
+live part, drawn whole after Next step for every phone at once, is kept without them, and each device's own are
+drawn into it as it is served: ``live_part``); the security token of its forms (kept blank, and each device
+given its own as it is served); anything drawn for an action it took."""
 
 import hashlib
 import json
@@ -33,21 +34,26 @@ from django.core.cache import caches
 from django.db import connection
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
+from django.utils.safestring import mark_safe
 from django.utils.timezone import is_aware, make_aware
 
+from republic.games.dispatches import dispatch_context
 from republic.games.models import Event, Game
 from republic.games.pieces import Piece
 from republic.games.steps import step_of
 from republic.games.views import answers
 from republic.games.views.access import HtmxHttpRequest
 from republic.games.views.follow import FOLLOW_KEY, command_tree, following
-from republic.games.views.page import gained
+from republic.games.views.page import ROWS_SHOWN, gained
 
 KEPT_SECONDS = 60
 KEPT_HEADERS = ("Content-Type", "HX-Reswap", "HX-Retarget")
 MASTER = "master"
 TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+LETTERS = "<!--republic:letters-->"  # where a kept live part takes the asking device's own messages
 _CHANGED = f"""
 SELECT event.subject, event.about, event.game_turn, event.player_turn, event.step,
   undone.subject, undone.game_turn, undone.player_turn, undone.step
@@ -164,3 +170,42 @@ def keep(key: str, answer: HttpResponse) -> None:
         return
     headers = tuple((name, answer[name]) for name in KEPT_HEADERS if name in answer)
     caches["news"].set(key, (TOKEN.sub(rb"\1\2", answer.content), headers), KEPT_SECONDS)
+
+
+def whole(seen: Seen) -> bool:
+    """Whether this device's news is the live part whole (``answers.redraw``): a message since its screen was
+    drawn, or events since then that are not all a row's action at this step or its undoing."""
+    return seen.letter != seen.newest or _changed(seen) is None
+
+
+def live_part(request: HtmxHttpRequest, game: Game, seen: Seen) -> HttpResponse | None:
+    """The live part as ``answers.redraw`` draws it whole for this device, shared with the devices that ask the
+    same: all but its messages, drawn for the device alone into the kept part; None where the whole answer is
+    drawn for it alone (a fold opened without scripts, a game with no event yet). After Next step every phone of
+    a battle asks for it at once."""
+    latest = Event.objects.filter(game=game).select_related("undoes").order_by("-seq").first()
+    if latest is None or request.GET.getlist("fold"):
+        return None
+    role = request.role
+    letters = dispatch_context(role.master, role.seat, game)
+    last_letter = letters.get("last_letter", 0)
+    shown = answers.shown_subjects(request)
+    opened = tuple(sorted(set(request.headers.get(answers.OPEN_HEADER, "").split()) & shown))
+    count = max(ROWS_SHOWN, len(shown))
+    said = [
+        *map(str, (seen.game, seen.made, seen.version, seen.newest, seen.who, *seen.here, last_letter, count)),
+        str(request.session.get(FOLLOW_KEY, {}).get(str(seen.game), "")),
+        " ".join(sorted(answers.parts_open(request))),
+        " ".join(opened),
+    ]
+    key = "republic:news-live:" + hashlib.sha256("\n".join(said).encode()).hexdigest()
+    found = caches["news"].get(key)
+    if not isinstance(found, bytes):
+        apart = {"last_letter": last_letter, "letters_apart": mark_safe(LETTERS)}
+        drawn = answers.context(request, game, latest, opened=opened, shown=count, letters=apart)
+        found = TOKEN.sub(rb"\1\2", render(request, "games/game.html#live", drawn).content)
+        caches["news"].set(key, found, KEPT_SECONDS)
+    token = get_token(request).encode()
+    own = render_to_string("games/parts/dispatches.html", {"game": game, "role": role, **letters}, request)
+    content = TOKEN.sub(lambda blank: blank[1] + token + blank[2], found)
+    return HttpResponse(content.replace(LETTERS.encode(), own.encode()))
