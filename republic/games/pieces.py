@@ -8,7 +8,7 @@ prefix of each of its forms ('rally-unit-12') and the name of a field about it i
 
 import re
 from dataclasses import dataclass
-from typing import Self
+from functools import lru_cache
 
 KINDS = ("game", "side", "command", "leader", "unit", "objective", "assault")
 _SPELLED = re.compile(r"(?:row-)?([a-z]+)[-:](\d{1,18})")
@@ -39,16 +39,13 @@ class Piece:
         return f"{form}-{self.name}"
 
     @classmethod
-    def of(cls, spelled: str) -> Self | None:
+    def of(cls, spelled: str) -> "Piece | None":
         """The piece a key, a name or a row's element names ('unit:12', 'unit-12', 'row-unit-12'); None for
         anything else."""
-        found = _SPELLED.fullmatch(spelled or "")
-        if found is None or found.group(1) not in KINDS:
-            return None
-        return cls(found.group(1), int(found.group(2)))
+        return _read(spelled or "")
 
     @classmethod
-    def at(cls, spelled: str) -> Self:
+    def at(cls, spelled: str) -> "Piece":
         """The piece a trusted key or name names (one the app wrote); a ValueError for anything else."""
         found = cls.of(spelled)
         if found is None:
@@ -56,7 +53,7 @@ class Piece:
         return found
 
     @classmethod
-    def named(cls, spelled: str, kind: str) -> Self | None:
+    def named(cls, spelled: str, kind: str) -> "Piece | None":
         """The piece of that kind a key or name names; None for another kind or anything else."""
         found = cls.of(spelled)
         return found if found is not None and found.kind == kind else None
@@ -73,3 +70,11 @@ def keys_in(value: object, kind: str = "unit") -> set[str]:
     if isinstance(value, list | tuple):
         return set().union(*(keys_in(v, kind) for v in value))
     return set()
+
+
+@lru_cache(maxsize=16384)  # a step's rows name each of a 1,000-unit battle's pieces at every drawing
+def _read(spelled: str) -> Piece | None:
+    found = _SPELLED.fullmatch(spelled)
+    if found is None or found.group(1) not in KINDS:
+        return None
+    return Piece(found.group(1), int(found.group(2)))

@@ -154,20 +154,23 @@ def test_news_of_rows_below_a_full_screen_is_the_step_pieces_and_leaves_the_phon
     assert not same_screen({**shows, "result": "", "versions": []}, {**reload, "versions": []})
 
 
-def test_screens_drawn_at_other_versions_share_an_answer_only_where_it_is_theirs(db):
+def test_screens_drawn_a_few_dice_ago_share_one_answer_and_one_drawn_before_them_gets_its_own(db):
     game = moving(20)
     devices = [seated_device(game, "Confederate") for _ in range(3)]
     poll, shown = screen(devices[0], game)
-    a_die_rolled(game, shown)
-    later = screen(devices[1], game)[0]  # drawn after the first die
-    unit = Unit.objects.get(pk=int(shown[1].split("-")[1]))
-    assert roll_post(master_device(), game, unit, die="4").status_code == 200
-    asked = [(devices[0], poll), (devices[1], later), (devices[2], poll)]
+    asked = [(devices[0], poll)]
+    for die, row in enumerate(shown[:6]):
+        unit = Unit.objects.get(pk=int(row.split("-")[1]))
+        assert roll_post(master_device(), game, unit, die=str(die + 2)).status_code == 200
+        if die in (2, 4):
+            asked.append((devices[len(asked)], screen(devices[len(asked)], game)[0]))  # drawn after the 3rd, 5th
     alone = []
     for device, address in asked:
         caches["news"].clear()
         alone.append(untokened(polled(device, address, shown).content))
-    assert alone[0] != alone[1] and alone[0] == alone[2]  # two rows again, or one
+    # drawn at most SHARED_SINCE dice ago: the rows of the last four dice again, whichever the screen showed
+    assert alone[1] == alone[2] and set(rows_on(alone[1].decode())) == set(shown[2:6])
+    assert set(rows_on(alone[0].decode())) == set(shown[:6])  # drawn before them: each die's row
     for order in itertools.permutations(range(3)):
         caches["news"].clear()
         for i in order:

@@ -42,7 +42,7 @@ def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         seen = shared_news.Seen(
             game_id, glance.made, glance.version, glance.letter, since, letter, glance.who, glance.here
         )
-        key = shared_news.key_of(request, seen)
+        key = shared_news.key_of(request, seen, shared_news.news_of(seen)[1])
         kept = shared_news.kept(request, key) if key is not None else None
         if kept is not None:
             return kept
@@ -106,11 +106,13 @@ def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int
         here = (game.game_turn, game.player_turn, str(game.step))
         seen = shared_news.Seen(game.pk, shared_news.made(game.created), game.version, newest, since, letter, who, here)
         shared_news.remember_step(game, seen)
-        key = shared_news.key_of(request, seen)
-        shared = shared_news.live_part(request, game, seen) if key is None and shared_news.whole(seen) else None
+        used, changed = shared_news.news_of(seen)
+        key = shared_news.key_of(request, seen, changed)
+        whole = key is None and shared_news.whole(seen, changed)
+        shared = shared_news.live_part(request, game, seen) if whole else None
         if shared is not None:
             return shared
-        answer = answers.redraw(request, game, since, letter)
+        answer = answers.redraw(request, game, used, letter)
         if key is not None:
             shared_news.keep(key, answer)
         return answer

@@ -9,8 +9,8 @@ What a kept answer is for is its key (``key_of``), and the key holds everything 
   shows (``letter``);
 - the device's role: the game master, or a seat's side (a seat's forms and the rows it may act on are its
   side's: ``access.Mine``), never another side's answer;
-- of its screen: the rows the events since it was drawn (``since``) changed that it shows, and which of them
-  are open; how many of the step's rows it shows and how many the step has (its "more" count); the panel's parts
+- of its screen: the rows the events since it was drawn changed that it shows, and which of them are open (a
+  screen drawn a few row actions ago is answered as one drawn before them: ``news_of``); how many of the step's rows it shows and how many the step has (its "more" count); the panel's parts
   it has open; and where the step draws its rows in its panel, every row it shows and the order it lists them in.
 A device whose events since include anything but a row's action at this step or its undoing (another step), or
 that a row would be added to, is answered alone, with the live part or its pieces as ``answers.redraw`` draws them.
@@ -50,12 +50,13 @@ from republic.games.views.follow import FOLLOW_KEY, command_tree, following
 from republic.games.views.page import ROWS_SHOWN, gained
 
 KEPT_SECONDS = 60
+SHARED_SINCE = 4  # events: news_of
 KEPT_HEADERS = ("Content-Type", "HX-Reswap", "HX-Retarget")
 MASTER = "master"
 TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 LETTERS = "<!--republic:letters-->"  # where a kept live part takes the asking device's own messages
 _CHANGED = f"""
-SELECT event.subject, event.about, event.game_turn, event.player_turn, event.step,
+SELECT event.seq, event.subject, event.about, event.game_turn, event.player_turn, event.step,
   undone.subject, undone.game_turn, undone.player_turn, undone.step
 FROM {Event._meta.db_table} event LEFT JOIN {Event._meta.db_table} undone ON undone.id = event.undoes_id
 WHERE event.game_id = %s AND event.seq > %s ORDER BY event.seq LIMIT %s
@@ -81,9 +82,10 @@ class Seen:
     here: tuple[int, int, str]  # the game turn, player turn and step the game is at
 
 
-def key_of(request: HtmxHttpRequest, seen: Seen) -> str | None:
-    """The key of the news this device's screen is drawn, None where it is drawn for it alone."""
-    changed = _changed(seen) if seen.letter == seen.newest else None
+def key_of(request: HtmxHttpRequest, seen: Seen, changed: set[str] | None) -> str | None:
+    """The key of the news this device's screen is drawn (``changed``: the rows the events since then are about,
+    as ``news_of`` reads them), None where it is drawn for it alone."""
+    changed = changed if seen.letter == seen.newest else None
     step = caches["news"].get(_step_key(seen)) if changed is not None else None
     if changed is None or not isinstance(step, tuple):
         return None
@@ -111,20 +113,30 @@ def key_of(request: HtmxHttpRequest, seen: Seen) -> str | None:
     return "republic:news:" + hashlib.sha256("\n".join(said).encode()).hexdigest()
 
 
-def _changed(seen: Seen) -> set[str] | None:
-    """The rows the events since the screen was drawn are about, or None, as ``answers.rows_told`` reads them for
-    the pieces ``answers.redraw`` draws; one query written out, as the poll's glance is."""
+def news_of(seen: Seen) -> tuple[int, set[str] | None]:
+    """The version a screen's news is drawn from, and the rows the events since then are about, or None, as
+    ``answers.rows_told`` reads them for the pieces ``answers.redraw`` draws; one query written out, as the poll's
+    glance is. The phones of a battle poll at different moments, each holding a version of the last few: a screen
+    drawn at most ``SHARED_SINCE`` events ago, all of them a row's action at this step, is answered as one drawn
+    before them all, the rows of each drawn again, so that the phones share one answer (a row drawn again as it
+    stands is the row a reload shows)."""
+    start = min(seen.since, seen.version - SHARED_SINCE)
     with connection.cursor() as cursor:
-        cursor.execute(_CHANGED, [seen.game, seen.since, answers.NEWS_MOST + 1])
+        cursor.execute(_CHANGED, [seen.game, start, answers.NEWS_MOST + 1])
         events = cursor.fetchall()
     if not events or len(events) > answers.NEWS_MOST:
-        return None
-    later: list[answers.Told] = []
-    for subject, about, game_turn, player_turn, step, undone, *undone_at in events:
+        return seen.since, None
+    game = Piece("game", seen.game).key
+    later: list[tuple[int, answers.Told]] = []
+    for seq, subject, about, game_turn, player_turn, step, undone, *undone_at in events:
         keys = json.loads(about) if isinstance(about, str) else about
         target = (undone, (undone_at[0], undone_at[1], undone_at[2])) if undone is not None else None
-        later.append((subject, keys or [], (game_turn, player_turn, step), target))
-    return answers.rows_told(later, seen.here, Piece("game", seen.game).key)
+        later.append((seq, (subject, keys or [], (game_turn, player_turn, step), target)))
+    # after an event that is not a row's action at this step, only a screen drawn since it shares the answer
+    whole_at = [seq for seq, one in later if answers.rows_told([one], seen.here, game) is None]
+    used = max([start, *whole_at])
+    used = used if seen.since >= used else seen.since
+    return used, answers.rows_told([one for seq, one in later if seq > used], seen.here, game)
 
 
 def made(created: datetime | str) -> str:
@@ -172,10 +184,10 @@ def keep(key: str, answer: HttpResponse) -> None:
     caches["news"].set(key, (TOKEN.sub(rb"\1\2", answer.content), headers), KEPT_SECONDS)
 
 
-def whole(seen: Seen) -> bool:
+def whole(seen: Seen, changed: set[str] | None) -> bool:
     """Whether this device's news is the live part whole (``answers.redraw``): a message since its screen was
-    drawn, or events since then that are not all a row's action at this step or its undoing."""
-    return seen.letter != seen.newest or _changed(seen) is None
+    drawn, or events since then that are not all a row's action at this step or its undoing (``news_of``)."""
+    return seen.letter != seen.newest or changed is None
 
 
 def live_part(request: HtmxHttpRequest, game: Game, seen: Seen) -> HttpResponse | None:
