@@ -237,3 +237,40 @@ def test_after_next_step_each_device_gets_the_live_part_it_would_be_drawn_alone_
     shared = polled(seated_device(game, "Confederate"), *screens["confederate"])
     assert untokened(shared.content) == alone["confederate"]
     assert [template.name for template in shared.templates] == ["games/parts/dispatches.html"]  # not drawn again
+
+
+def test_each_row_drawn_again_is_shared_by_every_screen_of_its_side_that_shows_it(db):
+    """At 400 units each division's player lists his own division first: two dice in two divisions of one corps
+    are news of one row to each division's phone and of both to the corps commander's, whose answer is then put
+    together from the rows the first two drew, drawing nothing."""
+    game = moving(400)
+    every_corps = Command.objects.filter(game=game, side__name="Confederate", level="corps").order_by("-order", "-pk")
+    corps = next(corps for corps in every_corps if corps.children.count() >= 2)  # listed late: off the others' screens
+    first, second = corps.children.order_by("order", "pk")[:2]
+    phones = {command.pk: commanding(game, command) for command in (first, second, corps)}
+    screens = {pk: screen(device, game) for pk, device in phones.items()}
+    rolled = []
+    for division in (first, second):
+        row = next(
+            row for row in screens[division.pk][1] if Unit.objects.get(pk=row.split("-")[1]).division == division
+        )
+        rolled.append(row)
+        a_die_rolled(game, [row])
+    assert rolled[1] not in screens[first.pk][1] and rolled[0] not in screens[second.pk][1]
+    assert set(rolled) <= set(screens[corps.pk][1])
+
+    def asked(pk):
+        poll, shown = screens[pk]
+        return polled(phones[pk], poll, shown)
+
+    alone = {}
+    for pk in phones:
+        caches["news"].clear()
+        alone[pk] = untokened(asked(pk).content)
+    assert [set(rows_on(alone[pk].decode())) for pk in phones] == [{rolled[0]}, {rolled[1]}, set(rolled)]
+    caches["news"].clear()
+    asked(first.pk), asked(second.pk)
+    with CaptureQueriesContext(connection) as queries:
+        shared = asked(corps.pk)
+    assert untokened(shared.content) == alone[corps.pk] and shared["HX-Reswap"] == "none"
+    assert not shared.templates and len(queries) == 2, [q["sql"] for q in queries.captured_queries]

@@ -288,6 +288,7 @@ def _pieces(
         "rows": news.listed,
         "emptied": news.emptied,
         "list_oob": not acted,
+        "marked": not acted,  # a poll's rows, each marked to be kept apart (shared_news.apart)
         "main": news.redrawn.get(acted) if acted else None,
         "others": [(name, news.redrawn.get(name)) for name in sorted(news.again - {acted})],
         "row_form": news.form,

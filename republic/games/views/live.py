@@ -42,8 +42,8 @@ def poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         seen = shared_news.Seen(
             game_id, glance.made, glance.version, glance.letter, since, letter, glance.who, glance.here
         )
-        key = shared_news.key_of(request, seen, shared_news.news_of(seen)[1])
-        kept = shared_news.kept(request, key) if key is not None else None
+        keys = shared_news.key_of(request, seen, shared_news.news_of(seen)[1])
+        kept = shared_news.kept(request, keys) if keys is not None else None
         if kept is not None:
             return kept
     return _news(request, game_id, since, letter)
@@ -107,12 +107,9 @@ def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int
         seen = shared_news.Seen(game.pk, shared_news.made(game.created), game.version, newest, since, letter, who, here)
         shared_news.remember_step(game, seen)
         used, changed = shared_news.news_of(seen)
-        key = shared_news.key_of(request, seen, changed)
-        whole = key is None and shared_news.whole(seen, changed)
+        keys = shared_news.key_of(request, seen, changed)
+        whole = keys is None and shared_news.whole(seen, changed)
         shared = shared_news.live_part(request, game, seen) if whole else None
         if shared is not None:
             return shared
-        answer = answers.redraw(request, game, used, letter)
-        if key is not None:
-            shared_news.keep(key, answer)
-        return answer
+        return shared_news.apart(answers.redraw(request, game, used, letter), keys)

@@ -4,14 +4,17 @@ Each player follows his own corps or division, so no two screens list the same r
 same for all: the step's panel, the result and the step bar again, and no row of their screens, since the row
 acted on is on few of them. The first phone's answer is kept and the others that ask the same are given it.
 
-What a kept answer is for is its key (``key_of``), and the key holds everything the answer is drawn from:
+What a kept answer is for is its keys (``key_of``), and they hold everything the answer is drawn from. Each row
+the news draws again is kept apart, for every screen of the side that shows it, and the rest under a key of:
 - the game, its version (every event raises it), the newest message the device reads and the one its screen
   shows (``letter``);
 - the device's role: the game master, or a seat's side (a seat's forms and the rows it may act on are its
   side's: ``access.Mine``), never another side's answer;
-- of its screen: the rows the events since it was drawn changed that it shows, and which of them are open (a
-  screen drawn a few row actions ago is answered as one drawn before them: ``news_of``); how many of the step's rows it shows and how many the step has (its "more" count); the panel's parts
-  it has open; and where the step draws its rows in its panel, every row it shows and the order it lists them in.
+- of its screen: how many of the step's rows it shows and how many the step has (its "more" count); the panel's
+  parts it has open; and where the step draws its rows in its panel, every row it shows, which are open, and the
+  order it lists them in. Which rows are drawn again are those the events since it was drawn changed that it
+  shows (a screen drawn a few row actions ago is answered as one drawn before them: ``news_of``); a screen with
+  one of them open is answered alone.
 A device whose events since include anything but a row's action at this step or its undoing (another step), or
 that a row would be added to, is answered alone, with the live part or its pieces as ``answers.redraw`` draws them.
 An answer at a version is the same at every later moment: a kept one is never stale, only unused, and is
@@ -54,6 +57,8 @@ SHARED_SINCE = 4  # events: news_of
 KEPT_HEADERS = ("Content-Type", "HX-Reswap", "HX-Retarget")
 MASTER = "master"
 TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+_ROWS = re.compile(rb"<!--rows-->(.*?)<!--/rows-->", re.S)
+_ROW = re.compile(rb"<!--row (\S+)-->(.*?)<!--/row-->", re.S)
 LETTERS = "<!--republic:letters-->"  # where a kept live part takes the asking device's own messages
 _CHANGED = f"""
 SELECT event.seq, event.subject, event.about, event.game_turn, event.player_turn, event.step,
@@ -82,9 +87,18 @@ class Seen:
     here: tuple[int, int, str]  # the game turn, player turn and step the game is at
 
 
-def key_of(request: HtmxHttpRequest, seen: Seen, changed: set[str] | None) -> str | None:
-    """The key of the news this device's screen is drawn (``changed``: the rows the events since then are about,
-    as ``news_of`` reads them), None where it is drawn for it alone."""
+@dataclass(frozen=True)
+class Keys:
+    """Where a poll's news is kept: all but its rows under ``base``, and each row it draws again apart, in the
+    order the answer lists them, kept for every screen of its side that shows the row."""
+
+    base: str
+    rows: tuple[tuple[str, str], ...]  # a row's subject and its drawing's key
+
+
+def key_of(request: HtmxHttpRequest, seen: Seen, changed: set[str] | None) -> Keys | None:
+    """The keys of the news this device's screen is drawn (``changed``: the rows the events since then are about,
+    as ``news_of`` reads them), None where it is drawn for it alone: a row it has open is among them."""
     changed = changed if seen.letter == seen.newest else None
     step = caches["news"].get(_step_key(seen)) if changed is not None else None
     if changed is None or not isinstance(step, tuple):
@@ -97,20 +111,27 @@ def key_of(request: HtmxHttpRequest, seen: Seen, changed: set[str] | None) -> st
     opened = set(request.headers.get(answers.OPEN_HEADER, "").split()) & shown
     if not placed and gained(listed, changed - shown, shown):
         return None
-    again = changed & shown
+    again = set() if placed else changed & shown  # a step that places its rows in its panel draws them there
+    if opened & again:
+        return None
+    place = (seen.game, seen.made, seen.version, seen.who, *seen.here)
     said = [
-        # not ``since``: the events since a screen was drawn change its answer only by the rows of it they are
-        # about (``again``), the result being the latest event's
-        *map(str, (seen.game, seen.made, seen.version, seen.newest, seen.letter, seen.who, *seen.here)),
+        # not ``since``, nor the rows drawn again: each is kept apart, and the rest is the same for every screen
+        *map(str, (*place, seen.newest, seen.letter)),
         request.headers.get(answers.PARTS_HEADER, ""),
-        " ".join(sorted(again)),
-        " ".join(sorted(opened & again)),
         str(sum(subject in shown for subject in listed)),
         str(len(listed)),
     ]
     if placed:
         said += [request.headers.get(answers.SHOWN_HEADER, ""), " ".join(sorted(opened)), " ".join(listed)]
-    return "republic:news:" + hashlib.sha256("\n".join(said).encode()).hexdigest()
+    return Keys(
+        _hashed("republic:news:", said),
+        tuple((row, _hashed("republic:news-row:", [*map(str, place), row])) for row in sorted(again)),
+    )
+
+
+def _hashed(kind: str, said: list[str]) -> str:
+    return kind + hashlib.sha256("\n".join(said).encode()).hexdigest()
 
 
 def news_of(seen: Seen) -> tuple[int, set[str] | None]:
@@ -164,24 +185,46 @@ def remember_step(game: Game, seen: Seen) -> None:
     caches["news"].set(key, (placed, rows, command_tree(game)), KEPT_SECONDS)
 
 
-def kept(request: HtmxHttpRequest, key: str) -> HttpResponse | None:
-    found = caches["news"].get(key)
-    if not isinstance(found, tuple):
+def kept(request: HtmxHttpRequest, keys: Keys) -> HttpResponse | None:
+    """The news kept for this screen, its rows put in their place and its forms given the device's own security
+    token; None unless every part of it is kept."""
+    found = caches["news"].get_many([keys.base, *(key for _, key in keys.rows)])
+    base = found.get(keys.base)
+    rows = [row for _, key in keys.rows if isinstance(row := found.get(key), bytes)]
+    if not isinstance(base, tuple) or len(rows) < len(keys.rows):
         return None
-    content, headers = found
+    (before, after), headers = base
     token = get_token(request).encode()
+    content = before + b"".join(rows) + after
     answer = HttpResponse(TOKEN.sub(lambda blank: blank[1] + token + blank[2], content))
     for name, value in headers:
         answer[name] = value
     return answer
 
 
-def keep(key: str, answer: HttpResponse) -> None:
-    """Kept when it is the step's pieces, answered with nothing swapped in place."""
-    if answer.status_code != 200 or answer.get("HX-Reswap") != "none":
-        return
+def apart(answer: HttpResponse, keys: Keys | None) -> HttpResponse:
+    """A poll's answer as the device is given it, without the marks that part its rows (``answers.redraw`` draws
+    them for a poll); when it is the step's pieces, answered with nothing swapped in place, each part kept under
+    its key (``keys``) for the screens that ask the same."""
+    slot = _ROWS.search(answer.content)
+    if slot is None:
+        return answer
+    before, after = answer.content[: slot.start()], answer.content[slot.end() :]
+    rows = dict(_ROW.findall(slot[1]))
+    answer.content = before + b"".join(rows.values()) + after
+    if keys is None or answer.status_code != 200 or answer.get("HX-Reswap") != "none":
+        return answer
+    if [row.encode() for row, _ in keys.rows] != list(rows):
+        return answer  # drawn from other rows than the key says (a row gained since): for this device alone
     headers = tuple((name, answer[name]) for name in KEPT_HEADERS if name in answer)
-    caches["news"].set(key, (TOKEN.sub(rb"\1\2", answer.content), headers), KEPT_SECONDS)
+    parts: dict[str, object] = {keys.base: ((_blank(before), _blank(after)), headers)}
+    parts.update({key: _blank(rows[row.encode()]) for row, key in keys.rows})
+    caches["news"].set_many(parts, KEPT_SECONDS)
+    return answer
+
+
+def _blank(content: bytes) -> bytes:
+    return TOKEN.sub(rb"\1\2", content)
 
 
 def whole(seen: Seen, changed: set[str] | None) -> bool:
