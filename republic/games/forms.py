@@ -213,6 +213,9 @@ class PickField(forms.Field):
         self.refused: Sequence[Refused] = ()
         self.keys: dict[str, str] = {}
         self.aside: Callable[[Pick, bool], SafeString] | None = None  # what a choice shows beside it once chosen
+        # an aside that reads nothing of its choice but the key: a grouped list draws it for the chosen alone, and
+        # a script draws it for one ticked (templatetags/picks.py)
+        self.aside_by_key = False
 
     def offer(self, picks: Sequence[Pick], refused: Sequence[Refused] = ()) -> None:
         self.picks, self.refused = picks, refused

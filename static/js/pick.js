@@ -1,6 +1,7 @@
 /* A picker's filter (republic/games/templatetags/picks.py): as the player types a few letters, only the choices
    whose label holds them stay, and each group holding one opens; cleared, the groups fold again as they were,
-   but the one holding the choice made.
+   but the one holding the choice made. A choice ticked in a grouped list is given its aside from the picker's
+   template.
    Without scripts the filter stays hidden and every group still opens by its summary. */
 (function () {
   "use strict";
@@ -30,6 +31,19 @@
     });
   }
 
+  // a grouped list draws a choice's aside (an assault's contact, its primary defender) only once it is ticked
+  function aside(box) {
+    var item = box.closest(".pick-item");
+    var template = box.closest(".pick").querySelector("template.pick-aside-template");
+    if (!box.checked || !template || item.querySelector(".pick-aside")) return;
+    var drawn = template.content.cloneNode(true);
+    drawn.querySelectorAll("input").forEach(function (input) { input.value = box.value; });
+    item.appendChild(drawn);
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches(".pick-item > label > input")) aside(event.target);
+  });
   document.addEventListener("input", function (event) {
     if (event.target.matches && event.target.matches(".pick-filter")) filter(event.target);
   });

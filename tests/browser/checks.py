@@ -99,7 +99,9 @@ def pick(within, field: str, name: str) -> None:
     """Tap a unit (leader, division) by its name in the picker of that form field, opening its division's group
     first when it is folded: a name is never typed."""
     item = within.locator(f'fieldset.pick[data-pick="{field}"] .pick-item > label', has_text=name).first
-    group = within.locator(f'fieldset.pick[data-pick="{field}"] details.pick-group', has=item)
+    # the group is found by what it holds, asked from inside it
+    held = within.page.locator(".pick-item > label", has_text=name)
+    group = within.locator(f'fieldset.pick[data-pick="{field}"] details.pick-group', has=held).first
     if group.count() and not group.evaluate("d => d.open"):
         group.locator("summary").click()
     item.click()

@@ -88,3 +88,40 @@ def test_a_target_among_dozens_is_found_by_its_division_or_a_few_letters(phone, 
     box.fill("")
     expect(main.locator("details.pick-group[open]")).to_have_count(1)  # the chosen one's group stays open
     assert phone.problems == []
+
+
+def test_in_a_club_battle_a_ticked_unit_is_given_its_contact_and_the_primary_defender_choice(
+    phone, live_server, transactional_db
+):
+    """A club battle's lists are grouped, and a unit's contact and primary defender choices come once it is ticked
+    (a 1,000-unit battle's 500 defenders would double the page): two defenders ticked, the second general contact
+    and primary, are declared so."""
+    game = create_game(parse_scenario(club_scenario(60, "Club day")))
+    brigade = Unit.objects.filter(game=game, division__side=game.attacker, kind="infantry").order_by("pk").first()
+    game = at_step(rolled_for_assault(game, [brigade]), "assaults")
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    details = phone.locator("details.declare")
+    if not details.evaluate("d => d.open"):
+        details.locator("summary").click()
+    form = phone.get_by_role("form", name="Declare an assault")
+    defenders = form.locator('fieldset[data-pick="declare-defenders"]')
+    assert defenders.locator("details.pick-group").count() and not defenders.locator(".pick-item .pick-aside").count()
+    attacker = brigade.name
+    first, second = (
+        Unit.objects.filter(game=game, division__side=game.defender).order_by("pk").values_list("name", flat=True)[:2]
+    )
+    pick(form, "declare-attackers", attacker)
+    pick(form, "declare-defenders", first)
+    pick(form, "declare-defenders", second)
+    chosen = defenders.locator(".pick-item", has_text=second)
+    expect(chosen.locator(".pick-aside")).to_have_count(2)
+    chosen.get_by_text("General contact").click()
+    chosen.get_by_text("Primary defender").click()
+    assert not (problems := axe_problems(phone)), problems
+    form.get_by_role("button", name="Declare the assault").click()
+    expect(phone.locator(".work-row", has_text="Assault 1")).to_be_visible()
+    declared = payload_of(Event.objects.get(game=game, kind="AssaultDeclared"))
+    assert isinstance(declared, AssaultDeclared)
+    assert [a.name for a in declared.attackers] == [attacker]
+    assert [(d.name, d.contact.value) for d in declared.defenders] == [(second, "general"), (first, "all_out")]
+    assert phone.problems == []

@@ -9,10 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from republic.games.events.assault import AssaultDeclared
-from republic.games.models import Event
+from republic.games.models import Event, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.rules.results import Modifier
 from republic.scenarios import DEMO_SCENARIO
+from tests.club_battle import club_scenario
 from tests.games.assault_helpers import (
     assault_page,
     declare,
@@ -320,3 +321,26 @@ def test_a_rattled_brigade_does_not_assault_artillery(client, game):
     )
     assert not Event.objects.filter(game=game, kind="AssaultDeclared").exists()
     declared(client, game, [(davis, "all_out")], [(cutler, "all_out")])  # infantry alone it may assault
+
+
+def test_a_club_battles_grouped_lists_draw_a_units_contact_once_it_is_chosen(client, db):
+    """A 1,000-unit battle lists 500 defenders: each one's contact and primary defender choices are drawn once it
+    is chosen (a script draws them as it is ticked, from the picker's one template), and a declaration sent back
+    for its primary defender draws them for the defenders chosen."""
+    game = create_game(parse_scenario(club_scenario(60)))
+    attacker = Unit.objects.filter(game=game, division__side=game.attacker, kind="infantry").order_by("pk").first()
+    game = at_step(rolled_for_assault(game, [attacker]), "assaults")
+    defending = picker(assault_page(client, game), "declare-defenders")
+    assert 'class="pick-group"' in defending and defending.count("<template") == 1
+    assert defending.count('class="pick-aside"') == 2  # the template's two choices, and no unit's
+    first, second = Unit.objects.filter(game=game, division__side=game.defender).order_by("pk")[:2]
+    refused = declare(client, game, [(attacker, "all_out")], [(first, "all_out"), (second, "general")]).content
+    assert "Choose the primary defender" in refused.decode()
+    defending = picker(refused.decode(), "declare-defenders")
+    for unit in (first, second):
+        item = re.search(rf'<div class="pick-item"><label><input[^>]*value="{unit.key}".*?</div>', defending).group(0)
+        assert (
+            f'name="declare-general" value="{unit.key}"' in item
+            and f'name="declare-primary" value="{unit.key}"' in item
+        )
+    assert f'name="declare-general" value="{second.key}" checked' in defending

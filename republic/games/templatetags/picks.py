@@ -21,6 +21,7 @@ def _items(field: BoundField, picks: Sequence[Pick], chosen: set[str], grouped: 
     kind = "checkbox" if spec.widget.many else "radio"  # type: ignore[attr-defined]
     name = field.html_name
     aside = spec.aside
+    later = _later(spec, grouped)
     return format_html_join(
         "",
         '<div class="pick-item"><label><input type="{}" name="{}" value="{}"{}>{}{}</label>{}</div>',
@@ -32,11 +33,24 @@ def _items(field: BoundField, picks: Sequence[Pick], chosen: set[str], grouped: 
                 mark_safe(" checked") if p.key in chosen else "",
                 p.name,
                 _note(p, grouped),
-                aside(p, p.key in chosen) if aside else "",
+                aside(p, p.key in chosen) if aside and (p.key in chosen or not later) else "",
             )
             for p in picks
         ),
     )
+
+
+def _later(spec: PickField, grouped: bool) -> bool:
+    """Whether the choices' asides are drawn for the chosen alone, and by the script for one ticked, from the
+    picker's template: a 1,000-unit battle's assault lists 500 defenders, and their asides would double the page.
+    Without scripts, a choice's aside comes with the form drawn again after it is sent."""
+    return grouped and spec.aside is not None and spec.aside_by_key
+
+
+def _template(spec: PickField, grouped: bool) -> SafeString:
+    if spec.aside is None or not _later(spec, grouped):
+        return mark_safe("")
+    return format_html('<template class="pick-aside-template">{}</template>', spec.aside(Pick("", ""), False))
 
 
 def _note(pick: Pick, grouped: bool) -> SafeString:
@@ -86,7 +100,8 @@ def pick(field: BoundField) -> SafeString:
     chosen = _chosen(field)
     errors = " ".join(str(error) for error in field.errors)
     picks = list(spec.picks)
-    if len(picks) > PICK_GROUPS and any(p.group for p in picks):
+    grouped = len(picks) > PICK_GROUPS and any(p.group for p in picks)
+    if grouped:
         groups = _by([(p, p.group) for p in picks])
         body = format_html(
             '<input type="search" class="form-control pick-filter mb-1" hidden aria-label="Filter: {}" '
@@ -116,7 +131,7 @@ def pick(field: BoundField) -> SafeString:
             mark_safe(" checked") if not chosen else "",
         )
     return format_html(
-        '<fieldset class="pick mb-3{}" data-pick="{}" id="pick-{}"><legend class="form-label">{}</legend>{}{}{}{}{}{}'
+        '<fieldset class="pick mb-3{}" data-pick="{}" id="pick-{}"><legend class="form-label">{}</legend>{}{}{}{}{}{}{}'
         "</fieldset>",
         " is-invalid" if field.errors else "",
         field.html_name,
@@ -126,6 +141,7 @@ def pick(field: BoundField) -> SafeString:
         format_html('<div class="invalid-feedback d-block">{}</div>', errors) if errors else "",
         none,
         body,
+        _template(spec, grouped),
         mark_safe('<p class="small text-muted mb-1">Nothing to choose here now.</p>') if not picks else "",
         _not_offered(spec.refused),
     )

@@ -84,6 +84,7 @@ class DeclareForm(VersionForm):
         chosen = primary.key_of(str(self["primary"].value() or "")) or ""
         self.fields["attackers"].aside = _general(named, ticked)  # type: ignore[attr-defined]
         self.fields["defenders"].aside = _defender(named, ticked, self["primary"].html_name, chosen)  # type: ignore[attr-defined]
+        self.fields["attackers"].aside_by_key = self.fields["defenders"].aside_by_key = True  # type: ignore[attr-defined]
 
     def _named(self, keys: list[str]) -> dict[str, Unit]:
         """The units chosen, read as rows: a dozen at most, not the two sides."""
@@ -140,7 +141,7 @@ def _defender(general: str, ticked: set[str], field: str, primary: str) -> Calla
             contact(pick, chosen),
             field,
             pick.key,
-            mark_safe(" checked") if pick.key == primary else "",
+            mark_safe(" checked") if pick.key and pick.key == primary else "",
         )
 
     return aside
