@@ -194,9 +194,7 @@ def kept(request: HtmxHttpRequest, keys: Keys) -> HttpResponse | None:
     if not isinstance(base, tuple) or len(rows) < len(keys.rows):
         return None
     (before, after), headers = base
-    token = get_token(request).encode()
-    content = before + b"".join(rows) + after
-    answer = HttpResponse(TOKEN.sub(lambda blank: blank[1] + token + blank[2], content))
+    answer = HttpResponse(_tokened(request, before + b"".join(rows) + after))
     for name, value in headers:
         answer[name] = value
     return answer
@@ -227,6 +225,12 @@ def _blank(content: bytes) -> bytes:
     return TOKEN.sub(rb"\1\2", content)
 
 
+def _tokened(request: HtmxHttpRequest, content: bytes) -> bytes:
+    """A kept answer's forms given the asking device's own security token."""
+    token = get_token(request).encode()
+    return TOKEN.sub(lambda blank: blank[1] + token + blank[2], content)
+
+
 def whole(seen: Seen, changed: set[str] | None) -> bool:
     """Whether this device's news is the live part whole (``answers.redraw``): a message since its screen was
     drawn, or events since then that are not all a row's action at this step or its undoing (``news_of``)."""
@@ -253,14 +257,12 @@ def live_part(request: HtmxHttpRequest, game: Game, seen: Seen) -> HttpResponse 
         " ".join(sorted(answers.parts_open(request))),
         " ".join(opened),
     ]
-    key = "republic:news-live:" + hashlib.sha256("\n".join(said).encode()).hexdigest()
+    key = _hashed("republic:news-live:", said)
     found = caches["news"].get(key)
     if not isinstance(found, bytes):
-        apart = {"last_letter": last_letter, "letters_apart": mark_safe(LETTERS)}
-        drawn = answers.context(request, game, latest, opened=opened, shown=count, letters=apart)
-        found = TOKEN.sub(rb"\1\2", render(request, "games/game.html#live", drawn).content)
+        marked = {"last_letter": last_letter, "letters_apart": mark_safe(LETTERS)}
+        drawn = answers.context(request, game, latest, opened=opened, shown=count, letters=marked)
+        found = _blank(render(request, "games/game.html#live", drawn).content)
         caches["news"].set(key, found, KEPT_SECONDS)
-    token = get_token(request).encode()
     own = render_to_string("games/parts/dispatches.html", {"game": game, "role": role, **letters}, request)
-    content = TOKEN.sub(lambda blank: blank[1] + token + blank[2], found)
-    return HttpResponse(content.replace(LETTERS.encode(), own.encode()))
+    return HttpResponse(_tokened(request, found).replace(LETTERS.encode(), own.encode()))
