@@ -120,13 +120,15 @@ def test_a_die_on_a_network_slower_than_the_timeout_is_not_sent_and_sent_again_a
 
 def test_a_phone_back_on_the_network_shows_the_game_at_once(browser, live_server, demo_game, phone):
     game = rallying(demo_game)
+    # read before the die: the test's in-memory database refuses a read while the live server writes
+    result = f"#result-{brigade(game, UNIT).piece.name}"
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     expect(phone.locator("#poll")).to_be_attached()
     phone.context.set_offline(True)
     ann = seated_phone(browser, live_server, game, "Confederate", "Ann")
     open_row(ann, UNIT)
     tap_face(ann.get_by_role("form", name=f"Rally {UNIT}"), 7)
-    expect(ann.locator(f"#result-{brigade(game, UNIT).piece.name}")).to_contain_text(f"{UNIT} rallies")
+    expect(ann.locator(result)).to_contain_text(f"{UNIT} rallies")
     # just after a poll failed offline, the next is 3 s away: back on the network, the phone does not wait for it
     with phone.expect_event("requestfailed", lambda request: "/poll/" in request.url, timeout=4_000):
         pass
