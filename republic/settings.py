@@ -3,6 +3,7 @@
 import hashlib
 import os
 import secrets
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -150,6 +151,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": int(os.environ.get("REPUBLIC_SQLITE_TIMEOUT", "20")),
         "init_command": "PRAGMA journal_mode=WAL;",
     }
+    # The tests' database is a file too, as the server's is, not SQLite's shared in-memory database: while a browser
+    # test's live server writes, the test's own reads (and the flush that ends it) wait on the timeout above, where
+    # the shared memory refuses them at once with "table is locked".
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"republic-test-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"
