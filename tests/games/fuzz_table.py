@@ -160,15 +160,17 @@ def declared(game: Game) -> Game:
 
 
 def drawn_forms(device: Client, game: Game) -> list[Form]:
-    """Every POST form the game page draws, and every form each of its step's rows and folded parts of its panel
-    draws once opened."""
+    """Every POST form the game page draws, and every form each of its step's rows, the folds of their forms and the
+    folded parts of its panel draw once opened."""
     page = device.get(f"/games/{game.pk}/").content.decode()
     found = forms_of(page)
     addresses = [f"/games/{game.pk}/rows/{row}/" for row in rows_shown(page).split()]
     addresses += re.findall(rf'hx-get="(/games/{game.pk}/parts/[a-z-]+/)"', page)
     for address in addresses:
-        opened = device.get(address, **HTMX)  # type: ignore[arg-type]
-        found += forms_of(opened.content.decode())
+        opened = device.get(address, **HTMX).content.decode()  # type: ignore[arg-type]
+        found += forms_of(opened)
+        for fold in re.findall(rf'hx-get="(/games/{game.pk}/rows/[a-z]+-\d+/\?fold=[a-z-]+)"', opened):
+            found += forms_of(device.get(fold, **HTMX).content.decode())  # type: ignore[arg-type]
     return found
 
 

@@ -73,9 +73,14 @@ def card_of(page: str, unit) -> str:
     return match.group(1)
 
 
-def opened_page(client, game, unit) -> str:
-    """The game page with the unit's move row open, as a tap on it (or ?open= without scripts) draws it."""
-    return client.get(f"/games/{game.pk}/?open=unit-{unit.pk}").content.decode()
+CARD_FOLDS = ("functions", "printed", "formation", "movement")
+
+
+def opened_page(client, game, unit, folds=CARD_FOLDS) -> str:
+    """The game page with the unit's move row open, and the folds of its card, as a tap on it and on each fold's
+    summary (or ?open= and ?fold= without scripts) draws it."""
+    opened = "".join(f"&fold={fold}" for fold in folds)
+    return client.get(f"/games/{game.pk}/?open=unit-{unit.pk}{opened}").content.decode()
 
 
 def from_row(unit, htmx: bool) -> dict:

@@ -3,9 +3,9 @@ in as htmx swaps it (the answer into its target, or where HX-Retarget and HX-Res
 in place of the element of its id), with the headers static/js/republic.js sends. What the phone shows can then be
 held against a fresh reload of the page (``seen``).
 
-A row's form is only on the screen once the row is open, a folded part's once it is open: ``post`` taps the row (or
-opens the parts) first when the form is not shown, as a player does, and sends the version and fields the form on
-the screen carries."""
+A row's form is only on the screen once the row is open, a folded part's or a fold's once it is open: ``post`` taps
+the row (and its folds, or opens the parts) first when the form is not shown, as a player does, and sends the
+version and fields the form on the screen carries."""
 
 import re
 import xml.etree.ElementTree as ET
@@ -104,6 +104,18 @@ class Screen:
                 response = self.client.get(part.get("hx-get"), **self.headers(ident))
                 self.swap(response, ident, "outerHTML")
 
+    def open_folds(self, subject: str, url: str) -> ET.Element | None:
+        """Open the folds of an open row's form, as taps on their summaries do (each is fetched), until the form of
+        ``url`` shows."""
+        row = self.by_id(f"row-{subject}")
+        for fold in list(row.iter(f"{NS}details")) if row is not None else []:
+            if fold.get("open") is None and "?fold=" in (fold.get("hx-get") or ""):
+                ident = fold.get("id", "")
+                self.swap(self.client.get(fold.get("hx-get"), **self.headers(ident)), ident, "outerHTML")
+                if (form := self.form_for(url)) is not None:
+                    return form
+        return None
+
     def _inherited(self, element: ET.Element, name: str) -> str | None:
         parents = self._parents()
         at: ET.Element | None = element
@@ -153,7 +165,7 @@ class Screen:
             ]
             if len(match) == 1:
                 self.tap_row(match[0])
-                form = self.form_for(url)
+                form = self.form_for(url) or self.open_folds(match[0], url)
             else:
                 self.open_parts()
                 form = self.form_for(url)

@@ -11,6 +11,7 @@ from republic.games.steps import demoralized_panic, division_panic
 from republic.rules.panic_phase import PanicTrigger
 from tests.games.assault_helpers import PARTS, declared
 from tests.games.conftest import brigade, rolled_for_assault, set_state
+from tests.games.move_helpers import CARD_FOLDS
 
 OTHER_VALUES = {
     "maneuver_modifiers": 3,
@@ -30,11 +31,12 @@ def other_chart(monkeypatch):
 
 
 def page(client, game: Game, step: str, opened: str = "", parts: tuple[str, ...] = ()) -> str:
-    """The game page at a step, with the row of the unit named ``opened`` open, and the folded ``parts`` of its
-    panel."""
+    """The game page at a step, with the row of the unit named ``opened`` open (and the folds of a unit's card), and
+    the folded ``parts`` of its panel."""
     set_state(game, game, step=step)
     shown = [f"unit-{brigade(game, opened).pk}"] if opened else []
-    query = "&".join(f"open={name}" for name in [*shown, *parts])
+    folds = [f"fold={fold}" for fold in CARD_FOLDS] if opened else []
+    query = "&".join([*(f"open={name}" for name in [*shown, *parts]), *folds])
     return html.unescape(client.get(f"/games/{game.pk}/?{query}").content.decode())
 
 

@@ -61,11 +61,15 @@ STEPS = {
 
 
 def forms_drawn(device, game: Game) -> tuple[str, set[str]]:
-    """The page with every row and folded part of the step drawn open, and the address of every form on it."""
+    """The page with every row and folded part of the step drawn open, and the folds of the rows' forms, and the
+    address of every form on it."""
     page = device.get(f"/games/{game.pk}/").content.decode()
     opened = re.findall(r'<li class="work-row[^"]*" id="row-([a-z]+-\d+)"', page)
     opened += re.findall(r'id="part-([a-z-]+)" data-part', page)
     whole = device.get(f"/games/{game.pk}/?{urlencode([('open', name) for name in opened])}").content.decode()
+    folds = sorted(set(re.findall(r'\?fold=([a-z-]+)"', whole)))
+    asked = [*(("open", name) for name in opened), *(("fold", fold) for fold in folds)]
+    whole = device.get(f"/games/{game.pk}/?{urlencode(asked)}").content.decode()
     return whole, set(FORM.findall(whole))
 
 

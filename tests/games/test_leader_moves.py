@@ -12,7 +12,6 @@ from tests.games.conftest import (
     brigade,
     fresh,
     leader,
-    opened_row,
     page,
     payload,
     set_state,
@@ -167,5 +166,7 @@ def test_the_maneuver_step_shows_how_far_a_leader_moves(client, demo, scale, sho
     game = at_step(demo, "move")
     html = shown.replace('"', "&quot;")
     assert f"<strong>Leaders</strong> move up to {html} each, the speed of charging cavalry (3.1)" in page(client, game)
-    assert f"Its leader moves up to {html}" in opened_row(client, game, brigade(game, "Davis's Brigade"))
+    davis = brigade(game, "Davis's Brigade")
+    movement = client.get(f"/games/{game.pk}/rows/unit-{davis.pk}/?fold=movement", HTTP_HX_REQUEST="true")
+    assert f"Its leader moves up to {html}" in movement.content.decode()
     assert not Event.objects.filter(game=game, kind="LeaderMoved").exists()

@@ -75,7 +75,8 @@ def _brigade_card(s: MoveState, unit: Any, bound: Bound) -> dict[str, Any]:
         "formation_form": bound.get(formation) or brigades.formation_form(game, unit),
         "skirmisher_form": bound.get(skirmishers) or brigades.skirmisher_form(game, unit, may.may_set),
         "show_skirmishers": may.shows_skirmishers,
-        "formation_open": formation in bound or mount in bound,
+        # a sent skirmisher count the card offers no form for is answered inside the fold, which says why
+        "formation_open": formation in bound or mount in bound or (skirmishers in bound and not may.shows_skirmishers),
         "holding": _holding(unit),
     }
     if rolled is None:
@@ -190,7 +191,7 @@ STEP = Step(
     panel,
     rows=rows,
     form="games/rows/move.html",
-    folds=("secondary-targets",),
+    folds=("secondary-targets", "functions", "printed", "formation", "movement"),
     opened=opened,
     fill=fill,
     actions=(
