@@ -274,3 +274,36 @@ def test_each_row_drawn_again_is_shared_by_every_screen_of_its_side_that_shows_i
         shared = asked(corps.pk)
     assert untokened(shared.content) == alone[corps.pk] and shared["HX-Reswap"] == "none"
     assert not shared.templates and len(queries) == 2, [q["sql"] for q in queries.captured_queries]
+
+
+def test_a_row_no_screen_of_its_side_showed_yet_is_drawn_alone_into_the_kept_news(db):
+    """At 400 units the corps commander's phone shows the rows of two divisions: once one division's phone has had
+    its news, the corps phone's is the kept news with the other division's row drawn alone, and it is what the
+    corps phone is drawn alone; the other division's phone then draws nothing."""
+    game = moving(400)
+    every_corps = Command.objects.filter(game=game, side__name="Confederate", level="corps").order_by("-order", "-pk")
+    corps = next(corps for corps in every_corps if corps.children.count() >= 2)
+    first, second = corps.children.order_by("order", "pk")[:2]
+    phones = {command.pk: commanding(game, command) for command in (first, second, corps)}
+    screens = {pk: screen(device, game) for pk, device in phones.items()}
+    for division in (first, second):
+        row = next(
+            row for row in screens[division.pk][1] if Unit.objects.get(pk=row.split("-")[1]).division == division
+        )
+        a_die_rolled(game, [row])
+
+    def asked(pk):
+        poll, shown = screens[pk]
+        return polled(phones[pk], poll, shown)
+
+    alone = {}
+    for pk in phones:
+        caches["news"].clear()
+        alone[pk] = untokened(asked(pk).content)
+    caches["news"].clear()
+    asked(first.pk)
+    shared = asked(corps.pk)
+    assert untokened(shared.content) == alone[corps.pk] and shared["HX-Reswap"] == "none"
+    assert shared.templates and {t.name for t in shared.templates} <= {"games/parts/row.html"}
+    other = asked(second.pk)
+    assert untokened(other.content) == alone[second.pk] and not other.templates

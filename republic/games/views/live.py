@@ -108,6 +108,10 @@ def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int
         shared_news.remember_step(game, seen)
         used, changed = shared_news.news_of(seen)
         keys = shared_news.key_of(request, seen, changed)
+        # the news kept but for rows no screen of its side showed yet at this version: those alone are drawn
+        kept = shared_news.kept(request, keys, game) if keys is not None else None
+        if kept is not None:
+            return kept
         whole = keys is None and shared_news.whole(seen, changed)
         shared = shared_news.live_part(request, game, seen) if whole else None
         if shared is not None:

@@ -14,7 +14,8 @@ the news draws again is kept apart, for every screen of the side that shows it, 
   parts it has open; and where the step draws its rows in its panel, every row it shows, which are open, and the
   order it lists them in. Which rows are drawn again are those the events since it was drawn changed that it
   shows (a screen drawn a few row actions ago is answered as one drawn before them: ``news_of``); a screen with
-  one of them open is answered alone.
+  one of them open is answered alone. A row no screen of the side has shown yet at the version is drawn alone
+  into the rest, when that is kept (``kept`` with the game in hand), and kept in its turn.
 A device whose events since include anything but a row's action at this step or its undoing (another step), or
 that a row would be added to, is answered alone, with the live part or its pieces as ``answers.redraw`` draws them.
 An answer at a version is the same at every later moment: a kept one is never stale, only unused, and is
@@ -50,7 +51,8 @@ from republic.games.steps import step_of
 from republic.games.views import answers
 from republic.games.views.access import HtmxHttpRequest
 from republic.games.views.follow import FOLLOW_KEY, command_tree, following
-from republic.games.views.page import ROWS_SHOWN, gained
+from republic.games.views.page import ROWS_SHOWN, gained, work
+from republic.games.views.page import drawn as drawn_rows
 
 KEPT_SECONDS = 60
 SHARED_SINCE = 4  # events: news_of
@@ -185,19 +187,43 @@ def remember_step(game: Game, seen: Seen) -> None:
     caches["news"].set(key, (placed, rows, command_tree(game)), KEPT_SECONDS)
 
 
-def kept(request: HtmxHttpRequest, keys: Keys) -> HttpResponse | None:
+def kept(request: HtmxHttpRequest, keys: Keys, game: Game | None = None) -> HttpResponse | None:
     """The news kept for this screen, its rows put in their place and its forms given the device's own security
-    token; None unless every part of it is kept."""
+    token; None unless every part of it is kept, or with ``game`` (read for the whole poll) all but rows no screen
+    of its side has shown at this version yet: those are drawn alone (``rows_again``) and kept."""
     found = caches["news"].get_many([keys.base, *(key for _, key in keys.rows)])
     base = found.get(keys.base)
-    rows = [row for _, key in keys.rows if isinstance(row := found.get(key), bytes)]
-    if not isinstance(base, tuple) or len(rows) < len(keys.rows):
+    missing = {row: key for row, key in keys.rows if not isinstance(found.get(key), bytes)}
+    if not isinstance(base, tuple) or (missing and game is None):
         return None
+    if missing and game is not None:
+        drawn = {missing[row]: _blank(content) for row, content in rows_again(request, game, set(missing)).items()}
+        caches["news"].set_many(drawn, KEPT_SECONDS)
+        found.update(drawn)
+    rows = [found[key] for _, key in keys.rows]
     (before, after), headers = base
     answer = HttpResponse(_tokened(request, before + b"".join(rows) + after))
     for name, value in headers:
         answer[name] = value
     return answer
+
+
+def rows_again(request: HtmxHttpRequest, game: Game, subjects: set[str]) -> dict[str, bytes]:
+    """The step's rows of these subjects drawn again, closed, as a poll's news draws each (games/parts/news.html):
+    a row the step no longer has is taken off the screen."""
+    handler = step_of(game)
+    state = handler.state(game)
+    found = [row for row in work(game, state) if row.subject in subjects]
+    yours = answers.own(request, game)
+    drawn = {row.subject: row for row in drawn_rows(game, state, found, {}, (), yours)}
+    return {
+        subject: render_to_string(
+            "games/parts/row.html", {"game": game, "row": drawn[subject], "oob": True, "mine": yours}, request
+        ).encode()
+        if subject in drawn
+        else f'<li id="row-{subject}" hx-swap-oob="delete"></li>'.encode()
+        for subject in subjects
+    }
 
 
 def apart(answer: HttpResponse, keys: Keys | None) -> HttpResponse:
