@@ -9,7 +9,7 @@ and show each device its own. A test walks every address of the app with every r
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
@@ -156,6 +156,8 @@ class Mine:
     game: Game
     acts: frozenset[str]
     sides: dict[int, tuple[int, str]]  # each command's side and its name, read once; empty for the game master
+    # what ``row`` answered, by step, side and kind of piece: a club battle's step asks it of hundreds of rows
+    asked: dict[tuple[int, int | None, str | None], bool] = field(default_factory=dict, compare=False, repr=False)
 
     def __contains__(self, action: str) -> bool:
         return action in self.acts
@@ -170,7 +172,12 @@ class Mine:
         found = self.sides.get(row.command) if row.command is not None else None
         piece = Piece.of(row.subject)
         owner = found[0] if found else None
-        return any(may_take(self.role, self.game, a.who, owner) for a in actions if piece and a.about == piece.kind)
+        kind = piece.kind if piece else None
+        # a step's actions are its module's own tuple, the same object for the whole request
+        key = (id(actions), owner, kind)
+        if key not in self.asked:
+            self.asked[key] = any(may_take(self.role, self.game, a.who, owner) for a in actions if a.about == kind)
+        return self.asked[key]
 
     def whose(self, row: Row) -> str:
         """Who acts on a row this device may not, and what they do: 'For the Union players: rally'."""

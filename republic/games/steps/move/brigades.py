@@ -67,6 +67,7 @@ class ManeuverForm(DiceForm):
 
     def __init__(self, *args: Any, chart: Chart, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.leaders = list(leaders)
         offer_picks(self, ["leaders_within_2"], [Pick(str(leader.pk), str(leader)) for leader in leaders])
         together, proficient, energetic = (
             signed(chart.entry("maneuver_modifiers", key)[0])
@@ -95,7 +96,8 @@ def roll_maneuver(game: Game, unit: Unit, form: ManeuverForm, actor: str) -> Eve
         s = state(action.game)
         brigade = moving(s, unit)
         leader = brigade.division.leader
-        chosen = [leader for leader in s.helpful_leaders if str(leader.pk) in data["leaders_within_2"]]
+        # the leaders the form offered, read at the version the action is checked against: none has changed since
+        chosen = [leader for leader in form.leaders if str(leader.pk) in data["leaders_within_2"]]
         together, printed = data.get("acting_together"), data.get("printed") or []
         inputs = ManeuverInput.of(
             brigade.to_rules(),
