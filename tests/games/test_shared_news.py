@@ -239,39 +239,52 @@ def test_after_next_step_each_device_gets_the_live_part_it_would_be_drawn_alone_
     assert [template.name for template in shared.templates] == ["games/parts/dispatches.html"]  # not drawn again
 
 
+class CorpsTable:
+    """A 400-unit battle at its move step, the phones of a corps with two divisions (listed late: off the other
+    corps' screens) and of those divisions, each division with a die rolled on its own first row; each phone's
+    news drawn alone (``alone``), with nothing kept."""
+
+    def __init__(self) -> None:
+        game = moving(400)
+        every_corps = Command.objects.filter(game=game, side__name="Confederate", level="corps")
+        corps = next(corps for corps in every_corps.order_by("-order", "-pk") if corps.children.count() >= 2)
+        self.first, self.second = corps.children.order_by("order", "pk")[:2]
+        self.corps = corps
+        self.phones = {command.pk: commanding(game, command) for command in (self.first, self.second, corps)}
+        self.screens = {pk: screen(device, game) for pk, device in self.phones.items()}
+        self.rolled = []
+        for division in (self.first, self.second):
+            row = next(
+                row
+                for row in self.screens[division.pk][1]
+                if Unit.objects.get(pk=row.split("-")[1]).division == division
+            )
+            self.rolled.append(row)
+            a_die_rolled(game, [row])
+        self.alone = {}
+        for pk in self.phones:
+            caches["news"].clear()
+            self.alone[pk] = untokened(self.asked(pk).content)
+        caches["news"].clear()
+
+    def asked(self, pk):
+        poll, shown = self.screens[pk]
+        return polled(self.phones[pk], poll, shown)
+
+
 def test_each_row_drawn_again_is_shared_by_every_screen_of_its_side_that_shows_it(db):
     """At 400 units each division's player lists his own division first: two dice in two divisions of one corps
     are news of one row to each division's phone and of both to the corps commander's, whose answer is then put
     together from the rows the first two drew, drawing nothing."""
-    game = moving(400)
-    every_corps = Command.objects.filter(game=game, side__name="Confederate", level="corps").order_by("-order", "-pk")
-    corps = next(corps for corps in every_corps if corps.children.count() >= 2)  # listed late: off the others' screens
-    first, second = corps.children.order_by("order", "pk")[:2]
-    phones = {command.pk: commanding(game, command) for command in (first, second, corps)}
-    screens = {pk: screen(device, game) for pk, device in phones.items()}
-    rolled = []
-    for division in (first, second):
-        row = next(
-            row for row in screens[division.pk][1] if Unit.objects.get(pk=row.split("-")[1]).division == division
-        )
-        rolled.append(row)
-        a_die_rolled(game, [row])
+    table = CorpsTable()
+    first, second, corps, rolled, screens = table.first, table.second, table.corps, table.rolled, table.screens
     assert rolled[1] not in screens[first.pk][1] and rolled[0] not in screens[second.pk][1]
     assert set(rolled) <= set(screens[corps.pk][1])
-
-    def asked(pk):
-        poll, shown = screens[pk]
-        return polled(phones[pk], poll, shown)
-
-    alone = {}
-    for pk in phones:
-        caches["news"].clear()
-        alone[pk] = untokened(asked(pk).content)
-    assert [set(rows_on(alone[pk].decode())) for pk in phones] == [{rolled[0]}, {rolled[1]}, set(rolled)]
-    caches["news"].clear()
-    asked(first.pk), asked(second.pk)
+    alone = table.alone
+    assert [set(rows_on(alone[pk].decode())) for pk in table.phones] == [{rolled[0]}, {rolled[1]}, set(rolled)]
+    table.asked(first.pk), table.asked(second.pk)
     with CaptureQueriesContext(connection) as queries:
-        shared = asked(corps.pk)
+        shared = table.asked(corps.pk)
     assert untokened(shared.content) == alone[corps.pk] and shared["HX-Reswap"] == "none"
     assert not shared.templates and len(queries) == 2, [q["sql"] for q in queries.captured_queries]
 
@@ -280,30 +293,10 @@ def test_a_row_no_screen_of_its_side_showed_yet_is_drawn_alone_into_the_kept_new
     """At 400 units the corps commander's phone shows the rows of two divisions: once one division's phone has had
     its news, the corps phone's is the kept news with the other division's row drawn alone, and it is what the
     corps phone is drawn alone; the other division's phone then draws nothing."""
-    game = moving(400)
-    every_corps = Command.objects.filter(game=game, side__name="Confederate", level="corps").order_by("-order", "-pk")
-    corps = next(corps for corps in every_corps if corps.children.count() >= 2)
-    first, second = corps.children.order_by("order", "pk")[:2]
-    phones = {command.pk: commanding(game, command) for command in (first, second, corps)}
-    screens = {pk: screen(device, game) for pk, device in phones.items()}
-    for division in (first, second):
-        row = next(
-            row for row in screens[division.pk][1] if Unit.objects.get(pk=row.split("-")[1]).division == division
-        )
-        a_die_rolled(game, [row])
-
-    def asked(pk):
-        poll, shown = screens[pk]
-        return polled(phones[pk], poll, shown)
-
-    alone = {}
-    for pk in phones:
-        caches["news"].clear()
-        alone[pk] = untokened(asked(pk).content)
-    caches["news"].clear()
-    asked(first.pk)
-    shared = asked(corps.pk)
-    assert untokened(shared.content) == alone[corps.pk] and shared["HX-Reswap"] == "none"
+    table = CorpsTable()
+    table.asked(table.first.pk)
+    shared = table.asked(table.corps.pk)
+    assert untokened(shared.content) == table.alone[table.corps.pk] and shared["HX-Reswap"] == "none"
     assert shared.templates and {t.name for t in shared.templates} <= {"games/parts/row.html"}
-    other = asked(second.pk)
-    assert untokened(other.content) == alone[second.pk] and not other.templates
+    other = table.asked(table.second.pk)
+    assert untokened(other.content) == table.alone[table.second.pk] and not other.templates
