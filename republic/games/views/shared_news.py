@@ -218,10 +218,10 @@ def rows_again(request: HtmxHttpRequest, game: Game, subjects: set[str]) -> dict
     drawn = {row.subject: row for row in drawn_rows(game, state, found, {}, (), yours)}
     return {
         subject: render_to_string(
-            "games/parts/row.html", {"game": game, "row": drawn[subject], "oob": True, "mine": yours}, request
+            "games/parts/row.html" if subject in drawn else "games/parts/row.html#gone",
+            {"game": game, "row": drawn.get(subject), "name": subject, "oob": True, "mine": yours},
+            request,
         ).encode()
-        if subject in drawn
-        else f'<li id="row-{subject}" hx-swap-oob="delete"></li>'.encode()
         for subject in subjects
     }
 
