@@ -59,8 +59,6 @@ def small_targets(page, open_details: bool = True) -> list[str]:
     what a tap reveals is measured too."""
     if open_details:
         page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-        # a fold fetched when it opens (a card's movement allowance) is measured once it has come
-        page.wait_for_function("() => !document.querySelector('details[open][hx-get*=\"fold=\"]')")
     return page.evaluate(_SMALL_TARGETS, MIN_TARGET)
 
 
