@@ -1,7 +1,7 @@
 # The set-up commands of the README:
 #   make run    installs the app and serves it on SQLite as a club runs it (gunicorn, debug off, every interface)
 #   make dev    the same battle on Django's development server, with debug on and reloading
-#   make test   installs everything the tests need and runs every check and test, on SQLite and PostgreSQL
+#   make test   installs everything the tests need and runs every check and test, on SQLite and PostgreSQL at once
 #   make saved-games  plays and saves the games tests/saved_games lacks for the format the app saves today
 #   make bench  prints the queries, bytes and server time of every page and action at three sizes of battle,
 #               on SQLite and PostgreSQL (SIZES="13 150" for fewer sizes; 13 is the demo battle)
@@ -33,8 +33,7 @@ test: $(INSTALLED) system-packages
 	$(BIN)/lint-imports
 	$(BIN)/python manage.py check
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
-	.ci/with-postgres $(BIN)/pytest
+	.ci/both-databases $(BIN)/pytest
 
 bench: $(INSTALLED) system-packages
 	$(BIN)/python -m tests.bench

@@ -149,19 +149,21 @@
   });
 
   /* A fold a player keeps open or closed on this device (data-remember: "How this step works"): the page and every
-     answer that draws it again draw it as he left it. */
+     answer that draws it again draw it as he left it. His tap is kept as it lands, before the fold turns: the toggle
+     event comes a moment later, and an answer swapped in between would draw the fold again as it was before it. */
   function remembered(root) {
     root.querySelectorAll("details[data-remember]").forEach(function (fold) {
       var kept = null;
       try { kept = localStorage.getItem("republic-" + fold.dataset.remember); } catch (e) { return; }
       if (kept !== null) fold.open = kept === "open";
-      if (fold.dataset.listening) return;
-      fold.dataset.listening = "1";
-      fold.addEventListener("toggle", function () {
-        try { localStorage.setItem("republic-" + fold.dataset.remember, fold.open ? "open" : "closed"); } catch (e) {}
-      });
     });
   }
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("summary");
+    var fold = summary && summary.parentElement;
+    if (!fold || !fold.matches("details[data-remember]") || fold.firstElementChild !== summary) return;
+    try { localStorage.setItem("republic-" + fold.dataset.remember, fold.open ? "closed" : "open"); } catch (e) {}
+  });
   /* A form that takes several dice (both sides' dice, a leader's two): the tap that chooses a face on the last
      pad without one sends the form, as its Resolve button would (templatetags/dice.py). */
   document.addEventListener("change", function (event) {

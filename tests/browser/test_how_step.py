@@ -38,3 +38,29 @@ def kept_as(page, fold):
             return
         page.wait_for_timeout(50)
     raise AssertionError(f"the device did not keep the fold {fold}")
+
+
+def test_a_tap_on_the_fold_is_kept_when_an_answer_draws_it_again_before_it_turns(phone, live_server, demo_game):
+    """The toggle event comes a moment after the tap: an answer swapped in between (the poll's news, another part
+    drawn again) draws the fold as the device kept it, so the tap must be kept before that moment."""
+    game = at_step(demo_game, "rally")
+    page = phone
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator("details.how-step summary").click()
+    kept_as(page, "open")
+    page.evaluate(
+        """() => {
+          const fold = document.querySelector("details.how-step");
+          fold.querySelector("summary").click();
+          const drawn = fold.cloneNode(true);
+          drawn.removeAttribute("open");
+          fold.replaceWith(drawn);
+          document.dispatchEvent(new CustomEvent("htmx:afterSwap"));
+        }"""
+    )
+    kept_as(page, "closed")
+    expect(page.locator("details.how-step p.now")).to_be_hidden()
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => localStorage.getItem('republic-how-step')") == "closed"
+    expect(page.locator("details.how-step p.now")).to_be_hidden()
+    assert not page.problems, page.problems
