@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from republic.games.models import Event, Game
+from republic.games.pace import forget_sums, paces
 from republic.games.scenario import create_game, parse_scenario
 from republic.scenarios import DEMO_SCENARIO
 from tests.club_battle import club_scenario
@@ -83,3 +84,22 @@ def test_the_dashboard_reads_the_pace_of_every_game_in_one_query(costs):
     for _ in range(3):
         played_for_hours(Table(13, made(13)))
     assert dashboard_queries() == two == DASHBOARD_BEFORE_PACE + PACE_QUERIES
+
+
+def test_a_page_reads_only_the_events_written_since_this_process_last_summed_the_game(db):
+    """An event is never changed once written: the sums kept of a game's events are added to, not read again. (The
+    test changes an old event's time, which the app never does, to see that it is not read again.)"""
+    t = Table(13, made(13))
+    played_for_hours(t)
+    game, now = fresh(t.game), timezone.now()
+    before = paces([game], now)[game.pk]
+    old = Event.objects.filter(game=game).order_by("seq")[1]
+    Event.objects.filter(pk=old.pk).update(created=old.created - timedelta(hours=5))
+    assert paces([game], now)[game.pk] == before
+    set_each(game, brigades_of(game, "attacker")[:1], m_hits=2)
+    later = timezone.now() + timedelta(minutes=5)
+    added = paces([fresh(game)], later)[game.pk]
+    assert added != before
+    Event.objects.filter(pk=old.pk).update(created=old.created)
+    forget_sums()
+    assert paces([fresh(game)], later)[game.pk] == added
