@@ -3,6 +3,7 @@ breakthrough) and the folds of a row's form (a round's rare cases and leaders be
 only once open, so that an answer carries no form nobody has open; fetched open by a tap, a panel's parts kept open
 in the answers to a phone that has them open, and drawn open without scripts."""
 
+import republic.games.steps.assaults as assault_step
 from tests.games.assault_helpers import declare_data, declared, from_assault, round_data
 from tests.games.conftest import HTMX, at_step
 
@@ -81,3 +82,20 @@ def test_a_fold_of_a_row_the_step_no_longer_has_answers_with_the_step_as_it_stan
     response = client.get(f"/games/{game.pk}/rows/assault-99999/?fold=rare", **HTMX, HTTP_HX_TARGET="fold")
     assert response.status_code == 200 and response["HX-Retarget"] == "#live"
     assert "not part of this step" in response.content.decode()
+
+
+def test_the_offers_of_a_folded_part_are_not_even_made_until_it_is_opened(client, game, two, monkeypatch):
+    """The supporting hit's and the local breakthrough's forms list the side's units (a thousand at a convention):
+    a page, an answer or another part drawn with them folded does not make them at all."""
+    made: list[str] = []
+    for name in ("supporting_form", "local_breakthrough_form"):
+        real = getattr(assault_step, name)
+        monkeypatch.setattr(assault_step, name, lambda s, *a, real=real, name=name: made.append(name) or real(s, *a))
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="part-supporting-hit"' in page and 'id="part-local-breakthrough"' in page
+    client.get(f"/games/{game.pk}/parts/declare-assault/", **HTMX)
+    assert made == []
+    opened = client.get(f"/games/{game.pk}/parts/supporting-hit/", **HTMX).content.decode()
+    assert 'aria-label="A supporting brigade' in opened and made == ["supporting_form"]
+    opened = client.get(f"/games/{game.pk}/parts/local-breakthrough/", **HTMX).content.decode()
+    assert 'id="part-local-breakthrough" data-part open' in opened and made[-1] == "local_breakthrough_form"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.db.models import BooleanField, Case, ExpressionWrapper, When
+from django.db.models import Case, IntegerField, When
 
 from republic.games.events.panic import AdjoiningDeclared, AppReading, DivisionPanicTested
 from republic.games.events.payload import LabelledRoll, NamedUnit, payload_of
@@ -99,27 +99,31 @@ class PanicState:
         return list(Unit.objects.filter(game=self.game, division_id=int(division_id)).in_battle_order())
 
 
-_AS_TESTED = ("pk", "division_id", "grade", "bases", "m_hits", "kind", "forced_move", "p4_event", "playing")
+_AS_TESTED = ("pk", "division_id", "grade", "bases", "m_hits", "kind", "forced_move", "p4", "playing")
+_GRADES = {grade.value: grade for grade in Grade}
+_KINDS = {kind.value: kind for kind in UnitKind}
 
 
 def _as_tested(game: Game) -> tuple[dict[str, list[DivisionUnit]], set[str]]:
     """Each division's units as a test sees them (brigades first), and the divisions with a Panic 4 event. The
     phase looks at every division, so every unit of a club battle is read: as the few columns a test reads, not
-    as 400 rows of the model."""
+    as 400 rows of the model, its yes-or-no columns read as numbers and its choices looked up (a thousand values
+    converted one by one cost a Next step at 1,000 units more than the query)."""
     units: dict[str, list[DivisionUnit]] = {}
     internal: set[str] = set()
     battery = Case(When(kind=UnitKind.ARTILLERY, then=1), default=0)
-    playing = ExpressionWrapper(IN_PLAY, output_field=BooleanField())
-    rows = Unit.objects.filter(game=game).annotate(playing=playing).order_by(battery, "order", "pk")
+    playing = Case(When(IN_PLAY, then=1), default=0, output_field=IntegerField())
+    p4 = Case(When(p4_event=True, then=1), default=0, output_field=IntegerField())
+    rows = Unit.objects.filter(game=game).annotate(playing=playing, p4=p4).order_by(battery, "order", "pk")
     for pk, division, grade, bases, m_hits, kind, moved, p4, in_play in rows.values_list(*_AS_TESTED):
         unit = DivisionUnit.standing(
             Piece("unit", pk).key,
-            Grade(grade),
+            _GRADES[grade],
             bases,
             condition_for(m_hits),
-            UnitKind(kind),
+            _KINDS[kind],
             ForcedMove(moved) if moved else None,
-            in_play=in_play,
+            in_play=in_play == 1,
         )
         units.setdefault(str(division), []).append(unit)
         if p4:

@@ -113,15 +113,18 @@ def panel(s: AssaultState, bound: Bound) -> dict[str, Any]:
         "rows_placed": True,  # the open assaults come before the declaration of another
         "nothing": "",
         "ended_assaults": [describe(a.ended_event) for a in s.assaults if a.ended_event is not None],
-        # the declaration's offer reads both sides: drawn only once its part is open
+        # the declaration's, the supporting hit's and the breakthrough's offers list the side's units: each drawn
+        # only once its part is open (a refused form is drawn open with its errors)
         "declare": bound.get("declare") or partial(declare_form, s),
         "declare_url": address(s.game, "declare-assault", s.game.piece),
-        "supporting": bound.get("supporting") or supporting_form(s),
+        "supporting": bound.get("supporting") or partial(supporting_form, s),
+        "supporting_errors": "supporting" in bound,
         "supporting_url": address(s.game, "supporting-hit", s.game.piece),
         "passages": _passages(s, bound),
         "passage_errors": "passage" in bound,
-        "breakthrough": bound.get("breakthrough")
-        or (None if any(a.rounds for a in s.assaults) else local_breakthrough_form(s)),
+        "breakthrough": bound.get("breakthrough") or partial(local_breakthrough_form, s),
+        "breakthrough_offered": "breakthrough" in bound or not any(a.rounds for a in s.assaults),
+        "breakthrough_errors": "breakthrough" in bound,
         "breakthrough_url": address(s.game, "local-breakthrough", s.game.piece),
         "passage_url": address(s.game, "passage-of-lines", s.game.piece),
         "declare_open": bool(bound.get("declare")) or not s.open(),
