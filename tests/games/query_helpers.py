@@ -64,6 +64,10 @@ class Table:
     def get(self, tail: str) -> Send:
         return lambda: self.client.get(self.path(tail), **HTMX)
 
+    def parts(self) -> list[str]:
+        """The folded parts of the step's panel on the page, which a tap fetches open."""
+        return re.findall(r'hx-get="/games/\d+/parts/([a-z-]+)/"', self.client.get(self.path("")).content.decode())
+
     def first_row(self) -> str:
         """The address of the step's first row on the page, '' when the step has none."""
         found = re.search(r'hx-get="(/games/\d+/rows/[a-z]+-\d+/)"', self.client.get(self.path("")).content.decode())
@@ -149,9 +153,14 @@ class Costs:
             self.problems.append(f"{what}: {sizes}; the extra ones:\n{_excess(more, fewer)}")
 
     def pages(self, step: str) -> None:
-        """The game page and its htmx fragment at this step, its first row opened and its next rows."""
+        """The game page and its htmx fragment at this step, each folded part of its panel opened, its first row
+        opened and its next rows."""
         self.measure(f"{step} page", lambda t: t.page(), events=0)
         self.measure(f"{step} page over htmx", lambda t: t.page(htmx=True), events=0)
+        parts = [t.parts() for t in self.tables]
+        assert all(found == parts[0] for found in parts), f"{step}: the parts differ with the size: {parts}"
+        for part in parts[0]:
+            self.measure(f"{step}: its {part} opened", lambda t, part=part: t.get(f"parts/{part}/"), events=0)
         rows = [t.first_row() for t in self.tables]
         if all(rows):
             self.measure(

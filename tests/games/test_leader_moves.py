@@ -32,6 +32,11 @@ def move_post(client, game: Game, who, moved="2", htmx=True, version=None):
     return client.post(f"/games/{game.pk}/act/leader-move/game-{game.pk}/", data, **(HTMX if htmx else {}))
 
 
+def move_part(client, game: Game) -> str:
+    """The rally step's leader moves, folded on the page, as a tap on their summary fetches them."""
+    return client.get(f"/games/{game.pk}/parts/leader-move/", **HTMX).content.decode()
+
+
 def moves(game: Game) -> int:
     return Event.objects.filter(game=game, kind="LeaderMoved").count()
 
@@ -39,8 +44,13 @@ def moves(game: Game) -> int:
 def test_the_rally_step_offers_the_attacking_leaders_with_their_two_inches(client, demo):
     """R:352-354: the attacking players may move leaders up to 2" in the rally step."""
     game = at_rally(demo)
-    body = page(client, game)
+    folded = page(client, game)
+    assert "Move a leader (up to 2&quot;)" in folded and 'aria-label="Move a leader"' not in folded
+    body = move_part(client, game)
+    assert body.lstrip().startswith('<details class="leader-move mb-2" id="part-leader-move" data-part open>')
     assert "Move a leader (up to 2&quot;)" in body and 'aria-label="Move a leader"' in body
+    # without scripts, the summary's link draws the page with the part open
+    assert 'aria-label="Move a leader"' in client.get(f"/games/{game.pk}/?open=leader-move").content.decode()
     assert "Henry Heth (E1) · Heth&#x27;s Division · 2&quot; left" in body
     assert "A. P. Hill (P1) · Third Corps · 2&quot; left" in body
     assert "Wadsworth" not in body  # the defending side's leaders do not move in this step
@@ -63,7 +73,8 @@ def test_a_move_is_recorded_worded_and_leaves_the_rest_of_the_allowance(client, 
     body = response.content.decode()
     assert 'Henry Heth moved 1.5" to support the rally' in summary(event)
     assert f"Last result · #{event.seq}" in body and "Leaders moved this step: Henry Heth 1.5&quot;" in body
-    assert "Henry Heth (E1) · Heth&#x27;s Division · 0.5&quot; left" in body
+    assert 'id="part-leader-move"' in body and 'aria-label="Move a leader"' not in body  # folded, its work done
+    assert "Henry Heth (E1) · Heth&#x27;s Division · 0.5&quot; left" in move_part(client, game)
     assert (event.changes, event.step, event.subject) == ([], "rally", f"leader-{heth.pk}")
     assert payload(event).result.left == 0.5
     assert move_post(client, game, heth, "0.5").status_code == 200
@@ -87,7 +98,7 @@ def test_a_move_beyond_the_allowance_or_of_nothing_is_refused_at_its_field(clien
     response = move_post(client, game, leader(game, "Henry Heth"), moved)
     body = response.content.decode()
     assert response.status_code == 200 and problem in body
-    assert '<details class="leader-move mb-2" open>' in body  # the form stays open with its error
+    assert '<details class="leader-move mb-2" id="part-leader-move" data-part open>' in body  # open, with its error
     assert fresh(game).version == version and moves(game) == 0
 
 
@@ -110,7 +121,8 @@ def test_a_hors_de_combat_leader_does_not_move(client, demo):
     """2.5: a fallen leader is at the rear until replaced."""
     set_state(demo, leader(demo, "Henry Heth"), hors_de_combat=True)
     game = at_rally(demo)
-    assert "Henry Heth (E1) ·" not in page(client, game)
+    offered = move_part(client, game)
+    assert "A. P. Hill (P1) ·" in offered and "Henry Heth (E1) ·" not in offered
     assert "not one of the attacking side" in move_post(client, game, leader(game, "Henry Heth")).content.decode()
 
 
@@ -141,7 +153,7 @@ def test_undo_gives_the_leader_his_inches_back(client, demo):
     client.post(f"/games/{game.pk}/undo/", {"version": fresh(game).version}, **HTMX)
     assert Event.objects.get(game=game, kind="EventUndone").undoes.kind == "LeaderMoved"
     assert rally.state(fresh(game)).moves == []
-    assert "Henry Heth (E1) · Heth&#x27;s Division · 2&quot; left" in page(client, game)
+    assert "Henry Heth (E1) · Heth&#x27;s Division · 2&quot; left" in move_part(client, game)
     assert move_post(client, game, heth, "2").status_code == 200 and moves(game) == 2
 
 

@@ -12,7 +12,7 @@ only says what they are for."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from django import forms
@@ -257,7 +257,8 @@ def panel(s: RallyState, bound: Bound) -> dict[str, Any]:
         "rallied": len(s.rallied),
         "allowance": inches(s.allowance),
         "scale": s.game.get_ground_scale_display(),
-        "move_form": bound.get(MOVE_PREFIX) or leader_move_form(s, None),
+        # each leader offered with what is left of his allowance: made only once the part is open
+        "move_form": bound.get(MOVE_PREFIX) or partial(leader_move_form, s, None),
         "move_open": MOVE_PREFIX in bound,
         "move_action": address(s.game, "leader-move", s.game.piece),
         "moves": [f"{move.name} {inches(move.inputs.moved)}" for move in s.moves],
@@ -273,6 +274,7 @@ STEP = Step(
     form="games/rows/rally.html",
     opened=opened,
     idle=idle,
+    parts=("leader-move",),
     actions=(
         RALLY,
         # one of the attacking side's leaders moved up to 2" in the rally step (R:352-354)
