@@ -114,19 +114,21 @@ def inches_field(
 
 
 def offer(form: forms.Form, name: str, choices: Any) -> None:
-    """Give a choice field of a form the choices of the game at hand."""
+    """Give a choice field of a form the choices of the game at hand; a list of many is drawn in one pass."""
     field = form.fields[name]
     if not isinstance(field, forms.ChoiceField):
         raise TypeError(f"{name} is not a choice field")
+    if type(field.widget) is forms.Select and len(choices) > AS_BOXES:
+        field.widget = ListedChoice(attrs=field.widget.attrs)
     field.choices = choices
 
 
 AS_BOXES = 12  # choices a multiple choice shows as check boxes; more are a list to pick from
 
 
-class PickList(forms.SelectMultiple):
-    """A multiple choice as the phone's own pick list, drawn in one pass: Django draws each option through a
-    template of its own, and a hundred leaders cost more than the rest of the form."""
+class ListedChoice(forms.Select):
+    """A choice from a list drawn in one pass: Django draws each option through a template of its own, and a
+    hundred leaders cost more than the rest of the form."""
 
     def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None) -> SafeString:
         chosen = set(self.format_value(value))
@@ -138,6 +140,10 @@ class PickList(forms.SelectMultiple):
         return format_html(
             "<select{}>{}</select>", flatatt({"name": name, **self.build_attrs(self.attrs, attrs)}), options
         )
+
+
+class PickList(ListedChoice, forms.SelectMultiple):
+    """A multiple choice as the phone's own pick list (``offer_many``)."""
 
 
 def offer_many(form: forms.Form, name: str, choices: Any) -> None:
