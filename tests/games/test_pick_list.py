@@ -85,12 +85,12 @@ class Aiming(forms.Form):
 
 
 def test_a_few_units_are_radio_boxes_labelled_with_their_names_escaped():
-    picks = [Pick("unit:1", "Smith's <Brigade>", "Division 1", "Shaken, 4 bases"), Pick("unit:2", "Jones & Co")]
+    picks = [Pick("unit:1", "Smith's <Brigade>", "Division <1>", "Shaken & 4 bases"), Pick("unit:2", "Jones & Co")]
     drawn = str(pick(Aiming({"target": "unit:2"}, picks=picks)["target"]))
     assert drawn.startswith('<fieldset class="pick mb-3" data-pick="target"') and "<legend" in drawn
     assert (
         '<div class="pick-item"><label><input type="radio" name="target" value="unit:1">Smith&#x27;s &lt;Brigade&gt;'
-        "<small>Division 1 · Shaken, 4 bases</small></label></div>" in drawn
+        "<small>Division &lt;1&gt; · Shaken &amp; 4 bases</small></label></div>" in drawn
     )
     assert '<input type="radio" name="target" value="unit:2" checked>Jones &amp; Co' in drawn
     assert "pick-filter" not in drawn and "pick-group" not in drawn and "<input list" not in drawn

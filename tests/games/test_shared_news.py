@@ -200,6 +200,9 @@ def test_after_next_step_each_device_gets_the_live_part_it_would_be_drawn_alone_
         "confederate": seated_device(game, "Confederate"),
         "confederate with a message": seated_device(game, "Confederate"),
         "a confederate division": commanding(game, Command.objects.filter(game=game, parent__isnull=False).last()),
+        "another confederate division": commanding(
+            game, Command.objects.filter(game=game, side__name="Confederate", parent__isnull=False).first()
+        ),
         "union": seated_device(game, "Union"),
         "master with a row open": master_device(),
     }
@@ -237,6 +240,11 @@ def test_after_next_step_each_device_gets_the_live_part_it_would_be_drawn_alone_
     shared = polled(seated_device(game, "Confederate"), *screens["confederate"])
     assert untokened(shared.content) == alone["confederate"]
     assert [template.name for template in shared.templates] == ["games/parts/dispatches.html"]  # not drawn again
+    # a device that follows a division is given the side's live part with its own list of rows drawn into it
+    division = polled(devices["another confederate division"], *screens["another confederate division"])
+    assert untokened(division.content) == alone["another confederate division"]
+    assert "games/game.html" not in {template.name for template in division.templates}
+    assert "games/parts/rows.html" in {template.name for template in division.templates}
 
 
 class CorpsTable:

@@ -18,6 +18,7 @@ from republic.games.models import Dispatch, Game, Seat
 from republic.games.steps.base import Who
 from republic.games.views import answers, lookup, query, shared_news
 from republic.games.views.access import SEATS_KEY, HtmxHttpRequest, admitted
+from republic.games.views.claims import drawn_once
 
 
 @dataclass(frozen=True)
@@ -108,12 +109,15 @@ def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int
         shared_news.remember_step(game, seen)
         used, changed = shared_news.news_of(seen)
         keys = shared_news.key_of(request, seen, changed)
-        # the news kept but for rows no screen of its side showed yet at this version: those alone are drawn
-        kept = shared_news.kept(request, keys, game) if keys is not None else None
-        if kept is not None:
-            return kept
-        whole = keys is None and shared_news.whole(seen, changed)
-        shared = shared_news.live_part(request, game, seen) if whole else None
+        if keys is not None:
+            # the news kept but for rows no screen of its side showed yet at this version: those alone are drawn
+            ready = keys  # for the closures: mypy forgets a narrowed name inside a lambda
+            return drawn_once(
+                keys.base,
+                lambda: shared_news.kept(request, ready, game),
+                lambda: shared_news.apart(answers.redraw(request, game, used, letter), ready),
+            )
+        shared = shared_news.live_part(request, game, seen) if shared_news.whole(seen, changed) else None
         if shared is not None:
             return shared
-        return shared_news.apart(answers.redraw(request, game, used, letter), keys)
+        return shared_news.apart(answers.redraw(request, game, used, letter), None)

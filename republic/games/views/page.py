@@ -210,18 +210,14 @@ def page_context(
     forms = forms or {}
     step = step_for(game.step_key)
     in_progress = game.in_progress
-    rows: list[Row] = []
-    row_form, left, yours = "", 0, 0
+    listed = _listed([], 0, follow)
+    row_form, yours = "", 0
     if in_progress:
         handler = step_of(game)
         state = handler.state(game)
         todo, template, panel = handler.pending(state), handler.template, handler.panel(state, forms)
-        every = work(game, state, follow)
+        every, listed = listing(game, state, follow, forms, shown, opened, own, fetched)
         yours = seat_work(game, every, own, todo)
-        rows, left = first_rows(every, shown, opened)
-        ready = next_work(game, rows, own)
-        drawn(game, state, rows, forms, (*opened, ready) if ready and not fetched else opened, own)
-        by_itself(rows, ready, opened)
         row_form = handler.form
     elif game.over:
         todo, template, panel = not_in_play(game), "games/steps/game_over.html", game_over.panel(game)
@@ -240,17 +236,43 @@ def page_context(
         "bar": step_bar(game, todo, yours),
         "step_template": template,
         "panel": panel,
-        "rows": rows,
-        "rows_left": left,
-        "rows_more": min(left, ROWS_SHOWN),
-        "rows_after": len(rows),
-        "following": follow.name,
+        **listed,
         "row_form": row_form,
         "result": last_result(event),
         "chart_provisional": has_provisional_cells(game.chart_checksum, game.chart_version),
         "actor": actor,
         "error": error,
         "forms": forms,
+    }
+
+
+def listing(
+    game: Game,
+    state: Any,
+    follow: Followed,
+    forms: Bound,
+    shown: int = ROWS_SHOWN,
+    opened: Iterable[str] = (),
+    own: Mine | None = None,
+    fetched: bool = False,
+) -> tuple[list[Row], dict[str, Any]]:
+    """Every row of the step, in the order the device lists them, and the context of its list
+    (games/parts/rows.html): the first ``shown`` drawn, with the player's next work open unless it is ``fetched``."""
+    every = work(game, state, follow)
+    rows, left = first_rows(every, shown, opened)
+    ready = next_work(game, rows, own)
+    drawn(game, state, rows, forms, (*opened, ready) if ready and not fetched else opened, own)
+    by_itself(rows, ready, opened)
+    return every, _listed(rows, left, follow)
+
+
+def _listed(rows: list[Row], left: int, follow: Followed) -> dict[str, Any]:
+    return {
+        "rows": rows,
+        "rows_left": left,
+        "rows_more": min(left, ROWS_SHOWN),
+        "rows_after": len(rows),
+        "following": follow.name,
     }
 
 

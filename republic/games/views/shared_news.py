@@ -50,8 +50,9 @@ from republic.games.pieces import Piece
 from republic.games.steps import step_of
 from republic.games.views import answers
 from republic.games.views.access import HtmxHttpRequest
+from republic.games.views.claims import drawn_once
 from republic.games.views.follow import FOLLOW_KEY, command_tree, following
-from republic.games.views.page import ROWS_SHOWN, gained, work
+from republic.games.views.page import ROWS_SHOWN, gained, listing, work
 from republic.games.views.page import drawn as drawn_rows
 
 KEPT_SECONDS = 60
@@ -62,6 +63,7 @@ TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _ROWS = re.compile(rb"<!--rows-->(.*?)<!--/rows-->", re.S)
 _ROW = re.compile(rb"<!--row (\S+)-->(.*?)<!--/row-->", re.S)
 LETTERS = "<!--republic:letters-->"  # where a kept live part takes the asking device's own messages
+ROWS_APART = "<!--republic:rows-->"  # where it takes the rows the device lists, what it follows first
 _CHANGED = f"""
 SELECT event.seq, event.subject, event.about, event.game_turn, event.player_turn, event.step,
   undone.subject, undone.game_turn, undone.player_turn, undone.step
@@ -179,12 +181,18 @@ def remember_step(game: Game, seen: Seen) -> None:
     kept for the version: what ``key_of`` reads to tell whether the news changes a screen's list."""
     key = _step_key(seen)
     handler = step_of(game)
-    if caches["news"].get(key) is not None or handler.rows is None or handler.opened is None:
+    if handler.rows is None or handler.opened is None:
         return
-    state = handler.state(game)
-    placed = bool(handler.panel(state, {}).get("rows_placed"))
-    rows = [(row.subject, row.command) for row in handler.rows(state)]
-    caches["news"].set(key, (placed, rows, command_tree(game)), KEPT_SECONDS)
+
+    def read() -> object:
+        state = handler.state(game)
+        placed = bool(handler.panel(state, {}).get("rows_placed"))
+        rows = [(row.subject, row.command) for row in handler.rows(state)]  # type: ignore[misc]
+        step = (placed, rows, command_tree(game))
+        caches["news"].set(key, step, KEPT_SECONDS)
+        return step
+
+    drawn_once(key, lambda: caches["news"].get(key), read)
 
 
 def kept(request: HtmxHttpRequest, keys: Keys, game: Game | None = None) -> HttpResponse | None:
@@ -247,6 +255,10 @@ def apart(answer: HttpResponse, keys: Keys | None) -> HttpResponse:
     return answer
 
 
+def _bytes(found: object) -> bytes | None:
+    return found if isinstance(found, bytes) else None
+
+
 def _blank(content: bytes) -> bytes:
     return TOKEN.sub(rb"\1\2", content)
 
@@ -279,16 +291,42 @@ def live_part(request: HtmxHttpRequest, game: Game, seen: Seen) -> HttpResponse 
     count = max(ROWS_SHOWN, len(shown))
     said = [
         *map(str, (seen.game, seen.made, seen.version, seen.newest, seen.who, *seen.here, last_letter, count)),
-        str(request.session.get(FOLLOW_KEY, {}).get(str(seen.game), "")),
         " ".join(sorted(answers.parts_open(request))),
         " ".join(opened),
     ]
-    key = _hashed("republic:news-live:", said)
-    found = caches["news"].get(key)
-    if not isinstance(found, bytes):
+    follow = str(request.session.get(FOLLOW_KEY, {}).get(str(seen.game), ""))
+    handler = step_of(game)
+    step = caches["news"].get(_step_key(seen))
+    placed = step[0] if isinstance(step, tuple) else handler.rows is not None
+    # the step's rows list what the device follows first: they are kept apart, and the rest is the same for every
+    # device of the side, whatever it follows, unless the step draws its rows in its panel
+    key = _hashed("republic:news-live:", [*said, follow] if placed else said)
+    rows_key = _hashed("republic:news-live-rows:", [*said, follow])
+
+    def draw() -> bytes:
         marked = {"last_letter": last_letter, "letters_apart": mark_safe(LETTERS)}
         drawn = answers.context(request, game, latest, opened=opened, shown=count, letters=marked)
-        found = _blank(render(request, "games/game.html#live", drawn).content)
-        caches["news"].set(key, found, KEPT_SECONDS)
+        if not placed:
+            listed = _blank(render_to_string("games/parts/rows.html", drawn, request).encode())
+            caches["news"].set(rows_key, listed, KEPT_SECONDS)
+            drawn["rows_apart"] = mark_safe(ROWS_APART)
+        part = _blank(render(request, "games/game.html#live", drawn).content)
+        caches["news"].set(key, part, KEPT_SECONDS)
+        return part
+
+    def rows_alone() -> bytes:
+        state = handler.state(game)
+        tree = step[2] if isinstance(step, tuple) else None
+        follows = following(follow, lambda: tree if tree is not None else command_tree(game))
+        _, listed = listing(game, state, follows, {}, count, opened, answers.own(request, game))
+        context = {"game": game, "panel": handler.panel(state, {}), "row_form": handler.form, **listed}
+        drawn = _blank(render_to_string("games/parts/rows.html", context, request).encode())
+        caches["news"].set(rows_key, drawn, KEPT_SECONDS)
+        return drawn
+
+    found = drawn_once(key, lambda: _bytes(caches["news"].get(key)), draw)
+    if ROWS_APART.encode() in found:
+        rows = drawn_once(rows_key, lambda: _bytes(caches["news"].get(rows_key)), rows_alone)
+        found = found.replace(ROWS_APART.encode(), rows, 1)
     own = render_to_string("games/parts/dispatches.html", {"game": game, "role": role, **letters}, request)
     return HttpResponse(_tokened(request, found).replace(LETTERS.encode(), own.encode()))
