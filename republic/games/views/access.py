@@ -22,6 +22,7 @@ from republic.games.ledger import acting_for
 from republic.games.models import Command, Game, Leader, Seat, Unit
 from republic.games.pieces import Piece
 from republic.games.steps.base import Act, Row, Who
+from republic.games.views.follow import command_tree
 
 SEATS_KEY = "republic_seats"  # this device's seat in each game, by game id
 NO_SEAT = (
@@ -195,8 +196,7 @@ def mine(role: Role | None, game: Game, actions: Iterable[Act]) -> Mine:
     )
     sides: dict[int, tuple[int, str]] = {}
     if role is not None and not role.master and role.seat is not None:
-        commands = Command.objects.filter(game=game).values_list("pk", "side_id", "side__name")
-        sides = {pk: (side, name) for pk, side, name in commands}
+        sides = {pk: (side, name) for pk, _, side, _, name in command_tree(game)}
     return Mine(role, game, acts, sides)
 
 

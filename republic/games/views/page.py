@@ -3,7 +3,7 @@
 The order of battle and the turn log have pages of their own: the game page grows with the step's work,
 never with the battle."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -31,7 +31,7 @@ def work(game: Game, state: Any, follow: Followed = EVERYTHING) -> list[Row]:
     handler = step_of(game)
     if handler.rows is None or handler.opened is None:
         return []
-    rows = handler.rows(state)
+    rows = step_rows(handler.rows, state)
     # one reverse() for all rows: at 200 rows, one each is a tenth of the page's time
     address = reverse("games:row", args=[game.pk, "ROW"])
     for row in rows:
@@ -42,6 +42,28 @@ def work(game: Game, state: Any, follow: Followed = EVERYTHING) -> list[Row]:
         if first_other is not None and first_other is not rows[0]:
             first_other.others = True
     return rows
+
+
+def step_rows(listed: Callable[[Any], list[Row]], state: Any) -> list[Row]:
+    """The step's rows of this state, listed once for every request that shares the state (a state read once
+    per game version in a server process, ``readings``), each request given copies to fill in: at 400 units,
+    listing a move step's rows took a request longer than drawing the forty it shows. Listed again for a state
+    whose game moved on in hand (an action's, whose own state it may change)."""
+    version = getattr(getattr(state, "game", None), "version", None)
+    kept = state.__dict__.get(_LISTED)
+    if kept is None or kept[0] != version or version is None:
+        kept = (version, listed(state))
+        state.__dict__[_LISTED] = kept
+    return [_copy(row) for row in kept[1]]
+
+
+_LISTED = "_republic_rows"
+
+
+def _copy(row: Row) -> Row:
+    made = object.__new__(Row)
+    made.__dict__.update(row.__dict__)
+    return made
 
 
 def drawn(

@@ -52,7 +52,7 @@ from republic.games.views import answers
 from republic.games.views.access import HtmxHttpRequest
 from republic.games.views.claims import drawn_once
 from republic.games.views.follow import FOLLOW_KEY, command_tree, following
-from republic.games.views.page import ROWS_SHOWN, gained, listing, work
+from republic.games.views.page import ROWS_SHOWN, gained, listing, step_rows, work
 from republic.games.views.page import drawn as drawn_rows
 
 KEPT_SECONDS = 60
@@ -187,7 +187,7 @@ def remember_step(game: Game, seen: Seen) -> None:
     def read() -> object:
         state = handler.state(game)
         placed = bool(handler.panel(state, {}).get("rows_placed"))
-        rows = [(row.subject, row.command) for row in handler.rows(state)]  # type: ignore[misc]
+        rows = [(row.subject, row.command) for row in step_rows(handler.rows, state)]  # type: ignore[arg-type]
         step = (placed, rows, command_tree(game))
         caches["news"].set(key, step, KEPT_SECONDS)
         return step
