@@ -26,7 +26,10 @@ is known in the key by when it was made too: a test's database and the club's, o
 hold a game of the same id at the same version. Never kept is what belongs to one device: its messages (the
 live part, drawn whole after Next step for every phone at once, is kept without them, and each device's own are
 drawn into it as it is served: ``live_part``); the security token of its forms (kept blank, and each device
-given its own as it is served); anything drawn for an action it took."""
+given its own as it is served); anything drawn for an action it took. The live part's list of rows, which lists
+what the device follows first, is kept apart from the rest, under the same key and what it follows: the devices
+of a side that follow different divisions share the rest. An answer not kept yet is drawn by the first request
+that asks for it while the others wait for it (``claims``)."""
 
 import hashlib
 import json
