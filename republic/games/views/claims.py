@@ -1,8 +1,8 @@
 """A shared answer drawn by one request while the others that ask for it wait (``views/shared_news.py``). After an
 action, forty phones of a battle poll within three seconds, and at 400 units drawing their news takes a request
 30 ms of the processor, and far longer to answer once the machine is busy: every phone that asked meanwhile drew
-the same answer again, and a convention's server spent a quarter of its processor drawing answers another of its
-processes was drawing at that moment. Now the first request claims the drawing in the store the server's processes
+the same answer again, and a convention's server spent about a seventh of its processor drawing answers another
+of its requests was drawing at that moment. Now the first request claims the drawing in the store the server's processes
 share, and the others wait for its answer to be kept.
 
 A claim lapses after ``CLAIM_SECONDS``, so a process killed mid-drawing holds no one up for longer; a request that
