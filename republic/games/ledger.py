@@ -42,7 +42,7 @@ from republic.games.events.payload import Payload, kind_of, results, stored
 from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit
 from republic.games.models.charts import loaded
 from republic.games.pieces import Piece, keys_in
-from republic.games.readings import acting, forget
+from republic.games.readings import acting, carried, forget
 from republic.rules.sequence import StepKey
 from republic.rules.units import UnitState
 
@@ -141,10 +141,15 @@ class Action:
         self._change_of: dict[tuple[str, int, str], dict[str, Any]] = {}  # each change by its field, found at once
         self._dirty: dict[tuple[str, int], tuple[models.Model, set[str]]] = {}
         self.event: Event | None = None
-        self.entered = False  # a row entered into the setup (``enter``)
+        self.entered: set[type[models.Model]] = set()  # the models of rows entered into the setup (``enter``)
         self.later: list[set[str] | None] | None = None  # the events since the form was drawn (``later_events``)
         # events are stamped with where the game stood when the action began
         self.position = (game.game_turn, game.player_turn, game.step)
+
+    @property
+    def written(self) -> set[type[models.Model]]:
+        """The models whose rows the action changed, or entered."""
+        return {type(obj) for obj, _ in self._dirty.values()} | self.entered
 
     def set(self, obj: models.Model, field: str, value: Any) -> None:
         """Change one field of a row. Every change to a row lands on the first instance the action saw of it
@@ -185,7 +190,7 @@ class Action:
         obj.save()
         fields_now = {f: _plain(getattr(obj, f)) for f in tracked_fields(type(obj))}
         self.game.setup[f"{_KEY[type(obj)]}:{obj.pk}"] = fields_now
-        self.entered = True
+        self.entered.add(type(obj))
 
     def apply(self, unit: Unit, after: UnitState) -> None:
         """Write the engine's unit after a rule onto its row: the one way a unit's state changes."""
@@ -399,11 +404,14 @@ def act(
                 action.later = later_events(locked, version)
                 if moved_on(action):
                     raise StaleGame(locked)
+            before = locked.version
             yield action
             if action.event is None:
                 raise RuntimeError("an action must record its event")
-    finally:
+    except BaseException:
         forget()
+        raise
+    carried(locked.pk, before, locked.version, action.written)
 
 
 def snapshot(game: Game) -> dict[str, dict[str, Any]]:

@@ -7,9 +7,12 @@ from django.test.utils import CaptureQueriesContext
 
 from republic.games.events.game import CorrectionMade, FieldValue
 from republic.games.ledger import ActionRefused, act
-from republic.games.readings import readings
+from republic.games.models import Unit
+from republic.games.readings import read_once_of, readings
 from republic.games.steps import first_attacker, skirmish
-from tests.games.conftest import HTMX, at_step, brigade, fresh, set_state, state_matches_events
+from tests.games.conftest import HTMX, at_step, brigade, division, fresh, set_state, state_matches_events
+from tests.games.test_adjoining_panic import panicked_wadsworth
+from tests.games.test_internal_panic import declare_post
 
 SKIRMISH_EVENTS = "SkirmishBlocksRolled"  # a kind only the skirmish state's reading of events asks for
 
@@ -146,3 +149,65 @@ def test_a_request_that_acts_reads_its_own_state_from_then_on(screens):
         assert read(fresh(screens)) == 1
     assert next(u for u in kept.units.values() if u.name == "Davis's Brigade").skirmishers_deployed == 2
     assert state_matches_events(screens)
+
+
+units_read: list[int] = []
+
+
+@read_once_of(Unit)
+def skirmishers(game) -> dict[str, int]:
+    """A reading of the game's units alone, as the division panic reads them."""
+    units_read.append(game.version)
+    return dict(Unit.objects.filter(game=game).values_list("name", "skirmishers_deployed"))
+
+
+def corrected(game, row, field, value) -> None:
+    with act(game, fresh(game).version, "test") as action:
+        action.set(row, field, value)
+        action.record(CorrectionMade(row.piece.key, row.name, None, (FieldValue(field, value),)))
+
+
+def test_a_reading_of_units_outlives_an_action_that_changes_no_unit_and_no_other(screens):
+    """Naming a division's neighbours or leaving a step changes no unit: its answer does not read every unit of
+    the battle again. Every other reading (the step's, which reads events) is made again."""
+    units_read.clear()
+    with readings():
+        before = skirmishers(fresh(screens))
+        assert read(fresh(screens)) == 1
+        corrected(screens, division(screens, "Heth's Division"), "orders", "hold")
+        game = fresh(screens)
+        assert skirmishers(game) is before and read(game) == 1
+    assert units_read == [game.version - 1]
+    assert before == skirmishers(game) and units_read == [game.version - 1, game.version]
+
+
+def test_an_action_that_changes_a_unit_has_the_units_read_again(screens):
+    units_read.clear()
+    with readings():
+        assert skirmishers(fresh(screens))["Davis's Brigade"] == 2
+        corrected(screens, brigade(screens, "Davis's Brigade"), "skirmishers_deployed", 1)
+        assert skirmishers(fresh(screens))["Davis's Brigade"] == 1
+    assert len(units_read) == 2 and state_matches_events(screens)
+
+
+def test_an_action_refused_forgets_the_units_read_too(screens):
+    units_read.clear()
+    with readings():
+        skirmishers(fresh(screens))
+        with pytest.raises(ActionRefused), act(screens, fresh(screens).version) as action:
+            action.set(division(screens, "Heth's Division"), "orders", "hold")
+            raise ActionRefused("refused after a change")
+        skirmishers(fresh(screens))
+    assert len(units_read) == 2
+
+
+def test_naming_adjoining_divisions_reads_the_battles_units_once(client, demo):
+    """The form's check, the action and its answer's rows share one reading of every unit: the action changes none."""
+    game = panicked_wadsworth(client, demo)
+    wadsworth, buford = division(game, "Wadsworth's Division"), division(game, "Buford's Cavalry Division")
+    version = game.version
+    with CaptureQueriesContext(connection) as queries:
+        response = declare_post(client, game, wadsworth, [buford])
+    assert response.status_code == 200 and fresh(game).version == version + 1
+    assert sum('AS "p4"' in q["sql"] for q in queries.captured_queries) == 1
+    assert "Adjoining Wadsworth&#x27;s Division: Buford&#x27;s Cavalry Division" in response.content.decode()

@@ -23,7 +23,7 @@ from republic.games.forms import DiceForm, die_field, filled, loss_labels
 from republic.games.ledger import Action, ActionRefused, act, this_turn
 from republic.games.models import IN_PLAY, Command, Event, Game, Unit
 from republic.games.pieces import Piece
-from republic.games.readings import read_once
+from republic.games.readings import read_once, read_once_of
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address
 from republic.games.text.describe import describe
 from republic.play.panic import PanicProgress, after_test, panic_test, progress, taking_part
@@ -104,11 +104,13 @@ _GRADES = {grade.value: grade for grade in Grade}
 _KINDS = {kind.value: kind for kind in UnitKind}
 
 
-def _as_tested(game: Game) -> tuple[dict[str, list[DivisionUnit]], set[str]]:
+@read_once_of(Unit)
+def _as_tested(game: Game) -> tuple[dict[str, tuple[DivisionUnit, ...]], frozenset[str]]:
     """Each division's units as a test sees them (brigades first), and the divisions with a Panic 4 event. The
     phase looks at every division, so every unit of a club battle is read: as the few columns a test reads, not
     as 400 rows of the model, its yes-or-no columns read as numbers and its choices looked up (a thousand values
-    converted one by one cost a Next step at 1,000 units more than the query)."""
+    converted one by one cost a Next step at 1,000 units more than the query). An action that changes no unit
+    (naming adjoining divisions, leaving the step) finds it read already at its new version."""
     units: dict[str, list[DivisionUnit]] = {}
     internal: set[str] = set()
     battery = Case(When(kind=UnitKind.ARTILLERY, then=1), default=0)
@@ -128,7 +130,7 @@ def _as_tested(game: Game) -> tuple[dict[str, list[DivisionUnit]], set[str]]:
         units.setdefault(str(division), []).append(unit)
         if p4:
             internal.add(str(division))
-    return units, internal
+    return {division: tuple(members) for division, members in units.items()}, frozenset(internal)
 
 
 @read_once
