@@ -383,8 +383,12 @@ def act(
 ) -> Iterator[Action]:
     """An action on the game as it stands. ``version`` is the one the form was drawn for (None: any);
     ``step`` the step or steps it belongs to, refused with ``elsewhere`` when the game is not there. A game that
-    is over refuses every action but undo (``after_the_end``)."""
+    is over refuses every action but undo (``after_the_end``).
+
+    What the request read stays read when the action is refused before it changed anything (a step that does not
+    pass by itself, a stale form): its answer draws the game at the version it read."""
     acting()
+    action: Action | None = None
     try:
         with transaction.atomic():
             locked = (
@@ -409,7 +413,8 @@ def act(
             if action.event is None:
                 raise RuntimeError("an action must record its event")
     except BaseException:
-        forget()
+        if action is not None and (action.event is not None or action.written):
+            forget()
         raise
     carried(locked.pk, before, locked.version, action.written)
 

@@ -211,3 +211,16 @@ def test_naming_adjoining_divisions_reads_the_battles_units_once(client, demo):
     assert response.status_code == 200 and fresh(game).version == version + 1
     assert sum('AS "p4"' in q["sql"] for q in queries.captured_queries) == 1
     assert "Adjoining Wadsworth&#x27;s Division: Buford&#x27;s Cavalry Division" in response.content.decode()
+
+
+def test_next_step_reads_the_step_it_came_to_once(client, demo):
+    """The step Next step came to is read to see whether it passes by itself; it does not, and that reading is the
+    answer's: an action refused before it changed anything leaves what was read."""
+    set_state(demo, brigade(demo, "Davis's Brigade"), skirmishers_deployed=2)
+    game = at_step(demo, "move")
+    version = game.version
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(f"/games/{game.pk}/next/", {"version": version}, **HTMX)
+    assert response.status_code == 200 and fresh(game).step == "skirmish" and game.version == version + 1
+    assert readings_of_skirmish(queries) == 1
+    assert "Davis&#x27;s Brigade" in response.content.decode()
