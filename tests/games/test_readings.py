@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from republic.games.events.game import CorrectionMade, FieldValue
-from republic.games.ledger import ActionRefused, act
+from republic.games.ledger import ActionRefused, act, together
 from republic.games.models import Unit
 from republic.games.readings import read_once_of, readings
 from republic.games.steps import first_attacker, skirmish
@@ -199,6 +199,19 @@ def test_an_action_refused_forgets_the_units_read_too(screens):
             raise ActionRefused("refused after a change")
         skirmishers(fresh(screens))
     assert len(units_read) == 2
+
+
+def test_actions_rolled_back_together_leave_nothing_they_carried(screens):
+    """A Next step whose last pass fails is rolled back whole: the reading its first action carried to a version
+    that never was must not stand for the version another device's action makes next."""
+    with readings():
+        skirmishers(fresh(screens))
+        with pytest.raises(RuntimeError), together():
+            corrected(screens, division(screens, "Heth's Division"), "orders", "hold")
+            raise RuntimeError("a step after it failed")
+        with readings():  # another device's request
+            corrected(screens, brigade(screens, "Davis's Brigade"), "skirmishers_deployed", 1)
+        assert skirmishers(fresh(screens))["Davis's Brigade"] == 1
 
 
 def test_naming_adjoining_divisions_reads_the_battles_units_once(client, demo):

@@ -14,11 +14,9 @@ event by event, and may stop at a step that passed by itself, which waits there 
 
 from typing import Any
 
-from django.db import transaction
-
 from republic.games.events.game import PassedStep, StepAdvanced
 from republic.games.events.payload import payload_of
-from republic.games.ledger import Action, ActionRefused, StaleGame, act, undo_last
+from republic.games.ledger import Action, ActionRefused, StaleGame, act, together, undo_last
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.steps import step_of
 from republic.games.steps.base import Step
@@ -55,7 +53,7 @@ class _Waits(Exception):
 def move_on(game: Game, version: int | None, actor: str = "", *, anyway: bool = False) -> Event:
     """The table's Next step: ``advance``, then past every idle step it comes to, one event a step, all or nothing
     in one transaction. The last event is returned: its words name every step that passed by itself."""
-    with transaction.atomic():
+    with together():
         return _past_idle(game, advance(game, version, actor, anyway=anyway), actor)
 
 
@@ -65,7 +63,7 @@ def after_action(game: Game, event: Event, actor: str = "") -> Event:
     event after the action's, so that Undo takes them back with it. When another device acted meanwhile, the step
     stays and waits for Next step."""
     try:
-        with transaction.atomic():
+        with together():
             return _past_idle(game, event, actor)
     except StaleGame:
         return event
@@ -105,7 +103,7 @@ def undo(game: Game, version: int | None, actor: str = "") -> Event:
     """Take back the last action; a step that passed by itself goes back with the Next step that passed it, each
     event by its own undo event, in one transaction: the game stands again where Next step was pressed. The last
     undo (of the Next step) says how many passes went with it."""
-    with transaction.atomic():
+    with together():
         event = undo_last(game, version, actor)
         passes = len(_passes(event.undoes)) if event.undoes else 0
         for left in range(passes, 0, -1):
