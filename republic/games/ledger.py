@@ -419,19 +419,6 @@ def act(
     carried(locked.pk, before, locked.version, action.written)
 
 
-@contextmanager
-def together() -> Iterator[None]:
-    """Several actions as one, all or nothing (a Next step and the steps that pass by themselves after it). Each
-    action carries what it did not change to the next (``act``); rolled back, none of it was ever the game's, so
-    what the request read is forgotten."""
-    try:
-        with transaction.atomic():
-            yield
-    except BaseException:
-        forget()
-        raise
-
-
 def snapshot(game: Game) -> dict[str, dict[str, Any]]:
     """Every tracked field of every row of the game, as the setup that events start from."""
     state: dict[str, dict[str, Any]] = {}

@@ -6,10 +6,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from republic.games.events.game import CorrectionMade, FieldValue
-from republic.games.ledger import ActionRefused, act, together
+from republic.games.ledger import ActionRefused, act
 from republic.games.models import Unit
 from republic.games.readings import read_once_of, readings
 from republic.games.steps import first_attacker, skirmish
+from republic.games.steps.walk import together
 from tests.games.conftest import HTMX, at_step, brigade, division, fresh, set_state, state_matches_events
 from tests.games.test_adjoining_panic import panicked_wadsworth
 from tests.games.test_internal_panic import declare_post

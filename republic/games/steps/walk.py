@@ -12,12 +12,17 @@ and the defenders' messages; so does a step with work for one side only. Undo ta
 back with the steps that passed by themselves after it (``undo``); going back to an event (``undo_to``) undoes
 event by event, and may stop at a step that passed by itself, which waits there for Next step."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from django.db import transaction
 
 from republic.games.events.game import PassedStep, StepAdvanced
 from republic.games.events.payload import payload_of
-from republic.games.ledger import Action, ActionRefused, StaleGame, act, together, undo_last
+from republic.games.ledger import Action, ActionRefused, StaleGame, act, undo_last
 from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.readings import forget
 from republic.games.steps import step_of
 from republic.games.steps.base import Step
 from republic.rules.sequence import Position, next_position
@@ -48,6 +53,19 @@ def pending(game: Game) -> list[str]:
 
 class _Waits(Exception):
     """The step the game came to has something to do: it does not pass by itself."""
+
+
+@contextmanager
+def together() -> Iterator[None]:
+    """Several actions as one, all or nothing (a Next step and the steps that pass by themselves after it). Each
+    action carries what it did not change to the next (``act``); rolled back, none of it was ever the game's, so
+    what the request read is forgotten."""
+    try:
+        with transaction.atomic():
+            yield
+    except BaseException:
+        forget()
+        raise
 
 
 def move_on(game: Game, version: int | None, actor: str = "", *, anyway: bool = False) -> Event:
