@@ -21,6 +21,7 @@ from tests.games.conftest import at_step, brigade, fresh, set_state
 
 UNIT = "Davis's Brigade"
 ACT = re.compile(r".*/act/rally/.*")
+POLL = re.compile(r".*/poll/.*")
 NOT_SENT = "Not sent: the network dropped."
 
 
@@ -112,8 +113,11 @@ def test_a_die_on_a_network_slower_than_the_timeout_is_not_sent_and_sent_again_a
             route.fulfill(response=answer)
 
     keys = first_post_spoiled(phone, slow)
+    # the network is as slow for the page's poll: none comes back to draw the applied die before the page gives up
+    phone.route(POLL, lambda route: route.abort("timedout"))
     tap_face(rally, 8)
     expect(phone.get_by_role("alert").filter(has_text=NOT_SENT)).to_be_visible()
+    phone.unroute(POLL)
     assert len(rallies(game)) == 1  # applied, though the phone gave up waiting for its answer
     sent_again_applies_once(phone, game, keys)
 
