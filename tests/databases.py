@@ -1,37 +1,66 @@
 """A database of its own for a test that runs the app in another process: a fresh SQLite file, or a fresh
-database on the suite's PostgreSQL when the suite runs on it."""
+database on the suite's PostgreSQL when the suite runs on it; empty, or migrated."""
 
+import atexit
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
+# the migrated database this process copies for each test that asks for one: migrating takes seconds, a copy none
+_migrated: list[str] = []
 
 
 @contextmanager
-def fresh_database(tmp_path: Path) -> Iterator[str]:
-    """The DATABASE_URL of an empty database, removed afterwards."""
+def fresh_database(tmp_path: Path, template: str = "") -> Iterator[str]:
+    """The DATABASE_URL of an empty database (a copy of ``template``'s when given), removed afterwards."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
-        yield f"sqlite:///{tmp_path / 'own.sqlite3'}"
+        own = tmp_path / "own.sqlite3"
+        if template:
+            with (
+                closing(sqlite3.connect(template.removeprefix("sqlite:///"))) as source,
+                closing(sqlite3.connect(own)) as copy,
+            ):
+                source.backup(copy)
+        yield f"sqlite:///{own}"
         return
     parts = urllib.parse.urlsplit(url)
     name = f"own_{uuid.uuid4().hex[:12]}"
     admin = parts._replace(path="/postgres").geturl()
+    copied = f' TEMPLATE "{urllib.parse.urlsplit(template).path[1:]}"' if template else ""
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"{copied}')
     try:
         yield parts._replace(path=f"/{name}").geturl()
     finally:
         with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def migrated_database(tmp_path: Path) -> Iterator[str]:
+    """The DATABASE_URL of a database with every migration applied and nothing in it, removed afterwards."""
+    if not _migrated:
+        folder = Path(tempfile.mkdtemp(prefix="republic-migrated-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        database = fresh_database(folder)
+        url = database.__enter__()
+        atexit.register(database.__exit__, None, None, None)
+        manage(url, "migrate", "--noinput", "-v0")
+        _migrated.append(url)
+    with fresh_database(tmp_path, template=_migrated[0]) as database:
+        yield database
 
 
 def manage(database: str, *args: str, **extra_env: str) -> str:

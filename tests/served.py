@@ -2,15 +2,18 @@
 a database of its own, and phones speaking real HTTP to it, each with its own cookies and seat, posting the forms
 the pages draw. Shared by the race tests and the fault script (tests/faults.py)."""
 
+import atexit
 import html
 import http.cookiejar
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -24,6 +27,9 @@ _RESULT = re.compile(r"Last result · #(\d+) · ")
 _ERROR = re.compile(r'<div class="alert alert-danger" role="alert" id="error"[^>]*>([^<]*)<')
 _VERSION = re.compile(r'name="version" value="(\d+)"')
 _ROW = re.compile(r'<li class="work-row[^"]*" id="row-([a-z]+-\d+)"')
+# one static root for every server a test process starts: the first start collects it, the others find it up to date
+STATIC_ROOT = Path(tempfile.mkdtemp(prefix="republic-static-"))
+atexit.register(shutil.rmtree, STATIC_ROOT, ignore_errors=True)
 MOVED_ON = "The game moved on since this page was drawn"
 OUTAGE = "The server cannot save right now"
 
@@ -51,7 +57,7 @@ class Server:
             **os.environ,
             "DATABASE_URL": self.database,
             "REPUBLIC_ALLOWED_HOSTS": "127.0.0.1",
-            "REPUBLIC_STATIC_ROOT": str(self.work / "static"),
+            "REPUBLIC_STATIC_ROOT": str(STATIC_ROOT),
             "REPUBLIC_SECRET_KEY": self.secret,
         }
         command = [sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1", "--port", str(self.port)]

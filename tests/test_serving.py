@@ -4,6 +4,7 @@ by the app itself, a secret key made once and kept, SQLite that waits for a writ
 
 import gzip
 import http.cookiejar
+import json
 import os
 import re
 import socket
@@ -22,8 +23,11 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.databases import ROOT, fresh_database, manage
+from republic.games.management.commands.serve import collect_static
+from tests.databases import ROOT, manage, migrated_database
+from tests.served import STATIC_ROOT
 
+WHITENOISE = "whitenoise.storage.CompressedManifestStaticFilesStorage"
 HTTPS_WARNINGS = ("security.W004", "security.W008", "security.W012", "security.W016")
 
 
@@ -128,9 +132,8 @@ def test_the_sqlite_database_and_the_files_beside_it_are_readable_by_the_server_
 @contextmanager
 def serving(tmp_path, **env: str) -> Iterator[tuple[str, str, str]]:
     """`manage.py serve` on a fresh database with the demo loaded; its address, its database and its log file."""
-    with fresh_database(tmp_path) as database:
-        env = {"REPUBLIC_VAR_DIR": str(tmp_path), "REPUBLIC_STATIC_ROOT": str(tmp_path / "static"), **env}
-        manage(database, "migrate", "--noinput", "-v0", **env)
+    with migrated_database(tmp_path) as database:
+        env = {"REPUBLIC_VAR_DIR": str(tmp_path), "REPUBLIC_STATIC_ROOT": str(STATIC_ROOT), **env}
         manage(database, "load_demo", "--host", "127.0.0.1", **env)
         port = _free_port()
         log = tmp_path / "server.log"
@@ -189,6 +192,35 @@ def test_serve_serves_static_files_compressed_under_hashed_names_cached_for_a_ye
     assert b".bg-republic" in gzip.decompress(answer.read())
     script = re.search(r'src="(/static/vendor/htmx/htmx\.min\.[0-9a-f]{12}\.js)"', page).group(1)
     assert _get(f"{address}{script}", **{"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
+
+
+def test_serve_collects_the_static_files_again_only_when_one_changed(tmp_path, settings):
+    source = tmp_path / "source"
+    (source / "css").mkdir(parents=True)
+    sheet = source / "css" / "club.css"
+    sheet.write_text(".bg-club { color: navy }")
+    settings.STATICFILES_DIRS = [source]
+    settings.STATICFILES_FINDERS = ["django.contrib.staticfiles.finders.FileSystemFinder"]
+    settings.STATIC_ROOT = root = tmp_path / "static"
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": WHITENOISE}}
+    manifest = root / "staticfiles.json"
+
+    def collected() -> list[str]:
+        return sorted(path.name for path in (root / "css").iterdir())
+
+    assert collect_static()
+    first = collected()
+    assert len(first) == 2 and "club.css" in first  # and its copy under a hashed name
+    written = manifest.stat().st_mtime_ns
+    assert not collect_static()  # the same files: nothing collected, nothing written
+    assert manifest.stat().st_mtime_ns == written and collected() == first
+    sheet.write_text(".bg-club { color: maroon }")
+    assert collect_static()
+    assert json.loads(manifest.read_text())["paths"]["css/club.css"] not in first
+    # a collection cut off before it ended left no stamp: the next start collects again
+    (root / ".sources").unlink()
+    assert collect_static()
+    assert not collect_static()
 
 
 class Phone:

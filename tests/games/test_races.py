@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.databases import fresh_database, manage
+from tests.databases import manage, migrated_database
 from tests.games.drawn_dice import dice_line, die
 from tests.page_forms import forms_of
 from tests.served import Answer, Phone, Server, ledger, rows_in
@@ -34,8 +34,7 @@ class Served:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     """The app served by a real server on a free port, with the demo battle loaded."""
-    with fresh_database(tmp_path) as database:
-        manage(database, "migrate", "--noinput", "-v0")
+    with migrated_database(tmp_path) as database:
         loaded = manage(database, "load_demo")
         game = int(re.search(r"/games/(\d+)/", loaded).group(1))
         code = re.search(r"/join/([^/]+)/", loaded).group(1)

@@ -1,14 +1,45 @@
 """Serve the app as a club runs it: gunicorn, static files from the app itself, debug off."""
 
+import hashlib
 import os
+from pathlib import Path
 
+from django.apps import apps
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 from gunicorn.app.base import BaseApplication
 
 from republic.network import lan_addresses, served_at
+
+
+def collect_static() -> bool:
+    """collectstatic, unless the static root already holds these very files; whether it ran. Compressing every file
+    takes the laptop seconds, and a server restarted after a power cut should serve the tables again at once."""
+    root = Path(settings.STATIC_ROOT)
+    stamp = root / ".sources"
+    sources = _sources()
+    if stamp.is_file() and stamp.read_text() == sources:
+        return False
+    stamp.unlink(missing_ok=True)  # a collection cut off halfway is made again at the next start
+    call_command("collectstatic", "--noinput", verbosity=0)
+    stamp.write_text(sources)
+    return True
+
+
+def _sources() -> str:
+    """A digest of every file collectstatic would collect, by name and content, and of how it stores them."""
+    digest = hashlib.sha256(settings.STORAGES["staticfiles"]["BACKEND"].encode())
+    ignored = apps.get_app_config("staticfiles").ignore_patterns  # type: ignore[attr-defined]
+    found = [pair for finder in finders.get_finders() for pair in finder.list(ignored)]
+    found.sort(key=lambda pair: pair[0])
+    for path, storage in found:
+        digest.update(f"\0{path}\0".encode())
+        with storage.open(path) as file:
+            digest.update(file.read())
+    return digest.hexdigest()
 
 
 class Server(BaseApplication):
@@ -44,7 +75,7 @@ class Command(BaseCommand):
     def handle(self, *args, host: str, port: int, workers: int, threads: int, access_log: bool, **options):
         if settings.DEBUG:
             raise CommandError("REPUBLIC_DEBUG is on: serve runs with debug off (make dev is the development server)")
-        call_command("collectstatic", "--noinput", verbosity=0)
+        collect_static()
         certificate, key = os.environ.get("REPUBLIC_TLS_CERT"), os.environ.get("REPUBLIC_TLS_KEY")
         address = served_at(host, port)
         if certificate and key:
