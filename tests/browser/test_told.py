@@ -5,7 +5,7 @@ is replaced by one that records its calls (the only stand-in here: everything el
 
 from playwright.sync_api import expect
 
-from tests.browser.checks import axe_problems, roll_for_me
+from tests.browser.checks import NEWS, axe_problems, roll_for_me
 from tests.browser.test_club_day import seated_phone
 from tests.games.conftest import at_step, brigade, set_state
 
@@ -44,7 +44,7 @@ def test_a_friends_message_and_a_step_with_work_are_told_once_on_the_phone_it_co
     form.get_by_label("To").select_option(label="Carl (Union)")
     form.get_by_label("Message").fill("Hold the ridge")
     form.get_by_role("button", name="Send").click()
-    expect(carl.locator("#told")).to_contain_text("Message from Bob: Hold the ridge", timeout=4_000)
+    expect(carl.locator("#told")).to_contain_text("Message from Bob: Hold the ridge", timeout=NEWS)
     assert carl.locator("#told a").get_attribute("href") == "#dispatches-title"
     assert vibrations(carl) == []
     # the other side's phones are never told of it
@@ -54,7 +54,7 @@ def test_a_friends_message_and_a_step_with_work_are_told_once_on_the_phone_it_co
 
     # Ann moves the game on to the rally, the Confederates' step: Cat's phone tells her within a poll, no reload
     ann.get_by_role("button", name="Next step").click()
-    expect(cat.locator("#told")).to_contain_text("Your turn: Attacker rallies units — 1 to do.", timeout=4_000)
+    expect(cat.locator("#told")).to_contain_text("Your turn: Attacker rallies units — 1 to do.", timeout=NEWS)
     expect(cat).to_have_title(TOLD_TITLE)
     assert vibrations(cat) == [[200, 100, 200]]
     expect(bob.locator("#told")).to_have_count(0)  # no work of his in it
@@ -75,7 +75,7 @@ def test_a_friends_message_and_a_step_with_work_are_told_once_on_the_phone_it_co
     expect(ann.locator("#told")).to_contain_text("Your turn: Attacker rallies units")
     roll_for_me(cat, "Rally Davis's Brigade", "Davis's Brigade")
     expect(cat).not_to_have_title(TOLD_TITLE)
-    expect(ann.locator("#told")).to_have_count(0, timeout=4_000)
+    expect(ann.locator("#told")).to_have_count(0, timeout=NEWS)
     expect(ann).not_to_have_title(TOLD_TITLE)
 
 
