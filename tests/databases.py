@@ -11,14 +11,13 @@ import tempfile
 import urllib.parse
 import uuid
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import ExitStack, closing, contextmanager
+from functools import cache
 from pathlib import Path
 
 import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
-# the migrated database this process copies for each test that asks for one: migrating takes seconds, a copy none
-_migrated: list[str] = []
 
 
 @contextmanager
@@ -48,18 +47,23 @@ def fresh_database(tmp_path: Path, template: str = "") -> Iterator[str]:
             connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
+@cache
+def _migrated() -> str:
+    """The DATABASE_URL of the database this process migrated once, to copy for each test that asks for one
+    (migrating takes seconds, a copy none); removed when the process ends."""
+    kept = ExitStack()
+    atexit.register(kept.close)
+    folder = Path(tempfile.mkdtemp(prefix="republic-migrated-"))
+    kept.callback(shutil.rmtree, folder, ignore_errors=True)
+    url = kept.enter_context(fresh_database(folder))
+    manage(url, "migrate", "--noinput", "-v0")
+    return url
+
+
 @contextmanager
 def migrated_database(tmp_path: Path) -> Iterator[str]:
     """The DATABASE_URL of a database with every migration applied and nothing in it, removed afterwards."""
-    if not _migrated:
-        folder = Path(tempfile.mkdtemp(prefix="republic-migrated-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        database = fresh_database(folder)
-        url = database.__enter__()
-        atexit.register(database.__exit__, None, None, None)
-        manage(url, "migrate", "--noinput", "-v0")
-        _migrated.append(url)
-    with fresh_database(tmp_path, template=_migrated[0]) as database:
+    with fresh_database(tmp_path, template=_migrated()) as database:
         yield database
 
 
