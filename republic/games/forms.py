@@ -223,10 +223,21 @@ class PickField(forms.Field):
         # a script draws it for one ticked (templatetags/picks.py)
         self.aside_by_key = False
 
-    def offer(self, picks: Sequence[Pick], refused: Sequence[Refused] = ()) -> None:
+    def offer(self, picks: Sequence[Pick], refused: Sequence[Refused] = (), keys: dict[str, str] | None = None) -> None:
+        """Offer ``picks``; ``keys``: their keys by key and by name, made already for another picker of them."""
         self.picks, self.refused = picks, refused
-        self.keys = {p.key: p.key for p in picks}
-        self.keys.update({_plain(p.name): p.key for p in picks})
+        if keys is None:
+            keys = {p.key: p.key for p in picks}
+            keys.update({_plain(p.name): p.key for p in picks})
+        self.keys = keys
+
+    def join(self, *pickers: "PickField") -> None:
+        """Offer what ``pickers`` offer, together: a choice made of any one of theirs (a contact ticked general)."""
+        self.offer(
+            [p for picker in pickers for p in picker.picks],
+            [r for picker in pickers for r in picker.refused],
+            {key: found for picker in pickers for key, found in picker.keys.items()},
+        )
 
     def key_of(self, text: str) -> str | None:
         """The key of the choice sent, by its key or its name; None when it is not offered."""
@@ -269,11 +280,13 @@ class PicksField(PickField):
 
 def offer_picks(form: forms.Form, names: Sequence[str], picks: Sequence[Pick], refused: Sequence[Refused] = ()) -> None:
     """Give the pickers ``names`` of a form what they may choose, and what is not offered with why."""
+    keys = None  # made for the first, shared by the others: a club battle's side offers 500 units
     for name in names:
         field = form.fields[name]
         if not isinstance(field, PickField):
             raise TypeError(f"{name} is not a picker")
-        field.offer(picks, refused)
+        field.offer(picks, refused, keys)
+        keys = field.keys
 
 
 class DiceForm(VersionForm):

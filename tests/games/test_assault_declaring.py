@@ -81,6 +81,36 @@ def test_a_unit_is_chosen_by_tap_whatever_the_apostrophe_a_phone_would_have_type
     assert [(d.unit, d.contact) for d in declaration.defenders] == [(cutler.key, "general")]
 
 
+def readings_of_sides(queries: CaptureQueriesContext) -> int:
+    """The queries that read units as a list to choose from shows them: each names the unit's division."""
+    return sum('AS "division__name"' in q["sql"] for q in queries.captured_queries)
+
+
+def test_the_declaration_reads_both_sides_units_once_and_declaring_reads_them_once(client, game):
+    """A club battle's declaration lists each side's 500 units: they are read once for both pickers, and a
+    declaration, which changes no unit, is checked and answered with one reading of them."""
+    with CaptureQueriesContext(connection) as queries:
+        drawn = client.get(f"/games/{game.pk}/parts/declare-assault/", **HTMX).content.decode()
+    assert readings_of_sides(queries) == 1
+    assert "Davis&#x27;s Brigade" in offered(drawn, "declare-attackers")
+    assert "Iron Brigade (Meredith)" in offered(drawn, "declare-defenders")
+    davis, iron = units(game, "Davis's Brigade", "Iron Brigade (Meredith)")
+    with CaptureQueriesContext(connection) as queries:
+        answer = declare(client, game, [(davis, "all_out")], [(iron, "general")]).content.decode()
+    assert readings_of_sides(queries) == 1
+    assert Event.objects.filter(game=game, kind="AssaultDeclared").count() == 1
+    assert "Iron Brigade (Meredith)" in answer and "Davis&#x27;s Brigade" in answer
+
+
+def test_a_contact_ticked_general_for_a_unit_not_offered_is_refused_and_changes_nothing(client, game):
+    davis, iron = units(game, "Davis's Brigade", "Iron Brigade (Meredith)")
+    data = declare_data(game, [(davis, "all_out")], [(iron, "all_out")])
+    data["declare-general"] = ["unit:999999"]
+    answer = client.post(f"/games/{game.pk}/act/declare-assault/game-{game.pk}/", data, **HTMX).content.decode()
+    assert "That unit ticked general is not one to choose here" in answer
+    assert not Event.objects.filter(game=game, kind="AssaultDeclared").exists()
+
+
 def test_the_step_reads_the_leaders_only_to_draw_or_fight_a_round(client, game):
     with CaptureQueriesContext(connection) as queries:
         assault_page(client, game)

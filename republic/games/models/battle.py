@@ -5,9 +5,8 @@ through an Event (see ledger.py), so the state always equals the setup plus the 
 is the one place a row becomes an engine value."""
 
 import secrets
-from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import models
 
@@ -300,7 +299,14 @@ class UnitQuerySet(models.QuerySet["Unit"]):
     def choices(self) -> list["UnitChoice"]:
         """The units as a list to choose from shows them: a few columns each, not a row of the model (a battery
         chooses its target among 200)."""
-        return [UnitChoice(*row) for row in self.values_list(*UnitChoice.COLUMNS)]
+        return list(map(UnitChoice._make, self.values_list(*_CHOICE_COLUMNS)))
+
+    def choices_by_side(self) -> dict[int, list["UnitChoice"]]:
+        """``choices`` of each side, by its id, read at once."""
+        by_side: dict[int, list[UnitChoice]] = {}
+        for side, *unit in self.values_list("division__side_id", *_CHOICE_COLUMNS):
+            by_side.setdefault(side, []).append(UnitChoice(*unit))
+        return by_side
 
     def in_battle_order(self) -> "UnitQuerySet":
         """Brigades before batteries, division by division, as an order of battle lists them."""
@@ -308,11 +314,12 @@ class UnitQuerySet(models.QuerySet["Unit"]):
         return self.select_related("division").order_by(battery, "division__order", "order")
 
 
-@dataclass(frozen=True)
-class UnitChoice:
-    """A unit among those to choose from: its name, division and what a player sees of how it stands."""
+_CHOICE_COLUMNS = ("pk", "name", "division__name", "kind", "battery_type", "packed", "bases", "formation", "m_hits")
 
-    COLUMNS = ("pk", "name", "division__name", "kind", "battery_type", "packed", "bases", "formation", "m_hits")
+
+class UnitChoice(NamedTuple):
+    """A unit among those to choose from: its name, division and what a player sees of how it stands. A tuple:
+    a club battle's list to choose from makes a thousand of them."""
 
     pk: int
     name: str

@@ -1,5 +1,6 @@
 """Small words: a roll, a condition, hits, a chart cell, a modifier, a unit as a choice, a sentence of actions."""
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -128,27 +129,20 @@ def unit_options(units: Iterable[UnitChoice]) -> list[tuple[str, str, str, str]]
     """Units as choices: (key, the name as the app shows it, its division, how it stands now). A name two units
     share is told apart by its division."""
     units = list(units)
-    seen: dict[str, int] = {}
-    for unit in units:
-        seen[unit.name] = seen.get(unit.name, 0) + 1
+    shared = {name for name, count in Counter(u.name for u in units).items() if count > 1}
     return [
-        (
-            u.key,
-            u.name if seen[u.name] == 1 else f"{u.name} ({u.division_name})",
-            u.division_name,
-            unit_label(u).removeprefix(u.name).strip(" ()"),
-        )
+        (u.key, f"{u.name} ({u.division_name})" if u.name in shared else u.name, u.division_name, standing(u))
         for u in units
     ]
 
 
-def unit_label(unit: UnitChoice) -> str:
-    """A unit as a choice of target: 'Davis's Brigade (Formed, 6 bases)'."""
+def standing(unit: UnitChoice) -> str:
+    """How a unit to choose stands: 'Formed, 6 bases', 'Shaken, Light Smoothbore battery, packed'."""
     if unit.battery:
         extra = f"{unit.battery_label} battery" + (", packed" if unit.packed else "")
     else:
         extra = f"{unit.bases} bases" + (", open order" if unit.formation == "open_order" else "")
-    return f"{unit.name} ({condition(unit.m_hits)}, {extra})"
+    return f"{condition(unit.m_hits)}, {extra}"
 
 
 def commander(name: str, value: Any, hors_de_combat: bool, replaced: bool) -> str:

@@ -11,13 +11,11 @@ from django.utils.safestring import SafeString, mark_safe
 from republic.games.events.assault import AssaultDeclared, AssaultEnded
 from republic.games.events.assault import Member as Declared
 from republic.games.forms import Pick, PickField, PicksField, Refused, VersionForm, filled, offer_picks
-from republic.games.forms import offer as offer_choices
 from republic.games.ledger import ActionRefused, act
-from republic.games.models import Event, Game, Unit, UnitChoice
+from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
 from republic.games.steps.move.state import state as move_state
-from republic.games.text.terms import unit_options
 from republic.play import assault as play
 from republic.rules.assault_sides import Contact
 from republic.rules.errors import RulesInputError
@@ -60,7 +58,7 @@ class DeclareForm(VersionForm):
         refusal="{name} is {why}: only the attacker splits a unit between two assaults (5.2).",
         error_messages={"required": "Choose at least one defending unit."},
     )
-    general = forms.MultipleChoiceField(required=False)
+    general = PicksField(required=False, what="unit ticked general")
     primary = PickField(required=False, what="defending unit")
     bridging = forms.BooleanField(
         label="Split a bridging formation (5.2)",
@@ -77,7 +75,9 @@ class DeclareForm(VersionForm):
         self.fields["defenders"].label = f"Defending units ({game.defender})"
         offer_picks(self, ["attackers"], offer.attackers, offer.refused)
         offer_picks(self, ["defenders", "primary"], offer.defenders, offer.busy_defenders)
-        offer_choices(self, "general", [(p.key, p.name) for p in (*offer.attackers, *offer.defenders)])
+        general = self.fields["general"]
+        assert isinstance(general, PicksField)
+        general.join(self.fields["attackers"], self.fields["defenders"])  # type: ignore[arg-type]
         ticked, named = set(self["general"].value() or ()), self.add_prefix("general")
         primary = self.fields["primary"]
         assert isinstance(primary, PickField)
@@ -165,34 +165,31 @@ def offer(s: AssaultState) -> Offer:
     (infantry against horse or guns, 2.3) is known once they are chosen: the declaration refuses it then."""
     busy = s.busy()
     rolls = move_state(s.game).rolls
-    units = s.side_units("attacker")
-    rolled = {u.key: rolls[u.key].result.actions for u in units if not u.battery and u.key in rolls}
+    side = list(zip(s.side_picks("attacker"), s.side_units("attacker"), strict=True))
+    rolled = {p.key: rolls[p.key].result.actions for p, unit in side if not unit.battery and p.key in rolls}
     # the condition is read whole only for the brigades whose roll allows an assault: a handful, not the side
     may = [Piece.at(key).pk for key, allowed in rolled.items() if not roll_refusal(allowed)]
     states = {u.key: u.to_rules() for u in Unit.objects.filter(game=s.game, pk__in=may)}
     attackers, refused = [], []
-    for pick, unit in zip(_picks(units), units, strict=True):
-        why = "" if unit.battery else roll_refusal(rolled.get(unit.key))
-        if not why and unit.key in states:
-            why = assault_refusal(states[unit.key], rolled[unit.key], ())
+    for pick, unit in side:
+        key = pick.key
+        why = "" if unit.battery else roll_refusal(rolled.get(key))
+        if not why and key in states:
+            why = assault_refusal(states[key], rolled[key], ())
         if why:
-            refused.append(Refused(pick.key, pick.name, why))
-        elif unit.key in busy:
-            note = f"in open assault {busy[unit.key].number}: only to split a bridging formation (5.2)"
-            attackers.append(Pick(pick.key, pick.name, pick.group, note))
+            refused.append(Refused(key, pick.name, why))
+        elif key in busy:
+            note = f"in open assault {busy[key].number}: only to split a bridging formation (5.2)"
+            attackers.append(Pick(key, pick.name, pick.group, note))
         else:
             attackers.append(pick)
     defenders, busy_defenders = [], []
-    for pick in _picks(s.side_units("defender")):
+    for pick in s.side_picks("defender"):
         if pick.key in busy:
             busy_defenders.append(Refused(pick.key, pick.name, f"already in open assault {busy[pick.key].number}"))
         else:
             defenders.append(pick)
     return Offer(attackers, refused, defenders, busy_defenders, busy)
-
-
-def _picks(units: list[UnitChoice]) -> list[Pick]:
-    return [Pick(*option) for option in unit_options(units)]
 
 
 def declare_form(s: AssaultState, data: Any = None) -> DeclareForm:

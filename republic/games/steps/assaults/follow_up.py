@@ -8,13 +8,12 @@ from typing import Any
 from django import forms
 
 from republic.games.events.assault import AssaultFollowedUp, LocalBreakthroughDeclared, UnitFollowUp
-from republic.games.forms import Pick, PickField, VersionForm, filled, offer_picks
+from republic.games.forms import PickField, VersionForm, filled, offer_picks
 from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
 from republic.games.steps.assaults.state import ELSEWHERE, Assault, AssaultState, Member, state
 from republic.games.steps.move.state import state as move_state
-from republic.games.text.terms import unit_options
 from republic.play import follow_up as play
 from republic.rules.assault_moves import FollowUp
 from republic.rules.sequence import StepKey
@@ -109,8 +108,9 @@ class LocalBreakthroughForm(VersionForm):
 
 def local_breakthrough_form(s: AssaultState, data: Any = None) -> LocalBreakthroughForm:
     form = LocalBreakthroughForm(data, prefix="breakthrough", initial={"version": s.game.version})
-    brigades = [u for u in s.side_units("attacker") if not u.battery]  # a battery makes no breakthrough
-    offer_picks(form, ["unit"], [Pick(*option) for option in unit_options(brigades)])
+    # a battery makes no breakthrough
+    brigades = [p for u, p in zip(s.side_units("attacker"), s.side_picks("attacker"), strict=True) if not u.battery]
+    offer_picks(form, ["unit"], brigades)
     return form
 
 

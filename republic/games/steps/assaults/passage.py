@@ -23,7 +23,7 @@ from republic.games.pieces import Piece
 from republic.games.steps.anytime import blocked_input
 from republic.games.steps.assaults.state import ELSEWHERE, AssaultState, state
 from republic.games.text.maneuver import blocked_offer, last_move
-from republic.games.text.terms import condition, unit_options
+from republic.games.text.terms import condition
 from republic.play import passage as play
 from republic.play.passage import SIDES
 from republic.rules.assault_fixed_hits import passage_blocked
@@ -120,9 +120,7 @@ def passage_form(s: AssaultState, side: str, data: Any = None) -> PassageForm:
         auto_id=f"id_passage_{side}_%s",
         initial={"version": s.game.version, "side": side},
     )
-    owner = s.game.attacker if side == "attacker" else s.game.defender
-    friends = Unit.objects.filter(game=s.game).in_play().of_side(owner).in_battle_order().choices()
-    offer_picks(form, ["unit"], [Pick(*option) for option in unit_options(friends)])
+    offer_picks(form, ["unit"], s.side_picks(side))
     return form
 
 

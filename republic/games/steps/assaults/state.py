@@ -13,10 +13,12 @@ from django.http import Http404
 
 from republic.games.events.assault import AssaultDeclared, AssaultEnded, AssaultFollowedUp, AssaultRoundResolved
 from republic.games.events.payload import payload_of
+from republic.games.forms import Pick
 from republic.games.ledger import ActionRefused, this_turn
 from republic.games.models import Event, Game, Leader, Unit, UnitChoice
 from republic.games.pieces import Piece
-from republic.games.readings import read_once
+from republic.games.readings import read_once, read_once_of
+from republic.games.text.terms import unit_options
 from republic.play import assault as play
 from republic.rules.assault_sides import Contact
 from republic.rules.sequence import StepKey
@@ -164,11 +166,17 @@ class AssaultState:
         """The attackers of this assault split as a bridging formation (5.2), each with its other assault."""
         return self._by_seq(play.bridged(self.cores, assault.core))
 
-    def side_units(self, side: str) -> list[UnitChoice]:
-        """A side's units not out of play, in the order of battle: those an assault may name, read when the
-        declaration's form is drawn or checked."""
+    def side_units(self, side: str) -> tuple[UnitChoice, ...]:
+        """A side's units not out of play, in the order of battle: those an assault may name."""
+        return self._side(side).units
+
+    def side_picks(self, side: str) -> tuple[Pick, ...]:
+        """The same units as a player chooses them (``side_units``, one for one)."""
+        return self._side(side).picks
+
+    def _side(self, side: str) -> "Choosable":
         owner = self.game.attacker if side == "attacker" else self.game.defender
-        return Unit.objects.filter(game=self.game).in_play().of_side(owner).in_battle_order().choices()
+        return choosable(self.game).get(owner.pk, NONE) if owner else NONE
 
     def waits(self, assault: Assault) -> str:
         return play.waits(self.cores, assault.core)
@@ -218,3 +226,26 @@ def declared_in(game: Game, seq: int) -> None:
     """404 unless event ``seq`` of this game declared an assault."""
     if not Event.objects.filter(game=game, seq=seq, kind=AssaultDeclared.__name__).exists():
         raise Http404("No such assault in this game.")
+
+
+@dataclass(frozen=True)
+class Choosable:
+    """A side's units not out of play, in the order of battle, and the same as a player chooses them."""
+
+    units: tuple[UnitChoice, ...]
+    picks: tuple[Pick, ...]
+
+
+NONE = Choosable((), ())
+
+
+@read_once_of(Unit)
+def choosable(game: Game) -> dict[int, Choosable]:
+    """Each side's units an assault may name (by the side's id): read once for the declaration, the supporting
+    hit, the follow-up and the passage of lines, whose forms a club battle draws for forty phones, each listing a
+    side's 500 units."""
+    units = Unit.objects.filter(game=game).in_play().in_battle_order().choices_by_side()
+    return {
+        side: Choosable(tuple(found), tuple(Pick(*option) for option in unit_options(found)))
+        for side, found in units.items()
+    }

@@ -13,7 +13,6 @@ from republic.games.ledger import ActionRefused, act
 from republic.games.models import Event, Game, Unit
 from republic.games.pieces import Piece
 from republic.games.steps.assaults.state import ELSEWHERE, AssaultState, state
-from republic.games.text.terms import unit_options
 from republic.play import supporting as play
 from republic.play.refusal import Refused
 from republic.rules.forced_moves import ForcedMove
@@ -43,7 +42,7 @@ def supporting_form(s: AssaultState, data: Any = None) -> SupportingForm:
     """The form, offering the defending side's units in play, and as the primary defender supported each of this
     turn's assaults' primary defenders: only a primary defender's retreat or rout hits its supports (R:1784-1792)."""
     form = SupportingForm(data, prefix="supporting", initial={"version": s.game.version})
-    offer_picks(form, ["unit"], [Pick(*option) for option in unit_options(s.side_units("defender"))])
+    offer_picks(form, ["unit"], s.side_picks("defender"))
     primaries = {a.defenders[0].unit.key: a.defenders[0].unit for a in s.assaults if a.defenders}
     offer_picks(form, ["primary"], [Pick(key, unit.name, note=unit.division.name) for key, unit in primaries.items()])
     return form
