@@ -230,13 +230,17 @@ def declared_in(game: Game, seq: int) -> None:
 
 @dataclass(frozen=True)
 class Choosable:
-    """A side's units not out of play, in the order of battle, and the same as a player chooses them."""
+    """A side's units not out of play, in the order of battle, and the same as a player chooses them: made when
+    first asked for (the supporting hit offers the defender's alone)."""
 
     units: tuple[UnitChoice, ...]
-    picks: tuple[Pick, ...]
+
+    @cached_property
+    def picks(self) -> tuple[Pick, ...]:
+        return tuple(Pick(*option) for option in unit_options(self.units))
 
 
-NONE = Choosable((), ())
+NONE = Choosable(())
 
 
 @read_once_of(Unit)
@@ -245,7 +249,4 @@ def choosable(game: Game) -> dict[int, Choosable]:
     hit, the follow-up and the passage of lines, whose forms a club battle draws for forty phones, each listing a
     side's 500 units."""
     units = Unit.objects.filter(game=game).in_play().in_battle_order().choices_by_side()
-    return {
-        side: Choosable(tuple(found), tuple(Pick(*option) for option in unit_options(found)))
-        for side, found in units.items()
-    }
+    return {side: Choosable(tuple(found)) for side, found in units.items()}
