@@ -74,7 +74,9 @@ def test_a_move_is_recorded_worded_and_leaves_the_rest_of_the_allowance(client, 
     assert 'Henry Heth moved 1.5" to support the rally' in summary(event)
     assert f"Last result · #{event.seq}" in body and "Leaders moved this step: Henry Heth 1.5&quot;" in body
     assert 'id="part-leader-move"' in body and 'aria-label="Move a leader"' not in body  # folded, its work done
-    assert "Henry Heth (E1) · Heth&#x27;s Division · 0.5&quot; left" in move_part(client, game)
+    offered = move_part(client, game)
+    assert "Henry Heth (E1) · Heth&#x27;s Division · 0.5&quot; left" in offered
+    assert "A. P. Hill (P1) · Third Corps · 2&quot; left" in offered  # the others have their whole 2" still
     assert (event.changes, event.step, event.subject) == ([], "rally", f"leader-{heth.pk}")
     assert payload(event).result.left == 0.5
     assert move_post(client, game, heth, "0.5").status_code == 200

@@ -36,7 +36,7 @@ from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address, row_of, unit_row
 from republic.games.text.terms import condition, inches
-from republic.play.rally import RallyStep, due, leader_move, relation
+from republic.play.rally import RallyStep, due, leader_move, moved_before, relation
 from republic.play.rally import rally as rally_of
 from republic.rules.leaders import CommandRelation
 from republic.rules.morale import Condition
@@ -184,13 +184,18 @@ class LeaderMoveForm(VersionForm):
 def leader_move_form(s: RallyState, data: Any = None) -> LeaderMoveForm:
     """The form of a leader's move, each leader offered with what is left of his 2"."""
     form = LeaderMoveForm(data, prefix=MOVE_PREFIX, initial={"version": s.game.version})
-    offer(form, "leader", [("", "Choose a leader")] + [(str(leader.pk), _left(s, leader)) for leader in s.leaders])
+    before = {leader.pk: moved_before(s.moved, leader.pk) for leader in s.leaders}
+    # asked of the engine once for each distance moved before: most leaders have not moved, and are all alike
+    left = {
+        moved: leader_move(s.game.chart, s.game.scale, s.moved, pk).result.left
+        for moved, pk in {moved: pk for pk, moved in before.items()}.items()
+    }
+    choices = [
+        (str(leader.pk), f"{leader} · {leader.command.name} · {inches(left[before[leader.pk]])} left")
+        for leader in s.leaders
+    ]
+    offer(form, "leader", [("", "Choose a leader"), *choices])
     return form
-
-
-def _left(s: RallyState, leader: Leader) -> str:
-    left = leader_move(s.game.chart, s.game.scale, s.moved, leader.pk).result.left
-    return f"{leader} · {leader.command.name} · {inches(left)} left"
 
 
 def move_leader(game: Game, form: LeaderMoveForm, actor: str) -> Event:
