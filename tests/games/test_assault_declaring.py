@@ -9,8 +9,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from republic.games.events.assault import AssaultDeclared
+from republic.games.events.game import CorrectionMade, FieldValue
+from republic.games.ledger import act
 from republic.games.models import Event, Unit
+from republic.games.readings import readings
 from republic.games.scenario import create_game, parse_scenario
+from republic.games.steps.assaults.state import choosable
 from republic.rules.results import Modifier
 from republic.scenarios import DEMO_SCENARIO
 from tests.club_battle import club_scenario
@@ -29,6 +33,7 @@ from tests.games.conftest import (
     at_step,
     battery,
     brigade,
+    division,
     fresh,
     payload,
     rolled_for_assault,
@@ -100,6 +105,22 @@ def test_the_declaration_reads_both_sides_units_once_and_declaring_reads_them_on
     assert readings_of_sides(queries) == 1
     assert Event.objects.filter(game=game, kind="AssaultDeclared").count() == 1
     assert "Iron Brigade (Meredith)" in answer and "Davis&#x27;s Brigade" in answer
+
+
+def test_the_units_to_choose_are_read_again_after_an_action_that_corrects_a_division(game):
+    """The reading of each side's units names their divisions: it outlives an action that changes no unit only if
+    that action changes no division either."""
+    heth = division(game, "Heth's Division")
+    with readings():
+        before = choosable(fresh(game))
+        assert before is choosable(fresh(game))
+        renamed = "Heth's Light Division"
+        with act(game, fresh(game).version, "test") as action:
+            action.set(heth, "name", renamed)
+            action.record(CorrectionMade(heth.piece.key, heth.name, None, (FieldValue("name", renamed),)))
+        after = choosable(fresh(game))
+    davis = next(u for side in after.values() for u in side.units if u.name == "Davis's Brigade")
+    assert after is not before and davis.division_name == renamed
 
 
 def test_a_contact_ticked_general_for_a_unit_not_offered_is_refused_and_changes_nothing(client, game):

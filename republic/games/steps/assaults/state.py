@@ -15,7 +15,7 @@ from republic.games.events.assault import AssaultDeclared, AssaultEnded, Assault
 from republic.games.events.payload import payload_of
 from republic.games.forms import Pick
 from republic.games.ledger import ActionRefused, this_turn
-from republic.games.models import Event, Game, Leader, Unit, UnitChoice
+from republic.games.models import Command, Event, Game, Leader, Unit, UnitChoice
 from republic.games.pieces import Piece
 from republic.games.readings import read_once, read_once_of
 from republic.games.text.terms import unit_options
@@ -243,10 +243,10 @@ class Choosable:
 NONE = Choosable(())
 
 
-@read_once_of(Unit)
+@read_once_of(Unit, Command)
 def choosable(game: Game) -> dict[int, Choosable]:
     """Each side's units an assault may name (by the side's id): read once for the declaration, the supporting
     hit, the follow-up and the passage of lines, whose forms a club battle draws for forty phones, each listing a
-    side's 500 units."""
+    side's 500 units. It reads each unit's division too (its name, its side): a division corrected reads it again."""
     units = Unit.objects.filter(game=game).in_play().in_battle_order().choices_by_side()
     return {side: Choosable(tuple(found)) for side, found in units.items()}
