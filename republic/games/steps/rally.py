@@ -186,10 +186,10 @@ def leader_move_form(s: RallyState, data: Any = None) -> LeaderMoveForm:
     form = LeaderMoveForm(data, prefix=MOVE_PREFIX, initial={"version": s.game.version})
     before = {leader.pk: moved_before(s.moved, leader.pk) for leader in s.leaders}
     # asked of the engine once for each distance moved before: most leaders have not moved, and are all alike
-    left = {
-        moved: leader_move(s.game.chart, s.game.scale, s.moved, pk).result.left
-        for moved, pk in {moved: pk for pk, moved in before.items()}.items()
-    }
+    left: dict[float, float] = {}
+    for pk, moved in before.items():
+        if moved not in left:
+            left[moved] = leader_move(s.game.chart, s.game.scale, s.moved, pk).result.left
     choices = [
         (str(leader.pk), f"{leader} · {leader.command.name} · {inches(left[before[leader.pk]])} left")
         for leader in s.leaders
