@@ -10,6 +10,7 @@ from django import forms
 from django.db.models import Max, Q, QuerySet
 
 from republic.games.models import Dispatch, Game, Seat
+from republic.prepared import prepared
 from republic.rules.sequence import StepKey
 
 ELSEWHERE = "Messages are sent at the start of a player turn, in the step where the defenders exchange them."
@@ -39,18 +40,33 @@ def recipients(game: Game, seat: Seat) -> list[Seat]:
     return list(friends.exclude(pk__in=written).select_related("side", "command"))
 
 
+def _letters(game: int, game_turn: int, player_turn: int) -> QuerySet[Dispatch]:
+    return Dispatch.objects.filter(game=game, game_turn=game_turn, player_turn=player_turn).select_related(
+        "sender__side", "recipient__side"
+    )
+
+
+# drawn for every page and poll with news: their SQL is made once per process
+_all_letters = prepared(_letters)
+_letters_of = prepared(
+    lambda game, game_turn, player_turn, seat: _letters(game, game_turn, player_turn).filter(
+        Q(recipient=seat) | Q(sender=seat)
+    )
+)
+
+
 def dispatch_context(master: bool, seat: Seat | None, game: Game) -> dict[str, Any]:
     """What the game page shows of this player turn's dispatches: a player's own (received and sent), the game
     master's all, and the form while this seat may still write."""
     if not master and seat is None:
         return {}
     # this player turn's: they are written at its start for its play, and the page stays short on a club day
-    found = Dispatch.objects.filter(game=game, **this_turn(game)).select_related("sender__side", "recipient__side")
+    turn = (game.pk, game.game_turn, game.player_turn)
     if seat is None:
-        shown = list(found)
+        shown = _all_letters(*turn)
         return {"dispatches": shown, "dispatch_form": None, "last_letter": max((d.pk for d in shown), default=0)}
     to = recipients(game, seat)
-    shown = list(found.filter(Q(recipient=seat) | Q(sender=seat)))
+    shown = _letters_of(*turn, seat.pk)
     form = DispatchForm(recipients=to) if to else None
     return {"dispatches": shown, "dispatch_form": form, "last_letter": max((d.pk for d in shown), default=0)}
 

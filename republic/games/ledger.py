@@ -43,6 +43,7 @@ from republic.games.models import Command, Event, Game, Leader, Objective, Side,
 from republic.games.models.charts import loaded
 from republic.games.pieces import Piece, keys_in
 from republic.games.readings import acting, carried, forget
+from republic.prepared import prepared
 from republic.rules.sequence import StepKey
 from republic.rules.units import UnitState
 
@@ -107,16 +108,25 @@ def standing(game: Game) -> "models.QuerySet[Event]":
 
 
 def this_turn(
-    game: Game, steps: Iterable[StepKey | str], kinds: Iterable[type[Payload]] = ()
+    game: int, game_turn: int, player_turn: int, steps: tuple[str, ...], kinds: tuple[str, ...] = ()
 ) -> "models.QuerySet[Event]":
-    """This player turn's events still in force, in these steps and (if given) of these kinds, in order."""
-    events = standing(game).filter(
-        game_turn=game.game_turn, player_turn=game.player_turn, step__in=[str(step) for step in steps]
+    """That player turn's events still in force, in these steps and (if given) of these kinds, in order."""
+    events = Event.objects.filter(game=game, undone_by__isnull=True, undoes__isnull=True).filter(
+        game_turn=game_turn, player_turn=player_turn, step__in=steps
     )
-    names = [kind.__name__ for kind in kinds]
     # in order of seq, but sorted after the search (seq + 0): ordered by seq itself, SQLite walks the game's
     # whole history by its (game, seq) key instead of finding the turn's few events by the turn's index
-    return (events.filter(kind__in=names) if names else events).order_by((F("seq") + 0).asc())
+    return (events.filter(kind__in=kinds) if kinds else events).order_by((F("seq") + 0).asc())
+
+
+_THIS_TURN = prepared(this_turn)
+
+
+def turn_events(game: Game, steps: Iterable[StepKey | str], kinds: Iterable[type[Payload]] = ()) -> list[Event]:
+    """The game's player turn's events (``this_turn``), read: every step's state reads them at every version, so
+    their SQL is made once per process for each step's steps and kinds (``republic.prepared``)."""
+    names = tuple(kind.__name__ for kind in kinds)
+    return _THIS_TURN(game.pk, game.game_turn, game.player_turn, tuple(str(step) for step in steps), names)
 
 
 def tracked_fields(model: type[models.Model]) -> list[str]:

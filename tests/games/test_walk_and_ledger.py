@@ -295,7 +295,8 @@ def test_a_turn_s_events_come_in_order_and_are_found_by_the_turn_not_the_whole_h
         set_state(demo, archer, m_hits=hits)
     advance(demo, None, "test")
     set_state(demo, archer, m_hits=1)
-    found = this_turn(fresh(demo), [StepKey.MESSAGES, StepKey.RALLY])
+    game = fresh(demo)
+    found = this_turn(game.pk, game.game_turn, game.player_turn, (StepKey.MESSAGES.value, StepKey.RALLY.value))
     assert [e.seq for e in found] == sorted(e.seq for e in found) and len(found) == 5
     if connection.vendor == "sqlite":  # PostgreSQL plans by its own statistics
         assert "game_turn=?" in found.explain()

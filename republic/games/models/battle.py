@@ -12,6 +12,7 @@ from django.db import models
 
 from republic.games.models.charts import loaded
 from republic.games.pieces import Piece
+from republic.prepared import prepared
 from republic.rules.chart import Chart
 from republic.rules.forced_moves import ForcedMove
 from republic.rules.morale import MAX_M_HITS, Condition, condition_for
@@ -132,7 +133,12 @@ class Game(models.Model):
 
     @cached_property
     def _sides(self) -> list["Side"]:
-        return list(self.sides.all())
+        if "sides" in getattr(self, "_prefetched_objects_cache", ()):  # a list of games reads them all at once
+            return list(self.sides.all())
+        sides = _SIDES(self.pk)
+        for side in sides:
+            side.game = self
+        return sides
 
     @property
     def attacker(self) -> "Side | None":
@@ -168,6 +174,10 @@ class Side(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# a game's sides, read by most requests (who attacks, who defends): their SQL is made once per process
+_SIDES = prepared(lambda game: Side.objects.filter(game=game))
 
 
 class Command(models.Model):

@@ -15,7 +15,7 @@ from django import forms
 from republic.games.events.fire import ArtilleryFired, FireSaved, PassingFireConducted
 from republic.games.events.payload import NamedUnit, named_in
 from republic.games.forms import VersionForm, filled
-from republic.games.ledger import Action, ActionRefused, act, this_turn
+from republic.games.ledger import Action, ActionRefused, act, turn_events
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
@@ -79,7 +79,7 @@ def state(game: Game) -> ArtilleryState:
     # the turn's fire events, read once: those of this step are its work done, the phase's the hits waiting, and
     # the move step's the batteries that made passing fire
     steps, kinds = [*FIRE_STEPS, StepKey.MOVE], [*FIRE_KINDS, FireSaved, PassingFireConducted]
-    turn = list(this_turn(game, steps, kinds))
+    turn = turn_events(game, steps, kinds)
     phase = [e for e in turn if e.step != StepKey.MOVE]
     own = (ArtilleryFired.__name__, FireSaved.__name__)
     events = [e for e in phase if e.step == StepKey.ARTILLERY_FIRE and e.kind in own]

@@ -25,6 +25,7 @@ from republic.games.ledger import Action
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
 from republic.games.text.map_symbols import MapSymbol, map_symbol
+from republic.prepared import prepared
 from republic.rules.morale import Condition
 
 S = TypeVar("S")
@@ -164,4 +165,11 @@ NOTHING_TO_RESOLVE: Step[Game] = Step("games/steps/reminder.html", lambda game: 
 
 def current(pk: int) -> Unit:
     """The unit's row as it stands inside an action, with its division."""
-    return Unit.objects.select_related("division").get(pk=pk)
+    found = _CURRENT(pk)
+    if not found:
+        raise Unit.DoesNotExist(f"No unit has the key {pk}.")
+    return found[0]
+
+
+# read by every action on a unit: its SQL is made once per process
+_CURRENT = prepared(lambda pk: Unit.objects.select_related("division").filter(pk=pk))

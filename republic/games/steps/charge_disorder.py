@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from republic.games.events.assault import ChargeDisorderApplied, Disordered
 from republic.games.forms import Pick, PicksField, VersionForm, filled, offer_picks
-from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.ledger import ActionRefused, act, turn_events
 from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
@@ -56,7 +56,7 @@ def state(game: Game) -> DisorderState:
         for side in (game.attacker, game.defender)
     }
     by_key = {unit.key: unit for units in rows.values() for unit in units}
-    applied = this_turn(game, [StepKey.CHARGE_DISORDER], [ChargeDisorderApplied]).last()
+    applied = next(reversed(turn_events(game, [StepKey.CHARGE_DISORDER], [ChargeDisorderApplied])), None)
     due = suffering(*([unit.to_rules() for unit in rows[side]] for side in (game.attacker, game.defender)))
     step = DisorderStep(due, applied is not None)
     return DisorderState(game, step, [(by_key[d.unit.id], d.why) for d in due], applied)

@@ -12,7 +12,7 @@ from django import forms
 from republic.games.events.panic import DemoralizedPanicTested
 from republic.games.events.payload import named_in
 from republic.games.forms import VersionForm, filled, loss_labels
-from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.ledger import ActionRefused, act, turn_events
 from republic.games.models import Event, Game, Unit
 from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address, row_of, unit_row
@@ -36,7 +36,7 @@ class PanicTestState:
 @read_once
 def state(game: Game) -> PanicTestState:
     """Demoralized units of either side with P hits this turn (their excess M from fire), not yet tested."""
-    events = list(this_turn(game, [StepKey.DEMORALIZED_PANIC], [DemoralizedPanicTested]))
+    events = turn_events(game, [StepKey.DEMORALIZED_PANIC], [DemoralizedPanicTested])
     tested = set(named_in(events, DemoralizedPanicTested, "unit"))
     sides = [side.pk for side in (game.attacker, game.defender) if side is not None]
     units = sorted(

@@ -22,7 +22,7 @@ from django.db.models import Case, IntegerField, When
 from republic.games.events.panic import AdjoiningDeclared, AppReading, DivisionPanicTested
 from republic.games.events.payload import LabelledRoll, NamedUnit, payload_of
 from republic.games.forms import DiceForm, die_field, filled, loss_labels
-from republic.games.ledger import Action, ActionRefused, act, this_turn
+from republic.games.ledger import Action, ActionRefused, act, turn_events
 from republic.games.models import IN_PLAY, Command, Event, Game, Unit
 from republic.games.pieces import Piece
 from republic.games.readings import read_once, read_once_of
@@ -156,7 +156,7 @@ def state(game: Game) -> PanicState:
     }
     units, internal = _as_tested(game)
     # the phase's tests and declarations, read at once
-    events = [(e, payload_of(e)) for e in this_turn(game, PANIC_STEPS, [DivisionPanicTested, AdjoiningDeclared])]
+    events = [(e, payload_of(e)) for e in turn_events(game, PANIC_STEPS, [DivisionPanicTested, AdjoiningDeclared])]
     tests = [(e, p) for e, p in events if isinstance(p, DivisionPanicTested)]
     recorded = {(p.division, trigger): p.result for _, p in tests for trigger in p.triggers}
     units_then: dict[str, tuple[DivisionUnit, ...]] = {}

@@ -7,7 +7,7 @@ from typing import Any
 
 from republic.games.events.fire import ArtilleryFired, SkirmishAttacked, UnitFireHits
 from republic.games.events.payload import payload_of
-from republic.games.ledger import Action, this_turn
+from republic.games.ledger import Action, turn_events
 from republic.games.models import Event, Game, Unit
 from republic.games.text.terms import hits
 from republic.play.fire import land
@@ -20,7 +20,7 @@ FIRE_KINDS = (SkirmishAttacked, ArtilleryFired)
 
 def waiting(game: Game) -> dict[str, FireHits]:
     """The phase's hits still waiting, summed per unit."""
-    return waiting_in(this_turn(game, FIRE_STEPS, FIRE_KINDS))
+    return waiting_in(turn_events(game, FIRE_STEPS, FIRE_KINDS))
 
 
 def waiting_in(events: Iterable[Event]) -> dict[str, FireHits]:

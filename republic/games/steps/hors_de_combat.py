@@ -17,7 +17,7 @@ from republic.games.events.command import HorsDeCombatSkipped, LeaderCheckedForC
 from republic.games.events.game import CorrectionMade, StepAdvanced
 from republic.games.events.payload import named_in, payload_of
 from republic.games.forms import DiceForm, die_field, filled
-from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.ledger import ActionRefused, act, turn_events
 from republic.games.models import Event, Game, Leader, Unit
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
@@ -103,12 +103,10 @@ def state(game: Game) -> CheckState:
     )
     # the phase's losses and this step's checks, read at once
     phase = PHASE_STEPS.get(game.step_key, ())
-    found = list(
-        this_turn(
-            game,
-            (*phase, game.step_key),
-            [StepAdvanced, AssaultRoundResolved, CorrectionMade, LeaderCheckedForCasualty, HorsDeCombatSkipped],
-        )
+    found = turn_events(
+        game,
+        (*phase, game.step_key),
+        [StepAdvanced, AssaultRoundResolved, CorrectionMade, LeaderCheckedForCasualty, HorsDeCombatSkipped],
     )
     lost = losses(changes_this_phase([e for e in found if e.step in phase]), batteries)
     losers = Unit.objects.filter(game=game, pk__in=[Piece.at(key).pk for key in lost])

@@ -30,7 +30,7 @@ from republic.games.forms import (
     offer,
     offer_picks,
 )
-from republic.games.ledger import ActionRefused, act, acting_on, this_turn
+from republic.games.ledger import ActionRefused, act, acting_on, turn_events
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
@@ -78,7 +78,7 @@ class RallyState:
 
 @read_once
 def state(game: Game) -> RallyState:
-    events = list(this_turn(game, [StepKey.RALLY], [RallyResolved, LeaderMoved]))
+    events = turn_events(game, [StepKey.RALLY], [RallyResolved, LeaderMoved])
     rallied = [event for event in events if event.kind == RallyResolved.__name__]
     done = set(named_in(rallied, RallyResolved, "unit"))
     # the query narrows to the attacking units that may have a rally to make; the core says which must

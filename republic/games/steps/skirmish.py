@@ -14,7 +14,7 @@ from django.db.models import Q
 from republic.games.events.fire import DeclaredBlock, SkirmishAttacked, SkirmishBlocksDeclared, SkirmishBlocksRolled
 from republic.games.events.payload import payload_of
 from republic.games.forms import DiceForm, Pick, PickField, VersionForm, die_field, filled, inches_field, offer_picks
-from republic.games.ledger import ActionRefused, act, this_turn
+from republic.games.ledger import ActionRefused, act, turn_events
 from republic.games.models import Event, Game, Side, Unit, UnitChoice, UnitQuerySet
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
@@ -102,7 +102,7 @@ class SkirmishState:
 
 @read_once
 def state(game: Game) -> SkirmishState:
-    events = list(this_turn(game, [StepKey.SKIRMISH], [SkirmishBlocksDeclared, SkirmishBlocksRolled, SkirmishAttacked]))
+    events = turn_events(game, [StepKey.SKIRMISH], [SkirmishBlocksDeclared, SkirmishBlocksRolled, SkirmishAttacked])
     payloads = [payload_of(e) for e in events]
     declared = [p for p in payloads if isinstance(p, SkirmishBlocksDeclared)]
     rolled = [p for p in payloads if isinstance(p, SkirmishBlocksRolled)]

@@ -11,7 +11,7 @@ from django import forms
 from django.contrib import messages
 from django.db import IntegrityError
 from django.db.models import Max
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
@@ -29,6 +29,7 @@ from republic.games.views.follow import followed
 from republic.games.views.lookup import actor_of, command_of, game_or_404, games, row_target
 from republic.games.views.order_of_battle import division_context
 from republic.games.views.page import ROWS_SHOWN, drawn, page_context, step_news, work
+from republic.prepared import prepared
 from republic.rules.sequence import StepKey, step_for
 
 LAST_EVENT_KEY = "republic_last_event"
@@ -60,11 +61,15 @@ def division_answer(
     return render(request, "games/division.html#division", context)
 
 
+_event = prepared(lambda pk, game: Event.objects.filter(pk=pk, game=game).select_related("undoes"))
+
+
 def _last_event(request: HtmxHttpRequest, game: Game) -> Event | None:
     """This device's last action, while it is still news: the game's latest event, or one of the step the game
     is at (a result of an earlier step would push the step's own work off a phone's first screen)."""
     last = request.session.get(LAST_EVENT_KEY)
-    event = Event.objects.filter(pk=last, game=game).select_related("undoes").first() if last else None
+    found = _event(last, game.pk) if isinstance(last, int) else []
+    event = found[0] if found else None
     if event is None or event.seq == game.version:
         return event
     here = (event.game_turn, event.player_turn, event.step) == (game.game_turn, game.player_turn, game.step)
@@ -146,7 +151,7 @@ def done(request: HtmxHttpRequest, game: Game, event: Event, taken: str = "") ->
     if division:
         return division
     if request.htmx:
-        fresh = games().filter(pk=game.pk).annotate(letter=readable_letter(request)).get()
+        fresh = with_letter(request, game.pk)
         row = row_target(request)
         if row is None:
             # sent from the step's panel or the step bar: the live part as it stands, as a reload draws it, with the
@@ -170,14 +175,24 @@ def drawn_at(request: HtmxHttpRequest) -> tuple[int, int] | None:
     return (version, letter) if version is not None and letter is not None else None
 
 
-def readable_letter(request: HtmxHttpRequest) -> Max:
-    """The newest dispatch this device reads, read with the game in one query."""
+# every poll with news and every action's answer reads it: its SQL is made once per process (for a seat, and for
+# the game master's device, which reads every dispatch)
+_WITH_LETTER = prepared(
+    lambda pk, seat: games().filter(pk=pk).annotate(letter=Max("dispatches__pk", filter=readable(seat)))
+)
+
+
+def with_letter(request: HtmxHttpRequest, game_id: int) -> Game:
+    """The game, read with the newest dispatch this device reads in one query."""
     role = getattr(request, "role", None)
-    return Max("dispatches__pk", filter=readable(role.seat.pk if role is not None and role.seat else None))
+    found = _WITH_LETTER(game_id, role.seat.pk if role is not None and role.seat else None)
+    if not found:
+        raise Http404("No game has that number.")
+    return found[0]
 
 
 def newest_letter(game: Game) -> int:
-    """The newest dispatch this device reads, as ``readable_letter`` annotated it on the game (0: none)."""
+    """The newest dispatch this device reads, as ``with_letter`` annotated it on the game (0: none)."""
     return int(getattr(game, "letter", 0) or 0)
 
 

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.db import connection
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 
 from republic.games.forms import whole_number
 from republic.games.models import Dispatch, Game, Seat
 from republic.games.steps.base import Who
-from republic.games.views import answers, lookup, query, shared_news
+from republic.games.views import answers, query, shared_news
 from republic.games.views.access import SEATS_KEY, HtmxHttpRequest, admitted
 from republic.games.views.claims import drawn_once
 
@@ -95,9 +95,7 @@ def _news(request: HtmxHttpRequest, game_id: int, since: int | None, letter: int
     with admitted(request, game_id, Who.SEATED, {}) as refusal:
         if refusal:
             return refusal
-        game = lookup.games().filter(pk=game_id).annotate(letter=answers.readable_letter(request)).first()
-        if game is None:
-            raise Http404("No such game.")
+        game = answers.with_letter(request, game_id)
         newest = answers.newest_letter(game)
         if (since, letter) == (game.version, newest):
             return HttpResponse(status=204)

@@ -2,10 +2,12 @@
 sends it. Read on the way in, before the step takes an action; the way back is ``answers``."""
 
 from django.db.models import QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from republic.games.models import Command, Game, Leader, Unit
 from republic.games.views.access import HtmxHttpRequest
+from republic.prepared import prepared
 
 ROW = "row-"
 
@@ -23,8 +25,15 @@ def games() -> QuerySet[Game]:
     return Game.objects.select_related("first_attacker", "winner")
 
 
+# every request reads its game: its SQL is made once per process
+_game = prepared(lambda game_id: games().filter(pk=game_id))
+
+
 def game_or_404(game_id: int) -> Game:
-    return get_object_or_404(games(), pk=game_id)
+    found = _game(game_id)
+    if not found:
+        raise Http404("No game has that number.")
+    return found[0]
 
 
 def unit_of(game: Game, unit_id: int) -> Unit:

@@ -14,7 +14,7 @@ from django.http import Http404
 from republic.games.events.assault import AssaultDeclared, AssaultEnded, AssaultFollowedUp, AssaultRoundResolved
 from republic.games.events.payload import payload_of
 from republic.games.forms import Pick
-from republic.games.ledger import ActionRefused, this_turn
+from republic.games.ledger import ActionRefused, turn_events
 from republic.games.models import Command, Event, Game, Leader, Unit, UnitChoice
 from republic.games.pieces import Piece
 from republic.games.readings import read_once, read_once_of
@@ -196,7 +196,7 @@ class AssaultState:
 def state(game: Game) -> AssaultState:
     events = [
         (event, payload_of(event))
-        for event in this_turn(
+        for event in turn_events(
             game, [StepKey.ASSAULTS], [AssaultDeclared, AssaultRoundResolved, AssaultEnded, AssaultFollowedUp]
         )
     ]

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from republic.games.events.maneuver import FormationChanged, ManeuverRolled, MountChanged
 from republic.games.events.payload import named_in, payload_of
-from republic.games.ledger import ActionRefused, this_turn
+from republic.games.ledger import ActionRefused, turn_events
 from republic.games.models import Event, Game, Leader, Side, Unit, UnitChoice
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
@@ -101,7 +101,7 @@ class MoveState:
 
     @cached_property
     def _events(self) -> list[Event]:
-        return list(this_turn(self.game, [StepKey.MOVE], [ManeuverRolled, FormationChanged, MountChanged]))
+        return turn_events(self.game, [StepKey.MOVE], [ManeuverRolled, FormationChanged, MountChanged])
 
     @cached_property
     def rolls(self) -> Mapping[str, ManeuverRolled]:
