@@ -6,13 +6,15 @@ import gzip
 import html
 import re
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
 from django import forms
 from django.db import connection, reset_queries
+from django.db.models.sql.compiler import SQLCompiler
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import Resolver404, resolve
@@ -38,6 +40,24 @@ class Row:
     raw: int
     gzipped: int
     ms: float
+    written: int = 0  # of its queries, those whose SQL Django wrote for it (the rest's was kept: republic/prepared.py)
+
+
+@contextmanager
+def sql_written() -> Iterator[list[int]]:
+    """Counts the queries whose SQL Django writes meanwhile (a subquery's within its query's)."""
+    written = [0]
+    write = SQLCompiler.as_sql
+
+    def counted(compiler: SQLCompiler, *args: Any, **kwargs: Any) -> Any:
+        written[0] += 1
+        return write(compiler, *args, **kwargs)
+
+    SQLCompiler.as_sql = counted  # type: ignore[method-assign]
+    try:
+        yield written
+    finally:
+        SQLCompiler.as_sql = write  # type: ignore[method-assign]
 
 
 class BenchFailure(Exception):
@@ -98,7 +118,7 @@ class Probe:
         target: str = "",
         shown: str = "",
         device: Client | None = None,
-    ) -> tuple[Any, int, float]:
+    ) -> tuple[Any, int, float, int]:
         sent_from = {"HTTP_HX_TARGET": target, "HTTP_ROWS_SHOWN": shown} if target else {}
         extra = {**HTMX, **sent_from} if htmx else {}
         if self.settle:
@@ -110,7 +130,7 @@ class Probe:
         # the log of queries keeps 9,000 at most and is not emptied between captured requests: a full log
         # would count none
         reset_queries()
-        with CaptureQueriesContext(connection) as queries:
+        with CaptureQueriesContext(connection) as queries, sql_written() as written:
             start = perf_counter()
             sender = device or self.client
             response = (
@@ -119,7 +139,7 @@ class Probe:
                 else sender.post(url, data or {}, **extra)  # type: ignore[arg-type]
             )
             ms = (perf_counter() - start) * 1000
-        return response, len(queries), ms
+        return response, len(queries), ms, written[0]
 
     def _checked(self, step: str, request: str, method: str, url: str, response: Any) -> bool:
         if response.status_code in ANSWERED:
@@ -131,9 +151,9 @@ class Probe:
         self.say(f"FAILED {failure}")
         return False
 
-    def _row(self, step: str, request: str, kind: str, response: Any, queries: int, ms: float) -> Row:
+    def _row(self, step: str, request: str, kind: str, response: Any, queries: int, ms: float, written: int) -> Row:
         body = response.content
-        row = Row(step, request, kind, queries, len(body), len(gzip.compress(body, compresslevel=6)), ms)
+        row = Row(step, request, kind, queries, len(body), len(gzip.compress(body, compresslevel=6)), ms, written)
         self.rows.append(row)
         return row
 
@@ -143,10 +163,10 @@ class Probe:
         """GET ``url`` ``repeat`` times (from ``device``, else the probe's client) and keep the run of median time;
         the body, "" when it failed."""
         runs = [self._once("GET", url, None, htmx, device=device) for _ in range(self.repeat)]
-        response, queries, ms = sorted(runs, key=lambda run: run[2])[len(runs) // 2]
-        if not all(self._checked(step, request, "GET", url, r) for r, _, _ in runs):
+        response, queries, ms, written = sorted(runs, key=lambda run: run[2])[len(runs) // 2]
+        if not all(self._checked(step, request, "GET", url, run[0]) for run in runs):
             return ""
-        self._row(step, request, kind, response, queries, ms)
+        self._row(step, request, kind, response, queries, ms, written)
         return str(response.content.decode())
 
     def post(
@@ -163,10 +183,12 @@ class Probe:
         """POST as htmx does, once, from the element ``target`` (a step's row) when given, by a phone (``device``,
         else the probe's client) that shows the rows ``shown`` (their subjects, as its script lists them); the
         answer's body, None when it failed."""
-        response, queries, ms = self._once("POST", url, data, htmx=True, target=target, shown=shown, device=device)
+        response, queries, ms, written = self._once(
+            "POST", url, data, htmx=True, target=target, shown=shown, device=device
+        )
         if not self._checked(step, request, "POST", url, response):
             return None
-        self._row(step, request, DICE if dice else ACTION, response, queries, ms)
+        self._row(step, request, DICE if dice else ACTION, response, queries, ms, written)
         return str(response.content.decode())
 
     def fragments(self, step: str, body: str) -> None:

@@ -190,7 +190,8 @@ def summary(measured: Measured) -> str:
         f"{measured.label}: max page {max(pages, default=0) / KB:.1f} KB, max action answer "
         f"{max(answers, default=0) / KB:.1f} KB (dice {max(dice, default=0) / KB:.1f} KB), max "
         f"{max((r.ms for r in measured.rows), default=0):.0f} ms, import {measured.import_s:.2f} s "
-        f"({'ok' if measured.import_s < IMPORT_S else 'over'})"
+        f"({'ok' if measured.import_s < IMPORT_S else 'over'}); SQL written for "
+        f"{sum(r.written for r in measured.rows):,} of the {sum(r.queries for r in measured.rows):,} queries"
     )
 
 

@@ -11,7 +11,7 @@ from republic.games.scenario import create_game, parse_scenario
 from republic.rules.sequence import STEPS
 from republic.scenarios import DEMO_SCENARIO
 from tests.bench_probe import DICE, FRAGMENT, PAGE, Probe, Row
-from tests.bench_report import Measured, against_goals, dashboard, dashboard_lines, fastest
+from tests.bench_report import Measured, against_goals, dashboard, dashboard_lines, fastest, summary
 from tests.bench_walk import prepare, walk
 
 
@@ -49,6 +49,20 @@ def test_a_probe_counts_a_request_s_queries_however_many_came_before(db, client)
     probe = Probe(client, repeat=1, say=lambda _: None, settle=False)
     probe.get("messages", "page", f"/games/{game.pk}/")
     assert probe.rows[0].queries > 0
+
+
+def test_a_probe_counts_the_queries_whose_sql_was_written_not_those_whose_sql_was_kept(db, client):
+    game = create_game(parse_scenario(DEMO_SCENARIO.read_text(encoding="utf-8")))
+    probe = Probe(client, repeat=1, say=lambda _: None, settle=False)
+    for _ in range(2):
+        probe.get("messages", "page", f"/games/{game.pk}/")
+    # the second time, the game and the player turn's dispatches are read by SQL kept from the first
+    page = probe.rows[-1]
+    assert 0 < page.written <= page.queries - 2
+    measured = Measured(13, 13, "the demo battle", 0.01, probe.rows, [])
+    assert f"SQL written for {sum(r.written for r in probe.rows)} of the {page.queries * 2} queries" in summary(
+        measured
+    )
 
 
 def test_the_dashboard_is_measured_with_five_games_and_fifty_and_held_to_its_goals(db, monkeypatch):
