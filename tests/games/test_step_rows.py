@@ -1,9 +1,10 @@
 """A step's rows are listed once for every request that shares its state (``views.page.step_rows``): forty
-phones of a battle draw their screens from one reading of a version, and each is given copies to fill in."""
+phones of a battle draw their screens from one reading of a version, and each fills in copies of the rows it draws
+(``views.page.drawn``)."""
 
 from republic.games.readings import readings
 from republic.games.steps import step_of
-from republic.games.views.page import step_rows
+from republic.games.views.page import drawn, step_rows
 from tests.games.conftest import at_step, fresh
 
 
@@ -20,14 +21,17 @@ def test_requests_sharing_a_state_list_its_rows_once_and_each_fills_in_its_own(d
     handler = step_of(game)
     calls = []
     with readings(shared=True):
-        first = step_rows(counted(handler, calls), handler.state(game))
-    first[0].facts, first[0].opened = "filled in by the first request", {"form": "its own"}
+        state = handler.state(game)
+        first = step_rows(game, counted(handler, calls), state)
+        opened = drawn(game, state, first[:1], {}, [first[0].subject])
+    assert opened[0].opened and opened[0] is not first[0]
     with readings(shared=True):
         again = fresh(game)
-        second = step_rows(counted(handler, calls), handler.state(again))
+        second = step_rows(again, counted(handler, calls), handler.state(again))
     assert len(calls) == 1 and first
     assert [row.subject for row in second] == [row.subject for row in first]
-    assert second[0].facts != "filled in by the first request" and second[0].opened is None
+    assert second[0].opened is None
+    assert second[0].address == f"/games/{game.pk}/rows/{second[0].subject}/"
 
 
 def test_a_state_whose_game_moved_on_in_hand_lists_its_rows_again(demo):
@@ -36,8 +40,8 @@ def test_a_state_whose_game_moved_on_in_hand_lists_its_rows_again(demo):
     calls = []
     with readings():
         state = handler.state(game)
-        step_rows(counted(handler, calls), state)
-        step_rows(counted(handler, calls), state)
+        step_rows(game, counted(handler, calls), state)
+        step_rows(game, counted(handler, calls), state)
         state.game.version += 1  # as an action records its event on the game it holds
-        step_rows(counted(handler, calls), state)
+        step_rows(game, counted(handler, calls), state)
     assert len(calls) == 2

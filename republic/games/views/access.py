@@ -23,6 +23,7 @@ from republic.games.models import Command, Game, Leader, Seat, Unit
 from republic.games.pieces import Piece
 from republic.games.steps.base import Act, Row, Who
 from republic.games.views.follow import command_tree
+from republic.prepared import prepared
 
 SEATS_KEY = "republic_seats"  # this device's seat in each game, by game id
 NO_SEAT = (
@@ -61,14 +62,17 @@ def is_master(request: HttpRequest) -> bool:
     return bool(user.is_authenticated and user.is_staff)
 
 
+_SEAT = prepared(lambda pk, game_id: Seat.objects.filter(pk=pk, game_id=game_id).select_related("side"))
+
+
 def role_of(request: HttpRequest, game_id: int) -> Role:
     if is_master(request):
         return Role(master=True)
     pk = request.session.get(SEATS_KEY, {}).get(str(game_id))
-    seat = Seat.objects.filter(pk=pk, game_id=game_id).select_related("side").first() if pk else None
-    if seat is None:
+    found = _SEAT(pk, game_id) if type(pk) is int else []  # the session keeps it as a number
+    if not found:
         return Role(refusal=NO_SEAT)
-    return Role(seat=seat, refusal=REVOKED if seat.revoked else "")
+    return Role(seat=found[0], refusal=REVOKED if found[0].revoked else "")
 
 
 def _owner(game_id: int, found: dict[str, Any]) -> int | None:

@@ -387,9 +387,7 @@ def _row_drawn(
         return None
     state = handler.state(game)
     found = next((r for r in work(game, state) if r.subject == row), None)
-    if found is not None:
-        drawn(game, state, [found], bound, opened, yours)
-    return found
+    return None if found is None else drawn(game, state, [found], bound, opened, yours)[0]
 
 
 def open_part(request: HtmxHttpRequest, game: Game, part: str) -> HttpResponse:

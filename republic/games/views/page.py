@@ -27,34 +27,37 @@ ROWS_SHOWN = 40  # rows a page draws at first, the followed command's first; "Sh
 
 def work(game: Game, state: Any, follow: Followed = EVERYTHING) -> list[Row]:
     """The step's rows in the order a device sees them, the rows of what it follows first; not drawn yet
-    (``drawn``), so that a step may read what a row shows for the rows a request draws alone."""
+    (``drawn``), so that a step may read what a row shows for the rows a request draws alone. The rows are shared
+    by every request that reads this state: ``drawn`` fills in copies."""
     handler = step_of(game)
     if handler.rows is None or handler.opened is None:
         return []
-    rows = step_rows(handler.rows, state)
-    # one reverse() for all rows: at 200 rows, one each is a tenth of the page's time
-    address = reverse("games:row", args=[game.pk, "ROW"])
-    for row in rows:
-        row.address = address.replace("ROW", row.subject)
+    rows = step_rows(game, handler.rows, state)
     if follow.commands:
         rows.sort(key=lambda row: row.command not in follow.commands)
-        first_other = next((row for row in rows if row.command not in follow.commands), None)
-        if first_other is not None and first_other is not rows[0]:
-            first_other.others = True
+        at = next((i for i, row in enumerate(rows) if row.command not in follow.commands), 0)
+        if at:
+            rows[at] = _copy(rows[at])
+            rows[at].others = True
     return rows
 
 
-def step_rows(listed: Callable[[Any], list[Row]], state: Any) -> list[Row]:
-    """The step's rows of this state, listed once for every request that shares the state (a state read once
-    per game version in a server process, ``readings``), each request given copies to fill in: at 400 units,
-    listing a move step's rows took a request longer than drawing the forty it shows. Listed again for a state
-    whose game moved on in hand (an action's, whose own state it may change)."""
+def step_rows(game: Game, listed: Callable[[Any], list[Row]], state: Any) -> list[Row]:
+    """The step's rows of this state, each with where a tap fetches it, listed once for every request that shares
+    the state (a state read once per game version in a server process, ``readings``): at 400 units, listing a
+    move step's rows took a request longer than drawing the forty it shows. Listed again for a state whose game
+    moved on in hand (an action's, whose own state it may change)."""
     version = getattr(getattr(state, "game", None), "version", None)
     kept = state.__dict__.get(_LISTED)
     if kept is None or kept[0] != version or version is None:
-        kept = (version, listed(state))
+        rows = listed(state)
+        # one reverse() for all rows: at 200 rows, one each is a tenth of the page's time
+        address = reverse("games:row", args=[game.pk, "ROW"])
+        for row in rows:
+            row.address = address.replace("ROW", row.subject)
+        kept = (version, rows)
         state.__dict__[_LISTED] = kept
-    return [_copy(row) for row in kept[1]]
+    return list(kept[1])
 
 
 _LISTED = "_republic_rows"
@@ -69,9 +72,11 @@ def _copy(row: Row) -> Row:
 def drawn(
     game: Game, state: Any, rows: list[Row], bound: Bound, opened: Iterable[str] = (), own: Mine | None = None
 ) -> list[Row]:
-    """These rows as a request draws them: filled in, and those named in ``opened`` with their forms; a row the
-    device may not act on (``own``: what it may do; None, everything) says who acts, and never draws its form."""
+    """These rows as a request draws them, in their places in ``rows``: filled in, and those named in ``opened`` with
+    their forms; a row the device may not act on (``own``: what it may do; None, everything) says who acts, and
+    never draws its form."""
     handler = step_of(game)
+    rows[:] = [_copy(row) for row in rows]  # the listed rows are shared (``work``): these are this request's
     if handler.fill is not None:
         handler.fill(state, rows)
     wanted = set(opened)

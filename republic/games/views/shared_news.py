@@ -190,7 +190,7 @@ def remember_step(game: Game, seen: Seen) -> None:
     def read() -> object:
         state = handler.state(game)
         placed = bool(handler.panel(state, {}).get("rows_placed"))
-        rows = [(row.subject, row.command) for row in step_rows(handler.rows, state)]  # type: ignore[arg-type]
+        rows = [(row.subject, row.command) for row in step_rows(game, handler.rows, state)]  # type: ignore[arg-type]
         step = (placed, rows, command_tree(game))
         caches["news"].set(key, step, KEPT_SECONDS)
         return step
