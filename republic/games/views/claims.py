@@ -15,6 +15,8 @@ from typing import TypeVar
 
 from django.core.cache import caches
 
+from republic.news_store import CLAIMED
+
 CLAIM_SECONDS = 2.0
 LOOK_EVERY = 0.02  # seconds between two looks at the store, each a few reads
 
@@ -28,7 +30,7 @@ def drawn_once(key: str, found: Callable[[], T | None], draw: Callable[[], T]) -
     if answer is not None:
         return answer
     store = caches["news"]
-    claim = f"{key}:drawing"
+    claim = f"{key}{CLAIMED}"
     if store.add(claim, 1, CLAIM_SECONDS):
         try:
             return draw()
