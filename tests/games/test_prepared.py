@@ -6,7 +6,7 @@ from django.db.models import Q
 from django.db.models.sql import compiler
 from django.http import Http404
 
-from republic.games.models import Game, Unit
+from republic.games.models import Game, Leader, Unit
 from republic.games.scenario import create_game, parse_scenario
 from republic.prepared import prepared
 from republic.scenarios import DEMO_SCENARIO
@@ -87,7 +87,8 @@ def test_the_queries_every_request_runs_keep_their_sql_on_this_database(games):
     from republic.games.models import Event, Seat, battle
     from republic.games.steps import base
     from republic.games.steps.base import current
-    from republic.games.views import answers, lookup
+    from republic.games.steps.move.state import _ATTACKING, _HELPFUL, _PASSING, helpful_leaders
+    from republic.games.views import access, answers, lookup
 
     game = games[0]
     assert lookup.game_or_404(game.pk) == game
@@ -113,7 +114,21 @@ def test_the_queries_every_request_runs_keep_their_sql_on_this_database(games):
         this_turn(game.pk, game.game_turn, game.player_turn, ("messages", "rally"))
     )
     assert ledger._THIS_TURN(game.pk, 40_000, 1, ("rally",), ()) == []  # a turn past a small column's range
+    assert access._SEAT(seat.pk, game.pk) == [seat] and access._SEAT(seat.pk, 0) == []
+    assert access._SEAT(seat.pk, game.pk)[0].side == seat.side
+    side = game.sides.first()
+    assert [pk for pk, _, _ in _ATTACKING(game.pk, side.pk)] == list(
+        Unit.objects.filter(game=game).of_side(side).in_play().in_battle_order().values_list("pk", flat=True)
+    )
+    assert dict(_PASSING(game.pk, side.pk)) == dict(
+        Unit.objects.filter(game=game).of_side(side).may_fire().values_list("pk", "division_id")
+    )
+    assert helpful_leaders(game, side) == list(
+        Leader.objects.filter(game=game).of_side(side).in_action().energetic_or_proficient()
+    )
+    assert helpful_leaders(game, side)[0].command.side == side
     # none of them fell back to building and writing its SQL at every call
     kept = (lookup._game, dispatches._all_letters, dispatches._letters_of, answers._event, answers._WITH_LETTER)
-    kept += (battle._SIDES, base._CURRENT, ledger._THIS_TURN)
+    kept += (battle._SIDES, base._CURRENT, ledger._THIS_TURN, access._SEAT)
+    kept += (_ATTACKING, _PASSING, _HELPFUL)
     assert all(query.made and None not in query.made.values() for query in kept)

@@ -15,6 +15,7 @@ from republic.games.readings import read_once
 from republic.games.steps.base import current
 from republic.play import move as play
 from republic.play.refusal import Refused
+from republic.prepared import prepared
 from republic.rules.maneuver import ManeuverAction
 from republic.rules.sequence import StepKey
 from republic.rules.troops import UnitKind
@@ -76,8 +77,7 @@ class MoveState:
     def _attacking(self) -> list[tuple[int, int, str]]:
         # every attacking unit is a row, but only the rows a request draws read what they show (``rows.fill``),
         # and only an opened row or an action reads its unit whole, with its division and leader (``moving``)
-        attacking = Unit.objects.filter(game=self.game).of_side(self.game.attacker).in_play()
-        return list(attacking.in_battle_order().select_related(None).values_list("pk", "division_id", "kind"))
+        return _ATTACKING(self.game.pk, _pk(self.game.attacker))
 
     @cached_property
     def units(self) -> dict[int, int]:
@@ -119,8 +119,7 @@ class MoveState:
     def passing(self) -> dict[int, int]:
         """The defender's batteries that may make passing fire, in battle order: each one's division."""
         # a defending battery that fired this turn fired passing fire: the artillery phase comes after this step
-        defending = Unit.objects.filter(game=self.game).of_side(self.game.defender).may_fire()
-        return dict(defending.order_by("division__order", "order").values_list("pk", "division_id"))
+        return dict(_PASSING(self.game.pk, _pk(self.game.defender)))
 
     @cached_property
     def helpful_leaders(self) -> list[Leader]:
@@ -146,7 +145,36 @@ def state(game: Game) -> MoveState:
 
 def helpful_leaders(game: Game, side: Side | int | None) -> list[Leader]:
     """Friendly leaders in action whose class adds to a maneuver roll when within 2"."""
-    return list(Leader.objects.filter(game=game).of_side(side).in_action().energetic_or_proficient())
+    return _HELPFUL(game.pk, _pk(side))
+
+
+def _pk(side: Side | int | None) -> int | None:
+    return side.pk if isinstance(side, Side) else side
+
+
+# read by every request of the step at each version, and each roll's form: their SQL is made once per process
+_ATTACKING = prepared(
+    lambda game, side: (
+        Unit.objects.filter(game=game)
+        .of_side(side)
+        .in_play()
+        .in_battle_order()
+        .select_related(None)
+        .values_list("pk", "division_id", "kind")
+    )
+)
+_PASSING = prepared(
+    lambda game, side: (
+        Unit.objects.filter(game=game)
+        .of_side(side)
+        .may_fire()
+        .order_by("division__order", "order")
+        .values_list("pk", "division_id")
+    )
+)
+_HELPFUL = prepared(
+    lambda game, side: Leader.objects.filter(game=game).of_side(side).in_action().energetic_or_proficient()
+)
 
 
 def passing(s: MoveState, unit: Unit) -> Unit:
