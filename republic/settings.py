@@ -186,9 +186,10 @@ REPUBLIC_CHART = os.environ.get("REPUBLIC_CHART", "republic-1.0-provisional")
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 # a device's seats and what it follows are kept in its own signed cookie: reading them costs no query (a phone
-# asks every few seconds whether its game moved on), and there is nothing to clean up after the club day; the
-# game master's sign-in in it ends at sign-out on every copy of the cookie (republic/games/views/sign_in.py)
-SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+# asks every few seconds whether its game moved on; its cookie is checked once a minute, republic/cookie_session.py),
+# and there is nothing to clean up after the club day; the game master's sign-in in it ends at sign-out on every
+# copy of the cookie (republic/games/views/sign_in.py)
+SESSION_ENGINE = "republic.cookie_session"
 
 # The game master's sign-in: after five wrong passwords for a name from one address, that name is locked out from
 # that address for a quarter of an hour (the players have no password: they join with a game's link).
