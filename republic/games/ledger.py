@@ -16,9 +16,9 @@ holding its typed payload and the exact before and after of every field it touch
 A form is stale when what it is about moved on since it was drawn, not when anything did: forty players enter
 dice for their own brigades at once, and one player's die must not send back another's form about another
 brigade. An event is about its row (``acting_on``: the step row the form was sent from), the rows it changed
-and the units its payload names; a later action conflicts with it when they share any of these. An action sent
-from no row (the step bar's Next step, an undo) is stale after any event; after an undo, an event that changed
-the game itself (its step, its turn) or one about nothing at all, every form drawn before is stale.
+and the units its payload names, and an undo about what the event it takes back was about; a later action conflicts
+with it when they share any of these. An action sent from no row (Next step, an undo) is stale after any event;
+after an event that changed the game itself (its step, its turn) or one about nothing, every earlier form is.
 
 Two submissions of one form at once: the second waits for the first's transaction (a row lock on
 PostgreSQL; on SQLite every write transaction begins immediately, see settings) and then meets what the first
@@ -267,10 +267,11 @@ def about(subject: str, changes: list[dict[str, Any]], payload: dict[str, Any]) 
 
 
 def later_events(game: Game, since: int) -> list[set[str] | None]:
-    """What each event since ``since`` is about; None for one after which every earlier form is stale."""
-    whole = Piece("game", game.pk).key
-    later = Event.objects.filter(game=game, seq__gt=since).values_list("about", "undoes")
-    return [None if undoes is not None or not theirs or whole in theirs else set(theirs) for theirs, undoes in later]
+    """What each event since ``since`` is about (an undo, with what it takes back); None for one after which every
+    earlier form is stale."""
+    later = Event.objects.filter(game=game, seq__gt=since).values_list("about", "undoes__about")
+    found = [{*theirs, *(undone or ())} for theirs, undone in later]
+    return [None if not theirs or Piece("game", game.pk).key in theirs else theirs for theirs in found]
 
 
 def moved_on(action: Action, payload: Payload | None = None) -> bool:
