@@ -6,31 +6,25 @@ query. A cookie's text always says the same, and a changed session is a new text
 may so be taken for up to a minute longer."""
 
 import copy
-import threading
-import time
-from collections import OrderedDict
 from typing import Any
 
 from django.contrib.sessions.backends import signed_cookies
 
+from republic.remembered import MISSING, Remembered
+
 KEPT_SECONDS = 60.0
 KEPT_MOST = 2_000  # a convention's devices, twice over
 
-_read: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
-_lock = threading.Lock()
+_read = Remembered(KEPT_SECONDS, KEPT_MOST)
 
 
 class SessionStore(signed_cookies.SessionStore):
     def load(self) -> dict[str, Any]:
-        text, now = self.session_key, time.monotonic()
-        found = _read.get(text) if text else None
-        if found is not None and found[0] > now:
-            return copy.deepcopy(found[1])
+        text = self.session_key
+        found: Any = _read.get(text) if text else MISSING
+        if found is not MISSING:
+            return copy.deepcopy(found)
         data: dict[str, Any] = super().load()
         if data and text:  # signed right: a cookie that is not is read as no session
-            with _lock:
-                _read.pop(text, None)
-                _read[text] = (now + KEPT_SECONDS, copy.deepcopy(data))
-                while len(_read) > KEPT_MOST or next(iter(_read.values()))[0] <= now:
-                    _read.popitem(last=False)
+            _read.put(text, copy.deepcopy(data))
         return data

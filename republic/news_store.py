@@ -11,20 +11,17 @@ reading one from the disk again (its database, its file, unpickled) cost a conve
 processor. So an answer read is kept in the process for ``REMEMBERED_SECONDS`` as well. A claim to draw an answer
 (``CLAIMED``, views/claims.py) changes and lapses, and is always read from the store."""
 
-import threading
-import time
-from collections import OrderedDict
 from typing import Any
 
 from diskcache import DjangoCache
+
+from republic.remembered import MISSING, Remembered
 
 CLAIMED = ":drawing"  # the end of a claim's key
 REMEMBERED_SECONDS = 10.0
 REMEMBERED_MOST = 1_000  # answers of at most some tens of KB each
 
-_MISSING = object()
-_remembered: OrderedDict[tuple[str, str, Any], tuple[float, Any]] = OrderedDict()
-_lock = threading.Lock()
+_remembered = Remembered(REMEMBERED_SECONDS, REMEMBERED_MOST)
 
 
 class KeptOpen(DjangoCache):  # type: ignore[misc]
@@ -35,27 +32,18 @@ class KeptOpen(DjangoCache):  # type: ignore[misc]
         if options or key.endswith(CLAIMED):
             return super().get(key, default, version, **options)
         place = (self.directory, key, version)
-        now = time.monotonic()
-        found = _remembered.get(place)
-        if found is not None and found[0] > now:
-            return found[1]
-        value = super().get(key, _MISSING, version)
-        if value is _MISSING:
-            return default
-        with _lock:
-            _remembered.pop(place, None)  # put last, in the order the entries lapse
-            _remembered[place] = (now + REMEMBERED_SECONDS, value)
-            while _remembered and (len(_remembered) > REMEMBERED_MOST or next(iter(_remembered.values()))[0] <= now):
-                _remembered.popitem(last=False)
+        value = _remembered.get(place)
+        if value is MISSING:
+            value = super().get(key, MISSING, version)
+            if value is MISSING:
+                return default
+            _remembered.put(place, value)
         return value
 
     def delete(self, key: str, version: Any = None, **options: Any) -> bool:
-        with _lock:
-            _remembered.pop((self.directory, key, version), None)
+        _remembered.drop((self.directory, key, version))
         return bool(super().delete(key, version, **options))
 
     def clear(self) -> None:
-        with _lock:
-            for place in [place for place in _remembered if place[0] == self.directory]:
-                del _remembered[place]
+        _remembered.forget(lambda place: place[0] == self.directory)  # type: ignore[index]
         super().clear()

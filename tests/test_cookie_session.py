@@ -8,13 +8,13 @@ import pytest
 from django.conf import settings
 from django.core import signing
 
-from republic import cookie_session
+from republic import cookie_session, remembered
 from republic.cookie_session import KEPT_SECONDS, SessionStore
 
 
 @pytest.fixture(autouse=True)
 def nothing_read_yet():
-    cookie_session._read.clear()
+    cookie_session._read.kept.clear()
 
 
 def written(data) -> str:
@@ -56,7 +56,7 @@ def test_after_a_minute_the_cookie_is_checked_again(monkeypatch):
     loads = signing.loads
     monkeypatch.setattr(signing, "loads", lambda *a, **k: checks.append(1) or loads(*a, **k))
     now = [500.0]
-    monkeypatch.setattr(cookie_session.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(remembered.time, "monotonic", lambda: now[0])
     cookie = written({"republic_seats": {"7": 12}})
     assert SessionStore(cookie)["republic_seats"] == {"7": 12}
     now[0] += KEPT_SECONDS

@@ -4,7 +4,7 @@ draw one is read from the disk every time, and what the store forgets the memory
 
 from django.core.cache import caches
 
-from republic import news_store
+from republic import news_store, remembered
 from republic.news_store import CLAIMED, REMEMBERED_MOST, REMEMBERED_SECONDS
 
 
@@ -17,7 +17,7 @@ def on_disk_alone(key):
 def test_an_answer_read_is_kept_in_memory_for_some_seconds_then_read_from_the_disk_again(monkeypatch):
     store = caches["news"]
     now = [1000.0]
-    monkeypatch.setattr(news_store.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(remembered.time, "monotonic", lambda: now[0])
     store.set("answer", b"the news", 60)
     assert store.get("answer") == b"the news"
     store._cache.delete(store.make_key("answer"))  # as the disk copy lapses, or another process's clear
@@ -52,6 +52,6 @@ def test_the_memory_holds_a_bounded_number_of_answers():
     store.set_many({f"answer-{i}": b"x" for i in range(REMEMBERED_MOST + 50)}, 60)
     for i in range(REMEMBERED_MOST + 50):
         store.get(f"answer-{i}")
-    assert len(news_store._remembered) == REMEMBERED_MOST
+    assert len(news_store._remembered.kept) == REMEMBERED_MOST
     store._cache.delete(store.make_key("answer-0"))
     assert store.get("answer-0") is None  # the first read, pushed out of memory by the last ones
