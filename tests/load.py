@@ -10,7 +10,9 @@ one action every 2 s at each game; beside them the room screen and the game mast
 prints a table per kind of request, the server's processor per request, how soon each battle's actions reached
 its other phones (tests/load_news.py) and each server process's resident memory, each beside its goal; then
 it raises the rate of actions stage by stage (shorter runs) until the 95th percentile of all requests passes
-500 ms, and prints the rate it reached. The server's standard error is kept and its tracebacks are printed.
+500 ms, and prints the rate it reached. Last, as many devices ask an answer that reads nothing at the goal run's
+rate (tests/load_floor.py): the server's own work a request, which no change to the app can take away. The
+server's standard error is kept and its tracebacks are printed.
 
 The environment sets the run (defaults in brackets): LOAD_SECONDS [120] the goal run, LOAD_INTERVAL [2]
 seconds between two actions at a game in it, LOAD_RAMP ["1 0.5 0.25 0.125 0.0625 0.03125"] the intervals of
@@ -18,8 +20,9 @@ the ramp ("" for none), LOAD_RAMP_SECONDS [40] each ramp stage, LOAD_GAMES ["400
 units:phones of each game, LOAD_WORKERS and LOAD_THREADS the server's (serve's own defaults when unset),
 LOAD_RELOAD_SECONDS [120] how often a phone opens the page again, LOAD_ROOMS and LOAD_DASHBOARDS [0] the
 room screens and the game master's dashboards open, LOAD_SPAWN_RATE [8] devices seated a second, LOAD_KEEP=1
-keeps the server's logs. ``make convention`` runs a convention's day: ten battles of 400 units and 40 phones,
-one room screen and one dashboard, five minutes, no ramp.
+keeps the server's logs, LOAD_FLOOR_SECONDS [30] the measure of the server's own work (0 for none).
+``make convention`` runs a convention's day: ten battles of 400 units and 40 phones, one room screen and one
+dashboard, five minutes, no ramp.
 The exit status is 1 when a request failed (a 5xx, a connection error, an unexpected status) or the server
 logged a traceback; goals missed are reported, not failed."""
 
@@ -44,6 +47,7 @@ import psutil
 from tests import load_devices as devices
 from tests import load_screens as screens
 from tests.databases import ROOT, fresh_database, manage
+from tests.load_floor import floor, own_work_line, server_ms_per_request
 from tests.load_report import Stage, goal_table, memory_lines, news_lines, ramp_header, ramp_line, server_problems
 
 GOAL_P95_MS = 150.0
@@ -276,6 +280,17 @@ def _drain(tables: list[devices.Table], goal: Stage) -> None:
     print(f"the phones polled on without actions for {waited:.0f} s, for the goal run's last news to reach them")
 
 
+def _own_work(address: str, devices_open: int, rate: float, cpu: Cpu) -> tuple[int, int, float, int, float] | None:
+    """The server's own work a request at the goal run's rate (tests/load_floor.py), unless LOAD_FLOOR_SECONDS is 0:
+    the requests answered and failed, the seconds, the devices and the server's cores."""
+    seconds = _number("LOAD_FLOOR_SECONDS", 30)
+    if seconds <= 0:
+        return None
+    print(f"the server's own work: {devices_open} devices ask the web manifest, {rate:.0f} a second, {seconds:g} s...")
+    answered, failed, cores = floor(address, devices_open, rate, seconds, cpu)
+    return answered, failed, seconds, devices_open, cores[0]
+
+
 SERVER_LOG: list[Path] = []  # the server's access log, once it is started
 SERVER_MS: dict[int, list[float]] = {}  # each stage's requests, by their time inside the server
 _SERVER_TIME = re.compile(rb" (\d+)ms$", re.M)
@@ -328,15 +343,21 @@ def main() -> int:
             try:
                 _wait_until_served(process, port, folder)
                 print(f"load on {database_kind}: {', '.join(f'{t.units} units x {t.phones} phones' for t in tables)}")
-                goal, ramp = _run(f"http://127.0.0.1:{port}", tables, room_key, Cpu(process.pid, database))
+                address, cpu = f"http://127.0.0.1:{port}", Cpu(process.pid, database)
+                goal, ramp = _run(address, tables, room_key, cpu)
+                open_ = sum(t.phones for t in tables) + len(screens.SEATED)
+                own = _own_work(address, open_, len(goal.records) / goal.seconds, cpu)
             finally:
                 _stop(process)
-        errors = goal.errors() + sum(s.errors() for s in ramp)
+        errors = goal.errors() + sum(s.errors() for s in ramp) + (own[1] if own else 0)
         print()
         inside = SERVER_MS.get(1, [])
         print("\n".join(goal_table(goal, database_kind, GOAL_P95_MS, LIMIT_P95_MS, ramp, len(inside))))
         print("\n".join(news_lines(goal, tables)))
         print("\n".join(memory_lines(goal.memory)))
+        if own:
+            whole = server_ms_per_request(goal.cores[0], goal.seconds, len(inside) or len(goal.records))
+            print(own_work_line(*own, whole))
         if inside:
             p50, p95 = inside[len(inside) // 2], inside[min(len(inside) - 1, int(len(inside) * 0.95))]
             print(

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import psutil
 
 from tests.load_devices import ACTION, ERROR, OK, PAGE, POLL, REFUSED, ROW, TALLY, Record, Table
+from tests.load_floor import server_ms_per_request
 from tests.load_screens import DASHBOARD, ROOM
 
 GOAL_SERVER_MS = 6.0  # the server's processor per request: half of what it took before the convention's work
@@ -121,11 +122,6 @@ def goal_table(
         # the goal run is the ramp's first stage: its rate may be the highest under the limit
         lines.extend(ramp_verdict([goal, *ramp], limit_ms))
     return lines
-
-
-def server_ms_per_request(cores: float, seconds: float, requests: int) -> float:
-    """The processor time of the server (master and workers together) per request it served, in ms."""
-    return cores * seconds / max(1, requests) * 1000
 
 
 def news_lines(goal: Stage, tables: list[Table]) -> list[str]:
