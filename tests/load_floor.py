@@ -41,7 +41,7 @@ def floor(address: str, devices: int, rate: float, seconds: float, cpu) -> tuple
 
     environment = Environment(user_classes=[Asker], host=address)
     runner = environment.create_local_runner()
-    runner.start(devices, spawn_rate=devices)
+    runner.start(devices, spawn_rate=min(devices, 100))  # locust warns above 100 a second
     try:
         gevent.sleep(every + SETTLE_SECONDS)
         environment.stats.reset_all()
@@ -60,15 +60,58 @@ def server_ms_per_request(cores: float, seconds: float, requests: int) -> float:
 
 
 def own_work_line(
-    answered: int, failed: int, seconds: float, devices: int, server_cores: float, whole_ms: float
+    answered: int, failed: int, seconds: float, devices: int, server_cores: float, whole_ms: float | None = None
 ) -> str:
-    """The line the load prints: the server's own work a request beside the goal run's ``whole_ms`` a request, and
-    what is left of that to the app."""
+    """The line the load prints: the server's own work a request, beside the goal run's ``whole_ms`` a request when
+    there was one, and what is left of that to the app."""
     asked = answered + failed
     own_ms = server_ms_per_request(server_cores, seconds, asked)
-    return (
+    line = (
         f"the server's own work: {own_ms:.1f} ms a request ({server_cores:.2f} cores) for an answer that reads "
         f"nothing, {asked} asked at {asked / seconds:.0f} a second by {devices} devices on kept-alive connections, "
-        f"{failed} failed; of the goal run's {whole_ms:.1f} ms a request, {max(0.0, whole_ms - own_ms):.1f} ms is the "
-        "app's reading and drawing"
+        f"{failed} failed"
     )
+    if whole_ms is None:
+        return line
+    app_ms = max(0.0, whole_ms - own_ms)
+    return f"{line}; of the goal run's {whole_ms:.1f} ms a request, {app_ms:.1f} ms is the app's reading and drawing"
+
+
+def main() -> int:
+    """``python -m tests.load_floor``: the server's own work alone, on a fresh SQLite file (or DATABASE_URL's
+    PostgreSQL under .ci/with-postgres): FLOOR_DEVICES [400] devices at FLOOR_RATE [133] requests a second, the
+    rate of a convention's 400 phones polling every 3 s, for LOAD_FLOOR_SECONDS [60]; LOAD_WORKERS and
+    LOAD_THREADS set the server's processes and threads as in tests/load.py."""
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from tests import load
+    from tests.databases import fresh_database, manage
+
+    devices = int(os.environ.get("FLOOR_DEVICES", "400"))
+    rate = load._number("FLOOR_RATE", 133)
+    seconds = load._number("LOAD_FLOOR_SECONDS", 60)
+    folder = Path(tempfile.mkdtemp(prefix="republic-floor-"))
+    try:
+        with fresh_database(folder) as database:
+            manage(database, "migrate", "--noinput", "-v0")
+            port = load._free_port()
+            process = load._serve(database, port, folder)
+            try:
+                load._wait_until_served(process, port, folder)
+                address = f"http://127.0.0.1:{port}"
+                answered, failed, cores = floor(address, devices, rate, seconds, load.Cpu(process.pid, database))
+            finally:
+                load._stop(process)
+        print(f"{own_work_line(answered, failed, seconds, devices, cores[0])}; the machine {cores[2]:.2f} cores")
+        return 1 if failed else 0
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

@@ -82,3 +82,10 @@ def test_the_servers_own_work_is_its_processor_a_request_asked_and_the_rest_of_t
     assert "4200 asked at 140 a second by 402 devices" in line
     assert "10 failed" in line
     assert "of the goal run's 11.8 ms a request, 8.6 ms is the app's" in line
+
+
+def test_the_servers_own_work_measured_alone_is_given_without_a_goal_run_beside_it():
+    line = own_work_line(7980, 0, 60.0, 400, 0.46)
+
+    assert "3.5 ms a request (0.46 cores)" in line
+    assert line.endswith("7980 asked at 133 a second by 400 devices on kept-alive connections, 0 failed")
