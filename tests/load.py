@@ -29,6 +29,7 @@ logged a traceback; goals missed are reported, not failed."""
 # locust patches the standard library for gevent when imported: before anything else opens a socket
 from locust.env import Environment  # isort: skip
 
+import contextlib
 import itertools
 import os
 import re
@@ -39,6 +40,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 
 import gevent
@@ -67,11 +69,11 @@ print("room", RoomLink.objects.create().key)
 """
 
 
-def _number(name: str, default: float) -> float:
+def env_number(name: str, default: float) -> float:
     try:
         return float(os.environ.get(name, default))
     except ValueError:
-        raise SystemExit(f"{name} is a number of seconds; got {os.environ[name]!r}") from None
+        raise SystemExit(f"{name} is a number; got {os.environ[name]!r}") from None
 
 
 def _count(name: str) -> int:
@@ -133,6 +135,19 @@ def _wait_until_served(process: subprocess.Popen[bytes], port: int, folder: Path
         except OSError:
             time.sleep(0.2)
     raise SystemExit("load: the server did not answer within a minute")
+
+
+@contextlib.contextmanager
+def serving(database: str, folder: Path) -> Iterator[tuple[str, "Cpu"]]:
+    """The app served on that database (``manage.py serve``, its logs in ``folder``) on a free local port: its
+    address and the measure of its processor; stopped afterwards."""
+    port = _free_port()
+    process = _serve(database, port, folder)
+    try:
+        _wait_until_served(process, port, folder)
+        yield f"http://127.0.0.1:{port}", Cpu(process.pid, database)
+    finally:
+        _stop(process)
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -221,15 +236,15 @@ def _run(address: str, tables: list[devices.Table], room_key: str, cpu: Cpu) -> 
         for t in tables
     ]
     for user_class in classes:
-        user_class.reload_seconds = _number("LOAD_RELOAD_SECONDS", 120)
+        user_class.reload_seconds = env_number("LOAD_RELOAD_SECONDS", 120)
     rooms, dashboards = _count("LOAD_ROOMS"), _count("LOAD_DASHBOARDS")
     classes.extend(screens.screens(room_key, rooms, dashboards))
     environment = Environment(user_classes=classes, host=address)
     runner = environment.create_local_runner()
     phones = sum(t.phones for t in tables)
-    devices.RATE.interval = _number("LOAD_INTERVAL", 2)
+    devices.RATE.interval = env_number("LOAD_INTERVAL", 2)
     devices.TALLY.stage = 0  # seating: the joins and first pages, before any game moves
-    spawn_rate = _number("LOAD_SPAWN_RATE", 8)
+    spawn_rate = env_number("LOAD_SPAWN_RATE", 8)
     runner.start(phones + rooms + dashboards, spawn_rate=spawn_rate)
 
     def seated() -> int:
@@ -283,7 +298,7 @@ def _drain(tables: list[devices.Table], goal: Stage) -> None:
 def _own_work(address: str, devices_open: int, rate: float, cpu: Cpu) -> tuple[int, int, float, int, float] | None:
     """The server's own work a request at the goal run's rate (tests/load_floor.py), unless LOAD_FLOOR_SECONDS is 0:
     the requests answered and failed, the seconds, the devices and the server's cores."""
-    seconds = _number("LOAD_FLOOR_SECONDS", 30)
+    seconds = env_number("LOAD_FLOOR_SECONDS", 30)
     if seconds <= 0:
         return None
     print(f"the server's own work: {devices_open} devices ask the web manifest, {rate:.0f} a second, {seconds:g} s...")
@@ -297,7 +312,7 @@ _SERVER_TIME = re.compile(rb" (\d+)ms$", re.M)
 
 
 def _stage(number: int, title: str, tables: list[devices.Table], length: str, default: float, cpu: Cpu) -> Stage:
-    seconds = _number(length, default)
+    seconds = env_number(length, default)
     devices.TALLY.stage = number
     print(f"{title}: {seconds:g} s...", flush=True)
     before = cpu.sample()
@@ -337,18 +352,12 @@ def main() -> int:
                 devices.Table(int(pk), code, int(units), phones)
                 for (pk, code, units), (_, phones) in zip(found, games, strict=True)
             ]
-            port = _free_port()
-            process = _serve(database, port, folder)
             SERVER_LOG[:] = [folder / "server.out"]
-            try:
-                _wait_until_served(process, port, folder)
+            with serving(database, folder) as (address, cpu):
                 print(f"load on {database_kind}: {', '.join(f'{t.units} units x {t.phones} phones' for t in tables)}")
-                address, cpu = f"http://127.0.0.1:{port}", Cpu(process.pid, database)
                 goal, ramp = _run(address, tables, room_key, cpu)
                 open_ = sum(t.phones for t in tables) + len(screens.SEATED)
                 own = _own_work(address, open_, len(goal.records) / goal.seconds, cpu)
-            finally:
-                _stop(process)
         errors = goal.errors() + sum(s.errors() for s in ramp) + (own[1] if own else 0)
         print()
         inside = SERVER_MS.get(1, [])

@@ -1,20 +1,24 @@
-"""The server's own work a request, measured after the load's runs (tests/load.py): as many devices as the goal run
-had, each on a kept-alive connection, ask the app's web manifest at the goal run's rate of requests. The manifest's
-answer reads no session, no database and no template, so what the server spends on it is gunicorn's and Django's
-work alone (its access log included, as in the goal run): the part of the goal run's processor a request that no
-change to what the app draws can take away.
+"""The server's own work a request, measured after the load's runs (tests/load.py) or alone (``main``): devices, each
+on a kept-alive connection, ask the app's web manifest; after a load, as many as its goal run had, at the goal run's
+rate of requests. The manifest's answer reads no session, no database and no template, so what the server spends on
+it is gunicorn's and Django's work alone (its access log included, as in the goal run): the part of the goal run's
+processor a request that no change to what the app draws can take away.
 
 locust is imported where the devices are made, not with this module: it patches the standard library for gevent
 when imported, and the tests read this module's arithmetic."""
 
 import random
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tests.load import Cpu
 
 ADDRESS = "/manifest.webmanifest"
 SETTLE_SECONDS = 5.0  # after the devices are all asking, before the measure begins
 
 
-def floor(address: str, devices: int, rate: float, seconds: float, cpu) -> tuple[int, int, tuple[float, ...]]:
+def floor(address: str, devices: int, rate: float, seconds: float, cpu: "Cpu") -> tuple[int, int, tuple[float, ...]]:
     """``devices`` devices asking the manifest at ``rate`` requests a second in all, each at a moment of its own,
     measured for ``seconds``: the requests answered, those failed, and the cores used (``cpu.cores``: the server,
     the devices, the machine, PostgreSQL)."""
@@ -82,7 +86,6 @@ def main() -> int:
     PostgreSQL under .ci/with-postgres): FLOOR_DEVICES [400] devices at FLOOR_RATE [133] requests a second, the
     rate of a convention's 400 phones polling every 3 s, for LOAD_FLOOR_SECONDS [60]; LOAD_WORKERS and
     LOAD_THREADS set the server's processes and threads as in tests/load.py."""
-    import os
     import shutil
     import tempfile
     from pathlib import Path
@@ -90,21 +93,15 @@ def main() -> int:
     from tests import load
     from tests.databases import fresh_database, manage
 
-    devices = int(os.environ.get("FLOOR_DEVICES", "400"))
-    rate = load._number("FLOOR_RATE", 133)
-    seconds = load._number("LOAD_FLOOR_SECONDS", 60)
+    devices = int(load.env_number("FLOOR_DEVICES", 400))
+    rate = load.env_number("FLOOR_RATE", 133)
+    seconds = load.env_number("LOAD_FLOOR_SECONDS", 60)
     folder = Path(tempfile.mkdtemp(prefix="republic-floor-"))
     try:
         with fresh_database(folder) as database:
             manage(database, "migrate", "--noinput", "-v0")
-            port = load._free_port()
-            process = load._serve(database, port, folder)
-            try:
-                load._wait_until_served(process, port, folder)
-                address = f"http://127.0.0.1:{port}"
-                answered, failed, cores = floor(address, devices, rate, seconds, load.Cpu(process.pid, database))
-            finally:
-                load._stop(process)
+            with load.serving(database, folder) as (address, cpu):
+                answered, failed, cores = floor(address, devices, rate, seconds, cpu)
         print(f"{own_work_line(answered, failed, seconds, devices, cores[0])}; the machine {cores[2]:.2f} cores")
         return 1 if failed else 0
     finally:
