@@ -269,9 +269,9 @@ def about(subject: str, changes: list[dict[str, Any]], payload: dict[str, Any]) 
 def later_events(game: Game, since: int) -> list[set[str] | None]:
     """What each event since ``since`` is about (an undo, with what it takes back); None for one after which every
     earlier form is stale."""
-    later = Event.objects.filter(game=game, seq__gt=since).values_list("about", "undoes__about")
-    found = [{*theirs, *(undone or ())} for theirs, undone in later]
-    return [None if not theirs or Piece("game", game.pk).key in theirs else theirs for theirs in found]
+    whole, later = Piece("game", game.pk).key, Event.objects.filter(game=game, seq__gt=since)
+    found = [{*theirs, *(undone or ())} for theirs, undone in later.values_list("about", "undoes__about")]
+    return [None if not theirs or whole in theirs else theirs for theirs in found]
 
 
 def moved_on(action: Action, payload: Payload | None = None) -> bool:
