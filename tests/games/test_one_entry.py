@@ -14,8 +14,9 @@ from tests.games.conftest import brigade, set_state
 from tests.games.test_rally import at_rally, rally_post
 
 ROOT = Path(republic.__file__).resolve().parent
-# a step's state is its own function behind ``read_once``: the step reading it is no entry from outside
-READ_ONCE = ROOT / "games" / "readings.py"
+# a step's state is its own function behind ``read_once``, and a query its own module's function behind ``prepared``
+# (which runs it itself the first time a process asks it): neither is an entry from outside
+PASSING = {ROOT / "games" / "readings.py", ROOT / "prepared.py"}
 
 
 def _file(frame: FrameType) -> str | None:
@@ -27,7 +28,7 @@ def _file(frame: FrameType) -> str | None:
 def _caller(frame: FrameType) -> str | None:
     """The file of republic/ that called into this frame, through Django's or Python's own frames between."""
     below = frame.f_back
-    while below is not None and (_file(below) is None or Path(below.f_code.co_filename) == READ_ONCE):
+    while below is not None and (_file(below) is None or Path(below.f_code.co_filename) in PASSING):
         below = below.f_back
     return _file(below) if below is not None else None
 
@@ -46,7 +47,7 @@ def _whole_walk(run: Any) -> list[tuple[str | None, str, str]]:
         if not walking and callee == "games/views/act.py" and name == "act":
             walking = True
             return  # the view itself, entered by Django
-        if walking and Path(frame.f_code.co_filename) != READ_ONCE and _caller(frame) != callee:
+        if walking and Path(frame.f_code.co_filename) not in PASSING and _caller(frame) != callee:
             passages.append((_caller(frame), callee, name))
 
     sys.setprofile(profile)
