@@ -7,7 +7,7 @@ what a fire or a saved fire changes are the game's decisions (``republic.play.fi
 the database and writes the answer through the ledger."""
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
@@ -37,6 +37,11 @@ class ArtilleryState:
     waiting: dict[str, FireHits]
     done: list[Event]
     step: FireStep
+    # the batteries read whole and each side's enemies, kept as requests read them: after Next step forty phones of
+    # a battle each draw a battery's form from one reading of the step (``readings``), most of them the same
+    # batteries' rows and the same enemies to fire at; an action reads its own state, so what it changes stays its own
+    whole: dict[int, Unit] = field(default_factory=dict, repr=False, compare=False)
+    enemies_of: dict[int, list[UnitChoice]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def spent(self) -> Mapping[int, str]:
@@ -53,7 +58,10 @@ class ArtilleryState:
 
     def enemies(self, battery: Unit) -> list[UnitChoice]:
         """The other side's units in play, read when a battery's form is drawn or checked."""
-        return self._enemy_units(battery).order_by("division__side__order", "order").choices()
+        side = battery.division.side_id
+        if side not in self.enemies_of:
+            self.enemies_of[side] = self._enemy_units(battery).order_by("division__side__order", "order").choices()
+        return self.enemies_of[side]
 
     def chosen(self, battery: Unit, keys: Iterable[str]) -> dict[str, Unit]:
         """The other side's units in play among those named (the targets a battery fires at), by key."""
@@ -62,8 +70,11 @@ class ArtilleryState:
 
     def batteries(self, pks: Iterable[int]) -> list[Unit]:
         """These batteries whole, with their division and side, in the order of the step's rows."""
-        found = Unit.objects.select_related("division__side").in_bulk(list(pks))
-        return [found[pk] for pk in self.ready if pk in found]
+        wanted = set(pks)
+        missing = [pk for pk in wanted if pk not in self.whole]
+        if missing:
+            self.whole.update(Unit.objects.select_related("division__side").in_bulk(missing))
+        return [self.whole[pk] for pk in self.ready if pk in wanted and pk in self.whole]
 
     def partners(self, battery: Unit) -> list[Unit]:
         """The other batteries of its side that may fire, which may join its fire: read when its form is drawn or
