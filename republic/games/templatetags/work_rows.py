@@ -28,7 +28,18 @@ _THEIRS = (
 def row_head(row: Row, oob: bool = False) -> SafeString:
     """The row's ``<li>`` (left open for what follows it) and its link: title, a unit's map symbol, condition by
     colour and word, a brigade's bases, the facts and the verb; a tap fetches the row open (or closed again), and
-    without scripts the link draws the page with it open."""
+    without scripts the link draws the page with it open. A closed row's head, once filled in, is drawn once for
+    the rows that share its listing (``Row.heads``)."""
+    if row.opened or not row.filled:
+        return _head(row, oob)
+    seen = (row.theirs, row.by_itself, oob)
+    if seen not in row.heads:
+        row.heads[seen] = _head(row, oob)
+    drawn: SafeString = row.heads[seen]
+    return drawn
+
+
+def _head(row: Row, oob: bool) -> SafeString:
     opened = bool(row.opened)
     classes = "work-row" + (f" condition-{row.condition.value}" if row.condition else "") + (" is-open" * opened)
     badge = format_html('<span class="condition-badge">{}</span>', row.condition_words) if row.condition else ""

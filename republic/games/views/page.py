@@ -76,9 +76,13 @@ def drawn(
     their forms; a row the device may not act on (``own``: what it may do; None, everything) says who acts, and
     never draws its form."""
     handler = step_of(game)
+    # what a row shows is the state's, filled in on the shared row once for every request that draws it
+    unfilled = [row for row in rows if not row.filled]
+    if unfilled and handler.fill is not None:
+        handler.fill(state, unfilled)
+    for row in unfilled:
+        row.filled = True
     rows[:] = [_copy(row) for row in rows]  # the listed rows are shared (``work``): these are this request's
-    if handler.fill is not None:
-        handler.fill(state, rows)
     wanted = set(opened)
     for row in rows:
         if own is not None and not own.row(handler.actions, row):
