@@ -244,8 +244,9 @@ def fill(s: ArtilleryState, rows: list[Row]) -> None:
         spent = battery.pk in s.spent
         row.verb = "Save fire" if spent else "Fire"
         shows_unit(row, battery)
-        row.facts = facts + (" · saved fire" if battery.saved_fire else "") + (" · no function left to fire" * spent)
-        row.facts += " · prolonged: enemy fire at it comes first" * prolonged(battery.to_rules())
+        facts += (" · saved fire" if battery.saved_fire else "") + (" · no function left to fire" * spent)
+        # set once, whole: the row is shared, and another request may copy it as it is filled in (``Row.filled``)
+        row.facts = facts + " · prolonged: enemy fire at it comes first" * prolonged(battery.to_rules())
 
 
 def opened(s: ArtilleryState, row: Row, bound: Bound) -> dict[str, Any]:

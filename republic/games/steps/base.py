@@ -54,9 +54,9 @@ class Row:
     # open on his phone by itself, his next die one tap away (``views.page.next_work``)
     due: bool = False
     by_itself: bool = False  # drawn open as the next work, not by a tap: the answer's focus stays where he tapped
-    filled: bool = field(
-        default=False, compare=False
-    )  # what it shows is read (``Step.fill``): once for every request that shares its listing
+    # what it shows is read (``Step.fill``), once for every request that shares its listing: so a step's ``fill``
+    # sets each of a row's fields once, whole, as another request may copy the row while it is filled in
+    filled: bool = field(default=False, compare=False)
     # its head as drawn closed, by what a device's copy of it adds (``templatetags.work_rows``): the copies of a
     # listed row share it, and after Next step forty phones of a battle draw mostly the same rows
     heads: dict[tuple[str, bool, bool], Any] = field(default_factory=dict, repr=False, compare=False)
