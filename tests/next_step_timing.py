@@ -1,9 +1,9 @@
-"""How long the phones of a 400-unit battle wait for the live part after Next step, in each step of a player turn:
-40 phones seated on the divisions of both sides, each with the page open, poll once after Next step, one after
-another. The first phone of a side draws what the side shares (the step's reading, its panel); each other phone
-draws its own list of rows (what its seat follows first, its next work open with its form). Prints, per step, the
-first phone's time and the median of the others', for each side. Not a test (times vary with the machine); run it
-with `.venv/bin/python -m tests.next_step_timing` (`UNITS=1000` for another size), on a temporary SQLite file (with
+"""How long the phones of a 400-unit battle wait for the live part after Next step, in each step of a player turn: 40
+phones seated on the divisions of both sides, each with the page open, poll once after Next step, one after another.
+The first phone of a side draws what the side shares (the step's reading, its panel); each other phone draws its own
+list of rows (what its seat follows first, its next work open with its form). Prints, per step, the first phone's
+time and the median and slowest of the others', for each side. Not a test (times vary with the machine); run it with
+`.venv/bin/python -m tests.next_step_timing` (`UNITS=1000` for another size), on a temporary SQLite file (with
 DATABASE_URL, on the throw-away PostgreSQL of .ci/with-postgres)."""
 
 import os
@@ -50,7 +50,10 @@ def run() -> None:
         screens = []
         for side_name, phone in phones:
             text = phone.get(f"/games/{game.pk}/").content.decode()
-            screens.append((side_name, phone, poll_address(text), " ".join(_ROW.findall(text))))
+            address = poll_address(text)
+            if address is None:
+                sys.exit(f"{game.step_key}: the game page drew no poll")
+            screens.append((side_name, phone, address, " ".join(_ROW.findall(text))))
         move_on(game, game.version, "timing", anyway=True)
         game = Game.objects.get(pk=game.pk)
         waits: dict[str, list[float]] = {}
