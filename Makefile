@@ -26,6 +26,7 @@ dev: $(INSTALLED)
 	REPUBLIC_DEBUG=1 $(BIN)/python manage.py load_demo --host 127.0.0.1 --port $(PORT)
 	REPUBLIC_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# make test: every check and both databases' passes, each naming its 15 slowest tests (the command is held under 30 minutes)
 test: $(INSTALLED) system-packages
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -33,7 +34,7 @@ test: $(INSTALLED) system-packages
 	$(BIN)/lint-imports
 	$(BIN)/python manage.py check
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	.ci/both-databases $(BIN)/pytest
+	.ci/both-databases $(BIN)/pytest --durations=15
 
 bench: $(INSTALLED) system-packages
 	$(BIN)/python -m tests.bench
