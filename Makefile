@@ -26,7 +26,8 @@ dev: $(INSTALLED)
 	REPUBLIC_DEBUG=1 $(BIN)/python manage.py load_demo --host 127.0.0.1 --port $(PORT)
 	REPUBLIC_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# make test: every check and both databases' passes, each naming its 15 slowest tests (the command is held under 30 minutes)
+# make test: every check, then both databases' passes, each naming its 15 slowest tests (the whole command is held
+# under 30 minutes)
 test: $(INSTALLED) system-packages
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
