@@ -1,5 +1,5 @@
 # The set-up commands of the README:
-#   make run    installs the app and serves it on SQLite as a club runs it (gunicorn, debug off, every interface)
+#   make run    installs the app and serves it on SQLite as a club runs it (granian, debug off, every interface)
 #   make dev    the same battle on Django's development server, with debug on and reloading
 #   make test   installs everything the tests need and runs every check and test, on SQLite and PostgreSQL at once
 #   make saved-games  plays and saves the games tests/saved_games lacks for the format the app saves today

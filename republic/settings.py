@@ -227,7 +227,7 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
-# Served over HTTPS (REPUBLIC_HTTPS=1, by gunicorn with a certificate or behind a proxy that terminates TLS):
+# Served over HTTPS (REPUBLIC_HTTPS=1, by granian with a certificate or behind a proxy that terminates TLS):
 # cookies travel over HTTPS alone and browsers are told to come back over HTTPS only. On a plain-HTTP club network
 # these stay off, or no phone could keep its seat.
 HTTPS = _flag("REPUBLIC_HTTPS", False)
@@ -242,7 +242,7 @@ if HTTPS:
 CSRF_TRUSTED_ORIGINS = _list("REPUBLIC_TRUSTED_ORIGINS", [])
 CSRF_FAILURE_VIEW = "republic.games.views.access.csrf_refused"
 
-# A server error's traceback goes to the server's standard error (gunicorn's log), debug on or off: by default
+# A server error's traceback goes to the server's standard error (granian's log), debug on or off: by default
 # Django mails it to admins a club does not have, and a server error would leave no trace.
 LOGGING = {
     "version": 1,

@@ -1,5 +1,5 @@
-"""What a club's server survives: phones play real forms while the server is killed outright (SIGKILL to gunicorn's
-master and workers at once) and, on PostgreSQL, while the database stops dead and comes back. After each fault
+"""What a club's server survives: phones play real forms while the server is killed outright (SIGKILL to granian's
+main process and workers at once) and, on PostgreSQL, while the database stops dead and comes back. After each fault
 every action a phone was told was done must be in the event log, and the rows must equal the setup plus the events
 replayed: nothing lost, nothing half-written.
 

@@ -119,7 +119,7 @@ def _serve(database: str, port: int, folder: Path) -> subprocess.Popen[bytes]:
 
 
 def _wait_until_served(process: subprocess.Popen[bytes], port: int, folder: Path) -> None:
-    """collectstatic first, then gunicorn: wait for an answer to a plain GET (a minute at most)."""
+    """collectstatic first, then granian: wait for an answer to a plain GET (a minute at most)."""
     import http.client
 
     deadline = time.monotonic() + 60
@@ -151,7 +151,7 @@ def serving(database: str, folder: Path) -> Iterator[tuple[str, "Cpu"]]:
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()  # gunicorn stops its workers gracefully on SIGTERM
+    process.terminate()  # granian stops its workers gracefully on SIGTERM
     try:
         process.wait(timeout=20)
     except subprocess.TimeoutExpired:
@@ -168,7 +168,7 @@ class Cpu:
         self.postmaster = _postmaster(database)
 
     def sample(self) -> tuple[float, float, float, float, float]:
-        # a worker gunicorn replaced (a timeout, a crash) took its time along: the master, which waited for it, keeps
+        # a worker granian replaced (a crash, a kill) took its time along: the master, which waited for it, keeps
         # it among its children's
         master = self.server.cpu_times()
         server = master.children_user + master.children_system
@@ -205,7 +205,7 @@ class Cpu:
         return tuple((b - a) / seconds for a, b in zip(start[1:], end[1:], strict=True))  # type: ignore[return-value]
 
     def memory(self) -> list[tuple[str, int, float]]:
-        """Each server process's resident memory in MB: the master (gunicorn's, serving in manage.py serve) first."""
+        """Each server process's resident memory in MB: the master (granian's, serving in manage.py serve) first."""
         found = []
         for process in [self.server, *self.server.children(recursive=True)]:
             try:
@@ -371,7 +371,7 @@ def main() -> int:
             p50, p95 = inside[len(inside) // 2], inside[min(len(inside) - 1, int(len(inside) * 0.95))]
             print(
                 f"inside the server, goal run: {len(inside)} requests, p50 {p50:.0f} ms, p95 {p95:.0f} ms "
-                "(gunicorn's own time for each; the rest of a phone's wait is its connection and the queue)"
+                "(granian's own time for each; the rest of a phone's wait is its connection and the queue)"
             )
         problems = server_problems((folder / "server.err").read_text(errors="replace"))
         print("\n".join(problems or ["server: no traceback, no worker timeout"]))

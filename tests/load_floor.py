@@ -1,7 +1,7 @@
 """The server's own work a request, measured after the load's runs (tests/load.py) or alone (``main``): devices, each
 on a kept-alive connection, ask the app's web manifest; after a load, as many as its goal run had, at the goal run's
 rate of requests. The manifest's answer reads no session, no database and no template, so what the server spends on
-it is gunicorn's and Django's work alone (its access log included, as in the goal run): the part of the goal run's
+it is granian's and Django's work alone (its access log included, as in the goal run): the part of the goal run's
 processor a request that no change to what the app draws can take away.
 
 locust is imported where the devices are made, not with this module: it patches the standard library for gevent

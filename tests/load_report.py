@@ -194,12 +194,12 @@ def ramp_verdict(ramp: list[Stage], limit_ms: float) -> list[str]:
 
 
 def server_problems(log: str) -> list[str]:
-    """The tracebacks and gunicorn's errors in the server's standard error, the first few in full."""
+    """The tracebacks and granian's errors in the server's standard error, the first few in full."""
     tracebacks = re.findall(r"^Traceback \(most recent call last\):\n(?:[ \t].*\n)*.*$", log, re.M)
     complaints = [line for line in log.splitlines() if re.search(r"\[(ERROR|CRITICAL)\]", line)]
     if not tracebacks and not complaints:
         return []
-    lines = [f"server: {len(tracebacks)} traceback(s), {len(complaints)} error line(s) of gunicorn"]
+    lines = [f"server: {len(tracebacks)} traceback(s), {len(complaints)} error line(s) of granian"]
     lines.extend(complaints[:5])
     for found in tracebacks[:3]:
         lines.extend(found.splitlines()[-30:])

@@ -1,6 +1,6 @@
-"""The app as a club serves it (``manage.py serve``: gunicorn master and workers in a process group of their own) on
-a database of its own, and phones speaking real HTTP to it, each with its own cookies and seat, posting the forms
-the pages draw. Shared by the race tests and the fault script (tests/faults.py)."""
+"""The app as a club serves it (``manage.py serve``: granian's main process and workers in a process group of their
+own) on a database of its own, and phones speaking real HTTP to it, each with its own cookies and seat, posting the
+forms the pages draw. Shared by the race tests and the fault script (tests/faults.py)."""
 
 import atexit
 import html

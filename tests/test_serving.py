@@ -1,4 +1,4 @@
-"""The app as a club serves it: `manage.py serve` (gunicorn) with debug off, static files compressed and cached
+"""The app as a club serves it: `manage.py serve` (granian) with debug off, static files compressed and cached
 by the app itself, a secret key made once and kept, SQLite that waits for a writer instead of failing, and
 `check --deploy` clean in the HTTPS configuration the README describes."""
 
@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import psutil
 import psycopg
 import pytest
 
@@ -130,8 +131,9 @@ def test_the_sqlite_database_and_the_files_beside_it_are_readable_by_the_server_
 
 
 @contextmanager
-def serving(tmp_path, **env: str) -> Iterator[tuple[str, str, str]]:
-    """`manage.py serve` on a fresh database with the demo loaded; its address, its database and its log file."""
+def serving(tmp_path, **env: str) -> Iterator[tuple[str, str, str, int]]:
+    """`manage.py serve` on a fresh database with the demo loaded; its address, its database, its log file and its
+    process (granian's main process, which starts the workers)."""
     with migrated_database(tmp_path) as database:
         env = {"REPUBLIC_VAR_DIR": str(tmp_path), "REPUBLIC_STATIC_ROOT": str(STATIC_ROOT), **env}
         manage(database, "load_demo", "--host", "127.0.0.1", **env)
@@ -153,7 +155,7 @@ def serving(tmp_path, **env: str) -> Iterator[tuple[str, str, str]]:
                     break
                 except OSError:
                     time.sleep(0.1)
-            yield address, database, str(log)
+            yield address, database, str(log), process.pid
         finally:
             process.terminate()
             process.wait(timeout=20)
@@ -161,7 +163,7 @@ def serving(tmp_path, **env: str) -> Iterator[tuple[str, str, str]]:
 
 @pytest.fixture
 def served(tmp_path) -> Iterator[tuple[str, str]]:
-    with serving(tmp_path) as (address, _, log):
+    with serving(tmp_path) as (address, _, log, _):
         yield address, Path(log).read_text()
 
 
@@ -172,14 +174,29 @@ def _get(url: str, **headers: str):
         return error
 
 
-def test_serve_runs_gunicorn_with_debug_off_and_prints_where_phones_open_it(served):
+def test_serve_runs_granian_with_debug_off_and_prints_where_phones_open_it(served):
     address, printed = served
     home = _get(f"{address}/")
-    assert home.status == 200 and home.headers["Server"].startswith("gunicorn")
+    assert home.status == 200 and home.headers["Server"] == "granian"
     # every interface by default: the address printed is one a phone on the club's network can open
     assert re.search(r"served at http://[\d.]+:\d+/", printed)
     missing = _get(f"{address}/no-such-page/")
     assert missing.status == 404 and b"Traceback" not in missing.read() and "DEBUG" not in missing.headers
+
+
+def test_a_worker_that_dies_is_replaced_and_the_phones_are_answered_on(tmp_path):
+    with serving(tmp_path, REPUBLIC_WORKERS="2") as (address, _, _, pid):
+        workers = psutil.Process(pid).children()
+        assert len(workers) == 2
+        workers[0].kill()  # as the kernel's out-of-memory killer would
+        workers[0].wait(timeout=10)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(psutil.Process(pid).children()) < 2:
+            time.sleep(0.2)
+        now = psutil.Process(pid).children()
+        assert len(now) == 2 and workers[0] not in now
+        for _ in range(6):  # spread over both workers
+            assert _get(f"{address}/").status == 200
 
 
 def test_serve_serves_static_files_compressed_under_hashed_names_cached_for_a_year(served):
@@ -281,7 +298,7 @@ def test_a_database_that_does_not_answer_gets_a_clear_answer_and_nothing_half_wr
     """A real outage: SQLite's file held by another writer past the server's wait, or PostgreSQL's database closed
     to connections. The player is told the server cannot save, nothing is written, and the same tap works once the
     database is back."""
-    with serving(tmp_path, REPUBLIC_SQLITE_TIMEOUT="1", REPUBLIC_CONN_MAX_AGE="0") as (address, database, log):
+    with serving(tmp_path, REPUBLIC_SQLITE_TIMEOUT="1", REPUBLIC_CONN_MAX_AGE="0") as (address, database, log, _):
         game, version, events = _game_of(database, tmp_path)
         read = "from republic.games.models import Game; print(Game.objects.get().join_code)"
         code = manage(database, "shell", "-v0", "-c", read, REPUBLIC_VAR_DIR=str(tmp_path)).strip()

@@ -1,5 +1,5 @@
 """A tree of the app (this one, or a worktree of an older commit) served as a club runs it: its own manage.py on a
-temporary SQLite file of its own, migrated, the demo battle loaded, a game master account made, gunicorn on a free
+temporary SQLite file of its own, migrated, the demo battle loaded, a game master account made, its server on a free
 local port. Only the tree's manage.py is run, so an old commit is measured with its own code."""
 
 import os
@@ -34,7 +34,7 @@ class Served:
     log: Path
 
     def stop(self) -> None:
-        # serve runs gunicorn's master and workers in the session started for it: ended together
+        # serve runs granian's main process and workers in the session started for it: ended together
         os.killpg(self.process.pid, signal.SIGTERM)
         try:
             self.process.wait(timeout=15)

@@ -1,4 +1,4 @@
-"""Serve the app as a club runs it: gunicorn, static files from the app itself, debug off."""
+"""Serve the app as a club runs it: granian, static files from the app itself, debug off."""
 
 import hashlib
 import os
@@ -10,7 +10,9 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
-from gunicorn.app.base import BaseApplication
+from granian.constants import Interfaces
+from granian.log import LogLevels
+from granian.server import Server
 
 from republic.network import lan_addresses, served_at
 
@@ -42,34 +44,18 @@ def _sources() -> str:
     return digest.hexdigest()
 
 
-class Server(BaseApplication):
-    """gunicorn in this process, configured here rather than from a file or the command line."""
-
-    def __init__(self, options: dict[str, object]):
-        self.options = options
-        super().__init__()
-
-    def load_config(self) -> None:
-        for name, value in self.options.items():
-            self.cfg.set(name, value)
-
-    def load(self):
-        from django.core.wsgi import get_wsgi_application
-
-        return get_wsgi_application()
-
-
 class Command(BaseCommand):
-    help = "Serve the app with gunicorn on every interface (or --host), static files included, debug off."
+    help = "Serve the app with granian on every interface (or --host), static files included, debug off."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="0.0.0.0", help="the interface to listen on (0.0.0.0: all of them)")
         parser.add_argument("--port", type=int, default=8000)
-        # four processes of two threads on the club's 2-core laptop: a request waiting on the database or on a slow
-        # phone does not hold up the others, and few threads share each process's interpreter lock (measured with
-        # make load: two processes of eight threads had twice the slowest answers)
-        parser.add_argument("--workers", type=int, default=int(os.environ.get("REPUBLIC_WORKERS", "4")))
-        parser.add_argument("--threads", type=int, default=int(os.environ.get("REPUBLIC_THREADS", "2")))
+        # two processes of four threads on the club's 2-core laptop: a process a core (granian reads and writes the
+        # phones' connections in threads of its own, outside the interpreter lock), and a request waiting on the
+        # database does not hold up the others (measured with the five-battle half load of tests/load.py: as fast as
+        # four processes of two threads; two of eight had twice the slowest answers)
+        parser.add_argument("--workers", type=int, default=int(os.environ.get("REPUBLIC_WORKERS", "2")))
+        parser.add_argument("--threads", type=int, default=int(os.environ.get("REPUBLIC_THREADS", "4")))
         parser.add_argument("--access-log", action="store_true", help="print a line for every request")
 
     def handle(self, *args, host: str, port: int, workers: int, threads: int, access_log: bool, **options):
@@ -86,21 +72,21 @@ class Command(BaseCommand):
             self.stdout.write(f"Phones on another of this machine's networks use its address there: {others}")
         # the workers open their own connections: none may be shared across the fork
         connections.close_all()
-        options_ = {
-            "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-            "workers": workers,
-            "worker_class": "gthread",
-            "threads": threads,
-            "timeout": 30,
-            "graceful_timeout": 10,
-            "keepalive": 5,
-            "accesslog": "-" if access_log else None,
+        Server(
+            "republic.wsgi:application",
+            address=host,
+            port=port,
+            interface=Interfaces.WSGI,
+            workers=workers,
+            blocking_threads=threads,
+            websockets=False,
+            log_level=LogLevels.warning,
+            log_access=access_log,
             # each request's time on the server, in milliseconds, last: what a slow phone's wait was spent on
-            "access_log_format": '%(h)s "%(r)s" %(s)s %(B)s %(M)sms',
-            "errorlog": "-",
-            "loglevel": "warning",
-            "proc_name": "republic",
-        }
-        if certificate and key:
-            options_.update(certfile=certificate, keyfile=key)
-        Server(options_).run()
+            log_access_format='%(addr)s "%(method)s %(path)s" %(status)d %(dt_ms).0fms',
+            ssl_cert=Path(certificate) if certificate and key else None,
+            ssl_key=Path(key) if certificate and key else None,
+            # a worker that dies (killed, out of memory) is replaced, as the phones' next requests need it
+            respawn_failed_workers=True,
+            workers_kill_timeout=10,
+        ).serve()
