@@ -32,6 +32,7 @@ from tests.databases import fresh_database, manage
 from tests.page_forms import filled, forms_of
 from tests.served import Answer, Ledger, Phone, Server, ledger, rows_in, version_in
 
+_SUBJECT = re.compile(r"/([a-z]+-\d+)/$")
 REQUEST_TIMEOUT = 15  # an answer later than this is a hang
 OUTAGE_PATIENCE = 5  # how long a player may wait for "cannot save right now" while the database is down
 
@@ -127,7 +128,7 @@ class Player:
             Tap(
                 lambda: self.phone.post(form.action, data, row=subject, shown=shown, timeout=REQUEST_TIMEOUT),
                 versions[0] if versions else self.phone.version,
-                subject,
+                acted_on(form.action, subject),
                 f"{urllib.parse.urlsplit(form.action).path} from {subject}",
             )
         )
@@ -181,6 +182,13 @@ class Table:
 
     def heard(self) -> list[Heard]:
         return [one for player in self.players for one in player.heard]
+
+
+def acted_on(action: str, row: str) -> str:
+    """The subject an action records: the piece its address names (an opened row's answer may draw other rows with
+    it, out of band, their forms among its own), else the row it was sent from."""
+    named = _SUBJECT.search(urllib.parse.urlsplit(action).path)
+    return named.group(1) if named else row
 
 
 def kept(found: Ledger, done: list[Done]) -> list[str]:

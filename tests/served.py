@@ -26,6 +26,7 @@ from tests.databases import ROOT, manage
 _RESULT = re.compile(r"Last result · #(\d+) · ")
 _ERROR = re.compile(r'<div class="alert alert-danger" role="alert" id="error"[^>]*>([^<]*)<')
 _VERSION = re.compile(r'name="version" value="(\d+)"')
+_TOKEN = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
 _ROW = re.compile(r'<li class="work-row[^"]*" id="row-([a-z]+-\d+)"')
 # one static root for every server a test process starts: the first start collects it, the others find it up to date
 STATIC_ROOT = Path(tempfile.mkdtemp(prefix="republic-static-"))
@@ -155,7 +156,8 @@ class Phone:
         joined = urllib.request.Request(f"{address}/join/{code}/", data=sitting, headers={"Referer": address})
         self.opener.open(joined, timeout=30).close()
         page = self.page()
-        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.body).group(1)
+        # every page gives its token to htmx's requests; a page of the side not at work may have no form
+        self.token = _TOKEN.search(page.body).group(1)
         self.version = version_in(page.body) or 0
 
     @property
