@@ -19,6 +19,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
+from email.message import Message
 from pathlib import Path
 
 from tests.databases import ROOT, manage
@@ -106,7 +107,8 @@ class Answer:
     status: int
     body: str
     seconds: float
-    headers: dict[str, str] = field(default_factory=dict)
+    # read by name whatever its case, as a browser reads them: a server may send names in lower case
+    headers: Message = field(default_factory=Message)
 
     @property
     def error(self) -> str:
@@ -169,10 +171,10 @@ class Phone:
         try:
             with self.opener.open(request, timeout=timeout) as response:
                 body = response.read().decode(errors="replace")
-                return Answer(response.status, body, time.monotonic() - began, dict(response.headers))
+                return Answer(response.status, body, time.monotonic() - began, response.headers)
         except urllib.error.HTTPError as error:
             body = error.read().decode(errors="replace")
-            return Answer(error.code, body, time.monotonic() - began, dict(error.headers))
+            return Answer(error.code, body, time.monotonic() - began, error.headers)
 
     def get(self, path: str, row: str = "", timeout: float = 60) -> Answer:
         headers = {"HX-Request": "true", "HX-Target": f"row-{row}"} if row else {}
