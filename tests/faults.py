@@ -149,15 +149,23 @@ class Table:
         self.server = Server(database, work)
         self.server.start()
         chance = random.Random(seed)
-        self.players = [
-            Player(
-                Phone(
-                    self.server.address, game, code, side="Union" if i % 3 == 2 else "Confederate", name=f"Phone {i}"
-                ),
-                random.Random(chance.random()),
-            )
-            for i in range(phones)
-        ]
+        try:
+            self.players = [
+                Player(
+                    Phone(
+                        self.server.address,
+                        game,
+                        code,
+                        side="Union" if i % 3 == 2 else "Confederate",
+                        name=f"Phone {i}",
+                    ),
+                    random.Random(chance.random()),
+                )
+                for i in range(phones)
+            ]
+        except BaseException:
+            self.server.stop()  # a phone that cannot be seated ends the run, and no server is left behind
+            raise
 
     def play(self, seconds: float, most: int = 400) -> tuple[threading.Event, list[threading.Thread]]:
         """Every player plays on his own thread until stopped, for ``seconds`` at most."""
