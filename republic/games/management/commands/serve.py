@@ -53,7 +53,7 @@ class Command(BaseCommand):
         # two processes of four threads on the club's 2-core laptop: a process a core (granian reads and writes the
         # phones' connections in threads of its own, outside the interpreter lock), and a request waiting on the
         # database does not hold up the others (measured with the five-battle half load of tests/load.py: as fast as
-        # four processes of two threads; two of eight had twice the slowest answers)
+        # four processes of two threads; with gunicorn, two of eight had twice the slowest answers)
         parser.add_argument("--workers", type=int, default=int(os.environ.get("REPUBLIC_WORKERS", "2")))
         parser.add_argument("--threads", type=int, default=int(os.environ.get("REPUBLIC_THREADS", "4")))
         parser.add_argument("--access-log", action="store_true", help="print a line for every request")
