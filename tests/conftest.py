@@ -4,6 +4,7 @@ from hypothesis import settings
 
 from republic.games.pace import forget_sums
 from republic.games.readings import forget_shared
+from republic.games.views.shared_news import forget_listings
 from tests.devices import master_device
 from tests.static_files import uncollected
 
@@ -25,6 +26,7 @@ def readings_of_other_tests_forgotten():
     """A test's database is made afresh: what this process read from the last one's games, and the news it drew
     for their phones, are not kept for it (a game of the same key and version may be another game now)."""
     forget_shared()
+    forget_listings()
     forget_sums()
     caches["news"].clear()
 
