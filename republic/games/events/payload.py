@@ -45,7 +45,9 @@ class UnitEvent(Payload):
 
 class Stored(Protocol):
     kind: str
-    payload: Any
+
+    @property
+    def payload(self) -> Any: ...
 
 
 @dataclass(frozen=True)
