@@ -6,6 +6,8 @@ import pytest
 
 from republic.games.models import Event
 from republic.games.scenario import create_game, parse_scenario
+from republic.games.steps.move import rows as move_rows
+from republic.games.steps.move.state import MoveState
 from republic.games.steps.walk import advance
 from republic.games.text.terms import commander
 from republic.rules.results import Modifier
@@ -154,6 +156,19 @@ def test_a_second_roll_for_the_same_brigade_is_refused_until_the_first_is_undone
     roll_post(client, fresh(game), archer, die="10")
     assert Event.objects.filter(game=game, kind="ManeuverRolled", undone_by__isnull=True).count() == 1
     assert state_matches_events(game)
+
+
+def test_the_step_lists_its_rows_without_decoding_the_rolls_made(client, demo):
+    archer, davis = brigade(demo, "Archer's Brigade"), brigade(demo, "Davis's Brigade")
+    game = at_move(demo)
+    roll_post(client, game, archer, die="2")
+    roll_post(client, fresh(game), davis, die="7")
+    state = MoveState(fresh(game))
+    rows = {row.subject: row.due for row in move_rows(state)}
+    assert rows[archer.piece.name] is rows[davis.piece.name] is False
+    # a roll's payload (its results and their reasons) is decoded only for a row that shows it
+    assert [event.unit for event in state._events if "payload" in vars(event)] == []
+    assert state.rolls[davis.key].inputs.roll.faces == (7,)
 
 
 def test_the_printed_chart_may_replace_the_table(client, demo):

@@ -55,11 +55,11 @@ class Logged:
     created: datetime
     kind: str
     unit: str
-    text: str | dict[str, Any]  # as the database gives a JSON column cast to text (PostgreSQL) or SQLite's text
+    text: str  # the payload's JSON, as the database gives it cast to text
 
     @cached_property
     def payload(self) -> dict[str, Any]:
-        found = json.loads(self.text) if isinstance(self.text, str) else self.text
+        found = json.loads(self.text)
         assert isinstance(found, dict)
         return found
 
