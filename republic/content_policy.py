@@ -6,6 +6,8 @@ from csp.constants import HEADER
 from csp.middleware import CheckableLazyObject, CSPMiddleware
 from csp.utils import build_policy
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponseBase
 
 _OWN_POLICY = ("_csp_config", "_csp_update", "_csp_replace", "_csp_exempt")
@@ -18,6 +20,12 @@ def _policy() -> str:
     if asked.get("EXCLUDE_URL_PREFIXES") or getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None):
         return ""
     return build_policy()
+
+
+@receiver(setting_changed)
+def _policy_changed(setting: str, **kwargs: object) -> None:
+    if setting.startswith("CONTENT_SECURITY_POLICY"):
+        _policy.cache_clear()
 
 
 class OnePolicy(CSPMiddleware):

@@ -36,3 +36,13 @@ def test_a_nonce_asked_once_the_header_is_written_is_refused():
     OnePolicy(lambda request: HttpResponse(""))(request)
     with pytest.raises(CSPNonceError):
         str(request.csp_nonce)
+
+
+def test_a_policy_set_anew_is_the_one_given(client, settings):
+    client.get("/")
+    settings.CONTENT_SECURITY_POLICY = {
+        "DIRECTIVES": {"default-src": ["'self'"], "img-src": ["https://maps.example.org"]}
+    }
+    header = client.get("/")[HEADER]
+    assert header == build_policy()
+    assert set(header.split("; ")) == {"default-src 'self'", "img-src https://maps.example.org"}
