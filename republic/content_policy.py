@@ -30,7 +30,7 @@ def _policy_changed(setting: str, **kwargs: object) -> None:
 
 class OnePolicy(CSPMiddleware):
     """django-csp's middleware, the settings' policy built once: every answer of the app has that one policy, with
-    no nonce, where django-csp builds it from the settings again for each answer (a tenth of a kept poll's time). An
+    no nonce, where django-csp builds it from the settings again for each answer (0.1 ms of each, measured alone). An
     answer that asks a policy of its own or a nonce, or a page of Django's debugging, is given django-csp's own."""
 
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
