@@ -8,7 +8,10 @@ from collections.abc import Callable
 import pytest
 from django.http import HttpResponse
 
+from republic.games.scenario import create_game, parse_scenario
+from republic.games.views.page import ROWS_SHOWN
 from tests.bench_probe import rows_shown
+from tests.club_battle import club_scenario
 from tests.devices import seated_device
 from tests.games.conftest import fresh
 from tests.games.query_helpers import Costs, Send, Table, batteries_of, battles, brigades_of, go_to, set_each
@@ -77,7 +80,7 @@ def test_a_maneuver_roll_from_a_seated_phone_costs_the_same_at_every_size(seated
 def test_a_fire_from_a_seated_phone_costs_the_same_at_every_size(seated):
     def firing(t: Table) -> None:
         # a third battery of the attacker's at each size: the battery opened after a fire has others to join it
-        # (with none, its form's partners are not read at all)
+        # (with none, its form offers none to join)
         set_each(t.game, brigades_of(t.game, "attacker")[-1:], kind="artillery", battery_type="m_rifle")
         under_fire(t, every=0)
 
@@ -85,3 +88,19 @@ def test_a_fire_from_a_seated_phone_costs_the_same_at_every_size(seated):
     played_seated(
         seated, "artillery fire", firing, "a battery fires, the next opened", lambda t: fire_post(t, first(t))
     )
+
+
+def test_a_fire_from_a_seated_phone_costs_the_same_when_its_side_has_more_batteries_than_a_page_lists(db):
+    """In a battle of 1,000 units a side has a hundred batteries: the page lists the first forty, one of them open,
+    and the batteries that may join its fire are further down."""
+    costs = Costs([Table(n, create_game(parse_scenario(club_scenario(n)))) for n in (20, 120)])
+
+    def firing(t: Table) -> None:
+        # the larger battle's attacker keeps a few brigades, whose skirmishers put hits on before the step
+        batteries = brigades_of(t.game, "attacker")[4 if t.units > 20 else -1 :]
+        set_each(t.game, batteries, kind="artillery", battery_type="m_rifle")
+        assert t.units == 20 or len(batteries_of(t.game, "attacker")) > ROWS_SHOWN + 1
+        under_fire(t, every=0)
+
+    first = lambda t: batteries_of(t.game, "attacker")[0]  # noqa: E731
+    played_seated(costs, "artillery fire", firing, "a battery fires, the next opened", lambda t: fire_post(t, first(t)))

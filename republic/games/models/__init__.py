@@ -14,6 +14,7 @@ from republic.games.models.battle import (
     Unit,
     UnitChoice,
     UnitQuerySet,
+    battery_type_label,
     new_join_code,
 )
 from republic.games.models.charts import ChartIdentity, ClubChart
@@ -43,5 +44,6 @@ __all__ = [
     "Unit",
     "UnitChoice",
     "UnitQuerySet",
+    "battery_type_label",
     "new_join_code",
 ]

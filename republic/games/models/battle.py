@@ -39,7 +39,7 @@ def _label(value: str) -> str:
     return value.replace("_", " ")
 
 
-def _battery_label(value: str) -> str:
+def battery_type_label(value: str) -> str:
     return BATTERY_LABELS[BatteryType(value)] if value else ""
 
 
@@ -355,7 +355,7 @@ class UnitChoice(NamedTuple):
 
     @property
     def battery_label(self) -> str:
-        return _battery_label(self.battery_type)
+        return battery_type_label(self.battery_type)
 
 
 class Unit(models.Model):
@@ -436,7 +436,7 @@ class Unit(models.Model):
 
     @property
     def battery_label(self) -> str:
-        return _battery_label(self.battery_type)
+        return battery_type_label(self.battery_type)
 
     @property
     def condition(self) -> Condition:

@@ -14,15 +14,15 @@ from django import forms
 
 from republic.games.events.fire import ArtilleryFired, FireSaved, PassingFireConducted
 from republic.games.events.payload import NamedUnit, named_in
-from republic.games.forms import VersionForm, filled
+from republic.games.forms import Pick, VersionForm, filled
 from republic.games.ledger import Action, ActionRefused, act, turn_events
-from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet
+from republic.games.models import Event, Game, Unit, UnitChoice, UnitQuerySet, battery_type_label
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current, shows_unit
 from republic.games.steps.battery_fire import TARGET_FIELDS, ArtilleryFireForm, aim, from_state, point_blank
 from republic.games.steps.fire_hits import FIRE_KINDS, FIRE_STEPS, put_on, waiting_in, waiting_rows
-from republic.play.fire import FireStep, fired, fires, partners, readiness, ready, save
+from republic.play.fire import FireStep, fired, fires, partners, readiness, save
 from republic.play.refusal import Refused
 from republic.rules.battery_functions import prolonged
 from republic.rules.fire_results import FireHits, TargetRole
@@ -37,6 +37,9 @@ class ArtilleryState:
     waiting: dict[str, FireHits]
     done: list[Event]
     step: FireStep
+    # how a ready battery is offered to join another's fire, read with the rows: a battery's form offers its side's
+    # (a hundred in a battle of 1,000 units), most of them below the rows a page draws
+    joining: dict[int, Pick] = field(default_factory=dict, repr=False, compare=False)
     # the batteries read whole and each side's enemies, kept as requests read them: after Next step forty phones of
     # a battle each draw a battery's form from one reading of the step (``readings``), most of them the same
     # batteries' rows and the same enemies to fire at; an action reads its own state, so what it changes stays its own
@@ -76,10 +79,12 @@ class ArtilleryState:
             self.whole.update(Unit.objects.select_related("division__side").in_bulk(missing))
         return [self.whole[pk] for pk in self.ready if pk in wanted and pk in self.whole]
 
-    def partners(self, battery: Unit) -> list[Unit]:
-        """The other batteries of its side that may fire, which may join its fire: read when its form is drawn or
-        sent."""
-        return self.batteries(partners(self.step, battery.pk))
+    def partners(self, battery: Unit) -> list[Pick]:
+        """The other batteries of its side that may fire, which may join its fire, as its form offers them."""
+        return [self.joining[pk] for pk in partners(self.step, battery.pk)]
+
+
+_JOINING = ("name", "division__name", "battery_type")  # what a battery's form shows of one that may join it
 
 
 @read_once
@@ -106,16 +111,21 @@ def state(game: Game) -> ArtilleryState:
         .may_fire()
         .exclude(pk__in=saved)
         .order_by("division__side__order", "order")
-        .values_list("pk", "division_id", "division__side_id", "functions_used")
+        .values_list("pk", "division_id", "division__side_id", "functions_used", *_JOINING)
     )
-    sides = {pk: side for pk, _, side, _ in ready}
+    sides = {pk: side for pk, _, side, *_ in ready}
     # only a battery that used functions this turn can have none left: those few are read whole
-    used = [pk for pk, *_, functions in ready if functions]
+    used = [pk for pk, _, _, functions, *_ in ready if functions]
     whole = {b.pk: b.to_rules() for b in Unit.objects.filter(pk__in=used)} if used else {}
     offered, spent = readiness(game.chart, sides, whole)
-    found = {pk: (division, side) for pk, division, side, _ in ready if pk in offered}
+    found = {pk: (division, side) for pk, division, side, *_ in ready if pk in offered}
+    joining = {
+        pk: Pick(Piece("unit", pk).key, name, division_name, f"{battery_type_label(kind)} battery")
+        for pk, _, _, _, name, division_name, kind in ready
+        if pk in offered
+    }
     step = FireStep(offered, spent, passed)
-    return ArtilleryState(game, {u.key: u for u in hit}, found, waits, events, step)
+    return ArtilleryState(game, {u.key: u for u in hit}, found, waits, events, step, joining)
 
 
 def pending(s: ArtilleryState) -> list[str]:
@@ -142,15 +152,6 @@ def save_form(s: ArtilleryState, battery: Unit, data: Any = None) -> SaveFireFor
     return SaveFireForm(data, prefix=battery.piece.prefix("save"), initial={"version": s.game.version})
 
 
-def _ready(s: ArtilleryState, battery: Unit, refusal: str) -> Unit:
-    """The battery whole, as it stands inside the action, refused unless it may fire or save fire now."""
-    try:
-        ready(s.step, battery.pk, battery.name, refusal)
-    except Refused as refused:
-        raise ActionRefused(str(refused)) from None
-    return s.batteries([battery.pk])[0]
-
-
 def cannot_fire(battery: Unit) -> str:
     return f"{battery.name} cannot fire now."
 
@@ -164,15 +165,15 @@ def fire_battery(game: Game, battery: Unit, form: ArtilleryFireForm, actor: str)
     refusal = cannot_fire(battery)
     with act(game, data["version"], actor, step=StepKey.ARTILLERY_FIRE, elsewhere=refusal) as action:
         s = state(action.game)
-        firing = _ready(s, battery, refusal)
-        offered = {b.key: b for b in s.partners(firing)}
         # a key that names no unit names no battery that may join (pk 0 is none)
-        pieces = [Piece.named(key, "unit") for key in data["joined"]]
+        joining = [p.pk if p else 0 for p in (Piece.named(key, "unit") for key in data["joined"])]
         try:
-            fires(s.step, firing.pk, firing.name, [p.pk if p else 0 for p in pieces], refusal)
+            fires(s.step, battery.pk, battery.name, joining, refusal)
         except Refused as refused:
             raise ActionRefused(str(refused)) from None
-        joined = [offered[key] for key in data["joined"]]
+        # the battery and those that join it, as they stand inside the action, read at once
+        read = {b.pk: b for b in s.batteries([battery.pk, *joining])}
+        firing, joined = read[battery.pk], [read[pk] for pk in joining]
         enemies = s.chosen(firing, [data.get(name) or "" for name in TARGET_FIELDS])
         fire = aim(action.game, form, firing, joined, enemies, s.waiting)
         group = [firing, *joined]

@@ -100,16 +100,14 @@ class ArtilleryFireForm(DiceForm):
     def __init__(
         self,
         *args: Any,
-        partners: Sequence[Unit] = (),
+        partners: Sequence[Pick] = (),
         targets: Sequence[UnitChoice] = (),
         point_blank: str = "",
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["deep_range"].help_text = point_blank
-        offer_picks(
-            self, ["joined"], [Pick(b.key, b.name, b.division.name, f"{b.battery_label} battery") for b in partners]
-        )
+        offer_picks(self, ["joined"], partners)
         # the enemy's units in play; only a battery is fired at with another as one compound target (4.5)
         picks = [Pick(*option) for option in unit_options(targets)]
         offer_picks(self, TARGET_FIELDS[:-1], picks)
