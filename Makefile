@@ -7,6 +7,7 @@
 #               on SQLite and PostgreSQL (SIZES="13 150" for fewer sizes; 13 is the demo battle)
 #   make taps   plays one game turn of the demo in chromium on two phones and the game master's device and prints
 #               the taps, typing and scrolling of each kind of action (TREE=dir measures another worktree's code)
+#   make load, make convention, make convention-then, make faults: the real server under phones (below)
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -83,6 +84,30 @@ CONVENTION := LOAD_GAMES="$(strip $(foreach n,1 2 3 4 5 6 7 8 9 10,400:40))" LOA
 convention: $(INSTALLED) system-packages
 	$(CONVENTION) LOAD_SECONDS=$${LOAD_SECONDS:-300} $(BIN)/python -m tests.load
 	$(CONVENTION) LOAD_SECONDS=$${LOAD_SECONDS:-300} .ci/with-postgres $(BIN)/python -m tests.load
+
+# make convention-then: the convention's goal of processor per request is half of what the code of THEN (the
+# version its goals were measured on) cost; this machine's speed changes by half within the hour, so battles of 400
+# units, 40 phones each (THEN_BATTLES of them, 5 by default), are loaded for 60 s on that version (in a worktree, with
+# its own load script and server) and on this checkout, alternately, three times each, on SQLite; logs in THEN_LOGS
+THEN ?= 27bf46f
+THEN_BATTLES ?= 5
+THEN_TREE ?= /tmp/republic-then
+THEN_LOGS ?= /tmp/republic-then-logs
+THEN_LOAD := LOAD_GAMES="$(strip $(foreach n,$(shell seq $(THEN_BATTLES)),400:40))" LOAD_RAMP=""
+.PHONY: convention-then
+convention-then: $(INSTALLED) system-packages
+	git worktree remove --force $(THEN_TREE) 2>/dev/null || rm -rf $(THEN_TREE)
+	git worktree add --force --detach $(THEN_TREE) $(THEN)
+	ln -s $(CURDIR)/$(VENV) $(THEN_TREE)/$(VENV)
+	mkdir -p $(THEN_LOGS)
+	for run in 1 2 3; do \
+	  (cd $(THEN_TREE) && $(THEN_LOAD) LOAD_SECONDS=$${LOAD_SECONDS:-60} $(CURDIR)/$(BIN)/python -m tests.load \
+	    > $(THEN_LOGS)/then-$$run.log 2>&1); \
+	  $(THEN_LOAD) LOAD_SECONDS=$${LOAD_SECONDS:-60} LOAD_FLOOR_SECONDS=0 $(BIN)/python -m tests.load \
+	    > $(THEN_LOGS)/now-$$run.log 2>&1; \
+	  grep -h "^processor" $(THEN_LOGS)/then-$$run.log $(THEN_LOGS)/now-$$run.log; \
+	done
+	git worktree remove --force $(THEN_TREE)
 
 # make faults: phones play while the server is killed outright (and, on PostgreSQL, while the database stops dead),
 # then every action the server acknowledged must be in the event log and the rows must replay (tests/faults.py)
