@@ -16,6 +16,7 @@ from republic.games.models.battle import (
     UnitQuerySet,
     battery_type_label,
     new_join_code,
+    stored_label,
 )
 from republic.games.models.charts import ChartIdentity, ClubChart
 from republic.games.models.events import Event
@@ -46,4 +47,5 @@ __all__ = [
     "UnitQuerySet",
     "battery_type_label",
     "new_join_code",
+    "stored_label",
 ]

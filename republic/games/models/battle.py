@@ -34,7 +34,7 @@ BATTERY_LABELS = {
 }
 
 
-def _label(value: str) -> str:
+def stored_label(value: str) -> str:
     """A stored word as a player reads it: 'two_line' is 'two line'."""
     return value.replace("_", " ")
 
@@ -44,7 +44,7 @@ def battery_type_label(value: str) -> str:
 
 
 def _choices(enum: Any) -> list[tuple[str, str]]:
-    return [(m.value, _label(m.value)) for m in enum]
+    return [(m.value, stored_label(m.value)) for m in enum]
 
 
 def new_join_code() -> str:
@@ -428,11 +428,11 @@ class Unit(models.Model):
     # costs more than the rest of a row
     @property
     def grade_label(self) -> str:
-        return _label(self.grade)
+        return stored_label(self.grade)
 
     @property
     def formation_label(self) -> str:
-        return _label(self.formation)
+        return stored_label(self.formation)
 
     @property
     def battery_label(self) -> str:

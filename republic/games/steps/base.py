@@ -16,7 +16,7 @@ show, so that reading grows with the rows drawn, not with the battle.
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from django.urls import reverse
 
@@ -71,11 +71,32 @@ def row_of(row: Row, among: Iterable[U]) -> U:
     return next(found for found in among if found.piece.name == row.subject)
 
 
-def unit_row(unit: Unit, facts: str = "", verb: str = "", title: str = "", due: bool = False) -> Row:
+class Shown(Protocol):
+    """What a unit's row shows of it: a unit, or the few columns of it a step reads for its rows."""
+
+    @property
+    def piece(self) -> Piece: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def division_id(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def condition(self) -> Condition: ...
+    @property
+    def battery(self) -> bool: ...
+    @property
+    def bases(self) -> int: ...
+    @property
+    def bases_start(self) -> int: ...
+
+
+def unit_row(unit: Shown, facts: str = "", verb: str = "", title: str = "", due: bool = False) -> Row:
     return shows_unit(Row(unit.piece.name, title or unit.name, facts, verb, command=unit.division_id, due=due), unit)
 
 
-def shows_unit(row: Row, unit: Unit) -> Row:
+def shows_unit(row: Row, unit: Shown) -> Row:
     """The row shows its unit as every unit is shown: its name (unless the row has its own title), its map
     symbol, its condition by colour and word, and a brigade's bases (a battery's strength is its damage)."""
     row.title = row.title or unit.name

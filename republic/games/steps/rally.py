@@ -13,12 +13,12 @@ only says what they are for."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from django import forms
 
 from republic.games.events.command import LeaderMoved, RallyResolved
-from republic.games.events.payload import named_in, read_all
+from republic.games.events.payload import read_all
 from republic.games.forms import (
     DiceForm,
     Pick,
@@ -30,36 +30,104 @@ from republic.games.forms import (
     offer,
     offer_picks,
 )
-from republic.games.ledger import ActionRefused, act, acting_on, turn_events
-from republic.games.models import Command, Event, Game, Leader, Unit
+from republic.games.ledger import ActionRefused, act, acting_on
+from republic.games.models import Command, Event, Game, Leader, Side, Unit, stored_label
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
-from republic.games.steps.base import Act, Bound, Row, Step, Who, address, row_of, unit_row
+from republic.games.steps.base import Act, Bound, Row, Step, Who, address, current, unit_row
+from republic.games.steps.logged import logged
 from republic.games.text.terms import condition, inches
-from republic.play.rally import RallyStep, due, leader_move, moved_before, relation
+from republic.play.rally import RallyStep, leader_move, moved_before, relation
 from republic.play.rally import rally as rally_of
-from republic.rules.leaders import CommandRelation
-from republic.rules.morale import Condition
+from republic.prepared import prepared
+from republic.rules.leaders import CommandRelation, gives_rally_bonus
+from republic.rules.morale import Condition, condition_for
 from republic.rules.rally import RallyInput, RallyLeader
 from republic.rules.sequence import StepKey
+from republic.rules.troops import Leader as LeaderValue
+from republic.rules.troops import LeaderClass, UnitKind
 
 PRINTED_CONDITIONS = [("", "use the app's chart")] + [(c.value, c.value.capitalize()) for c in Condition]
+
+
+class ToRally(NamedTuple):
+    """An attacking unit with morale hits as the step reads it: a few columns, its division and those above it, not
+    a row of the model. A club battle's attacker has a hundred or more to rally, and every request of the step
+    read them whole with their divisions at each version (15 ms at 1,000 units), though it draws forty rows at
+    most and leaving the step needs only their names."""
+
+    pk: int
+    name: str
+    kind: str
+    grade: str
+    m_hits: int
+    bases: int
+    bases_start: int
+    division_id: int
+    division_name: str
+    # a division serves under a corps, or under the army itself (the scenario's levels only go down)
+    parent: int | None
+    parent_level: str | None
+    grandparent: int | None
+
+    @property
+    def piece(self) -> Piece:
+        return Piece("unit", self.pk)
+
+    @property
+    def condition(self) -> Condition:
+        return condition_for(self.m_hits)
+
+    @property
+    def battery(self) -> bool:
+        return self.kind == UnitKind.ARTILLERY
+
+    @property
+    def grade_label(self) -> str:
+        return stored_label(self.grade)
+
+    def relation(self, leader: "Helper") -> CommandRelation:
+        """How a leader stands to the unit, for the reach of his rally bonus (2.2)."""
+        chain = [pk for pk in (self.division_id, self.parent, self.grandparent) if pk is not None]
+        corps = self.parent if self.parent_level == Command.Level.CORPS else None
+        return relation(chain, corps, leader.command, leader.parent)
+
+
+class Helper(NamedTuple):
+    """One of the attacking side's leaders in action, as the step offers him: a few columns, not a row of the
+    model (a club battle's side has over a hundred)."""
+
+    pk: int
+    name: str
+    leader_class: str
+    rating: int
+    command: int
+    command_name: str
+    parent: int | None  # the command above his
+
+    @property
+    def value(self) -> LeaderValue:
+        return LeaderValue(LeaderClass(self.leader_class), self.rating)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.value})"
 
 
 @dataclass
 class RallyState:
     game: Game
-    core: RallyStep  # the step as the game's decisions see it
-    to_rally: list[Unit]  # the units the core says must still rally, with their division
-    rallied: list[Event]
+    to_rally: list[ToRally]  # the attacking units in play with M hits that have not rolled their rally, in order
+    rallied: frozenset[str]  # the units that rolled their rally in this step
     moves: list[LeaderMoved]  # the leaders' moves of this step, in order
 
     @cached_property
-    def leaders(self) -> list[Leader]:
-        """The attacking side's leaders in action: read for the one unit that rallies or is opened."""
-        return list(
-            Leader.objects.filter(game=self.game).of_side(self.game.attacker).in_action().select_related("command")
-        )
+    def due(self) -> dict[int, ToRally]:
+        return {unit.pk: unit for unit in self.to_rally}
+
+    @cached_property
+    def leaders(self) -> list[Helper]:
+        """The attacking side's leaders in action: read for a rally's form or a leader's move, not the page."""
+        return list(map(Helper._make, _LEADERS(self.game.pk, _pk(self.game.attacker))))
 
     @cached_property
     def allowance(self) -> float:
@@ -71,21 +139,53 @@ class RallyState:
         """The leaders' moves of this step as the core reads them: (leader, inches)."""
         return [(move.leader, move.inputs.moved) for move in self.moves]
 
-    def whole(self, unit: Unit) -> Unit:
-        """A unit to rally with its chain of command, whose leaders may help (2.3)."""
-        return Unit.objects.select_related("division__parent__parent").get(pk=unit.pk)
-
 
 @read_once
 def state(game: Game) -> RallyState:
-    events = turn_events(game, [StepKey.RALLY], [RallyResolved, LeaderMoved])
-    rallied = [event for event in events if event.kind == RallyResolved.__name__]
-    done = set(named_in(rallied, RallyResolved, "unit"))
-    # the query narrows to the attacking units that may have a rally to make; the core says which must
-    units = list(Unit.objects.filter(game=game, m_hits__gt=0).of_side(game.attacker).in_play().in_battle_order())
-    core = RallyStep(tuple(u.to_rules() for u in units), frozenset(done))
-    owed = {u.id for u in due(core)}
-    return RallyState(game, core, [u for u in units if u.key in owed], rallied, read_all(events, LeaderMoved))
+    events = logged(game, StepKey.RALLY, (RallyResolved, LeaderMoved))
+    rallied = frozenset(event.unit for event in events if event.kind == RallyResolved.__name__ and event.unit)
+    # the attacking units in play with M hits: the core (``due``) refuses a rally of any other when it is sent
+    units = map(ToRally._make, _WITH_HITS(game.pk, _pk(game.attacker)))
+    return RallyState(game, [u for u in units if u.piece.key not in rallied], rallied, read_all(events, LeaderMoved))
+
+
+def _pk(side: Side | None) -> int | None:
+    return side.pk if side is not None else None
+
+
+# read by every request of the step at each version, and each rally's form: their SQL is made once per process
+_WITH_HITS = prepared(
+    lambda game, side: (
+        Unit.objects.filter(game=game, m_hits__gt=0)
+        .of_side(side)
+        .in_play()
+        .in_battle_order()
+        .select_related(None)
+        .values_list(
+            "pk",
+            "name",
+            "kind",
+            "grade",
+            "m_hits",
+            "bases",
+            "bases_start",
+            "division_id",
+            "division__name",
+            "division__parent_id",
+            "division__parent__level",
+            "division__parent__parent_id",
+        )
+    )
+)
+_LEADERS = prepared(
+    lambda game, side: (
+        Leader.objects.filter(game=game)
+        .of_side(side)
+        .in_action()
+        .order_by("command__order", "pk")
+        .values_list("pk", "name", "leader_class", "rating", "command_id", "command__name", "command__parent_id")
+    )
+)
 
 
 def pending(s: RallyState) -> list[str]:
@@ -98,61 +198,58 @@ class RallyForm(DiceForm):
         label='Other leaders within 4"',
         required=False,
         what="leader",
-        help_text="Corps and army leaders of the chain count; rating 2 and 3 leaders also reach further (2.2).",
+        help_text="Only the leaders whose rating reaches this unit are listed: corps and army leaders above it, "
+        "rating 2 leaders of its corps, rating 3 and 4 leaders of the side (2.2).",
     )
     die = die_field()
     printed = forms.ChoiceField(
         label="Or: new condition from your printed chart", required=False, choices=PRINTED_CONDITIONS
     )
 
-    def __init__(self, *args: Any, leaders: Sequence[Leader] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, leaders: Sequence[Helper] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         offer_picks(self, ["leaders_within_4"], [Pick(str(leader.pk), str(leader)) for leader in leaders])
 
 
-def prefix(unit: Unit) -> str:
+def prefix(unit: Unit | ToRally) -> str:
     return unit.piece.prefix("rally")
 
 
-def other_leaders(unit: Unit, leaders: list[Leader]) -> list[Leader]:
-    """Leaders of the unit's side other than its division leader, who might stand within 4"."""
-    return [leader for leader in leaders if leader.command_id != unit.division_id]
+def reaching(unit: ToRally, leaders: list[Helper]) -> list[Helper]:
+    """The side's leaders other than the unit's division leader whose rating reaches it (2.2): those a rally
+    asks about, if they stand within 4". A leader out of reach would add nothing, so he is not asked about."""
+    return [o for o in leaders if o.command != unit.division_id and gives_rally_bonus(o.rating, unit.relation(o))]
 
 
-def form(game: Game, unit: Unit, leaders: list[Leader], data: Any = None) -> RallyForm:
-    return RallyForm(data, prefix=prefix(unit), initial={"version": game.version}, leaders=other_leaders(unit, leaders))
+def form(game: Game, unit: Unit | ToRally, offered: list[Helper], data: Any = None) -> RallyForm:
+    return RallyForm(data, prefix=prefix(unit), initial={"version": game.version}, leaders=offered)
 
 
-def _relation(unit: Unit, leader: Leader) -> CommandRelation:
-    chain = unit.division.chain()
-    corps = next((c.pk for c in chain if c.level == Command.Level.CORPS), None)
-    return relation([c.pk for c in chain], corps, leader.command_id, leader.command.parent_id)
-
-
-def rally(game: Game, unit: Unit, form: RallyForm, actor: str) -> Event:
+def rally(game: Game, unit: Unit | ToRally, form: RallyForm, actor: str) -> Event:
     data = form.cleaned_data
     refusal = f"{unit.name} has no rally to make now."
     with act(game, data["version"], actor, step=StepKey.RALLY, elsewhere=refusal) as action:
         s = state(action.game)
-        unit = s.whole(next((u for u in s.to_rally if u.pk == unit.pk), None) or _refuse(refusal))
-        leader = unit.division.leader or _refuse(f"{unit.division.name} has no leader to rally its units.")
-        others = {str(leader.pk): leader for leader in other_leaders(unit, s.leaders)}
-        chosen = [others[pk] for pk in data["leaders_within_4"] if pk in others]
+        listed = s.due.get(unit.pk) or _refuse(refusal)
+        whole = current(unit.pk)
+        leader = whole.division.leader or _refuse(f"{whole.division.name} has no leader to rally its units.")
+        chosen = [o for o in reaching(listed, s.leaders) if str(o.pk) in data["leaders_within_4"]]
         printed = data.get("printed")
         inputs = RallyInput.of(
-            unit.to_rules(),
+            whole.to_rules(),
             form.rolls("die")[0],
             leader.value,
             float(data["division_leader_distance"]),
             division_leader_hors_de_combat=leader.hors_de_combat,
-            other_leaders=tuple(RallyLeader(o.value, _relation(unit, o)) for o in chosen),
+            other_leaders=tuple(RallyLeader(o.value, listed.relation(o)) for o in chosen),
             scale=action.game.scale,
             printed=Condition(printed) if printed else None,
         )
-        done = rally_of(action.game.chart, s.core, unit.key, inputs)
-        action.apply(unit, done.unit)
+        # the core refuses a unit that may not rally (out of play, without M hits, or rolled already)
+        done = rally_of(action.game.chart, RallyStep((whole.to_rules(),), s.rallied), whole.key, inputs)
+        action.apply(whole, done.unit)
         return action.record(
-            RallyResolved(unit.key, unit.name, inputs, done.result, tuple(str(leader) for leader in chosen))
+            RallyResolved(whole.key, whole.name, inputs, done.result, tuple(str(leader) for leader in chosen))
         )
 
 
@@ -191,7 +288,7 @@ def leader_move_form(s: RallyState, data: Any = None) -> LeaderMoveForm:
         if moved not in left:
             left[moved] = leader_move(s.game.chart, s.game.scale, s.moved, pk).result.left
     choices = [
-        (str(leader.pk), f"{leader} · {leader.command.name} · {inches(left[before[leader.pk]])} left")
+        (str(leader.pk), f"{leader} · {leader.command_name} · {inches(left[before[leader.pk]])} left")
         for leader in s.leaders
     ]
     offer(form, "leader", [("", "Choose a leader"), *choices])
@@ -211,7 +308,7 @@ def move_leader(game: Game, form: LeaderMoveForm, actor: str) -> Event:
         if leader is None:
             raise ActionRefused("That leader is not one of the attacking side's leaders in action: nothing moved.")
         move = leader_move(action.game.chart, action.game.scale, s.moved, leader.pk, float(data["moved"]))
-        return action.record(LeaderMoved(leader.pk, leader.name, leader.command.name, move.inputs, move.result))
+        return action.record(LeaderMoved(leader.pk, leader.name, leader.command_name, move.inputs, move.result))
 
 
 def _refuse(message: str) -> Any:
@@ -227,14 +324,18 @@ def idle(s: RallyState) -> str:
 
 def rows(s: RallyState) -> list[Row]:
     return [
-        unit_row(unit, f"{unit.grade_label}, {unit.m_hits} M · {unit.division.name}", "Rally", due=True)
+        unit_row(unit, f"{unit.grade_label}, {unit.m_hits} M · {unit.division_name}", "Rally", due=True)
         for unit in s.to_rally
     ]
 
 
 def take_rally(game: Game, unit: Unit, data: Any, actor: str) -> Event:
     s = state(game)
-    with filled(form(game, unit, s.leaders, data)) as sent:
+    listed = s.due.get(unit.pk)
+    # a unit with no rally to make at this version is refused by the action: as stale, if it rallied since the form
+    # was drawn, so its form takes any leader of the side
+    offered = reaching(listed, s.leaders) if listed else s.leaders
+    with filled(form(game, unit, offered, data)) as sent:
         return rally(game, unit, sent, actor)
 
 
@@ -248,11 +349,11 @@ RALLY: Act = Act("rally", "unit", Who.OWNER, take_rally)
 
 
 def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
-    unit = s.whole(row_of(row, s.to_rally))
+    listed = s.due[Piece.at(row.subject).pk]
     return {
-        "unit": unit,
-        "form": bound.get(prefix(unit)) or form(s.game, unit, s.leaders),
-        "action": address(s.game, "rally", unit.piece),
+        "unit": current(listed.pk),
+        "form": bound.get(prefix(listed)) or form(s.game, listed, reaching(listed, s.leaders)),
+        "action": address(s.game, "rally", listed.piece),
     }
 
 

@@ -1,25 +1,19 @@
 """The attacker's move step as it stands: its units, the rolls made, the formation changes counted, and the
 defending batteries that may make passing fire at them (R:1229-1237)."""
 
-import json
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from functools import cached_property
-from typing import Any
-
-from django.db.models import TextField
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
 
 from republic.games.events.maneuver import FormationChanged, ManeuverRolled, MountChanged
 from republic.games.events.payload import named_in, payload_of
-from republic.games.ledger import ActionRefused, this_turn
+from republic.games.ledger import ActionRefused
 from republic.games.models import Game, Leader, Side, Unit, UnitChoice
 from republic.games.pieces import Piece
 from republic.games.readings import read_once
 from republic.games.steps.base import current
+from republic.games.steps.logged import Logged, logged
 from republic.play import move as play
 from republic.play.refusal import Refused
 from republic.prepared import prepared
@@ -44,26 +38,6 @@ ROW_FIELDS = (
 """What a unit's row in the move step shows."""
 
 
-@dataclass
-class Logged:
-    """One of the step's events as its state reads it: its kind, the unit it is about, and its payload's text,
-    decoded when first asked for. A maneuver roll's payload is near 2 KB of results and their reasons, and every
-    request of the step read all of them at each version: decoding them took a step of 150 rolls 17 ms, each time
-    the game moved on, in each server process, though a request draws 40 rows at most."""
-
-    id: int
-    created: datetime
-    kind: str
-    unit: str
-    text: str  # the payload's JSON, as the database gives it cast to text
-
-    @cached_property
-    def payload(self) -> dict[str, Any]:
-        found = json.loads(self.text)
-        assert isinstance(found, dict)
-        return found
-
-
 class Rolls(Mapping[str, ManeuverRolled]):
     """This step's maneuver rolls by unit, each decoded when first asked for. A club battle's attacker rolls for
     up to 200 units in the step, and every request of the step reads its state: decoding them all cost each
@@ -72,7 +46,7 @@ class Rolls(Mapping[str, ManeuverRolled]):
 
     def __init__(self, events: list[Logged]):
         # a later roll for the same unit (after an undo and a roll again) is the one that stands
-        self._events = {event.unit: event for event in events if event.kind == ManeuverRolled.__name__}
+        self._events = {event.unit: event for event in events if event.kind == ManeuverRolled.__name__ and event.unit}
         self._decoded: dict[str, ManeuverRolled] = {}
 
     def __getitem__(self, key: str) -> ManeuverRolled:
@@ -127,8 +101,7 @@ class MoveState:
 
     @cached_property
     def _events(self) -> list[Logged]:
-        game = self.game
-        return [Logged(*row) for row in _LOGGED(game.pk, game.game_turn, game.player_turn, str(StepKey.MOVE))]
+        return logged(self.game, StepKey.MOVE, (ManeuverRolled, FormationChanged, MountChanged))
 
     @cached_property
     def rolls(self) -> Mapping[str, ManeuverRolled]:
@@ -188,14 +161,6 @@ _ATTACKING = prepared(
         .in_battle_order()
         .select_related(None)
         .values_list("pk", "division_id", "kind")
-    )
-)
-_KINDS = (ManeuverRolled, FormationChanged, MountChanged)
-_LOGGED = prepared(
-    lambda game, game_turn, player_turn, step: (
-        this_turn(game, game_turn, player_turn, (step,), tuple(k.__name__ for k in _KINDS))
-        .annotate(unit=KT("payload__unit"), text=Cast("payload", TextField()))
-        .values_list("id", "created", "kind", "unit", "text")
     )
 )
 _PASSING = prepared(
