@@ -187,11 +187,11 @@ def rally_units(w: Walker) -> None:
     if not s.to_rally:
         return w.skip("rally one unit", "no attacking unit has M hits")
     unit = s.to_rally[0]
-    rallying = rally.form(s.game, unit, rally.reaching(unit, s.leaders))
+    rallying = rally.form(s.game, unit, rally.reach(unit, s.leaders))
     w.act("rally one unit", w.action("rally", unit.piece), rallying, {"die": 6}, dice=True, row=unit)
     while (s := rally.state(w.fresh())).to_rally:
         unit = s.to_rally[0]
-        offered = rally.reaching(unit, s.leaders)
+        offered = rally.reach(unit, s.leaders)
         w.direct(partial(rally.form, s.game, unit, offered), partial(rally.rally, s.game, unit), {"die": 6})
 
 

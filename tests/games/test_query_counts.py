@@ -95,7 +95,9 @@ def test_messages_costs_the_same_at_every_size(costs):
 
 def rally_post(t: Table, unit: Unit) -> Send:
     game, prefix = fresh(t.game), f"rally-{unit.piece.name}"
-    others = [str(leader.pk) for leader in rally.reaching(rally.state(game).due[unit.pk], rally.state(game).leaders)]
+    others = [
+        str(leader.pk) for leader in rally.reach(rally.state(game).due[unit.pk], rally.state(game).leaders).reaching
+    ]
     data = {
         f"{prefix}-version": game.version,
         f"{prefix}-die": "6",

@@ -1,6 +1,8 @@
 """The leaders a rally asks about (2.2, 2.3): only those whose rating reaches the rallying unit are offered, and each
 one chosen adds his rating as his place in the chain of command allows."""
 
+import re
+
 import pytest
 
 from republic.games.models import Event, Game
@@ -55,11 +57,15 @@ ARMY = """      - level: army
                   - {name: Gordon's Brigade, grade: veteran, bases: 6, formation: two_line}
 """
 REACHING = ["Robert E. Lee (E4)", "A. P. Hill (P1)", "Richard H. Anderson (P2)", "Jubal A. Early (E3)"]
-OUT_OF_REACH = ["Henry Heth", "W. Dorsey Pender", "Richard S. Ewell", "Robert E. Rodes"]
+NOT_OFFERED = [
+    "<strong>A leader rated 1 or less helps only the units of his own command (2.2)</strong>: W. Dorsey Pender (P1), "
+    "Richard S. Ewell (C1)",
+    "<strong>A leader rated 2 helps only the units of his own corps (2.2)</strong>: Robert E. Rodes (E2)",
+]
 
 
-@pytest.fixture
-def army(db) -> Game:
+def with_army() -> Game:
+    """The demo battle with Lee's army on the Confederate side (``ARMY``), Davis's Brigade shaken, at the rally."""
     text = DEMO_SCENARIO.read_text(encoding="utf-8")
     start, end = text.index("      - level: corps\n        name: Third Corps"), text.index("  - name: Union\n")
     game = create_game(parse_scenario(text[:start] + ARMY + text[end:]))
@@ -67,11 +73,16 @@ def army(db) -> Game:
     return at_rally(game)
 
 
-def test_a_rally_offers_only_the_leaders_whose_rating_reaches_the_unit(client, army):
+@pytest.fixture
+def army(db) -> Game:
+    return with_army()
+
+
+def test_a_rally_offers_only_the_leaders_whose_rating_reaches_the_unit_and_says_why_not_the_others(client, army):
     form = opened_row(client, army, brigade(army, "Davis's Brigade"))
-    offered = [name for name in REACHING if name in form]
-    assert offered == REACHING
-    assert [name for name in OUT_OF_REACH if name in form.split("Other leaders within")[1]] == []
+    assert re.findall(r'name="rally-unit-\d+-leaders_within_4" value="\d+">([^<]+)</label>', form) == REACHING
+    assert re.findall(r"<li>(.+?)</li>", form.split("Not offered (3)")[1]) == NOT_OFFERED
+    assert "Henry Heth" not in form.split("Other leaders within")[1]  # his own division leader, asked apart
 
 
 def test_each_leader_chosen_adds_his_rating_by_his_place_in_the_chain_of_command(client, army):
@@ -92,5 +103,6 @@ def test_a_leader_out_of_reach_is_refused_by_name_and_nothing_is_recorded(client
     pender = str(leader(army, "W. Dorsey Pender").pk)
     response = rally_post(client, army, davis, **{f"rally-{davis.piece.name}-leaders_within_4": [pender]})
     assert response.status_code == 200
-    assert "That leader is not one to choose here: choose one from the list." in response.content.decode()
+    told = "W. Dorsey Pender (P1) is not offered: a leader rated 1 or less helps only the units of his own command"
+    assert told in response.content.decode()
     assert not Event.objects.filter(game=army, kind="RallyResolved").exists()

@@ -10,7 +10,6 @@ stands, so a rally still asks the table the distance to the division leader and 
 move. Nor is a move refused because a rally was rolled before it: the text orders no moves before rallies, it
 only says what they are for."""
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Any, NamedTuple
@@ -23,6 +22,7 @@ from republic.games.forms import (
     DiceForm,
     Pick,
     PicksField,
+    Refused,
     VersionForm,
     die_field,
     filled,
@@ -198,31 +198,55 @@ class RallyForm(DiceForm):
         label='Other leaders within 4"',
         required=False,
         what="leader",
-        help_text="Only the leaders whose rating reaches this unit are listed: corps and army leaders above it, "
-        "rating 2 leaders of its corps, rating 3 and 4 leaders of the side (2.2).",
+        help_text="The leaders whose rating reaches this unit: corps and army leaders above it, rating 2 leaders "
+        "of its corps, rating 3 and 4 leaders of the side (2.2).",
     )
     die = die_field()
     printed = forms.ChoiceField(
         label="Or: new condition from your printed chart", required=False, choices=PRINTED_CONDITIONS
     )
 
-    def __init__(self, *args: Any, leaders: Sequence[Helper] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, leaders: "Reach", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer_picks(self, ["leaders_within_4"], [Pick(str(leader.pk), str(leader)) for leader in leaders])
+        picks = [Pick(str(leader.pk), str(leader)) for leader in leaders.reaching]
+        offer_picks(self, ["leaders_within_4"], picks, leaders.out)
 
 
 def prefix(unit: Unit | ToRally) -> str:
     return unit.piece.prefix("rally")
 
 
-def reaching(unit: ToRally, leaders: list[Helper]) -> list[Helper]:
-    """The side's leaders other than the unit's division leader whose rating reaches it (2.2): those a rally
-    asks about, if they stand within 4". A leader out of reach would add nothing, so he is not asked about."""
-    return [o for o in leaders if o.command != unit.division_id and gives_rally_bonus(o.rating, unit.relation(o))]
+# why a leader's rally bonus does not reach a unit outside his own command (2.2, R:452-476): a rating of 3 or 4
+# reaches every unit of the side
+_OUT_OF_REACH = {
+    False: "a leader rated 1 or less helps only the units of his own command (2.2)",
+    True: "a leader rated 2 helps only the units of his own corps (2.2)",
+}
 
 
-def form(game: Game, unit: Unit | ToRally, offered: list[Helper], data: Any = None) -> RallyForm:
-    return RallyForm(data, prefix=prefix(unit), initial={"version": game.version}, leaders=offered)
+@dataclass(frozen=True)
+class Reach:
+    """The side's leaders other than a unit's division leader: those whose rating reaches it, whom a rally asks
+    about if they stand within 4", and those it does not, listed with why (they would add nothing)."""
+
+    reaching: list[Helper]
+    out: list[Refused]
+
+
+def reach(unit: ToRally, leaders: list[Helper]) -> Reach:
+    found = Reach([], [])
+    for o in leaders:
+        if o.command == unit.division_id:
+            continue
+        if gives_rally_bonus(o.rating, unit.relation(o)):
+            found.reaching.append(o)
+        else:
+            found.out.append(Refused(str(o.pk), str(o), _OUT_OF_REACH[o.rating >= 2]))
+    return found
+
+
+def form(game: Game, unit: Unit | ToRally, leaders: Reach, data: Any = None) -> RallyForm:
+    return RallyForm(data, prefix=prefix(unit), initial={"version": game.version}, leaders=leaders)
 
 
 def rally(game: Game, unit: Unit | ToRally, form: RallyForm, actor: str) -> Event:
@@ -233,7 +257,7 @@ def rally(game: Game, unit: Unit | ToRally, form: RallyForm, actor: str) -> Even
         listed = s.due.get(unit.pk) or _refuse(refusal)
         whole = current(unit.pk)
         leader = whole.division.leader or _refuse(f"{whole.division.name} has no leader to rally its units.")
-        chosen = [o for o in reaching(listed, s.leaders) if str(o.pk) in data["leaders_within_4"]]
+        chosen = [o for o in reach(listed, s.leaders).reaching if str(o.pk) in data["leaders_within_4"]]
         printed = data.get("printed")
         inputs = RallyInput.of(
             whole.to_rules(),
@@ -334,8 +358,8 @@ def take_rally(game: Game, unit: Unit, data: Any, actor: str) -> Event:
     listed = s.due.get(unit.pk)
     # a unit with no rally to make at this version is refused by the action: as stale, if it rallied since the form
     # was drawn, so its form takes any leader of the side
-    offered = reaching(listed, s.leaders) if listed else s.leaders
-    with filled(form(game, unit, offered, data)) as sent:
+    leaders = reach(listed, s.leaders) if listed else Reach(s.leaders, [])
+    with filled(form(game, unit, leaders, data)) as sent:
         return rally(game, unit, sent, actor)
 
 
@@ -352,7 +376,7 @@ def opened(s: RallyState, row: Row, bound: Bound) -> dict[str, Any]:
     listed = s.due[Piece.at(row.subject).pk]
     return {
         "unit": current(listed.pk),
-        "form": bound.get(prefix(listed)) or form(s.game, listed, reaching(listed, s.leaders)),
+        "form": bound.get(prefix(listed)) or form(s.game, listed, reach(listed, s.leaders)),
         "action": address(s.game, "rally", listed.piece),
     }
 
