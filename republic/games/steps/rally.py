@@ -12,7 +12,7 @@ only says what they are for."""
 
 from dataclasses import dataclass
 from functools import cached_property, partial
-from typing import Any, NamedTuple
+from typing import Any
 
 from django import forms
 
@@ -50,7 +50,29 @@ from republic.rules.troops import LeaderClass, UnitKind
 PRINTED_CONDITIONS = [("", "use the app's chart")] + [(c.value, c.value.capitalize()) for c in Condition]
 
 
-class ToRally(NamedTuple):
+@dataclass(frozen=True)
+class Helper:
+    """One of the attacking side's leaders in action, as the step offers him: a few columns, not a row of the
+    model (a club battle's side has over a hundred)."""
+
+    pk: int
+    name: str
+    leader_class: str
+    rating: int
+    command: int
+    command_name: str
+    parent: int | None  # the command above his
+
+    @property
+    def value(self) -> LeaderValue:
+        return LeaderValue(LeaderClass(self.leader_class), self.rating)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.value})"
+
+
+@dataclass(frozen=True)
+class ToRally:
     """An attacking unit with morale hits as the step reads it: a few columns, its division and those above it, not
     a row of the model. A club battle's attacker has a hundred or more to rally, and every request of the step
     read them whole with their divisions at each version (15 ms at 1,000 units), though it draws forty rows at
@@ -86,31 +108,11 @@ class ToRally(NamedTuple):
     def grade_label(self) -> str:
         return stored_label(self.grade)
 
-    def relation(self, leader: "Helper") -> CommandRelation:
+    def relation(self, leader: Helper) -> CommandRelation:
         """How a leader stands to the unit, for the reach of his rally bonus (2.2)."""
         chain = [pk for pk in (self.division_id, self.parent, self.grandparent) if pk is not None]
         corps = self.parent if self.parent_level == Command.Level.CORPS else None
         return relation(chain, corps, leader.command, leader.parent)
-
-
-class Helper(NamedTuple):
-    """One of the attacking side's leaders in action, as the step offers him: a few columns, not a row of the
-    model (a club battle's side has over a hundred)."""
-
-    pk: int
-    name: str
-    leader_class: str
-    rating: int
-    command: int
-    command_name: str
-    parent: int | None  # the command above his
-
-    @property
-    def value(self) -> LeaderValue:
-        return LeaderValue(LeaderClass(self.leader_class), self.rating)
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.value})"
 
 
 @dataclass
@@ -127,7 +129,7 @@ class RallyState:
     @cached_property
     def leaders(self) -> list[Helper]:
         """The attacking side's leaders in action: read for a rally's form or a leader's move, not the page."""
-        return list(map(Helper._make, _LEADERS(self.game.pk, _pk(self.game.attacker))))
+        return [Helper(*row) for row in _LEADERS(self.game.pk, _pk(self.game.attacker))]
 
     @cached_property
     def allowance(self) -> float:
@@ -145,7 +147,7 @@ def state(game: Game) -> RallyState:
     events = logged(game, StepKey.RALLY, (RallyResolved, LeaderMoved))
     rallied = frozenset(event.unit for event in events if event.kind == RallyResolved.__name__ and event.unit)
     # the attacking units in play with M hits: the core (``due``) refuses a rally of any other when it is sent
-    units = map(ToRally._make, _WITH_HITS(game.pk, _pk(game.attacker)))
+    units = (ToRally(*row) for row in _WITH_HITS(game.pk, _pk(game.attacker)))
     return RallyState(game, [u for u in units if u.piece.key not in rallied], rallied, read_all(events, LeaderMoved))
 
 
@@ -192,30 +194,6 @@ def pending(s: RallyState) -> list[str]:
     return [f"rally {u.name} ({condition(u.m_hits)})" for u in s.to_rally]
 
 
-class RallyForm(DiceForm):
-    division_leader_distance = inches_field("Distance to the division leader (inches)", initial=0)
-    leaders_within_4 = PicksField(
-        label='Other leaders within 4"',
-        required=False,
-        what="leader",
-        help_text="The leaders whose rating reaches this unit: corps and army leaders above it, rating 2 leaders "
-        "of its corps, rating 3 and 4 leaders of the side (2.2).",
-    )
-    die = die_field()
-    printed = forms.ChoiceField(
-        label="Or: new condition from your printed chart", required=False, choices=PRINTED_CONDITIONS
-    )
-
-    def __init__(self, *args: Any, leaders: "Reach", **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        picks = [Pick(str(leader.pk), str(leader)) for leader in leaders.reaching]
-        offer_picks(self, ["leaders_within_4"], picks, leaders.out)
-
-
-def prefix(unit: Unit | ToRally) -> str:
-    return unit.piece.prefix("rally")
-
-
 # why a leader's rally bonus does not reach a unit outside his own command (2.2, R:452-476): a rating of 3 or 4
 # reaches every unit of the side
 _OUT_OF_REACH = {
@@ -243,6 +221,30 @@ def reach(unit: ToRally, leaders: list[Helper]) -> Reach:
         else:
             found.out.append(Refused(str(o.pk), str(o), _OUT_OF_REACH[o.rating >= 2]))
     return found
+
+
+class RallyForm(DiceForm):
+    division_leader_distance = inches_field("Distance to the division leader (inches)", initial=0)
+    leaders_within_4 = PicksField(
+        label='Other leaders within 4"',
+        required=False,
+        what="leader",
+        help_text="The leaders whose rating reaches this unit: corps and army leaders above it, rating 2 leaders "
+        "of its corps, rating 3 and 4 leaders of the side (2.2).",
+    )
+    die = die_field()
+    printed = forms.ChoiceField(
+        label="Or: new condition from your printed chart", required=False, choices=PRINTED_CONDITIONS
+    )
+
+    def __init__(self, *args: Any, leaders: Reach, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        picks = [Pick(str(leader.pk), str(leader)) for leader in leaders.reaching]
+        offer_picks(self, ["leaders_within_4"], picks, leaders.out)
+
+
+def prefix(unit: Unit | ToRally) -> str:
+    return unit.piece.prefix("rally")
 
 
 def form(game: Game, unit: Unit | ToRally, leaders: Reach, data: Any = None) -> RallyForm:
