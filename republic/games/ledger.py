@@ -25,7 +25,6 @@ PostgreSQL; on SQLite every write transaction begins immediately, see settings) 
 changed, so it is refused with the fresh state instead of failing or applying twice.
 """
 
-import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -33,9 +32,8 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
-from django.db import connection, models, transaction
-from django.db.models import Case, F, Value, When
-from django.db.models.functions import Cast
+from django.db import models, transaction
+from django.db.models import F
 
 from republic.games.events.game import EventUndone
 from republic.games.events.payload import Payload, kind_of, results, stored
@@ -43,6 +41,7 @@ from republic.games.models import Command, Event, Game, Leader, Objective, Side,
 from republic.games.models.charts import loaded
 from republic.games.pieces import Piece, keys_in
 from republic.games.readings import acting, carried, forget
+from republic.games.row_writes import write_rows
 from republic.prepared import prepared
 from republic.rules.sequence import StepKey
 from republic.rules.units import UnitState
@@ -133,6 +132,11 @@ def tracked_fields(model: type[models.Model]) -> list[str]:
     return [f.attname for f in model._meta.concrete_fields if f.attname not in _UNTRACKED]
 
 
+def as_stored(value: Any) -> Any:
+    """A value of the engine as a row keeps it: "no value" as blank text, an enum as its value, a tuple as a list."""
+    return "" if value is None else _plain(value)
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
@@ -207,8 +211,7 @@ class Action:
         if after.id != unit.key:
             raise ValueError(f"{after.id} is not {unit.key}")
         for name in _UNIT_STATE:
-            value = getattr(after, name)
-            self.set(unit, name, "" if value is None else value)  # the row keeps "no value" as blank text
+            self.set(unit, name, as_stored(getattr(after, name)))
 
     def record(self, payload: Payload, *, undoes: Event | None = None) -> Event:
         if self.event is not None:
@@ -226,7 +229,7 @@ class Action:
                 game_fields |= changed
             else:
                 rows.append((obj, changed))
-        _write(rows)
+        write_rows(rows)
         game.version += 1
         game.save(update_fields=sorted(game_fields))
         found = results(payload)
@@ -282,67 +285,6 @@ def moved_on(action: Action, payload: Payload | None = None) -> bool:
     mine = set(about(_SUBJECT.get(), action.changes, stored(payload) if payload else {}))
     whole = Piece("game", action.game.pk).key in mine or not _SUBJECT.get()
     return any(theirs is None or whole or theirs & mine for theirs in action.later)
-
-
-def _write(rows: list[tuple[models.Model, set[str]]]) -> None:
-    """Save the changed rows with one UPDATE a table, however many rows an action changed (the end of a player
-    turn changes every unit). Each row gets only the fields the action changed on it; the others keep what the
-    database holds, so a row read before the game was locked cannot write back a stale value."""
-    tables: dict[type[models.Model], list[tuple[models.Model, set[str]]]] = {}
-    for obj, changed in rows:
-        tables.setdefault(type(obj), []).append((obj, changed))
-    for model, found in tables.items():
-        for chunk in _chunks(found):
-            if len(chunk) == 1:
-                obj, changed = chunk[0]
-                obj.save(update_fields=sorted(changed))
-            else:
-                model._default_manager.filter(pk__in=[obj.pk for obj, _ in chunk]).update(**_cases(model, chunk))
-
-
-def _cases(model: type[models.Model], rows: list[tuple[models.Model, set[str]]]) -> dict[str, Any]:
-    """Each changed field as a CASE on the row's id, one branch a value (the end of a turn clears every unit's
-    field to one value); rows that did not change the field keep their own."""
-    cast = connection.features.requires_casted_case_in_updates
-    cases: dict[str, Any] = {}
-    for name in sorted(set().union(*(changed for _, changed in rows))):
-        field = model._meta.get_field(name)
-        assert isinstance(field, models.Field)
-        by_value: dict[str, tuple[Any, list[Any]]] = {}
-        for obj, changed in rows:
-            if name in changed:
-                value = getattr(obj, name)
-                by_value.setdefault(repr(value), (value, []))[1].append(obj.pk)
-        whens = [When(pk__in=pks, then=Value(value, output_field=field)) for value, pks in by_value.values()]
-        case = Case(*whens, default=F(name), output_field=field)
-        cases[name] = Cast(case, output_field=field) if cast else case
-    return cases
-
-
-def _chunks(rows: list[tuple[models.Model, set[str]]]) -> Iterator[list[tuple[models.Model, set[str]]]]:
-    """The rows in as few statements as the database takes: each row costs its id once in the WHERE and its id
-    and value for every field it changed."""
-    limit = _most_parameters()
-    chunk: list[tuple[models.Model, set[str]]] = []
-    used = 0
-    for row in rows:
-        cost = 1 + 2 * len(row[1])
-        if chunk and used + cost > limit:
-            yield chunk
-            chunk, used = [], 0
-        chunk.append(row)
-        used += cost
-    if chunk:
-        yield chunk
-
-
-def _most_parameters() -> int:
-    """The most values one statement may carry. Django's SQLite backend assumes the 999 of old builds; the library
-    says what this one takes (32766 by default since SQLite 3.32). PostgreSQL takes 65535."""
-    if connection.vendor == "sqlite":
-        connection.ensure_connection()
-        return int(connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER))
-    return connection.features.max_query_params or 65535
 
 
 @contextmanager

@@ -206,12 +206,13 @@ TURN_FIELDS = (
     "functions_used",
 )
 """What lasts one player turn. Each goes back to its default, which is empty (0, no, none), when the turn ends."""
-_TURN_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(UnitState) if f.name in TURN_FIELDS}
+TURN_CLEARED: dict[str, Any] = {f.name: f.default for f in fields(UnitState) if f.name in TURN_FIELDS}
+"""What each field of the turn goes back to."""
 
 
 def new_player_turn(unit: UnitState) -> UnitState:
     """What lasts one player turn is cleared when it ends (1.7)."""
-    return replace(unit, **_TURN_DEFAULTS)
+    return replace(unit, **TURN_CLEARED)
 
 
 def rallied(unit: UnitState, condition: Condition) -> UnitState:

@@ -20,13 +20,16 @@ from django.db import transaction
 
 from republic.games.events.game import PassedStep, StepAdvanced
 from republic.games.events.payload import payload_of
-from republic.games.ledger import Action, ActionRefused, StaleGame, act, undo_last
+from republic.games.ledger import Action, ActionRefused, StaleGame, act, as_stored, undo_last
 from republic.games.models import Command, Event, Game, Leader, Unit
 from republic.games.readings import forget
 from republic.games.steps import step_of
 from republic.games.steps.base import Step
 from republic.rules.sequence import Position, next_position
-from republic.rules.units import TURN_FIELDS, new_player_turn
+from republic.rules.units import TURN_CLEARED
+
+_CLEARED = {name: as_stored(value) for name, value in TURN_CLEARED.items()}
+"""What a unit's row keeps in each field of the turn once it ends (1.7)."""
 
 
 class StepBlocked(ActionRefused):
@@ -170,11 +173,10 @@ def _leave(
 
 def _end_player_turn(action: Action) -> None:
     game = action.game
-    # a unit has something to clear when one of its fields of the turn is set (they are all empty once cleared):
-    # only those are read as rows, not every unit of the battle
-    marked = [pk for pk, *turn in Unit.objects.filter(game=game).values_list("pk", *TURN_FIELDS) if any(turn)]
-    for unit in Unit.objects.filter(pk__in=marked):
-        action.apply(unit, new_player_turn(unit.to_rules()))
+    # only the units with a field of the turn set are read, and only those fields, not every unit of the battle whole
+    for unit in Unit.objects.filter(game=game).exclude(**_CLEARED).only(*_CLEARED):
+        for name, value in _CLEARED.items():
+            action.set(unit, name, value)
     for command in Command.objects.filter(game=game, panicked=True):
         action.set(command, "panicked", False)
     for leader in Leader.objects.filter(game=game, replaced_this_turn=True):
