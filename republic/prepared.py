@@ -60,11 +60,17 @@ class _KeptQuery(Query):
     def get_compiler(self, using: Any = None, connection: Any = None, elide_empty: bool = True) -> Any:
         compiler = super().get_compiler(using, connection, elide_empty)
         compiler.__dict__.update(self.made.compiled)
-        params = list(self.made.params)
-        for place, argument in self.made.places:
-            params[place] = _as(params[place], self.arguments[argument])
-        compiler.as_sql = lambda *args, **kwargs: (self.made.sql, tuple(params))
+        params = _filled(self.made, self.arguments)
+        compiler.as_sql = lambda *args, **kwargs: (self.made.sql, params)
         return compiler
+
+
+def _filled(made: _Made, arguments: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The kept query's parameters with this call's arguments in the markers' places."""
+    params = list(made.params)
+    for place, argument in made.places:
+        params[place] = _as(params[place], arguments[argument])
+    return tuple(params)
 
 
 def _as(marker: int, argument: int) -> int:
@@ -91,8 +97,23 @@ class prepared(Generic[T]):
         self.lock = threading.Lock()
 
     def __call__(self, *arguments: Any) -> list[T]:
-        if not all(type(argument) in _KEYS for argument in arguments):  # a game, a list: run as it is
+        made = self._found(arguments)
+        if made is None:
             return list(self.build(*arguments))
+        return list(self._kept(made, arguments))
+
+    def sql(self, *arguments: Any) -> tuple[str, tuple[Any, ...]]:
+        """The SQL of ``build(*arguments)`` and its parameters, made as a call's is, for a reading that takes its
+        rows from a cursor as the database gives them."""
+        made = self._found(arguments)
+        if made is None:
+            return self.build(*arguments).query.sql_with_params()
+        return made.sql, _filled(made, arguments)
+
+    def _found(self, arguments: tuple[Any, ...]) -> _Made | None:
+        """The kept query for these arguments, or None when they are run as they are."""
+        if not all(type(argument) in _KEYS for argument in arguments):  # a game, a list: run as it is
+            return None
         numbers = [index for index, argument in enumerate(arguments) if type(argument) is int]
         kind = tuple(int if index in numbers else argument for index, argument in enumerate(arguments))
         try:
@@ -100,9 +121,7 @@ class prepared(Generic[T]):
         except KeyError:
             with self.lock:
                 made = self.made[kind] = self._make(arguments, numbers)
-        if made is None or not made.takes(arguments):
-            return list(self.build(*arguments))
-        return list(self._kept(made, arguments))
+        return made if made is not None and made.takes(arguments) else None
 
     def _make(self, arguments: tuple[Any, ...], numbers: list[int]) -> _Made | None:
         if len(numbers) > len(_MARKERS[0]):
@@ -114,12 +133,10 @@ class prepared(Generic[T]):
             )
         except EmptyResultSet:
             return None
-        filled = list(params)
-        for place, argument in places:
-            filled[place] = _as(filled[place], arguments[argument])
-        if (sql, places) != (other_sql, other_places) or (sql, tuple(filled)) != (real_sql, real_params):
+        made = _Made(marked, sql, params, places, compiled)
+        if (sql, places) != (other_sql, other_places) or (sql, _filled(made, arguments)) != (real_sql, real_params):
             return None
-        return _Made(marked, sql, params, places, compiled)
+        return made
 
     def _marked(
         self, arguments: tuple[Any, ...], numbers: list[int], markers: tuple[int, ...]

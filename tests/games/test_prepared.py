@@ -2,6 +2,7 @@
 with any keys, and makes its SQL only once."""
 
 import pytest
+from django.db import connection
 from django.db.models import Q
 from django.db.models.sql import compiler
 from django.http import Http404
@@ -68,6 +69,23 @@ def test_a_prepared_query_of_columns_and_of_a_condition_on_a_key_reads_alike(gam
     assert names(games[0].pk, -5) == list(Unit.objects.filter(game=games[0], bases__gt=6))
 
 
+def test_a_prepared_query_s_sql_read_on_a_cursor_gives_its_rows_and_is_written_once(games, written):
+    columns = prepared(lambda game, bases: Unit.objects.filter(game=game, bases__gte=bases).values_list("pk", "name"))
+    columns.sql(games[0].pk, 1)
+    before = len(written)
+    for game in games:
+        for bases in (1, 5):
+            with connection.cursor() as cursor:
+                cursor.execute(*columns.sql(game.pk, bases))
+                found = [tuple(row) for row in cursor.fetchall()]
+            expected = list(Unit.objects.filter(game=game, bases__gte=bases).values_list("pk", "name"))
+            assert found == expected and found
+    assert len(written) - before == 4  # only the expected querysets'
+    # one that is not kept (its argument a list) gives the SQL its queryset writes
+    some = prepared(lambda pks: Unit.objects.filter(pk__in=pks).values_list("pk"))
+    assert some.sql([1, 2]) == Unit.objects.filter(pk__in=[1, 2]).values_list("pk").query.sql_with_params()
+
+
 def test_a_query_whose_sql_changes_with_its_keys_is_never_kept_and_reads_right(games, written):
     by_side = prepared(lambda game, side: Unit.objects.filter(game=game).of_side(side if side > 0 else None))
     game = games[0]
@@ -86,7 +104,9 @@ def test_the_queries_every_request_runs_keep_their_sql_on_this_database(games):
     from republic.games.ledger import this_turn, turn_events
     from republic.games.models import Event, Seat, battle
     from republic.games.steps import base
+    from republic.games.steps.assaults.state import _CHOOSABLE, choosable
     from republic.games.steps.base import current
+    from republic.games.steps.division_panic import _AS_TESTED_ROWS, _DIVISIONS
     from republic.games.steps.move.state import _ATTACKING, _HELPFUL, _PASSING, helpful_leaders
     from republic.games.views import access, answers, lookup
 
@@ -127,8 +147,15 @@ def test_the_queries_every_request_runs_keep_their_sql_on_this_database(games):
         Leader.objects.filter(game=game).of_side(side).in_action().energetic_or_proficient()
     )
     assert helpful_leaders(game, side)[0].command.side == side
+    with connection.cursor() as cursor:
+        cursor.execute(*_AS_TESTED_ROWS.sql(game.pk))
+        assert sorted(row[0] for row in cursor.fetchall()) == sorted(game.units.values_list("pk", flat=True))
+    assert len(_DIVISIONS(game.pk)) == game.commands.filter(level="division").count() > 1
+    for side in game.sides.all():
+        in_order = Unit.objects.filter(game=game).of_side(side).in_play().in_battle_order()
+        assert list(choosable(game)[side.pk].units) == in_order.choices() and in_order.exists()
     # none of them fell back to building and writing its SQL at every call
     kept = (lookup._game, dispatches._all_letters, dispatches._letters_of, answers._event, answers._WITH_LETTER)
     kept += (battle._SIDES, base._CURRENT, ledger._THIS_TURN, access._SEAT)
-    kept += (_ATTACKING, _PASSING, _HELPFUL)
+    kept += (_ATTACKING, _PASSING, _HELPFUL, _AS_TESTED_ROWS, _DIVISIONS, _CHOOSABLE)
     assert all(query.made and None not in query.made.values() for query in kept)

@@ -309,14 +309,7 @@ class UnitQuerySet(models.QuerySet["Unit"]):
     def choices(self) -> list["UnitChoice"]:
         """The units as a list to choose from shows them: a few columns each, not a row of the model (a battery
         chooses its target among 200)."""
-        return list(map(UnitChoice._make, self.values_list(*_CHOICE_COLUMNS)))
-
-    def choices_by_side(self) -> dict[int, list["UnitChoice"]]:
-        """``choices`` of each side, by its id, read at once."""
-        by_side: dict[int, list[UnitChoice]] = {}
-        for side, *unit in self.values_list("division__side_id", *_CHOICE_COLUMNS):
-            by_side.setdefault(side, []).append(UnitChoice(*unit))
-        return by_side
+        return list(map(UnitChoice._make, self.values_list(*CHOICE_COLUMNS)))
 
     def in_battle_order(self) -> "UnitQuerySet":
         """Brigades before batteries, division by division, as an order of battle lists them."""
@@ -324,7 +317,7 @@ class UnitQuerySet(models.QuerySet["Unit"]):
         return self.select_related("division").order_by(battery, "division__order", "order")
 
 
-_CHOICE_COLUMNS = ("pk", "name", "division__name", "kind", "battery_type", "packed", "bases", "formation", "m_hits")
+CHOICE_COLUMNS = ("pk", "name", "division__name", "kind", "battery_type", "packed", "bases", "formation", "m_hits")
 
 
 class UnitChoice(NamedTuple):

@@ -17,7 +17,7 @@ from typing import Any
 
 from django import forms
 from django.db import connection
-from django.db.models import Case, IntegerField, When
+from django.db.models import Case, IntegerField, QuerySet, When
 
 from republic.games.events.panic import AdjoiningDeclared, AppReading, DivisionPanicTested
 from republic.games.events.payload import LabelledRoll, NamedUnit, payload_of
@@ -31,6 +31,7 @@ from republic.games.text.describe import describe
 from republic.play.panic import PanicProgress, after_test, panic_test, progress, taking_part
 from republic.play.panic import lacking_test as lacking_of
 from republic.play.refusal import Refused
+from republic.prepared import prepared
 from republic.rules.chart import Chart
 from republic.rules.division_panic import DivisionUnit, PanicTrigger, average_grade, panic_die_modifiers
 from republic.rules.forced_moves import ForcedMove
@@ -106,6 +107,24 @@ _GRADES = {grade.value: grade for grade in Grade}
 _KINDS = {kind.value: kind for kind in UnitKind}
 
 
+def _as_tested_rows(game: int) -> QuerySet[Unit, tuple[Any, ...]]:
+    battery = Case(When(kind=UnitKind.ARTILLERY, then=1), default=0)
+    playing = Case(When(IN_PLAY, then=1), default=0, output_field=IntegerField())
+    p4 = Case(When(p4_event=True, then=1), default=0, output_field=IntegerField())
+    rows = Unit.objects.filter(game=game).annotate(playing=playing, p4=p4).order_by(battery, "order", "pk")
+    return rows.values_list(*_AS_TESTED)
+
+
+_AS_TESTED_ROWS = prepared(_as_tested_rows)
+_DIVISIONS = prepared(
+    lambda game: (
+        Command.objects.filter(game=game, level=Command.Level.DIVISION)
+        .order_by("side__order", "order", "pk")
+        .values_list("pk", "name", "side_id", "side__name")
+    )
+)
+
+
 @read_once_of(Unit)
 def _as_tested(game: Game) -> tuple[dict[str, tuple[DivisionUnit, ...]], frozenset[str]]:
     """Each division's units as a test sees them (brigades first), and the divisions with a Panic 4 event. The
@@ -114,15 +133,10 @@ def _as_tested(game: Game) -> tuple[dict[str, tuple[DivisionUnit, ...]], frozens
     adjoining divisions, leaving the step) finds it read already at its new version."""
     units: dict[str, list[DivisionUnit]] = {}
     internal: set[str] = set()
-    battery = Case(When(kind=UnitKind.ARTILLERY, then=1), default=0)
-    playing = Case(When(IN_PLAY, then=1), default=0, output_field=IntegerField())
-    p4 = Case(When(p4_event=True, then=1), default=0, output_field=IntegerField())
-    rows = Unit.objects.filter(game=game).annotate(playing=playing, p4=p4).order_by(battery, "order", "pk")
     # read as the database gives them (numbers and words, alike on SQLite and PostgreSQL): Django's conversion of
-    # each value took a 1,000-unit battle's reading half again as long as the query
-    sql, params = rows.values_list(*_AS_TESTED).query.sql_with_params()
+    # each value took a 1,000-unit battle's reading half again as long as the query, and writing its SQL as long
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(*_AS_TESTED_ROWS.sql(game.pk))
         found = cursor.fetchall()
     for pk, division, grade, bases, m_hits, kind, moved, p4_event, in_play in found:
         units.setdefault(str(division), []).append(_tested(pk, grade, bases, m_hits, kind, moved, in_play))
@@ -148,12 +162,7 @@ def _tested(pk: int, grade: str, bases: int, m_hits: int, kind: str, moved: str,
 
 @read_once
 def state(game: Game) -> PanicState:
-    divisions = {
-        str(pk): Division(pk, name, side, side_name)
-        for pk, name, side, side_name in Command.objects.filter(game=game, level=Command.Level.DIVISION)
-        .order_by("side__order", "order", "pk")
-        .values_list("pk", "name", "side_id", "side__name")
-    }
+    divisions = {str(pk): Division(pk, name, side, side_name) for pk, name, side, side_name in _DIVISIONS(game.pk)}
     units, internal = _as_tested(game)
     # the phase's tests and declarations, read at once
     events = [(e, payload_of(e)) for e in turn_events(game, PANIC_STEPS, [DivisionPanicTested, AdjoiningDeclared])]

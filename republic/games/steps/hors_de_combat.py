@@ -97,18 +97,18 @@ class CheckState:
 @read_once
 def state(game: Game) -> CheckState:
     # the losses are read from the events first, so that only the units that lost something are loaded, with
-    # their chain of command: a handful, not the battle's 400
-    batteries = frozenset(
-        Piece("unit", pk).key for pk in Unit.objects.filter(game=game).batteries().values_list("pk", flat=True)
-    )
-    # the phase's losses and this step's checks, read at once
+    # their chain of command: a handful, not the battle's 400. The phase's losses and this step's checks, read at once
     phase = PHASE_STEPS.get(game.step_key, ())
     found = turn_events(
         game,
         (*phase, game.step_key),
         [StepAdvanced, AssaultRoundResolved, CorrectionMade, LeaderCheckedForCasualty, HorsDeCombatSkipped],
     )
-    lost = losses(changes_this_phase([e for e in found if e.step in phase]), batteries)
+    changes = changes_this_phase([e for e in found if e.step in phase])
+    # which of the units changed are batteries (they lose by damage): those few, not the battle's 200 batteries
+    changed = Unit.objects.filter(game=game, pk__in={Piece.at(c.unit).pk for c in changes}).batteries()
+    batteries = frozenset(Piece("unit", pk).key for pk in changed.values_list("pk", flat=True))
+    lost = losses(changes, batteries)
     losers = Unit.objects.filter(game=game, pk__in=[Piece.at(key).pk for key in lost])
     units = {u.key: u for u in losers.select_related("division__parent__parent")}
     checks = (LeaderCheckedForCasualty.__name__, HorsDeCombatSkipped.__name__)

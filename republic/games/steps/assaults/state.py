@@ -9,6 +9,7 @@ assault is known by the sequence number of its declaration, so undoing the decla
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.db import connection
 from django.http import Http404
 
 from republic.games.events.assault import AssaultDeclared, AssaultEnded, AssaultFollowedUp, AssaultRoundResolved
@@ -16,10 +17,12 @@ from republic.games.events.payload import payload_of
 from republic.games.forms import Pick
 from republic.games.ledger import ActionRefused, turn_events
 from republic.games.models import Command, Event, Game, Leader, Unit, UnitChoice
+from republic.games.models.battle import CHOICE_COLUMNS
 from republic.games.pieces import Piece
 from republic.games.readings import read_once, read_once_of
 from republic.games.text.terms import unit_options
 from republic.play import assault as play
+from republic.prepared import prepared
 from republic.rules.assault_sides import Contact
 from republic.rules.sequence import StepKey
 
@@ -248,5 +251,18 @@ def choosable(game: Game) -> dict[int, Choosable]:
     """Each side's units an assault may name (by the side's id): read once for the declaration, the supporting
     hit, the follow-up and the passage of lines, whose forms a club battle draws for forty phones, each listing a
     side's 500 units. It reads each unit's division too (its name, its side): a division corrected reads it again."""
-    units = Unit.objects.filter(game=game).in_play().in_battle_order().choices_by_side()
-    return {side: Choosable(tuple(found)) for side, found in units.items()}
+    by_side: dict[int, list[UnitChoice]] = {}
+    # read as the database gives them, its SQL made once per process: Django's conversion of a club battle's 10,000
+    # values cost half the query again
+    with connection.cursor() as cursor:
+        cursor.execute(*_CHOOSABLE.sql(game.pk))
+        for side, pk, name, division, kind, battery_type, packed, *rest in cursor.fetchall():
+            by_side.setdefault(side, []).append(UnitChoice(pk, name, division, kind, battery_type, bool(packed), *rest))
+    return {side: Choosable(tuple(found)) for side, found in by_side.items()}
+
+
+_CHOOSABLE = prepared(
+    lambda game: (
+        Unit.objects.filter(game=game).in_play().in_battle_order().values_list("division__side_id", *CHOICE_COLUMNS)
+    )
+)
