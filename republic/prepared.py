@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.core.exceptions import EmptyResultSet
+from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.sql import Query
 
@@ -102,13 +103,19 @@ class prepared(Generic[T]):
             return list(self.build(*arguments))
         return list(self._kept(made, arguments))
 
-    def sql(self, *arguments: Any) -> tuple[str, tuple[Any, ...]]:
-        """The SQL of ``build(*arguments)`` and its parameters, made as a call's is, for a reading that takes its
-        rows from a cursor as the database gives them."""
+    def rows(self, *arguments: Any) -> list[tuple[Any, ...]]:
+        """The rows of ``build(*arguments)`` (a values query) as the database gives them, numbers and words alike
+        on SQLite and PostgreSQL: a reading of a thousand rows whose values Django would convert one by one."""
         made = self._found(arguments)
-        if made is None:
-            return self.build(*arguments).query.sql_with_params()
-        return made.sql, _filled(made, arguments)
+        try:
+            sql, params = (
+                (made.sql, _filled(made, arguments)) if made else self.build(*arguments).query.sql_with_params()
+            )
+        except EmptyResultSet:
+            return []
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
 
     def _found(self, arguments: tuple[Any, ...]) -> _Made | None:
         """The kept query for these arguments, or None when they are run as they are."""

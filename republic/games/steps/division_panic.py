@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import Any
 
 from django import forms
-from django.db import connection
 from django.db.models import Case, IntegerField, QuerySet, When
 
 from republic.games.events.panic import AdjoiningDeclared, AppReading, DivisionPanicTested
@@ -135,10 +134,7 @@ def _as_tested(game: Game) -> tuple[dict[str, tuple[DivisionUnit, ...]], frozens
     internal: set[str] = set()
     # read as the database gives them (numbers and words, alike on SQLite and PostgreSQL): Django's conversion of
     # each value took a 1,000-unit battle's reading half again as long as the query, and writing its SQL as long
-    with connection.cursor() as cursor:
-        cursor.execute(*_AS_TESTED_ROWS.sql(game.pk))
-        found = cursor.fetchall()
-    for pk, division, grade, bases, m_hits, kind, moved, p4_event, in_play in found:
+    for pk, division, grade, bases, m_hits, kind, moved, p4_event, in_play in _AS_TESTED_ROWS.rows(game.pk):
         units.setdefault(str(division), []).append(_tested(pk, grade, bases, m_hits, kind, moved, in_play))
         if p4_event:
             internal.add(str(division))

@@ -145,10 +145,12 @@ def standing(unit: UnitChoice) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _standing(m_hits: int, battery: bool, kind: str, packed: bool, bases: int = 0, open_order: bool = False) -> str:
+def _standing(
+    m_hits: int, battery: bool, battery_type: str, packed: bool, bases: int = 0, open_order: bool = False
+) -> str:
     """Made once for each way a unit may stand: a club battle's assault lists 1,000 units, in a few dozen ways."""
     if battery:
-        extra = f"{battery_type_label(kind)} battery" + (", packed" if packed else "")
+        extra = f"{battery_type_label(battery_type)} battery" + (", packed" if packed else "")
     else:
         extra = f"{bases} bases" + (", open order" if open_order else "")
     return f"{condition(m_hits)}, {extra}"

@@ -9,7 +9,6 @@ assault is known by the sequence number of its declaration, so undoing the decla
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from django.db import connection
 from django.http import Http404
 
 from republic.games.events.assault import AssaultDeclared, AssaultEnded, AssaultFollowedUp, AssaultRoundResolved
@@ -254,10 +253,8 @@ def choosable(game: Game) -> dict[int, Choosable]:
     by_side: dict[int, list[UnitChoice]] = {}
     # read as the database gives them, its SQL made once per process: Django's conversion of a club battle's 10,000
     # values cost half the query again
-    with connection.cursor() as cursor:
-        cursor.execute(*_CHOOSABLE.sql(game.pk))
-        for side, pk, name, division, kind, battery_type, packed, *rest in cursor.fetchall():
-            by_side.setdefault(side, []).append(UnitChoice(pk, name, division, kind, battery_type, bool(packed), *rest))
+    for side, pk, name, division, kind, battery_type, packed, *rest in _CHOOSABLE.rows(game.pk):
+        by_side.setdefault(side, []).append(UnitChoice(pk, name, division, kind, battery_type, bool(packed), *rest))
     return {side: Choosable(tuple(found)) for side, found in by_side.items()}
 
 
