@@ -10,7 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 
 from republic.games.ledger import snapshot
-from republic.games.models import ADVANCED_RULES, Command, Event, Game, Leader, Side, Unit
+from republic.games.models import ADVANCED_RULES, Command, Event, Game, Leader, Side, Unit, keep_setup
 from republic.games.text.describe import describe
 from republic.rules.morale import MAX_M_HITS
 from republic.rules.troops import UnitKind
@@ -33,8 +33,7 @@ def _retake_setup(games) -> None:
     for game in {g.pk: g for g in games if g is not None}.values():
         fresh = Game.objects.filter(pk=game.pk).first()
         if fresh is not None and not is_locked(fresh):
-            fresh.setup = snapshot(fresh)
-            fresh.save(update_fields=["setup"])
+            keep_setup(fresh, snapshot(fresh))
 
 
 class SetUpOnly:

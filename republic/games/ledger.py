@@ -37,7 +37,7 @@ from django.db.models import F
 
 from republic.games.events.game import EventUndone
 from republic.games.events.payload import Payload, kind_of, results, stored
-from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit
+from republic.games.models import Command, Event, Game, Leader, Objective, Side, Unit, keep_setup, setup_of
 from republic.games.models.charts import loaded
 from republic.games.pieces import Piece, keys_in
 from republic.games.readings import acting, carried, forget
@@ -62,7 +62,6 @@ _KEY = {model: key for key, model in TRACKED.items()}
 _UNTRACKED = {
     "id",
     "game_id",
-    "setup",
     "version",
     "join_code",
     "created",
@@ -156,6 +155,7 @@ class Action:
         self._dirty: dict[tuple[str, int], tuple[models.Model, set[str]]] = {}
         self.event: Event | None = None
         self.entered: set[type[models.Model]] = set()  # the models of rows entered into the setup (``enter``)
+        self._setup_added: dict[str, dict[str, Any]] = {}  # those rows as the setup keeps them, by key
         self.later: list[set[str] | None] | None = None  # the events since the form was drawn (``later_events``)
         # events are stamped with where the game stood when the action began
         self.position = (game.game_turn, game.player_turn, game.step)
@@ -203,7 +203,7 @@ class Action:
             raise TypeError(f"cannot enter {obj!r}")
         obj.save()
         fields_now = {f: _plain(getattr(obj, f)) for f in tracked_fields(type(obj))}
-        self.game.setup[f"{_KEY[type(obj)]}:{obj.pk}"] = fields_now
+        self._setup_added[f"{_KEY[type(obj)]}:{obj.pk}"] = fields_now
         self.entered.add(type(obj))
 
     def apply(self, unit: Unit, after: UnitState) -> None:
@@ -219,7 +219,7 @@ class Action:
         game = self.game
         if moved_on(self, payload):
             raise StaleGame(game)
-        game_fields = {"version", "updated", *(["setup"] if self.entered else [])}
+        game_fields = {"version", "updated"}
         rows: list[tuple[models.Model, set[str]]] = []
         for obj, changed in self._dirty.values():
             if isinstance(obj, Game) and obj.pk == game.pk:
@@ -230,6 +230,8 @@ class Action:
             else:
                 rows.append((obj, changed))
         write_rows(rows)
+        if self._setup_added:
+            keep_setup(game, {**setup_of(game), **self._setup_added})
         game.version += 1
         game.save(update_fields=sorted(game_fields))
         found = results(payload)
@@ -385,7 +387,7 @@ def snapshot(game: Game) -> dict[str, dict[str, Any]]:
 
 def replay(game: Game) -> dict[str, dict[str, Any]]:
     """The setup plus every event's changes, in order."""
-    state = {key: dict(values) for key, values in game.setup.items()}
+    state = {key: dict(values) for key, values in setup_of(game).items()}
     for event in game.events.order_by("seq"):
         for change in event.changes:
             state[f"{change['model']}:{change['id']}"][change["field"]] = change["after"]

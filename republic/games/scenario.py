@@ -40,7 +40,7 @@ from django.db import connection, transaction
 
 from republic.file_shapes import YAML_VALUES, past_any_file
 from republic.games.ledger import snapshot
-from republic.games.models import ChartIdentity, Command, Game, Leader, Objective, Side, Unit
+from republic.games.models import ChartIdentity, Command, Game, GameSetup, Leader, Objective, Side, Unit
 from republic.games.models.charts import shipped_identity
 from republic.games.scenario_reader import Reader, ScenarioError, field_path
 from republic.games.scenario_specs import CommandSpec, Scenario
@@ -151,8 +151,7 @@ def create_game(scenario: Scenario, name: str = "", chart: ChartIdentity | None 
             game.first_attacker = sides[scenario.first_attacker]
         game.status = Game.Status.IN_PROGRESS if scenario.first_attacker else Game.Status.SETTING_UP
         game.save()
-        game.setup = snapshot(game)
-        game.save(update_fields=["setup"])
+        GameSetup.objects.create(game=game, state=snapshot(game))
     return game
 
 

@@ -48,7 +48,7 @@ print(game.pk)
 AFTER = """
 import json
 from republic.games.ledger import replay, snapshot, undo_last
-from republic.games.models import Event, Game, Unit
+from republic.games.models import Event, Game, Unit, setup_of
 from republic.games.text.describe import describe
 
 game = Game.objects.get(pk=GAME)
@@ -57,7 +57,7 @@ current, rebuilt = snapshot(game), replay(game)
 found = {
     "units": sorted((u.name, u.kind, u.bases, u.bases_start, u.battery_type, u.damage, u.forced_move, u.retreated)
                     for u in Unit.objects.filter(game=game)),
-    "setup": sorted(key.split(":")[0] for key in game.setup),
+    "setup": sorted(key.split(":")[0] for key in setup_of(game)),
     "kind": event.kind,
     "words": describe(event),
     "changes": sorted((c["model"], c["field"]) for c in event.changes),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
 from republic.games.ledger import replay, snapshot, standing, undo_to
-from republic.games.models import Game, Unit
+from republic.games.models import Game, Unit, setup_of
 from republic.games.steps.walk import undo
 from republic.rules.sequence import STEPS
 from republic.rules.units import Correction
@@ -83,4 +83,4 @@ class ReplayHolds(TestCase):
         undo_to(self.game(), began_at, None, "test")
         game = self.game()
         assert snapshot(game) == began and state_matches_events(game)
-        assert replay(game) == {key: values for key, values in snapshot(game).items() if key in game.setup}
+        assert replay(game) == {key: values for key, values in snapshot(game).items() if key in setup_of(game)}

@@ -4,7 +4,7 @@ named by line and column with nothing created."""
 import pytest
 
 from republic.games.ledger import snapshot
-from republic.games.models import Command, Game, Leader, Side
+from republic.games.models import Command, Game, Leader, Side, setup_of
 from republic.games.scenario import create_game
 from republic.games.scenario_csv import CSV_COLUMNS, parse_csv
 from republic.rules.scale import GroundScale
@@ -35,7 +35,7 @@ def test_a_csv_sheet_with_army_corps_and_divisions_imports(db):
     pegram = heth.units.batteries().get()
     assert pegram.horse and pegram.battery_type == "m_sb"
     assert Command.objects.filter(game=game).count() == 5 and Leader.objects.filter(game=game).count() == 5
-    assert game.setup == snapshot(game)
+    assert setup_of(game) == snapshot(game)
 
 
 def test_a_csv_sheet_with_divisions_directly_under_the_sides_imports(db):

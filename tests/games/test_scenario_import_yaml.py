@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from republic.games.ledger import replay, snapshot
-from republic.games.models import Command, Game, Leader, Objective, Unit
+from republic.games.models import Command, Game, Leader, Objective, Unit, setup_of
 from republic.games.scenario import create_game, parse_scenario
 from republic.rules.scale import GroundScale
 from republic.rules.troops import BatteryType, Grade, UnitKind
@@ -68,11 +68,11 @@ def test_the_demo_file_imports_every_side_command_leader_and_unit(db):
     assert calef.horse and calef.battery_type == BatteryType.M_RIFLE.value and calef.grade == "veteran"
     assert batteries["Garnett's Battalion"].battery_type == BatteryType.M_SB.value
     # the setup snapshot holds every row, and equals the state
-    assert len(game.setup) == 1 + 2 + 5 + 5 + 8 + 5 + 3
+    assert len(setup_of(game)) == 1 + 2 + 5 + 5 + 8 + 5 + 3
     objectives = [(o.name, o.holder.name if o.holder else "") for o in Objective.objects.filter(game=game)]
     assert objectives == [("McPherson's Ridge", "Union"), ("Herr's Ridge", "Confederate"), ("Seminary Ridge", "")]
-    assert game.setup == snapshot(game) == replay(game)
-    assert game.setup[davis.key]["bases"] == 8
+    assert setup_of(game) == snapshot(game) == replay(game)
+    assert setup_of(game)[davis.key]["bases"] == 8
 
 
 def test_a_scenario_without_first_attacker_waits_in_set_up(db):

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from republic.games.ledger import snapshot
-from republic.games.models import Command, Event, Game, Leader, Side, Unit
+from republic.games.models import Command, Event, Game, Leader, Side, Unit, setup_of
 from republic.games.scenario import create_game, parse_scenario
 from republic.games.scenario_csv import CSV_COLUMNS
 from republic.games.steps.walk import advance
@@ -229,8 +229,8 @@ def test_a_brigade_of_a_game_being_set_up_is_edited_and_the_setup_follows(admin_
     archer.refresh_from_db()
     assert (archer.grade, archer.bases_start, archer.bases, archer.game_id) == ("crack", 5, 5, setting_up.pk)
     setting_up.refresh_from_db()
-    assert setting_up.setup[archer.key]["grade"] == "crack"
-    assert setting_up.setup == snapshot(setting_up) and state_matches_events(setting_up)
+    assert setup_of(setting_up)[archer.key]["grade"] == "crack"
+    assert setup_of(setting_up) == snapshot(setting_up) and state_matches_events(setting_up)
 
 
 def test_a_brigade_is_refused_more_bases_than_it_started_with(admin_client, setting_up):
@@ -268,7 +268,7 @@ def test_a_brigade_added_while_setting_up_joins_its_division_game_and_setup(admi
     lane = Unit.objects.get(name="Lane's Brigade")
     assert lane.game == setting_up and lane.division == heth
     setting_up.refresh_from_db()
-    assert lane.key in setting_up.setup and state_matches_events(setting_up)
+    assert lane.key in setup_of(setting_up) and state_matches_events(setting_up)
 
 
 def test_a_command_and_its_leaders_inline_are_edited_while_setting_up(admin_client, setting_up):
@@ -283,7 +283,7 @@ def test_a_command_and_its_leaders_inline_are_edited_while_setting_up(admin_clie
     heth.refresh_from_db()
     assert heth.orders == "hold" and str(heth.leader.value) == "E2"
     setting_up.refresh_from_db()
-    assert setting_up.setup[f"leader:{heth.leader.pk}"]["rating"] == 2 and state_matches_events(setting_up)
+    assert setup_of(setting_up)[f"leader:{heth.leader.pk}"]["rating"] == 2 and state_matches_events(setting_up)
 
 
 def test_a_command_cannot_serve_under_another_sides_command_or_a_lower_level(admin_client, setting_up):
@@ -312,7 +312,7 @@ def test_a_game_being_set_up_is_edited_with_its_sides_inline(admin_client, setti
     setting_up.refresh_from_db()
     union.refresh_from_db()
     assert setting_up.name == "Table two, Friday" and union.players == "Ann, Bob"
-    assert setting_up.setup[f"side:{union.pk}"]["players"] == "Ann, Bob" and state_matches_events(setting_up)
+    assert setup_of(setting_up)[f"side:{union.pk}"]["players"] == "Ann, Bob" and state_matches_events(setting_up)
 
 
 def test_deleting_a_unit_while_setting_up_takes_it_out_of_the_setup(admin_client, setting_up):
@@ -320,7 +320,7 @@ def test_deleting_a_unit_while_setting_up_takes_it_out_of_the_setup(admin_client
     response = admin_client.post(reverse("admin:games_unit_delete", args=[guns.pk]), {"post": "yes"})
     assert response.status_code == 302
     setting_up.refresh_from_db()
-    assert guns.key not in setting_up.setup and state_matches_events(setting_up)
+    assert guns.key not in setup_of(setting_up) and state_matches_events(setting_up)
 
 
 def test_play_starts_from_the_edited_setup(client, admin_client, setting_up):
@@ -337,7 +337,7 @@ def test_play_starts_from_the_edited_setup(client, admin_client, setting_up):
     advance(setting_up, None, "test")
     setting_up.refresh_from_db()
     assert setting_up.step == "rally" and state_matches_events(setting_up)
-    assert json.dumps(setting_up.setup[archer.key]["m_hits"]) == "2"
+    assert json.dumps(setup_of(setting_up)[archer.key]["m_hits"]) == "2"
     assert admin_client.get(change_url(archer)).context["has_change_permission"] is False
 
 

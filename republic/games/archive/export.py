@@ -19,7 +19,7 @@ from django.utils.text import slugify
 
 from republic.charts import CHART_DIR, chart_path, shipped_checksums
 from republic.games.archive.versions import SCHEMA
-from republic.games.models import ClubChart, Command, Event, Game, Leader, Objective, Side, Unit
+from republic.games.models import ClubChart, Command, Event, Game, Leader, Objective, Side, Unit, setup_of
 
 FORMAT = "Republic Companion game"
 ROWS: dict[str, type[models.Model]] = {
@@ -33,7 +33,7 @@ ROWS: dict[str, type[models.Model]] = {
 
 # the game's identity on this server (its id, its join code, when it was made or loaded) is the server's, not the
 # battle's; the setup has a section of its own
-GAME_LEFT_OUT = {"id", "join_code", "created", "updated", "loaded_at", "setup"}
+GAME_LEFT_OUT = {"id", "join_code", "created", "updated", "loaded_at"}
 # an undo names its target by sequence number ("undoes_seq"); what an event is about is worked out again on load
 EVENT_LEFT_OUT = {"id", "game_id", "undoes_id", "about"}
 CLUB_CHART_FIELDS = ("name", "version", "checksum", "text")  # not who uploaded it, a user of this server alone
@@ -69,13 +69,13 @@ def shipped_chart_file(version: str) -> Path | None:
 
 def export_game(game_id: int) -> dict[str, Any]:
     """The game as the file holds it: a handful of queries whatever its size (one a table)."""
-    game = Game.objects.defer(None).get(pk=game_id)
+    game = Game.objects.get(pk=game_id)
     data: dict[str, Any] = {
         "schema": SCHEMA,
         "format": FORMAT,
         "exported": timezone.now(),
         "game": {"id": game.pk, **{f.attname: f.value_from_object(game) for f in game_fields()}},
-        "setup": game.setup,
+        "setup": setup_of(game),
     }
     for name, model in ROWS.items():
         names = [f.attname for f in row_fields(model)]

@@ -19,7 +19,7 @@ from republic.games.archive.checks import Checked, check_archive
 from republic.games.archive.export import ROWS
 from republic.games.archive.remap import ArchiveError, Refs
 from republic.games.ledger import about
-from republic.games.models import ClubChart, Command, Event, Game, Side
+from republic.games.models import ClubChart, Command, Event, Game, GameSetup, Side
 from republic.games.uploads import SAVED_GAME_MOST, in_words
 
 Ids = dict[type[models.Model], dict[int, int]]
@@ -114,13 +114,14 @@ def _write(checked: Checked) -> Game:
             _inserted(model, made)
             ids[model].update((values["id"], row.pk) for values, row in zip(level, made, strict=True))
     refs = Refs(ids)
-    game.setup = refs.setup(checked.setup)
+    setup = refs.setup(checked.setup)
     # the game as loaded starts from its new name, so that its rows stay the setup plus its events
-    saved = game.setup.get(game.piece.key, {})
+    saved = setup.get(game.piece.key, {})
     saved.update({field: value for field, value in (("name", game.name), ("demo", False)) if field in saved})
+    GameSetup.objects.create(game=game, state=setup)
     for name, side in checked.game_sides.items():
         setattr(game, name, refs.maybe(Side, side, f"game.{name}"))
-    game.save(update_fields=["setup", *checked.game_sides])
+    game.save(update_fields=list(checked.game_sides))
     events = []
     for values in checked.events:
         where = f"event #{values['seq']}"

@@ -52,13 +52,6 @@ def new_join_code() -> str:
     return secrets.token_urlsafe(9)
 
 
-class GameManager(models.Manager["Game"]):
-    def get_queryset(self) -> "models.QuerySet[Game]":
-        # the setup holds every row of the battle as imported (280 KB at 400 units), and only replaying the
-        # events reads it: a page or an action that reads the game three times would decode it three times
-        return super().get_queryset().defer("setup")
-
-
 class Game(models.Model):
     class Status(models.TextChoices):
         SETTING_UP = "setting_up", "setting up"
@@ -81,7 +74,6 @@ class Game(models.Model):
     # the result the game master gave when he ended the game: no winner is a draw
     winner = models.ForeignKey("Side", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     result_note = models.CharField(max_length=200, blank=True, help_text="what decided the game, in a few words")
-    setup = models.JSONField(default=dict, blank=True, help_text="the state as imported, before any event")
     version = models.PositiveIntegerField(default=0, help_text="sequence number of the latest event")
     join_code = models.CharField(max_length=24, unique=True, default=new_join_code)
     created = models.DateTimeField(auto_now_add=True)
@@ -94,8 +86,6 @@ class Game(models.Model):
         help_text="the last game turn the day holds (the scenario's, 40 minutes a turn, 1.1)",
     )
     day_ends = models.DateTimeField(null=True, blank=True, default=None, help_text="when the club's day of play ends")
-
-    objects = GameManager()
 
     class Meta:
         ordering = ["-updated"]

@@ -17,7 +17,7 @@ from republic.games.events.assault import AssaultDeclared, AssaultEnded, Assault
 from republic.games.events.command import LeaderReplaced
 from republic.games.events.panic import DivisionPanicTested
 from republic.games.events.payload import Payload, payload_of
-from republic.games.models import Event, Game
+from republic.games.models import Event, Game, setup_of
 from republic.games.pieces import Piece
 from republic.games.text import report_words as said
 from republic.rules.forced_moves import ForcedMove
@@ -140,7 +140,7 @@ class BattleReport:
 
 def read(game: Game) -> BattleReport:
     """The report of a game as it stands: three queries (its setup, its events' changes, the payloads it reads)."""
-    setup: State = Game.objects.filter(pk=game.pk).values_list("setup", flat=True).get()
+    setup: State = setup_of(game)
     rows = list(
         Event.objects.filter(game=game)
         .order_by("seq")
