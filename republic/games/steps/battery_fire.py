@@ -109,7 +109,7 @@ class ArtilleryFireForm(DiceForm):
         self.fields["deep_range"].help_text = point_blank
         offer_picks(self, ["joined"], partners)
         # the enemy's units in play; only a battery is fired at with another as one compound target (4.5)
-        picks = [Pick(*option) for option in unit_options(targets)]
+        picks = list(map(Pick._make, unit_options(targets)))
         offer_picks(self, TARGET_FIELDS[:-1], picks)
         batteries = {t.key for t in targets if t.battery}
         offer_picks(self, ["compound"], [p for p in picks if p.key in batteries])

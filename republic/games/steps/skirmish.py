@@ -257,7 +257,7 @@ class SkirmishAttackForm(DiceForm):
 
     def __init__(self, *args: Any, targets: Sequence[UnitChoice] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        offer_picks(self, ["target"], [Pick(*option) for option in unit_options(targets)])
+        offer_picks(self, ["target"], list(map(Pick._make, unit_options(targets))))
 
 
 def attack_form(s: SkirmishState, brigade: Unit, data: Any = None) -> SkirmishAttackForm:

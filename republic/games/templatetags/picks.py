@@ -5,7 +5,6 @@ many are grouped by division, each group folded, with a filter a script lets the
 
 from collections.abc import Sequence
 from functools import lru_cache
-from html import escape
 from typing import TypeVar
 
 from django import template
@@ -13,7 +12,7 @@ from django.forms import BoundField
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from republic.games.forms import PICK_GROUPS, Pick, PickField, Refused
+from republic.games.forms import PICK_GROUPS, Pick, PickField, Refused, html_text
 
 register = template.Library()
 
@@ -39,12 +38,8 @@ def _drawn(kind: str, name: str, pick: Pick, grouped: bool) -> tuple[str, str]:
     """A choice's box and its label, escaped, drawn once for each state of each choice a server process meets: a
     1,000-unit declaration draws 1,000, the same at every version but for the few units that changed, and Django's
     escaping of each cost more than the rest of its answer."""
-    box = f'<div class="pick-item"><label><input type="{kind}" name="{_escaped(name)}" value="{_escaped(pick.key)}"'
-    return box, f">{_escaped(pick.name)}{_note(pick, grouped)}</label>"
-
-
-def _escaped(text: object) -> str:
-    return escape(str(text), quote=True)
+    box = f'<div class="pick-item"><label><input type="{kind}" name="{html_text(name)}" value="{html_text(pick.key)}"'
+    return box, f">{html_text(pick.name)}{_note(pick, grouped)}</label>"
 
 
 def _later(spec: PickField, grouped: bool) -> bool:
@@ -63,7 +58,7 @@ def _template(spec: PickField, grouped: bool) -> SafeString:
 def _note(pick: Pick, grouped: bool) -> str:
     """How it stands, under its name; its division too when the list is not grouped by division."""
     words = pick.note if grouped else " · ".join(filter(None, (pick.group, pick.note)))
-    return f"<small>{_escaped(words)}</small>" if words else ""
+    return f"<small>{html_text(words)}</small>" if words else ""
 
 
 def _not_offered(refused: Sequence[Refused]) -> SafeString:

@@ -239,7 +239,7 @@ class Choosable:
 
     @cached_property
     def picks(self) -> tuple[Pick, ...]:
-        return tuple(Pick(*option) for option in unit_options(self.units))
+        return tuple(map(Pick._make, unit_options(self.units)))
 
 
 NONE = Choosable(())
